@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// quarry runs the command line in-process and returns its exit code and output.
+func quarry(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	code = report(err, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func tokensJSON(t *testing.T, args ...string) []string {
+	t.Helper()
+	code, out, errOut := quarry(t, "", append([]string{"tokens", "--json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("quarry tokens --json %q: exit %d, stderr %q", args, code, errOut)
+	}
+	var toks []string
+	if err := json.Unmarshal([]byte(out), &toks); err != nil {
+		t.Fatalf("quarry tokens --json %q: output %q is not a JSON array of strings: %v", args, out, err)
+	}
+	return toks
+}
+
+func TestTokensAcceptance(t *testing.T) {
+	toks := tokensJSON(t, "--lang", "rust", "std::io::Read is_valid borrow_mut")
+	for _, want := range []string{"::", "io", "read", "valid", "borrow"} {
+		if !slices.Contains(toks, want) {
+			t.Errorf("rust tokens %q lack %q", toks, want)
+		}
+	}
+	if toks := tokensJSON(t, "--lang", "python", "island"); slices.Contains(toks, "land") {
+		t.Errorf("python tokens of island = %q, must not contain land", toks)
+	}
+	if toks := tokensJSON(t, "--lang", "csharp", "IPaymentService"); !slices.Contains(toks, "paymentservice") {
+		t.Errorf("csharp tokens of IPaymentService = %q, want paymentservice", toks)
+	}
+	if toks := tokensJSON(t, "--query", "get_user_data"); !slices.Equal(toks, []string{"get", "user", "data"}) {
+		t.Errorf("query tokens of get_user_data = %q", toks)
+	}
+}
+
+func TestTokensStdinAndTable(t *testing.T) {
+	code, out, _ := quarry(t, "interface IPaymentService {}", "tokens", "--lang", "csharp")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"TOKEN", "ipaymentservice", "paymentservice", "variant", `"PaymentService"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"tokens", "--lang", "cobol", "x"}, []string{`unknown language "cobol"`, "known languages: bash, c, cpp, csharp, go,"}},
+		{[]string{"tokens", "--lnag", "rust", "x"}, []string{"unknown flag: --lnag", "did you mean --lang?"}},
+		{[]string{"tokens", "--jsno", "x"}, []string{"did you mean --json?"}},
+		{[]string{"tokens", "--zzzzzz", "x"}, []string{"known flags:", "--lang"}},
+		{[]string{"tokns", "x"}, []string{`unknown command "tokns"`, "did you mean tokens?"}},
+		{[]string{"tokens", "--lang"}, []string{"flag needs an argument"}},
+	}
+	for _, tt := range tests {
+		code, _, errOut := quarry(t, "", tt.args...)
+		if code != exitUsage {
+			t.Errorf("quarry %q: exit %d, want %d (stderr %q)", tt.args, code, exitUsage, errOut)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("quarry %q: stderr %q lacks %q", tt.args, errOut, w)
+			}
+		}
+	}
+}
+
+func TestVersionAndCompletion(t *testing.T) {
+	if code, out, _ := quarry(t, "", "--version"); code != exitOK || !strings.Contains(out, version) {
+		t.Errorf("--version: exit %d, output %q", code, out)
+	}
+	code, out, _ := quarry(t, "", "completion", "bash")
+	if code != exitOK || !strings.Contains(out, "__start_quarry") {
+		t.Errorf("completion bash: exit %d, %d bytes", code, len(out))
+	}
+	code, out, _ = quarry(t, "", "__complete", "tokens", "--lang", "ru")
+	if code != exitOK || !strings.Contains(out, "rust") {
+		t.Errorf("completing --lang: exit %d, output %q", code, out)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	known := []string{"lang", "json", "query", "limit"}
+	tests := []struct {
+		typed string
+		want  []string
+	}{
+		{"lnag", []string{"lang"}}, {"jsn", []string{"json"}}, {"qu", []string{"query"}}, {"xyzzy", nil},
+	}
+	for _, tt := range tests {
+		if got := suggest(tt.typed, known); !slices.Equal(got, tt.want) {
+			t.Errorf("suggest(%q) = %q, want %q", tt.typed, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// version is the release version; the agent contract has its own version.
+var version = "0.1.0-dev"
+
+// run builds the command tree and executes args.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	root := newRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	started := false
+	for _, c := range root.Commands() {
+		wrapRun(c, &started)
+	}
+	err := root.ExecuteContext(ctx)
+	if err != nil && !started {
+		// Cobra's own errors (unknown command, bad flag, wrong argument count) come before
+		// any command runs: all of them are usage errors.
+		if _, ok := err.(*usageError); !ok {
+			return &usageError{cmd: commandPath(root, args), err: oneLine(err)}
+		}
+	}
+	return err
+}
+
+// wrapRun marks, for each command below c, when its RunE starts.
+func wrapRun(c *cobra.Command, started *bool) {
+	if c.RunE != nil {
+		inner := c.RunE
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			*started = true
+			return inner(cmd, args)
+		}
+	}
+	for _, sub := range c.Commands() {
+		wrapRun(sub, started)
+	}
+}
+
+// commandPath names the deepest command that args reach, for the "Run ... --help" hint.
+func commandPath(root *cobra.Command, args []string) string {
+	c, _, err := root.Find(args)
+	if err != nil || c == nil {
+		return root.Name()
+	}
+	return c.CommandPath()
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "quarry",
+		Short: "Code-aware symbol and content search for a workspace",
+		Long: `Quarry indexes a workspace of source code (symbols, identifiers, relationships and
+file content, in 17 languages) and finds definitions, text, files and references in
+milliseconds, for people on the command line and for AI agents over MCP.`,
+		Version:           version,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newTokensCmd())
+	return root
+}
+
+var unknownFlagRE = regexp.MustCompile(`unknown (?:shorthand )?flag: '?-*([^' ]+)'?`)
+
+// flagError turns a flag parsing error into a usage error with a "did you mean" suggestion.
+func flagError(cmd *cobra.Command, err error) error {
+	m := unknownFlagRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &usageError{cmd: cmd.CommandPath(), err: err}
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	msg := err.Error()
+	if s := suggest(m[1], names); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean --%s?", strings.Join(s, " or --"))
+	} else {
+		sort.Strings(names)
+		msg += "; known flags: --" + strings.Join(names, ", --")
+	}
+	return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("%s", msg)}
+}
+
+// oneLine folds cobra's multi-line messages ("unknown command ...\n\nDid you mean this?\n\tx")
+// into one line.
+func oneLine(err error) error {
+	msg := strings.TrimSpace(err.Error())
+	msg = strings.ReplaceAll(msg, "\n\nDid you mean this?\n\t", "; did you mean ")
+	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n\t", " or ")), " ")
+	if strings.Contains(msg, "did you mean") {
+		msg += "?"
+	}
+	return errors.New(msg)
+}

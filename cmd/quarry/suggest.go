@@ -1,0 +1,59 @@
+package main
+
+import (
+	"sort"
+	"strings"
+)
+
+// maxSuggestDistance is the largest edit distance at which a known name is suggested for a
+// mistyped one.
+const maxSuggestDistance = 2
+
+// suggest returns the known names closest to typed: those within maxSuggestDistance edits, or
+// that typed is a prefix of, nearest first.
+func suggest(typed string, known []string) []string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, k := range known {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		d := editDistance(strings.ToLower(typed), strings.ToLower(k))
+		if d <= maxSuggestDistance || len(typed) >= 2 && strings.HasPrefix(k, typed) {
+			cands = append(cands, cand{k, d})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
+	out := make([]string, len(cands))
+	for i, c := range cands {
+		out[i] = c.name
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, counted in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
