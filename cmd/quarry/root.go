@@ -65,9 +65,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long: `Quarry indexes a workspace of source code (symbols, identifiers, relationships and
 file content, in 17 languages) and finds definitions, text, files and references in
 milliseconds, for people on the command line and for AI agents over MCP.`,
-		Version:           version,
-		SilenceUsage:      true,
-		SilenceErrors:     true,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
