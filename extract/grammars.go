@@ -1,0 +1,32 @@
+package extract
+
+import (
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/bash"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/kotlin"
+	"github.com/smacker/go-tree-sitter/lua"
+	"github.com/smacker/go-tree-sitter/php"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/ruby"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/scala"
+	"github.com/smacker/go-tree-sitter/swift"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+)
+
+// grammars maps the grammar names of languages.KnownGrammars to tree-sitter languages.
+var grammars = map[string]func() *sitter.Language{
+	"bash": bash.GetLanguage, "c": c.GetLanguage, "cpp": cpp.GetLanguage,
+	"csharp": csharp.GetLanguage, "golang": golang.GetLanguage, "java": java.GetLanguage,
+	"javascript": javascript.GetLanguage, "kotlin": kotlin.GetLanguage, "lua": lua.GetLanguage,
+	"php": php.GetLanguage, "python": python.GetLanguage, "ruby": ruby.GetLanguage,
+	"rust": rust.GetLanguage, "scala": scala.GetLanguage, "swift": swift.GetLanguage,
+	"tsx": tsx.GetLanguage, "typescript": typescript.GetLanguage,
+}

@@ -1,0 +1,500 @@
+package extract
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/quarrysearch/quarry/languages"
+)
+
+// Limits of what one symbol records.
+const (
+	maxSignatureRunes = 300
+	maxDocRunes       = 2000
+	maxNameRunes      = 200
+)
+
+// walker is the toolkit every language extractor builds on: it records symbols with their
+// positions, signature, doc comment and parent, and the identifiers and relationships found
+// inside them.
+type walker struct {
+	f           *File
+	src         []byte
+	lang        *languages.Language
+	syms        []*Symbol
+	stack       []*Symbol // enclosing symbols, innermost last
+	calls       map[[2]string]bool
+	parseErrors int
+}
+
+func newWalker(f *File, src []byte, lang *languages.Language) *walker {
+	w := &walker{f: f, src: src, lang: lang, calls: map[[2]string]bool{}}
+	return w
+}
+
+// finish copies the collected symbols into the file.
+func (w *walker) finish() {
+	w.f.Symbols = make([]Symbol, len(w.syms))
+	for i, s := range w.syms {
+		w.f.Symbols[i] = *s
+	}
+	if w.f.Identifiers == nil {
+		w.f.Identifiers = []Identifier{}
+	}
+	if w.f.Relationships == nil {
+		w.f.Relationships = []Relationship{}
+	}
+	if w.f.Types == nil {
+		w.f.Types = []TypeInfo{}
+	}
+}
+
+// --- reading the tree ---
+
+// text returns the source of n ("" for nil).
+func (w *walker) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(w.src[n.StartByte():n.EndByte()])
+}
+
+// field returns n's child in field name, or nil (also for a nil n).
+func field(n *sitter.Node, name string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	return n.ChildByFieldName(name)
+}
+
+// namedChildren returns the named children of n.
+func namedChildren(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	c := int(n.NamedChildCount())
+	out := make([]*sitter.Node, 0, c)
+	for i := 0; i < c; i++ {
+		out = append(out, n.NamedChild(i))
+	}
+	return out
+}
+
+// childOfType returns the first named child of n whose type is one of types, or nil.
+func childOfType(n *sitter.Node, types ...string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		for _, t := range types {
+			if c.Type() == t {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// childrenOfType returns the named children of n whose type is one of types.
+func childrenOfType(n *sitter.Node, types ...string) []*sitter.Node {
+	var out []*sitter.Node
+	for _, c := range namedChildren(n) {
+		for _, t := range types {
+			if c.Type() == t {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasChild reports whether n has a child (named or not) whose type or text is tok, such as a
+// keyword or modifier ("static", "pub", "async").
+func (w *walker) hasChild(n *sitter.Node, tok string) bool {
+	if n == nil {
+		return false
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		if c.Type() == tok || w.text(c) == tok {
+			return true
+		}
+	}
+	return false
+}
+
+// walk calls visit for each named child of n, counting syntax errors on the way.
+func (w *walker) walk(n *sitter.Node, visit func(*walker, *sitter.Node)) {
+	if n == nil {
+		return
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if c.IsError() || c.IsMissing() {
+			w.parseErrors++
+		}
+		visit(w, c)
+	}
+}
+
+// within runs fn with sym as the innermost enclosing symbol.
+func (w *walker) within(sym *Symbol, fn func()) {
+	if sym == nil {
+		fn()
+		return
+	}
+	w.stack = append(w.stack, sym)
+	fn()
+	w.stack = w.stack[:len(w.stack)-1]
+}
+
+// container returns the innermost enclosing symbol, or nil at file level.
+func (w *walker) container() *Symbol {
+	if len(w.stack) == 0 {
+		return nil
+	}
+	return w.stack[len(w.stack)-1]
+}
+
+// --- positions ---
+
+func (w *walker) span(n *sitter.Node) Span {
+	sp, ep := n.StartPoint(), n.EndPoint()
+	sb, eb := int(n.StartByte()), int(n.EndByte())
+	return Span{
+		StartLine: int(sp.Row) + 1, StartColumn: w.column(sb, int(sp.Column)),
+		EndLine: int(ep.Row) + 1, EndColumn: w.column(eb, int(ep.Column)),
+		StartByte: sb, EndByte: eb,
+	}
+}
+
+// column converts a byte column at byte offset off into a 1-based character column.
+func (w *walker) column(off, byteCol int) int {
+	start := max(off-byteCol, 0)
+	return utf8.RuneCount(w.src[start:off]) + 1
+}
+
+// --- symbols ---
+
+// add records a symbol of kind for the definition node n, named by the text of nameNode, with
+// the default signature (n up to its body) and doc comment (the comments right above n). It
+// returns nil when the name is empty, so a half-parsed definition is skipped.
+func (w *walker) add(n, nameNode *sitter.Node, kind Kind) *Symbol {
+	return w.addNamed(n, w.text(nameNode), kind)
+}
+
+// addNamed is add with the name given as text.
+func (w *walker) addNamed(n *sitter.Node, name string, kind Kind) *Symbol {
+	name = oneLine(name, maxNameRunes)
+	if name == "" || n == nil {
+		return nil
+	}
+	sym := &Symbol{
+		Name: name, Kind: kind, Language: w.lang.Name, Path: w.f.Path, Span: w.span(n),
+		Signature: w.signature(n, bodyOf(n)), DocComment: w.docComment(n),
+	}
+	if p := w.container(); p != nil {
+		sym.ParentID = p.ID
+	}
+	h := xxhash.New()
+	for _, part := range []string{w.f.Path, kind.String(), name, strconv.Itoa(sym.StartByte), sym.ParentID} {
+		h.WriteString(part)
+		h.Write([]byte{0})
+	}
+	sym.ID = fmt.Sprintf("%016x", h.Sum64())
+	w.syms = append(w.syms, sym)
+	return sym
+}
+
+// meta sets a metadata entry of sym (nil-safe).
+func meta(sym *Symbol, key, value string) {
+	if sym == nil || value == "" {
+		return
+	}
+	if sym.Metadata == nil {
+		sym.Metadata = map[string]string{}
+	}
+	sym.Metadata[key] = value
+}
+
+// bodyNames are the field names and node types that hold a definition's body.
+var bodyNames = []string{"body", "block", "class_body", "declaration_list", "field_declaration_list", "enum_body", "interface_body", "compound_statement", "function_body", "statement_block", "enum_variant_list", "template_body"}
+
+// bodyOf returns the body of a definition node, or nil.
+func bodyOf(n *sitter.Node) *sitter.Node {
+	if b := field(n, "body"); b != nil {
+		return b
+	}
+	for _, c := range namedChildren(n) {
+		for _, t := range bodyNames {
+			if c.Type() == t {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// signature returns the source of n up to body (all of n when body is nil) on one line.
+func (w *walker) signature(n, body *sitter.Node) string {
+	end := n.EndByte()
+	if body != nil && body.StartByte() > n.StartByte() && body.StartByte() <= end {
+		end = body.StartByte()
+	}
+	return w.signatureRange(int(n.StartByte()), int(end))
+}
+
+// signatureRange returns src[start:end] on one line, without a trailing "{", ":" or "=".
+func (w *walker) signatureRange(start, end int) string {
+	s := oneLine(string(w.src[start:end]), maxSignatureRunes)
+	return strings.TrimSpace(strings.TrimRight(s, "{:= \t"))
+}
+
+// oneLine collapses runs of white space to one space and cuts s to max characters (on a
+// character boundary, marked with "…").
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	i, n := 0, 0
+	for i = range s {
+		if n == max {
+			break
+		}
+		n++
+	}
+	return s[:i] + "…"
+}
+
+// --- doc comments ---
+
+// commentTypes are the node types of comments across the grammars.
+var commentTypes = map[string]bool{"comment": true, "line_comment": true, "block_comment": true, "multiline_comment": true}
+
+// docComment returns the comment block right above n (adjacent lines, no blank line between),
+// cleaned of comment markers. Attribute and decorator lines between the comment and n are
+// skipped over.
+func (w *walker) docComment(n *sitter.Node) string {
+	var parts []string
+	line := int(n.StartPoint().Row)
+	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
+		if int(p.EndPoint().Row) < line-1 {
+			break
+		}
+		if !commentTypes[p.Type()] {
+			if isAttribute(p.Type()) {
+				line = int(p.StartPoint().Row)
+				continue
+			}
+			break
+		}
+		parts = append(parts, w.text(p))
+		line = int(p.StartPoint().Row)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return cleanComment(strings.Join(parts, "\n"))
+}
+
+func isAttribute(t string) bool {
+	return t == "attribute_item" || t == "decorator" || t == "annotation" || t == "marker_annotation" || t == "attribute_list"
+}
+
+// cleanComment strips comment markers (//, ///, //!, /* */, /** */, #, --, leading *) and XML
+// doc tags, and trims the result.
+func cleanComment(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		for _, p := range []string{"/**", "/*!", "/*", "///", "//!", "//", "--[[", "---", "--", "#'", "#", "*/", "*"} {
+			if strings.HasPrefix(l, p) {
+				l = l[len(p):]
+				break
+			}
+		}
+		l = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "*/")), "]]")
+		l = stripXMLTags(strings.TrimSpace(l))
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[0] == "" {
+		out = out[1:]
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	s = strings.Join(out, "\n")
+	if utf8.RuneCountInString(s) > maxDocRunes {
+		s = oneLine(s, maxDocRunes)
+	}
+	return s
+}
+
+// stripXMLTags removes C#-style XML doc tags (<summary>, </param>, <see cref="x"/>) but keeps
+// their text.
+func stripXMLTags(s string) string {
+	if !strings.Contains(s, "</") && !strings.Contains(s, "/>") && !strings.Contains(s, "<summary") && !strings.Contains(s, "<param") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		tag := s[i : i+j+1]
+		if k := strings.Index(tag, `"`); k >= 0 && strings.HasSuffix(tag, "/>") {
+			b.WriteString(strings.Trim(tag[k:len(tag)-2], `" `))
+		}
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return strings.TrimSpace(b.String())
+}
+
+// --- uses of names ---
+
+// ident records a use of the name n spells, inside the current container.
+func (w *walker) ident(n *sitter.Node, kind IdentKind) {
+	if n == nil {
+		return
+	}
+	name := w.text(n)
+	if name == "" || len(name) > maxNameRunes || strings.ContainsAny(name, " \t\n") {
+		return
+	}
+	id := Identifier{Name: name, Kind: kind, Span: w.span(n)}
+	if c := w.container(); c != nil {
+		id.ContainingSymbolID = c.ID
+	}
+	w.f.Identifiers = append(w.f.Identifiers, id)
+}
+
+// call records a call of the callee expression n: an identifier for the called name (the
+// last name of a.b.c) and a calls relationship from the container, once per pair.
+func (w *walker) call(callee *sitter.Node) {
+	nameNode := lastName(callee)
+	if nameNode == nil {
+		return
+	}
+	w.ident(nameNode, Call)
+	name := w.text(nameNode)
+	from := w.container()
+	if from == nil {
+		return
+	}
+	key := [2]string{from.ID, name}
+	if w.calls[key] {
+		return
+	}
+	w.calls[key] = true
+	w.relate(from, name, Calls, nameNode)
+}
+
+// nameTypes are leaf node types that spell a name.
+var nameTypes = map[string]bool{
+	"identifier": true, "field_identifier": true, "property_identifier": true, "type_identifier": true,
+	"simple_identifier": true, "name": true, "constant": true, "scoped_identifier": true,
+	"shorthand_property_identifier": true, "private_property_identifier": true, "word": true,
+	"command_name": true, "method_identifier": true, "namespace_identifier": true,
+}
+
+// lastName returns the rightmost name leaf of an expression (c in a.b.c, f in pkg.f[T]).
+func lastName(n *sitter.Node) *sitter.Node {
+	for n != nil {
+		if nameTypes[n.Type()] && n.NamedChildCount() == 0 {
+			return n
+		}
+		for _, f := range []string{"name", "field", "property", "attribute", "method", "function", "suffix"} {
+			if c := field(n, f); c != nil {
+				n = c
+				goto next
+			}
+		}
+		if c := int(n.NamedChildCount()); c > 0 {
+			n = n.NamedChild(c - 1)
+			continue
+		}
+		return nil
+	next:
+	}
+	return nil
+}
+
+// relate records a relationship from sym to the name to.
+func (w *walker) relate(sym *Symbol, to string, kind RelKind, at *sitter.Node) {
+	if sym == nil || to == "" {
+		return
+	}
+	line := sym.StartLine
+	if at != nil {
+		line = int(at.StartPoint().Row) + 1
+	}
+	w.f.Relationships = append(w.f.Relationships, Relationship{FromID: sym.ID, FromName: sym.Name, To: to, Kind: kind, Line: line})
+}
+
+// importName records an import of the module or name spelled by n (quotes removed): an import
+// symbol, an import identifier and an imports relationship from the container (or the import
+// symbol itself at file level).
+func (w *walker) importName(stmt, n *sitter.Node, name string) *Symbol {
+	name = strings.Trim(name, "\"'`<>")
+	if name == "" {
+		return nil
+	}
+	sym := w.addNamed(stmt, name, Import)
+	if n != nil {
+		w.ident(n, ImportRef)
+	}
+	from := w.container()
+	if from == nil {
+		from = sym
+	}
+	w.relate(from, name, Imports, stmt)
+	return sym
+}
+
+// typeInfo records the type the source states for sym.
+func (w *walker) typeInfo(sym *Symbol, role string, typ *sitter.Node) {
+	if sym == nil || typ == nil {
+		return
+	}
+	t := oneLine(w.text(typ), maxSignatureRunes)
+	if t == "" {
+		return
+	}
+	w.f.Types = append(w.f.Types, TypeInfo{SymbolID: sym.ID, Role: role, Type: t})
+}
+
+// typeRefs records a type_usage identifier for each node under n (n included) whose type is
+// one of leafTypes, so map[string]*Foo gives string and Foo.
+func (w *walker) typeRefs(n *sitter.Node, leafTypes ...string) {
+	if n == nil {
+		return
+	}
+	for _, t := range leafTypes {
+		if n.Type() == t {
+			w.ident(n, TypeUsage)
+			return
+		}
+	}
+	for _, c := range namedChildren(n) {
+		w.typeRefs(c, leafTypes...)
+	}
+}
