@@ -38,7 +38,7 @@ func TestGolden(t *testing.T) {
 		if strings.HasSuffix(path, ".json") {
 			continue
 		}
-		t.Run(filepath.ToSlash(path), func(t *testing.T) {
+		t.Run(filepath.ToSlash(strings.TrimPrefix(path, "testdata"+string(filepath.Separator))), func(t *testing.T) {
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
