@@ -115,13 +115,12 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 		return f, nil
 	}
 	f.Language = lang.Name
-	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
-	defer cancel()
-	parser := e.parser(lang.Grammar)
-	defer e.putParser(lang.Grammar, parser)
-	tree, err := parser.ParseCtx(ctx, nil, src)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tree, err := e.parse(lang, src)
 	if err != nil {
-		return nil, fmt.Errorf("extract %s: parse: %w", path, err)
+		return nil, fmt.Errorf("extract %s: %w", path, err)
 	}
 	defer tree.Close()
 	defer func() {
@@ -132,8 +131,24 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 	w := newWalker(f, src, lang)
 	extractors[lang.Name](w, tree.RootNode())
 	w.finish()
-	f.ParseErrors = w.parseErrors
+	if root := tree.RootNode(); root.HasError() {
+		f.ParseErrors = countErrors(root)
+	}
 	return f, nil
+}
+
+// countErrors counts the ERROR and MISSING nodes under n, descending only where errors are.
+func countErrors(n *sitter.Node) int {
+	if n.IsError() || n.IsMissing() {
+		return 1
+	}
+	count := 0
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if c := n.Child(i); c.HasError() || c.IsMissing() {
+			count += countErrors(c)
+		}
+	}
+	return count
 }
 
 // IsBinary reports whether src looks like a binary file: a NUL byte near its start.
@@ -148,6 +163,7 @@ func (e *Extractor) parser(grammar string) *sitter.Parser {
 	}
 	p := sitter.NewParser()
 	p.SetLanguage(grammars[grammar]())
+	p.SetOperationLimit(int(e.opts.Timeout.Microseconds()))
 	return p
 }
 
@@ -170,14 +186,34 @@ func register(lang string, fn func(w *walker, root *sitter.Node)) {
 // SyntaxTree returns the tree-sitter syntax tree of src in lang as an S-expression, for
 // debugging an extractor (`quarry symbols --tree`).
 func (e *Extractor) SyntaxTree(ctx context.Context, src []byte, lang *languages.Language) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
-	defer cancel()
-	parser := e.parser(lang.Grammar)
-	defer e.putParser(lang.Grammar, parser)
-	tree, err := parser.ParseCtx(ctx, nil, src)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	tree, err := e.parse(lang, src)
 	if err != nil {
-		return "", fmt.Errorf("parse: %w", err)
+		return "", err
 	}
 	defer tree.Close()
 	return tree.RootNode().String(), nil
+}
+
+// ErrTimeout is returned when parsing a file takes longer than Options.Timeout.
+var ErrTimeout = errors.New("parse timed out")
+
+// parse parses src with a pooled parser. The time limit is tree-sitter's own (a cancellable
+// context would make go-tree-sitter set the cancellation flag from another goroutine, which
+// can land after the parse and cancel the parser's next one).
+func (e *Extractor) parse(lang *languages.Language, src []byte) (*sitter.Tree, error) {
+	parser := e.parser(lang.Grammar)
+	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		parser.Reset() // a halted parse would otherwise resume on the next document
+		e.putParser(lang.Grammar, parser)
+		if errors.Is(err, sitter.ErrOperationLimit) {
+			return nil, fmt.Errorf("%w after %v", ErrTimeout, e.opts.Timeout)
+		}
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	e.putParser(lang.Grammar, parser)
+	return tree, nil
 }

@@ -159,8 +159,9 @@ func (k *RelKind) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown relationship kind %q", b)
 }
 
-// Span is where a piece of source sits: 1-based lines and columns (columns count characters),
-// and the byte range.
+// Span is where a piece of source sits: 1-based lines and columns (columns count characters,
+// not bytes), and the byte range. The end column and end byte are just past the last
+// character.
 type Span struct {
 	StartLine   int `json:"start_line"`
 	StartColumn int `json:"start_column"`

@@ -23,13 +23,12 @@ const (
 // positions, signature, doc comment and parent, and the identifiers and relationships found
 // inside them.
 type walker struct {
-	f           *File
-	src         []byte
-	lang        *languages.Language
-	syms        []*Symbol
-	stack       []*Symbol // enclosing symbols, innermost last
-	calls       map[[2]string]bool
-	parseErrors int
+	f     *File
+	src   []byte
+	lang  *languages.Language
+	syms  []*Symbol
+	stack []*Symbol // enclosing symbols, innermost last
+	calls map[[2]string]bool
 }
 
 func newWalker(f *File, src []byte, lang *languages.Language) *walker {
@@ -130,17 +129,13 @@ func (w *walker) hasChild(n *sitter.Node, tok string) bool {
 	return false
 }
 
-// walk calls visit for each named child of n, counting syntax errors on the way.
+// walk calls visit for each named child of n.
 func (w *walker) walk(n *sitter.Node, visit func(*walker, *sitter.Node)) {
 	if n == nil {
 		return
 	}
 	for i := 0; i < int(n.NamedChildCount()); i++ {
-		c := n.NamedChild(i)
-		if c.IsError() || c.IsMissing() {
-			w.parseErrors++
-		}
-		visit(w, c)
+		visit(w, n.NamedChild(i))
 	}
 }
 

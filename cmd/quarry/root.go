@@ -73,7 +73,7 @@ milliseconds, for people on the command line and for AI agents over MCP.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newTokensCmd())
+	root.AddCommand(newTokensCmd(), newSymbolsCmd())
 	return root
 }
 
