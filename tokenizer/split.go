@@ -262,13 +262,13 @@ func (s *scanner) variants(start, end int) {
 	}
 	w := in[start:end]
 	bestPre, bestSuf := 0, 0
-	for _, p := range s.t.prefixes {
+	for _, p := range s.t.prefixes[lowerByte(w[0])] {
 		if n := matchPrefix(w, p); n > 0 {
 			s.remainder(start+n, end)
 			bestPre = max(bestPre, n)
 		}
 	}
-	for _, x := range s.t.suffixes {
+	for _, x := range s.t.suffixes[lowerByte(w[len(w)-1])] {
 		if n := matchSuffix(w, x); n > 0 {
 			s.remainder(start, end-n)
 			bestSuf = max(bestSuf, n)

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/quarrysearch/quarry/languages"
 )
@@ -78,8 +79,8 @@ type Tokenizer struct {
 	lang     string
 	patterns []string  // longest first
 	patFirst [256]bool // first bytes of patterns
-	prefixes []affix
-	suffixes []affix
+	prefixes [256][]affix // by the lower case of their first byte
+	suffixes [256][]affix // by the lower case of their last byte
 }
 
 // New returns the tokenizer for lang; a nil lang gives the language-neutral rules.
@@ -94,18 +95,20 @@ func New(lang *languages.Language) *Tokenizer {
 	for _, p := range t.patterns {
 		t.patFirst[p[0]] = true
 	}
+	addPrefix := func(a affix) { k := lowerByte(a.text[0]); t.prefixes[k] = append(t.prefixes[k], a) }
+	addSuffix := func(a affix) { k := lowerByte(a.text[len(a.text)-1]); t.suffixes[k] = append(t.suffixes[k], a) }
 	for _, a := range lang.Tokenizer.MeaningfulAffixes {
 		if strings.HasSuffix(a, "_") {
-			t.prefixes = append(t.prefixes, affix{a, true})
+			addPrefix(affix{a, true})
 		} else {
-			t.suffixes = append(t.suffixes, affix{a, true})
+			addSuffix(affix{a, true})
 		}
 	}
 	for _, p := range lang.Variants.StripPrefixes {
-		t.prefixes = append(t.prefixes, affix{p, strings.HasSuffix(p, "_")})
+		addPrefix(affix{p, strings.HasSuffix(p, "_")})
 	}
 	for _, s := range lang.Variants.StripSuffixes {
-		t.suffixes = append(t.suffixes, affix{s, strings.HasPrefix(s, "_")})
+		addSuffix(affix{s, strings.HasPrefix(s, "_")})
 	}
 	return t
 }
@@ -164,6 +167,13 @@ func atomsPresent(tokens []Token, i int, present map[string]bool) bool {
 	return n >= c.Atoms
 }
 
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // lower returns input lower-cased rune by rune, keeping every byte offset. A rune whose lower
 // case has another UTF-8 length is copied unchanged and irregular is set; tokens over such a
 // rune lower their text on their own. Bytes that are not valid UTF-8 are copied unchanged.
@@ -204,5 +214,5 @@ func lower(input string) (string, bool) {
 		}
 		i += size
 	}
-	return string(buf), irregular
+	return unsafe.String(&buf[0], len(buf)), irregular // buf is never written again
 }
