@@ -77,8 +77,8 @@ type affix struct {
 // Tokenizer applies one language's rules. It is safe for concurrent use.
 type Tokenizer struct {
 	lang     string
-	patterns []string  // longest first
-	patFirst [256]bool // first bytes of patterns
+	patterns []string     // longest first
+	patFirst [256]bool    // first bytes of patterns
 	prefixes [256][]affix // by the lower case of their first byte
 	suffixes [256][]affix // by the lower case of their last byte
 }
