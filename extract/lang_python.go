@@ -1,0 +1,586 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+func init() { register("python", extractPython) }
+
+// Python scope kinds: where a statement sits decides what its assignments define.
+const (
+	pyModuleScope = iota
+	pyClassScope
+	pyFuncScope
+)
+
+// pyMaxValueRunes is the longest assigned value kept in a variable's signature; a longer
+// or multi-line value is cut off after the "=".
+const pyMaxValueRunes = 60
+
+// pyEnumBases and pyInterfaceBases are the base classes that make a class an enum or an
+// interface (protocol).
+var (
+	pyEnumBases      = map[string]bool{"Enum": true, "IntEnum": true, "StrEnum": true, "Flag": true, "IntFlag": true}
+	pyInterfaceBases = map[string]bool{"Protocol": true}
+)
+
+// pyOperators are the dunder methods that implement an operator.
+var pyOperators = map[string]bool{
+	"__add__": true, "__sub__": true, "__mul__": true, "__matmul__": true, "__truediv__": true,
+	"__floordiv__": true, "__mod__": true, "__divmod__": true, "__pow__": true, "__lshift__": true,
+	"__rshift__": true, "__and__": true, "__xor__": true, "__or__": true, "__neg__": true,
+	"__pos__": true, "__abs__": true, "__invert__": true, "__eq__": true, "__ne__": true,
+	"__lt__": true, "__le__": true, "__gt__": true, "__ge__": true, "__getitem__": true,
+	"__setitem__": true, "__delitem__": true, "__contains__": true, "__call__": true,
+	"__radd__": true, "__rsub__": true, "__rmul__": true, "__rtruediv__": true, "__iadd__": true,
+	"__isub__": true, "__imul__": true, "__itruediv__": true, "__bool__": true, "__len__": true,
+	"__iter__": true, "__hash__": true,
+}
+
+// pyScope is the scope a Python statement sits in.
+type pyScope struct {
+	kind   int
+	owner  *Symbol  // the class or function of the scope (nil at module level)
+	class  *pyScope // for a method's scope: the scope of its class
+	enum   bool     // a class scope of an enum: assignments are enum members
+	fields map[string]bool
+}
+
+// extractPython walks a Python file: imports, module variables and constants, type aliases,
+// functions, classes (enums, protocols, nested classes) with their methods, properties,
+// class attributes and the instance attributes assigned through self.
+func extractPython(w *walker, root *sitter.Node) {
+	top := &pyScope{kind: pyModuleScope}
+	w.walk(root, func(w *walker, n *sitter.Node) { pyNode(w, n, top) })
+}
+
+// pyNode extracts the definitions and uses of names under n in scope s.
+func pyNode(w *walker, n *sitter.Node, s *pyScope) {
+	switch n.Type() {
+	case "import_statement", "import_from_statement", "future_import_statement":
+		pyImport(w, n)
+		return
+	case "function_definition", "class_definition":
+		pyDefinition(w, n, n, s)
+		return
+	case "decorated_definition":
+		pyDecorated(w, n, s)
+		return
+	case "expression_statement":
+		if a := childOfType(n, "assignment"); a != nil && n.NamedChildCount() == 1 {
+			pyAssignment(w, n, a, s)
+			return
+		}
+	case "type_alias_statement":
+		pyTypeAlias(w, n, s)
+		return
+	case "call":
+		pyCall(w, n, s)
+		return
+	case "attribute":
+		w.ident(field(n, "attribute"), MemberAccess)
+		pyNode(w, field(n, "object"), s)
+		return
+	case "type":
+		pyTypeRefs(w, n)
+		return
+	case "return_statement", "argument_list":
+		pyVarRefs(w, n)
+	}
+	w.walk(n, func(w *walker, c *sitter.Node) { pyNode(w, c, s) })
+}
+
+// pyCall records a call and walks its callee's object and arguments.
+func pyCall(w *walker, n *sitter.Node, s *pyScope) {
+	fn := field(n, "function")
+	w.call(fn)
+	if fn != nil && fn.Type() == "attribute" {
+		pyNode(w, field(fn, "object"), s)
+	}
+	if args := field(n, "arguments"); args != nil {
+		pyNode(w, args, s)
+	}
+}
+
+// pyVarRefs records a variable_ref for each plain identifier directly under n (a call's
+// arguments, a returned value).
+func pyVarRefs(w *walker, n *sitter.Node) {
+	for _, c := range namedChildren(n) {
+		if c.Type() == "identifier" {
+			w.ident(c, VariableRef)
+		}
+	}
+}
+
+// pyTypeRefs records the type names of an annotation, including the simple names spelled as
+// strings (forward references such as "Shape").
+func pyTypeRefs(w *walker, n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	switch n.Type() {
+	case "identifier":
+		w.ident(n, TypeUsage)
+		return
+	case "attribute":
+		w.ident(field(n, "attribute"), TypeUsage)
+		return
+	case "string":
+		if c := childOfType(n, "string_content"); c != nil && pyIsName(w.text(c)) {
+			w.ident(c, TypeUsage)
+		}
+		return
+	}
+	for _, c := range namedChildren(n) {
+		pyTypeRefs(w, c)
+	}
+}
+
+// pyIsName reports whether s is a Python identifier.
+func pyIsName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// pyVisibility is Python's naming convention: a leading underscore is private, a dunder name
+// (__init__) is public.
+func pyVisibility(name string) Visibility {
+	if strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") && len(name) > 4 {
+		return Public
+	}
+	if strings.HasPrefix(name, "_") {
+		return Private
+	}
+	return Public
+}
+
+// pyIsConstant reports whether name is spelled as a constant (UPPER_CASE).
+func pyIsConstant(name string) bool {
+	hasUpper := false
+	for _, r := range name {
+		switch {
+		case unicode.IsUpper(r):
+			hasUpper = true
+		case r == '_' || unicode.IsDigit(r):
+		default:
+			return false
+		}
+	}
+	return hasUpper
+}
+
+// pyImport records the modules and names an import statement brings in. A from-import gives
+// one import per name, spelled module.name (the module alone for a wildcard).
+func pyImport(w *walker, n *sitter.Node) {
+	module := ""
+	if n.Type() == "future_import_statement" {
+		module = "__future__"
+	}
+	if m := field(n, "module_name"); m != nil {
+		module = w.text(m)
+	}
+	if childOfType(n, "wildcard_import") != nil {
+		meta(w.importName(n, field(n, "module_name"), module), "wildcard", "true")
+		return
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		if n.FieldNameForChild(i) != "name" {
+			continue
+		}
+		nameNode, alias := c, (*sitter.Node)(nil)
+		if c.Type() == "aliased_import" {
+			nameNode, alias = field(c, "name"), field(c, "alias")
+		}
+		name := w.text(nameNode)
+		if module != "" {
+			sep := "."
+			if strings.HasSuffix(module, ".") {
+				sep = ""
+			}
+			name = module + sep + name
+		}
+		sym := w.importName(n, nameNode, name)
+		meta(sym, "alias", w.text(alias))
+		meta(sym, "module", module)
+	}
+}
+
+// pyDecorated extracts a decorated function or class: its symbol spans the decorators, which
+// its signature keeps.
+func pyDecorated(w *walker, n *sitter.Node, s *pyScope) {
+	def := field(n, "definition")
+	if def == nil {
+		w.walk(n, func(w *walker, c *sitter.Node) { pyNode(w, c, s) })
+		return
+	}
+	pyDefinition(w, n, def, s)
+}
+
+// pyDecoratorNames returns the names of the decorators of a decorated_definition outer
+// ("property", "area.setter", "staticmethod", "dataclass").
+func pyDecoratorNames(w *walker, outer *sitter.Node) []string {
+	var names []string
+	for _, d := range childrenOfType(outer, "decorator") {
+		e := d.NamedChild(0)
+		if e != nil && e.Type() == "call" {
+			e = field(e, "function")
+		}
+		if e != nil {
+			names = append(names, w.text(e))
+		}
+	}
+	return names
+}
+
+// pyHeaderEnd returns the byte offset of the ":" ending a def or class header (before any
+// comment that precedes the body).
+func pyHeaderEnd(n *sitter.Node) int {
+	body := field(n, "body")
+	end := int(n.EndByte())
+	if body != nil {
+		end = int(body.StartByte())
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		if int(c.StartByte()) >= end {
+			break
+		}
+		if c.Type() == ":" {
+			return int(c.StartByte())
+		}
+	}
+	return end
+}
+
+// pyDefinition extracts a function or class definition def, whose symbol spans outer (def
+// itself or its decorated_definition).
+func pyDefinition(w *walker, outer, def *sitter.Node, s *pyScope) {
+	if def.Type() == "class_definition" {
+		pyClass(w, outer, def, s)
+		return
+	}
+	if def.Type() == "function_definition" {
+		pyFunction(w, outer, def, s)
+	}
+}
+
+// pyFunctionKind returns the symbol kind of a function named name with decorators decos in
+// scope s.
+func pyFunctionKind(name string, decos []string, s *pyScope) Kind {
+	if s.kind != pyClassScope {
+		return Function
+	}
+	for _, d := range decos {
+		if d == "property" || d == "cached_property" || d == "functools.cached_property" ||
+			strings.HasSuffix(d, ".setter") || strings.HasSuffix(d, ".getter") || strings.HasSuffix(d, ".deleter") {
+			return Property
+		}
+	}
+	switch {
+	case name == "__init__" || name == "__new__":
+		return Constructor
+	case name == "__del__":
+		return Destructor
+	case pyOperators[name]:
+		return Operator
+	}
+	return Method
+}
+
+// pyFunction extracts a function or method and walks its body.
+func pyFunction(w *walker, outer, def *sitter.Node, s *pyScope) {
+	decos := pyDecoratorNames(w, outer)
+	name := w.text(field(def, "name"))
+	sym := w.addNamed(outer, name, pyFunctionKind(name, decos, s))
+	if sym == nil {
+		return
+	}
+	sym.Signature = w.signatureRange(int(outer.StartByte()), pyHeaderEnd(def))
+	if doc := pyDocstring(w, field(def, "body")); doc != "" {
+		sym.DocComment = doc
+	}
+	if s.kind != pyFuncScope {
+		sym.Visibility = pyVisibility(name)
+	}
+	if w.hasChild(def, "async") {
+		meta(sym, "async", "true")
+	}
+	for _, d := range decos {
+		if d == "staticmethod" || d == "classmethod" {
+			meta(sym, "static", "true")
+		}
+		if d == "abstractmethod" || d == "abc.abstractmethod" {
+			meta(sym, "abstract", "true")
+		}
+	}
+	if len(decos) > 0 {
+		meta(sym, "decorators", strings.Join(decos, ","))
+	}
+	if tp := field(def, "type_parameters"); tp != nil {
+		meta(sym, "type_parameters", w.text(tp))
+	}
+	ret := field(def, "return_type")
+	w.typeInfo(sym, "return", ret)
+	inner := &pyScope{kind: pyFuncScope, owner: sym}
+	if s.kind == pyClassScope {
+		inner.class = s
+	}
+	w.within(sym, func() {
+		pyWalkDecorators(w, outer, s)
+		pyNode(w, field(def, "parameters"), inner)
+		pyTypeRefs(w, ret)
+		w.walk(field(def, "body"), func(w *walker, c *sitter.Node) { pyNode(w, c, inner) })
+	})
+}
+
+// pyClass extracts a class (an enum when it derives from Enum, an interface when it derives
+// from Protocol), its bases and its body.
+func pyClass(w *walker, outer, def *sitter.Node, s *pyScope) {
+	kind := Class
+	supers := field(def, "superclasses")
+	for _, b := range namedChildren(supers) {
+		base := w.text(pyBaseName(b))
+		switch {
+		case pyEnumBases[base]:
+			kind = Enum
+		case pyInterfaceBases[base]:
+			kind = Interface
+		}
+	}
+	sym := w.add(outer, field(def, "name"), kind)
+	if sym == nil {
+		return
+	}
+	sym.Signature = w.signatureRange(int(outer.StartByte()), pyHeaderEnd(def))
+	if doc := pyDocstring(w, field(def, "body")); doc != "" {
+		sym.DocComment = doc
+	}
+	if s.kind != pyFuncScope {
+		sym.Visibility = pyVisibility(sym.Name)
+	}
+	if decos := pyDecoratorNames(w, outer); len(decos) > 0 {
+		meta(sym, "decorators", strings.Join(decos, ","))
+	}
+	for _, b := range namedChildren(supers) {
+		if b.Type() == "keyword_argument" {
+			meta(sym, w.text(field(b, "name")), w.text(field(b, "value")))
+			continue
+		}
+		if name := pyBaseName(b); name != nil {
+			w.ident(name, TypeUsage)
+			w.relate(sym, w.text(name), Extends, b)
+		}
+	}
+	inner := &pyScope{kind: pyClassScope, owner: sym, enum: kind == Enum, fields: map[string]bool{}}
+	w.within(sym, func() {
+		pyWalkDecorators(w, outer, s)
+		w.walk(field(def, "body"), func(w *walker, c *sitter.Node) { pyNode(w, c, inner) })
+	})
+}
+
+// pyWalkDecorators records the uses of names in the decorators of outer (a
+// decorated_definition), inside the decorated symbol.
+func pyWalkDecorators(w *walker, outer *sitter.Node, s *pyScope) {
+	for _, d := range childrenOfType(outer, "decorator") {
+		e := d.NamedChild(0)
+		if e != nil && e.Type() != "call" {
+			w.call(e)
+			if e.Type() == "attribute" {
+				pyNode(w, field(e, "object"), s)
+			}
+			continue
+		}
+		pyNode(w, e, s)
+	}
+}
+
+// pyBaseName returns the name node of a base class expression (B in m.B, Generic in
+// Generic[T]), or nil for a keyword argument or an unusual expression.
+func pyBaseName(n *sitter.Node) *sitter.Node {
+	switch n.Type() {
+	case "identifier":
+		return n
+	case "attribute":
+		return field(n, "attribute")
+	case "subscript":
+		return pyBaseName(field(n, "value"))
+	}
+	return nil
+}
+
+// pyDocstring returns the docstring of a body: its first statement when that is a string.
+func pyDocstring(w *walker, body *sitter.Node) string {
+	first := body
+	if body != nil && body.NamedChildCount() > 0 {
+		first = body.NamedChild(0)
+	}
+	if first == nil || first == body || first.Type() != "expression_statement" || first.NamedChildCount() != 1 {
+		return ""
+	}
+	str := first.NamedChild(0)
+	if str.Type() != "string" {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range namedChildren(str) {
+		if c.Type() == "string_content" || c.Type() == "escape_sequence" {
+			b.WriteString(w.text(c))
+		}
+	}
+	return pyCleanDoc(b.String())
+}
+
+// pyCleanDoc trims each line of a docstring and the blank lines around it.
+func pyCleanDoc(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	s = strings.Join(lines, "\n")
+	if utf8.RuneCountInString(s) > maxDocRunes {
+		s = oneLine(s, maxDocRunes)
+	}
+	return s
+}
+
+// pyAssignment extracts an assignment statement stmt: module variables and constants, class
+// attributes and enum members, instance attributes assigned through self in a method.
+// Assignments to locals define nothing; their values are walked for uses either way.
+func pyAssignment(w *walker, stmt, a *sitter.Node, s *pyScope) {
+	left, typ, right := field(a, "left"), field(a, "type"), field(a, "right")
+	var targets []*sitter.Node
+	switch {
+	case s.kind == pyFuncScope:
+		if s.class != nil && left != nil && left.Type() == "attribute" && w.text(field(left, "object")) == "self" {
+			pyInstanceAttribute(w, stmt, a, s.class)
+		}
+	case left != nil && left.Type() == "identifier":
+		targets = []*sitter.Node{left}
+	case left != nil && (left.Type() == "pattern_list" || left.Type() == "tuple_pattern"):
+		targets = childrenOfType(left, "identifier")
+	}
+	for _, t := range targets {
+		pyAssignTarget(w, stmt, a, t, s)
+	}
+	if left != nil && left.Type() != "identifier" {
+		pyNode(w, left, s)
+	}
+	pyTypeRefs(w, typ)
+	if right != nil {
+		if right.Type() == "identifier" {
+			w.ident(right, VariableRef)
+		}
+		pyNode(w, right, s)
+	}
+}
+
+// pyAssignTarget adds the symbol a module- or class-level assignment defines for name.
+func pyAssignTarget(w *walker, stmt, a, name *sitter.Node, s *pyScope) {
+	text, typ := w.text(name), field(a, "type")
+	kind := Variable
+	switch {
+	case s.enum:
+		kind = EnumMember
+	case typ != nil && strings.HasSuffix(w.text(typ), "TypeAlias"):
+		kind = Type
+	case pyIsConstant(text):
+		kind = Constant
+	case s.kind == pyClassScope:
+		kind = Field
+	}
+	if s.kind == pyClassScope && s.fields[text] {
+		return
+	}
+	sym := w.add(stmt, name, kind)
+	if sym == nil {
+		return
+	}
+	if s.kind == pyClassScope {
+		s.fields[text] = true
+		if kind == Field || kind == Constant {
+			meta(sym, "static", "true")
+		}
+	}
+	sym.Signature = pyAssignSignature(w, stmt, a)
+	sym.Visibility = pyVisibility(text)
+	if kind == Type {
+		w.typeInfo(sym, "alias", field(a, "right"))
+		return
+	}
+	w.typeInfo(sym, "declared", typ)
+}
+
+// pyInstanceAttribute adds a field of class for an assignment to self.name in a method, the
+// first time the class assigns it.
+func pyInstanceAttribute(w *walker, stmt, a *sitter.Node, class *pyScope) {
+	name := w.text(field(field(a, "left"), "attribute"))
+	if name == "" || class.fields[name] {
+		return
+	}
+	class.fields[name] = true
+	w.within(class.owner, func() {
+		sym := w.addNamed(stmt, name, Field)
+		if sym == nil {
+			return
+		}
+		sym.Signature = pyAssignSignature(w, stmt, a)
+		sym.Visibility = pyVisibility(name)
+		w.typeInfo(sym, "declared", field(a, "type"))
+	})
+}
+
+// pyAssignSignature is an assignment on one line, its value left out when it is long.
+func pyAssignSignature(w *walker, stmt, a *sitter.Node) string {
+	right := field(a, "right")
+	if right == nil {
+		return w.signatureRange(int(stmt.StartByte()), int(a.EndByte()))
+	}
+	v := w.text(right)
+	if strings.Contains(v, "\n") || utf8.RuneCountInString(v) > pyMaxValueRunes {
+		return w.signatureRange(int(stmt.StartByte()), int(right.StartByte()))
+	}
+	return w.signatureRange(int(stmt.StartByte()), int(a.EndByte()))
+}
+
+// pyTypeAlias extracts a type statement (type Vector = list[float]).
+func pyTypeAlias(w *walker, n *sitter.Node, s *pyScope) {
+	types := childrenOfType(n, "type")
+	if len(types) == 0 {
+		return
+	}
+	nameNode := types[0]
+	if id := childOfType(nameNode, "identifier"); id != nil {
+		nameNode = id
+	} else if g := childOfType(nameNode, "generic_type"); g != nil {
+		nameNode = childOfType(g, "identifier")
+	}
+	sym := w.add(n, nameNode, Type)
+	if sym == nil {
+		return
+	}
+	if s.kind != pyFuncScope {
+		sym.Visibility = pyVisibility(sym.Name)
+	}
+	if len(types) > 1 {
+		w.typeInfo(sym, "alias", types[len(types)-1])
+		w.within(sym, func() { pyTypeRefs(w, types[len(types)-1]) })
+	}
+}
