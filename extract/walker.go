@@ -454,6 +454,9 @@ func (w *walker) importName(stmt, n *sitter.Node, name string) *Symbol {
 		return nil
 	}
 	sym := w.addNamed(stmt, name, Import)
+	if sym != nil {
+		sym.DocComment = "" // the comment above an import is the file's header, not its doc
+	}
 	if n != nil {
 		w.ident(n, ImportRef)
 	}
