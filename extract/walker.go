@@ -220,7 +220,7 @@ func meta(sym *Symbol, key, value string) {
 }
 
 // bodyNames are the field names and node types that hold a definition's body.
-var bodyNames = []string{"body", "block", "class_body", "declaration_list", "field_declaration_list", "enum_body", "interface_body", "compound_statement", "function_body", "statement_block", "enum_variant_list", "template_body"}
+var bodyNames = []string{"body", "block", "class_body", "declaration_list", "field_declaration_list", "enum_body", "interface_body", "compound_statement", "function_body", "statement_block", "enum_variant_list", "template_body", "enum_class_body", "enum_member_declaration_list"}
 
 // bodyOf returns the body of a definition node, or nil.
 func bodyOf(n *sitter.Node) *sitter.Node {
@@ -449,7 +449,10 @@ func (w *walker) relate(sym *Symbol, to string, kind RelKind, at *sitter.Node) {
 // symbol, an import identifier and an imports relationship from the container (or the import
 // symbol itself at file level).
 func (w *walker) importName(stmt, n *sitter.Node, name string) *Symbol {
-	name = strings.Trim(name, "\"'`<>")
+	name = strings.Trim(name, "\"'`")
+	if strings.HasPrefix(name, "<") && strings.HasSuffix(name, ">") { // #include <stdio.h>
+		name = name[1 : len(name)-1]
+	}
 	if name == "" {
 		return nil
 	}
