@@ -1,0 +1,906 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// The languages extractJS serves: the TypeScript grammars are supersets of JavaScript's, so one
+// extractor handles all three.
+var jsLanguages = []string{"javascript", "typescript", "tsx"}
+
+// Node types of the JavaScript and TypeScript grammars that the extractor treats alike.
+var (
+	// jsFunctionValues are expressions that define a function when assigned to a name.
+	jsFunctionValues = map[string]bool{"arrow_function": true, "function_expression": true, "function": true, "generator_function": true}
+	// jsTypeLeaves are the type name nodes recorded as type usages.
+	jsTypeLeaves = []string{"type_identifier"}
+)
+
+// Metadata keys the JavaScript extractor sets.
+const (
+	jsMetaAsync     = "async"
+	jsMetaStatic    = "static"
+	jsMetaAbstract  = "abstract"
+	jsMetaAccessor  = "accessor"
+	jsMetaReadonly  = "readonly"
+	jsMetaTypeParam = "type_parameters"
+	jsMetaAlias     = "alias"
+	jsMetaDefault   = "default"
+	jsMetaDeclare   = "declare"
+	jsMetaReceiver  = "receiver"
+)
+
+func init() {
+	for _, l := range jsLanguages {
+		register(l, extractJS)
+	}
+}
+
+// jsExtractor holds the state of one JavaScript / TypeScript extraction: the names a file
+// exports through export clauses, export default or module.exports, made public at the end.
+type jsExtractor struct {
+	w        *walker
+	exported map[string]bool
+}
+
+// extractJS walks a JavaScript, JSX, TypeScript or TSX file: imports (ES, CommonJS require,
+// TypeScript import =), functions, classes with their fields, methods, accessors and
+// constructors, top-level constants and variables, interfaces, type aliases, enums,
+// namespaces and modules, and the calls, member accesses, type usages and JSX component uses
+// inside them.
+func extractJS(w *walker, root *sitter.Node) {
+	x := &jsExtractor{w: w, exported: map[string]bool{}}
+	x.walk(root)
+	receivers := map[string]*Symbol{}
+	for _, s := range w.syms {
+		if s.ParentID == "" && (s.Kind == Class || s.Kind == Function) {
+			if receivers[s.Name] == nil {
+				receivers[s.Name] = s
+			}
+		}
+		if s.ParentID == "" && x.exported[s.Name] && s.Visibility == "" && s.Kind != Import {
+			s.Visibility = Public
+		}
+	}
+	for _, s := range w.syms { // Foo.prototype.bar = function () {} attaches to Foo
+		if t := receivers[s.Metadata[jsMetaReceiver]]; s.Kind == Method && t != nil && s.ParentID == "" {
+			s.ParentID = t.ID
+		}
+	}
+}
+
+// walk visits the named children of n.
+func (x *jsExtractor) walk(n *sitter.Node) {
+	x.w.walk(n, func(_ *walker, c *sitter.Node) { x.node(c) })
+}
+
+// atModuleLevel reports whether definitions met now are module members (file level or inside
+// a namespace), not locals of a function.
+func (x *jsExtractor) atModuleLevel() bool {
+	c := x.w.container()
+	return c == nil || c.Kind == Namespace || c.Kind == Module
+}
+
+// node visits one node of the tree.
+func (x *jsExtractor) node(n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	w := x.w
+	switch n.Type() {
+	case "import_statement":
+		x.importStatement(n)
+		return
+	case "export_statement":
+		x.exportStatement(n)
+		return
+	case "ambient_declaration":
+		for _, c := range namedChildren(n) {
+			if !x.declaration(c, n, false) {
+				x.node(c)
+			}
+		}
+		return
+	case "expression_statement":
+		if a := childOfType(n, "assignment_expression"); a != nil && x.atModuleLevel() && x.assignment(n, a) {
+			return
+		}
+	case "call_expression":
+		x.callExpression(n)
+		return
+	case "new_expression":
+		w.call(field(n, "constructor"))
+		x.walk(field(n, "arguments"))
+		x.variableRefs(field(n, "arguments"))
+		return
+	case "member_expression":
+		w.ident(field(n, "property"), MemberAccess)
+		x.node(field(n, "object"))
+		return
+	case "nested_type_identifier":
+		w.ident(field(n, "name"), TypeUsage)
+		return
+	case "type_identifier":
+		w.ident(n, TypeUsage)
+		return
+	case "type_parameters":
+		return
+	case "jsx_opening_element", "jsx_self_closing_element":
+		if name := field(n, "name"); jsIsComponent(w.text(name)) {
+			w.call(name)
+		}
+		for _, a := range childrenOfType(n, "jsx_attribute", "jsx_expression") {
+			x.walk(a)
+		}
+		return
+	case "decorator":
+		if c := childOfType(n, "identifier", "member_expression"); c != nil {
+			w.call(c)
+			return
+		}
+	case "arguments", "jsx_expression":
+		x.variableRefs(n)
+	case "return_statement":
+		x.variableRefs(n)
+	case "assignment_expression":
+		if r := field(n, "right"); r != nil && r.Type() == "identifier" {
+			w.ident(r, VariableRef)
+		}
+	case "variable_declarator":
+		if v := field(n, "value"); v != nil && v.Type() == "identifier" {
+			w.ident(v, VariableRef)
+		}
+		x.node(field(n, "type"))
+		x.node(field(n, "value"))
+		return
+	default:
+		if x.declaration(n, n, false) {
+			return
+		}
+	}
+	x.walk(n)
+}
+
+// variableRefs records the plain identifiers among the children of n as variable references.
+func (x *jsExtractor) variableRefs(n *sitter.Node) {
+	for _, c := range namedChildren(n) {
+		if c.Type() == "identifier" {
+			x.w.ident(c, VariableRef)
+		}
+	}
+}
+
+// jsIsComponent reports whether a JSX element name names a component (Button, ui.Button)
+// rather than an intrinsic element (div).
+func jsIsComponent(name string) bool {
+	if strings.Contains(name, ".") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(r)
+}
+
+// declaration extracts the definition n, whose whole statement (with export, declare and
+// decorators) is outer. It reports whether n was a definition.
+func (x *jsExtractor) declaration(n, outer *sitter.Node, exported bool) bool {
+	var sym *Symbol
+	switch n.Type() {
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		sym = x.function(n, outer, jsName(x.w, field(n, "name"), exported))
+	case "function_expression", "function", "generator_function":
+		if !exported { // only export default function () {} defines a name
+			return false
+		}
+		sym = x.function(n, outer, jsName(x.w, field(n, "name"), exported))
+	case "class_declaration", "abstract_class_declaration", "class":
+		if n.Type() == "class" && !exported {
+			return false
+		}
+		sym = x.class(n, outer, jsName(x.w, field(n, "name"), exported))
+	case "lexical_declaration", "variable_declaration":
+		if !x.atModuleLevel() {
+			return false
+		}
+		x.variables(n, outer, exported)
+		return true
+	case "interface_declaration":
+		sym = x.iface(n, outer)
+	case "type_alias_declaration":
+		sym = x.typeAlias(n, outer)
+	case "enum_declaration":
+		sym = x.enum(n, outer)
+	case "internal_module", "module":
+		sym = x.namespace(n, outer)
+	default:
+		return false
+	}
+	x.declared(sym, outer, exported)
+	return true
+}
+
+// jsName returns the text of a definition's name node, or "default" for the nameless
+// definition of an export default.
+func jsName(w *walker, name *sitter.Node, exported bool) string {
+	if name == nil && exported {
+		return jsMetaDefault
+	}
+	return strings.Trim(w.text(name), "\"'`")
+}
+
+// declared sets what a definition's surrounding statement says: exported means public,
+// declare means ambient.
+func (x *jsExtractor) declared(sym *Symbol, outer *sitter.Node, exported bool) {
+	if sym == nil {
+		return
+	}
+	if exported {
+		sym.Visibility = Public
+	}
+	if outer != nil && (outer.Type() == "ambient_declaration" || x.w.hasChild(outer, "declare")) {
+		meta(sym, jsMetaDeclare, "true")
+	}
+}
+
+// jsSignature returns the source from the start of outer to the start of body (all of outer
+// when body is nil) on one line, without a trailing semicolon.
+func jsSignature(w *walker, outer, body *sitter.Node) string {
+	end := outer.EndByte()
+	if body != nil && body.StartByte() > outer.StartByte() && body.StartByte() <= end {
+		end = body.StartByte()
+	}
+	return strings.TrimSpace(strings.TrimSuffix(w.signatureRange(int(outer.StartByte()), int(end)), ";"))
+}
+
+// jsTypeOf returns the type inside a type annotation (": T" gives T).
+func jsTypeOf(n *sitter.Node) *sitter.Node {
+	if n != nil && strings.HasSuffix(n.Type(), "type_annotation") {
+		if c := n.NamedChild(0); c != nil {
+			return c
+		}
+	}
+	return n
+}
+
+// exportStatement extracts an export: a definition made public, a re-export (an import of
+// its source) or a list of exported names.
+func (x *jsExtractor) exportStatement(n *sitter.Node) {
+	w := x.w
+	for _, c := range childrenOfType(n, "decorator") {
+		x.node(c)
+	}
+	if d := field(n, "declaration"); d != nil {
+		if !x.declaration(d, n, true) {
+			x.node(d)
+		}
+		return
+	}
+	if src := field(n, "source"); src != nil {
+		sym := w.importName(n, src, w.text(src))
+		meta(sym, "reexport", "true")
+		return
+	}
+	for _, spec := range childrenOfType(childOfType(n, "export_clause"), "export_specifier") {
+		if name := field(spec, "name"); name != nil {
+			x.exported[w.text(name)] = true
+			w.ident(name, VariableRef)
+		}
+	}
+	if v := field(n, "value"); v != nil {
+		switch {
+		case v.Type() == "identifier":
+			x.exported[w.text(v)] = true
+			w.ident(v, VariableRef)
+		case !x.declaration(v, n, true):
+			x.node(v)
+		}
+	}
+}
+
+// importStatement extracts an ES import (import x, {a as b}, * as ns from "m") or a
+// TypeScript import x = require("m").
+func (x *jsExtractor) importStatement(n *sitter.Node) {
+	w := x.w
+	src := field(n, "source")
+	clause := childOfType(n, "import_clause")
+	if req := childOfType(n, "import_require_clause"); req != nil {
+		src, clause = field(req, "source"), nil
+		sym := w.importName(n, src, w.text(src))
+		meta(sym, jsMetaAlias, w.text(childOfType(req, "identifier")))
+		return
+	}
+	sym := w.importName(n, src, w.text(src))
+	if sym == nil {
+		return
+	}
+	if w.hasChild(n, "type") {
+		meta(sym, "type_only", "true")
+	}
+	var names []string
+	for _, c := range namedChildren(clause) {
+		switch c.Type() {
+		case "identifier":
+			meta(sym, jsMetaDefault, w.text(c))
+		case "namespace_import":
+			meta(sym, jsMetaAlias, w.text(childOfType(c, "identifier")))
+		case "named_imports":
+			for _, spec := range childrenOfType(c, "import_specifier") {
+				name := w.text(field(spec, "name"))
+				if alias := field(spec, "alias"); alias != nil {
+					name += " as " + w.text(alias)
+				}
+				names = append(names, name)
+			}
+		}
+	}
+	meta(sym, "names", strings.Join(names, ", "))
+}
+
+// callExpression records a call, turning require("m") and import("m") into imports.
+func (x *jsExtractor) callExpression(n *sitter.Node) {
+	w := x.w
+	fn := field(n, "function")
+	args := field(n, "arguments")
+	if fn != nil && (fn.Type() == "import" || w.text(fn) == "require") {
+		if s := childOfType(args, "string"); s != nil {
+			w.importName(n, s, w.text(s))
+			return
+		}
+	}
+	w.call(fn)
+	if fn != nil && fn.Type() == "member_expression" {
+		x.node(field(fn, "object"))
+	} else if fn != nil && fn.Type() != "identifier" {
+		x.node(fn)
+	}
+	x.node(args)
+}
+
+// function extracts a function declaration, signature (overload) or named function
+// expression.
+func (x *jsExtractor) function(n, outer *sitter.Node, name string) *Symbol {
+	w := x.w
+	sym := w.addNamed(outer, name, Function)
+	if sym == nil {
+		return nil
+	}
+	sym.Signature = jsSignature(w, outer, field(n, "body"))
+	x.functionParts(sym, n)
+	return sym
+}
+
+// functionParts records what a function-like node n states for sym (async, generator, type
+// parameters, return type) and walks its parameters and body inside sym.
+func (x *jsExtractor) functionParts(sym *Symbol, n *sitter.Node) {
+	w := x.w
+	if w.hasChild(n, "async") {
+		meta(sym, jsMetaAsync, "true")
+	}
+	if w.hasChild(n, "*") || strings.HasPrefix(n.Type(), "generator") {
+		meta(sym, "generator", "true")
+	}
+	if tp := field(n, "type_parameters"); tp != nil {
+		meta(sym, jsMetaTypeParam, w.text(tp))
+	}
+	ret := field(n, "return_type")
+	w.typeInfo(sym, "return", jsTypeOf(ret))
+	w.within(sym, func() {
+		x.node(field(n, "parameters"))
+		if p := field(n, "parameter"); p != nil {
+			x.node(p)
+		}
+		x.node(ret)
+		x.node(field(n, "body"))
+	})
+}
+
+// variables extracts the declarators of a module-level const, let or var: constants,
+// variables, functions (arrow functions and function expressions), classes (class
+// expressions) and CommonJS imports (require).
+func (x *jsExtractor) variables(n, outer *sitter.Node, exported bool) {
+	w := x.w
+	kind := Variable
+	if first := n.Child(0); first != nil && first.Type() == "const" {
+		kind = Constant
+	}
+	decls := childrenOfType(n, "variable_declarator")
+	for _, d := range decls {
+		def := d
+		if len(decls) == 1 {
+			def = outer
+		}
+		nameNode, value := field(d, "name"), field(d, "value")
+		if value != nil && value.Type() == "call_expression" && w.text(field(value, "function")) == "require" && nameNode != nil {
+			if s := childOfType(field(value, "arguments"), "string"); s != nil {
+				meta(w.importName(def, s, w.text(s)), jsMetaAlias, w.text(nameNode))
+				continue
+			}
+		}
+		if nameNode != nil && nameNode.Type() != "identifier" { // destructuring
+			for _, id := range jsPatternNames(nameNode) {
+				x.declared(w.add(def, id, kind), outer, exported)
+			}
+			x.node(value)
+			continue
+		}
+		sym := x.declarator(d, def, kind)
+		if def == d && sym != nil && sym.Kind == kind { // one of several: say which declaration
+			sym.Signature = w.text(n.Child(0)) + " " + sym.Signature
+		}
+		x.declared(sym, outer, exported)
+	}
+}
+
+// declarator extracts one name = value declarator spanning def.
+func (x *jsExtractor) declarator(d, def *sitter.Node, kind Kind) *Symbol {
+	w := x.w
+	name, value, typ := field(d, "name"), field(d, "value"), field(d, "type")
+	switch {
+	case value != nil && jsFunctionValues[value.Type()]:
+		sym := w.add(def, name, Function)
+		if sym != nil {
+			sym.Signature = jsSignature(w, def, field(value, "body"))
+			if kind == Constant {
+				meta(sym, "const", "true")
+			}
+			x.functionParts(sym, value)
+		}
+		return sym
+	case value != nil && value.Type() == "class":
+		return x.class(value, def, w.text(name))
+	}
+	sym := w.add(def, name, kind)
+	if sym == nil {
+		x.node(value)
+		return nil
+	}
+	sym.Signature = jsSignature(w, def, nil)
+	w.typeInfo(sym, "declared", jsTypeOf(typ))
+	w.within(sym, func() {
+		x.node(typ)
+		if value != nil && value.Type() == "identifier" {
+			w.ident(value, VariableRef)
+		}
+		x.node(value)
+	})
+	return sym
+}
+
+// jsPatternNames returns the names a destructuring pattern binds.
+func jsPatternNames(n *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for _, c := range namedChildren(n) {
+		switch c.Type() {
+		case "identifier", "shorthand_property_identifier_pattern":
+			out = append(out, c)
+		case "pair_pattern":
+			out = append(out, jsPatternNames(field(c, "value"))...)
+			if v := field(c, "value"); v != nil && v.Type() == "identifier" {
+				out = append(out, v)
+			}
+		case "object_pattern", "array_pattern", "assignment_pattern", "object_assignment_pattern", "rest_pattern":
+			if l := field(c, "left"); l != nil && l.Type() == "identifier" {
+				out = append(out, l)
+				continue
+			}
+			out = append(out, jsPatternNames(c)...)
+		}
+	}
+	return out
+}
+
+// assignment extracts the module-level CommonJS and prototype definitions
+// (module.exports = {...}, exports.f = function, Foo.prototype.m = function). It reports
+// whether the statement was one.
+func (x *jsExtractor) assignment(stmt, a *sitter.Node) bool {
+	w := x.w
+	left, right := field(a, "left"), field(a, "right")
+	if left == nil || right == nil || left.Type() != "member_expression" {
+		return false
+	}
+	obj, prop := field(left, "object"), field(left, "property")
+	objText := w.text(obj)
+	switch {
+	case w.text(left) == "module.exports":
+		x.commonJSExports(right)
+		return false
+	case (objText == "exports" || objText == "module.exports") && jsFunctionValues[right.Type()]:
+		sym := w.add(stmt, prop, Function)
+		if sym == nil {
+			return false
+		}
+		sym.Visibility = Public
+		sym.Signature = jsSignature(w, stmt, field(right, "body"))
+		x.functionParts(sym, right)
+		return true
+	case strings.HasSuffix(objText, ".prototype") && jsFunctionValues[right.Type()]:
+		sym := w.add(stmt, prop, Method)
+		if sym == nil {
+			return false
+		}
+		sym.Visibility = Public
+		meta(sym, jsMetaReceiver, strings.TrimSuffix(objText, ".prototype"))
+		sym.Signature = jsSignature(w, stmt, field(right, "body"))
+		x.functionParts(sym, right)
+		return true
+	}
+	return false
+}
+
+// commonJSExports marks the names assigned to module.exports as exported.
+func (x *jsExtractor) commonJSExports(v *sitter.Node) {
+	w := x.w
+	switch v.Type() {
+	case "identifier":
+		x.exported[w.text(v)] = true
+	case "object":
+		for _, c := range namedChildren(v) {
+			switch c.Type() {
+			case "shorthand_property_identifier":
+				x.exported[w.text(c)] = true
+			case "pair":
+				if val := field(c, "value"); val != nil && val.Type() == "identifier" {
+					x.exported[w.text(val)] = true
+				}
+			}
+		}
+	}
+}
+
+// class extracts a class (declaration, abstract class or class expression) named name, with
+// its heritage and members.
+func (x *jsExtractor) class(n, outer *sitter.Node, name string) *Symbol {
+	w := x.w
+	sym := w.addNamed(outer, name, Class)
+	if sym == nil {
+		return nil
+	}
+	body := field(n, "body")
+	sym.Signature = jsSignature(w, outer, body)
+	if n.Type() == "abstract_class_declaration" {
+		meta(sym, jsMetaAbstract, "true")
+	}
+	if tp := field(n, "type_parameters"); tp != nil {
+		meta(sym, jsMetaTypeParam, w.text(tp))
+	}
+	for _, d := range childrenOfType(n, "decorator") {
+		x.node(d)
+	}
+	w.within(sym, func() {
+		x.heritage(sym, childOfType(n, "class_heritage"))
+		x.classBody(sym, body)
+	})
+	return sym
+}
+
+// heritage records the extends and implements relationships of a class.
+func (x *jsExtractor) heritage(sym *Symbol, h *sitter.Node) {
+	if h == nil {
+		return
+	}
+	clauses := childrenOfType(h, "extends_clause", "implements_clause")
+	if len(clauses) == 0 { // JavaScript: class_heritage holds the extended expression
+		x.relateTypes(sym, namedChildren(h), Extends)
+		return
+	}
+	for _, c := range clauses {
+		kind := Extends
+		if c.Type() == "implements_clause" {
+			kind = Implements
+		}
+		var bases []*sitter.Node
+		for _, b := range namedChildren(c) {
+			if b.Type() == "type_arguments" {
+				x.walk(b)
+				continue
+			}
+			bases = append(bases, b)
+		}
+		x.relateTypes(sym, bases, kind)
+	}
+}
+
+// relateTypes records a relationship of kind from sym to each base type or expression, and
+// a type usage of its name.
+func (x *jsExtractor) relateTypes(sym *Symbol, bases []*sitter.Node, kind RelKind) {
+	w := x.w
+	for _, b := range bases {
+		if b.Type() == "generic_type" {
+			x.walk(field(b, "type_arguments"))
+			b = field(b, "name")
+		}
+		if b != nil && b.Type() == "call_expression" { // mixin(Base)
+			x.node(b)
+			continue
+		}
+		name := lastName(b)
+		if name == nil {
+			continue
+		}
+		w.relate(sym, w.text(name), kind, b)
+		w.ident(name, TypeUsage)
+	}
+}
+
+// classBody extracts the members of a class body.
+func (x *jsExtractor) classBody(cls *Symbol, body *sitter.Node) {
+	for _, m := range namedChildren(body) {
+		switch m.Type() {
+		case "method_definition", "method_signature", "abstract_method_signature":
+			x.method(cls, m)
+		case "field_definition", "public_field_definition":
+			x.field(m)
+		case "decorator":
+			x.node(m)
+		case "comment":
+		default:
+			x.node(m)
+		}
+	}
+}
+
+// jsMemberName returns the name of a class or interface member: identifiers as written
+// (#private included), string names unquoted.
+func jsMemberName(w *walker, n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return strings.Trim(w.text(n), "\"'`")
+}
+
+// memberVisibility returns a class member's visibility: its TypeScript accessibility
+// modifier, private for #names, public otherwise.
+func (x *jsExtractor) memberVisibility(m, name *sitter.Node) Visibility {
+	if a := childOfType(m, "accessibility_modifier"); a != nil {
+		return Visibility(x.w.text(a))
+	}
+	if name != nil && name.Type() == "private_property_identifier" {
+		return Private
+	}
+	return Public
+}
+
+// memberStart returns where a class member's signature starts: at the first of the
+// decorators right before it (TypeScript puts them beside the member), else at the member.
+func jsMemberStart(m *sitter.Node) int {
+	start := int(m.StartByte())
+	for p := m.PrevSibling(); p != nil && p.Type() == "decorator"; p = p.PrevSibling() {
+		start = int(p.StartByte())
+	}
+	return start
+}
+
+// memberModifiers records a member's static, abstract, readonly, override and async
+// modifiers.
+func (x *jsExtractor) memberModifiers(sym *Symbol, m *sitter.Node) {
+	w := x.w
+	for _, mod := range []string{jsMetaStatic, jsMetaAbstract, jsMetaReadonly, "override", jsMetaAsync} {
+		if w.hasChild(m, mod) || childOfType(m, mod+"_modifier") != nil {
+			meta(sym, mod, "true")
+		}
+	}
+	if m.Type() == "abstract_method_signature" {
+		meta(sym, jsMetaAbstract, "true")
+	}
+}
+
+// method extracts a method, constructor, getter or setter of a class.
+func (x *jsExtractor) method(cls *Symbol, m *sitter.Node) {
+	w := x.w
+	nameNode := field(m, "name")
+	name := jsMemberName(w, nameNode)
+	kind := Method
+	accessor := ""
+	switch {
+	case name == "constructor":
+		kind = Constructor
+	case w.hasChild(m, "get"):
+		kind, accessor = Property, "get"
+	case w.hasChild(m, "set"):
+		kind, accessor = Property, "set"
+	}
+	sym := w.addNamed(m, name, kind)
+	if sym == nil {
+		return
+	}
+	body := field(m, "body")
+	sym.Signature = strings.TrimSpace(strings.TrimSuffix(w.signatureRange(jsMemberStart(m), int(jsEnd(m, body))), ";"))
+	sym.Visibility = x.memberVisibility(m, nameNode)
+	meta(sym, jsMetaAccessor, accessor)
+	x.memberModifiers(sym, m)
+	if kind == Constructor {
+		x.parameterProperties(field(m, "parameters"))
+	}
+	x.functionParts(sym, m)
+}
+
+// jsEnd returns where a member's signature ends: at its body, or at its end without one.
+func jsEnd(m, body *sitter.Node) uint32 {
+	if body != nil {
+		return body.StartByte()
+	}
+	return m.EndByte()
+}
+
+// parameterProperties extracts the TypeScript constructor parameters that declare
+// properties (constructor(private x: number)).
+func (x *jsExtractor) parameterProperties(params *sitter.Node) {
+	w := x.w
+	for _, p := range childrenOfType(params, "required_parameter", "optional_parameter") {
+		acc := childOfType(p, "accessibility_modifier")
+		readonly := w.hasChild(p, "readonly")
+		if acc == nil && !readonly {
+			continue
+		}
+		sym := w.add(p, field(p, "pattern"), Property)
+		if sym == nil {
+			continue
+		}
+		sym.Visibility = Public
+		if acc != nil {
+			sym.Visibility = Visibility(w.text(acc))
+		}
+		if readonly {
+			meta(sym, jsMetaReadonly, "true")
+		}
+		meta(sym, "parameter_property", "true")
+		w.typeInfo(sym, "declared", jsTypeOf(field(p, "type")))
+	}
+}
+
+// field extracts a class field; one holding an arrow function or function expression is a
+// method.
+func (x *jsExtractor) field(m *sitter.Node) {
+	w := x.w
+	nameNode := field(m, "name")
+	if nameNode == nil {
+		nameNode = field(m, "property")
+	}
+	value, typ := field(m, "value"), field(m, "type")
+	kind := Property
+	if value != nil && jsFunctionValues[value.Type()] {
+		kind = Method
+	}
+	sym := w.addNamed(m, jsMemberName(w, nameNode), kind)
+	if sym == nil {
+		return
+	}
+	sym.Visibility = x.memberVisibility(m, nameNode)
+	x.memberModifiers(sym, m)
+	if kind == Method {
+		sym.Signature = w.signatureRange(jsMemberStart(m), int(jsEnd(m, field(value, "body"))))
+		x.functionParts(sym, value)
+		return
+	}
+	sym.Signature = strings.TrimSpace(strings.TrimSuffix(w.signatureRange(jsMemberStart(m), int(m.EndByte())), ";"))
+	w.typeInfo(sym, "declared", jsTypeOf(typ))
+	w.within(sym, func() {
+		x.node(typ)
+		x.node(value)
+	})
+}
+
+// iface extracts a TypeScript interface with its extended interfaces and members.
+func (x *jsExtractor) iface(n, outer *sitter.Node) *Symbol {
+	w := x.w
+	sym := w.add(outer, field(n, "name"), Interface)
+	if sym == nil {
+		return nil
+	}
+	body := field(n, "body")
+	sym.Signature = jsSignature(w, outer, body)
+	if tp := field(n, "type_parameters"); tp != nil {
+		meta(sym, jsMetaTypeParam, w.text(tp))
+	}
+	w.within(sym, func() {
+		if ext := childOfType(n, "extends_type_clause"); ext != nil {
+			x.relateTypes(sym, namedChildren(ext), Extends)
+		}
+		x.typeMembers(body)
+	})
+	return sym
+}
+
+// typeMembers extracts the property and method signatures of an interface body or object
+// type; they are public.
+func (x *jsExtractor) typeMembers(body *sitter.Node) {
+	w := x.w
+	for _, m := range namedChildren(body) {
+		var sym *Symbol
+		switch m.Type() {
+		case "property_signature":
+			sym = w.addNamed(m, jsMemberName(w, field(m, "name")), Property)
+			w.typeInfo(sym, "declared", jsTypeOf(field(m, "type")))
+			if w.hasChild(m, "?") {
+				meta(sym, "optional", "true")
+			}
+		case "method_signature":
+			sym = w.addNamed(m, jsMemberName(w, field(m, "name")), Method)
+			w.typeInfo(sym, "return", jsTypeOf(field(m, "return_type")))
+		case "comment":
+			continue
+		}
+		if sym != nil {
+			sym.Visibility = Public
+			sym.Signature = strings.TrimSpace(strings.TrimRight(sym.Signature, ";,"))
+			x.memberModifiers(sym, m)
+			w.within(sym, func() { x.walk(m) })
+			continue
+		}
+		x.walk(m)
+	}
+}
+
+// typeAlias extracts a TypeScript type alias; the members of an object type alias are
+// extracted like an interface's.
+func (x *jsExtractor) typeAlias(n, outer *sitter.Node) *Symbol {
+	w := x.w
+	sym := w.add(outer, field(n, "name"), Type)
+	if sym == nil {
+		return nil
+	}
+	value := field(n, "value")
+	sym.Signature = jsSignature(w, outer, nil)
+	if tp := field(n, "type_parameters"); tp != nil {
+		meta(sym, jsMetaTypeParam, w.text(tp))
+	}
+	w.typeInfo(sym, "alias", value)
+	if value != nil && value.Type() == "object_type" {
+		sym.Signature = jsSignature(w, outer, value)
+		w.within(sym, func() { x.typeMembers(value) })
+		return sym
+	}
+	x.node(value)
+	return sym
+}
+
+// enum extracts a TypeScript enum and its members.
+func (x *jsExtractor) enum(n, outer *sitter.Node) *Symbol {
+	w := x.w
+	sym := w.add(outer, field(n, "name"), Enum)
+	if sym == nil {
+		return nil
+	}
+	body := field(n, "body")
+	sym.Signature = jsSignature(w, outer, body)
+	if w.hasChild(n, "const") {
+		meta(sym, "const", "true")
+	}
+	w.within(sym, func() {
+		for _, m := range namedChildren(body) {
+			switch m.Type() {
+			case "property_identifier", "string":
+				if s := w.addNamed(m, jsMemberName(w, m), EnumMember); s != nil {
+					s.Visibility = Public
+				}
+			case "enum_assignment":
+				if s := w.addNamed(m, jsMemberName(w, field(m, "name")), EnumMember); s != nil {
+					s.Visibility = Public
+					w.within(s, func() { x.node(field(m, "value")) })
+				}
+			}
+		}
+	})
+	return sym
+}
+
+// namespace extracts a TypeScript namespace (namespace A.B {}) or module declaration
+// (declare module "m" {}) and the members inside it.
+func (x *jsExtractor) namespace(n, outer *sitter.Node) *Symbol {
+	w := x.w
+	kind := Namespace
+	if n.Type() == "module" {
+		kind = Module
+	}
+	sym := w.addNamed(outer, jsName(w, field(n, "name"), false), kind)
+	if sym == nil {
+		return nil
+	}
+	body := field(n, "body")
+	sym.Signature = jsSignature(w, outer, body)
+	w.within(sym, func() { x.walk(body) })
+	return sym
+}
