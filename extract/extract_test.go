@@ -168,3 +168,14 @@ func TestGoVisibilityAndParents(t *testing.T) {
 		t.Errorf("call of g not recorded: %v", f.Identifiers)
 	}
 }
+
+func TestTrailingCommentIsNotDoc(t *testing.T) {
+	f := extractString(t, "t.go", "package x\n\nvar a = 1 // the count\nfunc F() {}\n\n// G is documented.\nfunc G() {}\n")
+	syms := symbolsByName(f)
+	if d := syms["F"].DocComment; d != "" {
+		t.Errorf("F doc = %q, want none: the comment ends the line above", d)
+	}
+	if d := syms["G"].DocComment; d != "G is documented." {
+		t.Errorf("G doc = %q", d)
+	}
+}

@@ -29,11 +29,23 @@ type walker struct {
 	syms  []*Symbol
 	stack []*Symbol // enclosing symbols, innermost last
 	calls map[[2]string]bool
+
+	ascii                     bool // src has no multi-byte character: columns are byte columns
+	colLine, colOff, colRunes int  // where column last counted: line start, offset, characters
 }
 
 func newWalker(f *File, src []byte, lang *languages.Language) *walker {
-	w := &walker{f: f, src: src, lang: lang, calls: map[[2]string]bool{}}
+	w := &walker{f: f, src: src, lang: lang, calls: map[[2]string]bool{}, ascii: isASCII(src)}
 	return w
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // finish copies the collected symbols into the file.
@@ -170,10 +182,20 @@ func (w *walker) span(n *sitter.Node) Span {
 	}
 }
 
-// column converts a byte column at byte offset off into a 1-based character column.
+// column converts a byte column at byte offset off into a 1-based character column. Columns
+// are asked for in roughly increasing order, so counting resumes from the last one on the same
+// line: a minified file with one long line costs no more than a normal one.
 func (w *walker) column(off, byteCol int) int {
+	if w.ascii {
+		return byteCol + 1
+	}
 	start := max(off-byteCol, 0)
-	return utf8.RuneCount(w.src[start:off]) + 1
+	if start != w.colLine || off < w.colOff {
+		w.colLine, w.colOff, w.colRunes = start, start, 0
+	}
+	w.colRunes += utf8.RuneCount(w.src[w.colOff:off])
+	w.colOff = off
+	return w.colRunes + 1
 }
 
 // --- symbols ---
@@ -290,6 +312,9 @@ func (w *walker) docComment(n *sitter.Node) string {
 				continue
 			}
 			break
+		}
+		if q := p.PrevNamedSibling(); q != nil && q.EndPoint().Row == p.StartPoint().Row && !commentTypes[q.Type()] {
+			break // a comment at the end of a line of code (x = 1 // note) belongs to that line
 		}
 		parts = append(parts, w.text(p))
 		line = int(p.StartPoint().Row)
