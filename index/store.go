@@ -1,0 +1,285 @@
+// Package index holds a workspace's index: the SQLite store (the source of truth: files with
+// their content, symbols, identifiers, relationships and types) and the bleve full-text index
+// built from it, and runs searches over both.
+package index
+
+// The SQLite schema (schema version 1), in db/symbols.db of a workspace's index directory,
+// opened in WAL mode:
+//
+//	meta(key PRIMARY KEY, value)      schema_version, fulltext_version, generation, ...
+//	files(path PRIMARY KEY, language, hash, size, mtime, parse_errors, symbol_count, content)
+//	    path is workspace-relative POSIX; hash the xxhash64 of content in hex; mtime in Unix
+//	    nanoseconds; content the whole file (text files only).
+//	symbols(id PRIMARY KEY, path, name, kind, language, start_line, start_column, end_line,
+//	    end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata)
+//	    metadata is a JSON object or ''. Indexed by name, by lower(name), by path, by parent_id.
+//	identifiers(path, name, kind, start_line, start_column, end_line, end_column, start_byte,
+//	    end_byte, containing_symbol_id)                  indexed by name and by path
+//	relationships(path, from_id, from_name, to_name, kind, line)   by to_name, from_id, path
+//	types(path, symbol_id, role, type)                   by symbol_id and path
+//	fulltext_pending(doc_id PRIMARY KEY)
+//	    full-text documents ("f:<path>", "s:<symbol id>") changed in the store but not yet
+//	    confirmed written to bleve; written in the same transaction as the change, removed
+//	    once bleve has them, replayed on the next open after a crash.
+//
+// Every table but meta and fulltext_pending has a path column, and a file's rows are replaced
+// or deleted together in one transaction, so the store never holds half a file.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// SchemaVersion is the version of the SQLite schema this code reads and writes.
+const SchemaVersion = 1
+
+// migrations[i] upgrades a store from schema version i to i+1.
+var migrations = []string{
+	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+	path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL, parse_errors INTEGER NOT NULL, symbol_count INTEGER NOT NULL,
+	content BLOB NOT NULL);
+CREATE TABLE symbols(
+	id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+	language TEXT NOT NULL, start_line INTEGER NOT NULL, start_column INTEGER NOT NULL,
+	end_line INTEGER NOT NULL, end_column INTEGER NOT NULL, start_byte INTEGER NOT NULL,
+	end_byte INTEGER NOT NULL, signature TEXT NOT NULL, doc_comment TEXT NOT NULL,
+	visibility TEXT NOT NULL, parent_id TEXT NOT NULL, metadata TEXT NOT NULL);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_lname ON symbols(lower(name));
+CREATE INDEX symbols_path ON symbols(path);
+CREATE INDEX symbols_parent ON symbols(parent_id);
+CREATE TABLE identifiers(
+	path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, start_line INTEGER NOT NULL,
+	start_column INTEGER NOT NULL, end_line INTEGER NOT NULL, end_column INTEGER NOT NULL,
+	start_byte INTEGER NOT NULL, end_byte INTEGER NOT NULL, containing_symbol_id TEXT NOT NULL);
+CREATE INDEX identifiers_name ON identifiers(name);
+CREATE INDEX identifiers_path ON identifiers(path);
+CREATE TABLE relationships(
+	path TEXT NOT NULL, from_id TEXT NOT NULL, from_name TEXT NOT NULL, to_name TEXT NOT NULL,
+	kind TEXT NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX relationships_to ON relationships(to_name);
+CREATE INDEX relationships_from ON relationships(from_id);
+CREATE INDEX relationships_path ON relationships(path);
+CREATE TABLE types(path TEXT NOT NULL, symbol_id TEXT NOT NULL, role TEXT NOT NULL, type TEXT NOT NULL);
+CREATE INDEX types_symbol ON types(symbol_id);
+CREATE INDEX types_path ON types(path);
+CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`,
+}
+
+// ErrNewerSchema is returned when a store was written by a newer Quarry.
+var ErrNewerSchema = errors.New("index: the store was written by a newer version of Quarry")
+
+// Store is a workspace's SQLite store.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// OpenStore opens the store at path, creating it (and its directory) when missing, and
+// migrates it to SchemaVersion.
+func OpenStore(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("index: create %s: %w", filepath.Dir(path), err)
+	}
+	dsn := "file:" + path + "?_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Path returns the file the store lives in.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) migrate() error {
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'`).Scan(&n); err != nil {
+		return err
+	}
+	version := 0
+	if n > 0 {
+		v, err := s.Meta("schema_version")
+		if err != nil {
+			return err
+		}
+		if version, err = strconv.Atoi(v); err != nil {
+			return fmt.Errorf("bad schema_version %q", v)
+		}
+	}
+	if version > SchemaVersion {
+		return fmt.Errorf("%w (schema %d, this one reads %d)", ErrNewerSchema, version, SchemaVersion)
+	}
+	for ; version < SchemaVersion; version++ {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[version]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate to schema %d: %w", version+1, err)
+		}
+		if _, err := tx.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?)`, strconv.Itoa(version+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Meta returns the value of a meta key, or "" when it is not set.
+func (s *Store) Meta(key string) (string, error) {
+	var v string
+	err := s.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetMeta sets a meta key.
+func (s *Store) SetMeta(key, value string) error {
+	_, err := s.db.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, key, value)
+	return err
+}
+
+// FileState is what the store knows of a file without its content.
+type FileState struct {
+	Path        string
+	Language    string
+	Hash        string
+	Size        int64
+	MTime       int64 // Unix nanoseconds
+	ParseErrors int
+	Symbols     int
+}
+
+// Files returns the state of every stored file, by path.
+func (s *Store) Files(ctx context.Context) (map[string]FileState, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count FROM files`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]FileState{}
+	for rows.Next() {
+		var f FileState
+		if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols); err != nil {
+			return nil, err
+		}
+		out[f.Path] = f
+	}
+	return out, rows.Err()
+}
+
+// Content returns the stored content of the file at path.
+func (s *Store) Content(ctx context.Context, path string) ([]byte, error) {
+	var c []byte
+	err := s.db.QueryRowContext(ctx, `SELECT content FROM files WHERE path = ?`, path).Scan(&c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("index: %s is not in the store: %w", path, os.ErrNotExist)
+	}
+	return c, err
+}
+
+// SymbolIDs returns the ids of the symbols stored for path.
+func (s *Store) SymbolIDs(ctx context.Context, path string) ([]string, error) {
+	return s.strings(ctx, `SELECT id FROM symbols WHERE path = ?`, path)
+}
+
+func (s *Store) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// PendingDocs returns the full-text documents not yet confirmed written to bleve.
+func (s *Store) PendingDocs(ctx context.Context) ([]string, error) {
+	return s.strings(ctx, `SELECT doc_id FROM fulltext_pending`)
+}
+
+// ClearPending forgets the given pending documents: bleve has them.
+func (s *Store) ClearPending(ctx context.Context, docIDs []string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `DELETE FROM fulltext_pending WHERE doc_id = ?`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, id := range docIDs {
+		if _, err := stmt.ExecContext(ctx, id); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// marshalMeta encodes symbol metadata as JSON ("" when empty).
+func marshalMeta(m map[string]string) string {
+	if len(m) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(m) // a map[string]string always encodes
+	return string(b)
+}
+
+// unmarshalMeta decodes symbol metadata.
+func unmarshalMeta(s string) map[string]string {
+	if s == "" {
+		return nil
+	}
+	var m map[string]string
+	if json.Unmarshal([]byte(s), &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// FileRecord is a file to store with what was extracted from it.
+type FileRecord struct {
+	Path     string
+	Language string
+	Hash     string
+	Size     int64
+	MTime    int64
+	Content  []byte
+	Extract  *extract.File // nil for a file without an extractor (content only)
+}

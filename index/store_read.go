@@ -1,0 +1,148 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Counts are the sizes of a store's tables.
+type Counts struct {
+	Files         int `json:"files"`
+	Symbols       int `json:"symbols"`
+	Identifiers   int `json:"identifiers"`
+	Relationships int `json:"relationships"`
+	Types         int `json:"types"`
+	Pending       int `json:"fulltext_pending"`
+}
+
+// Counts counts the rows of each table.
+func (s *Store) Counts(ctx context.Context) (Counts, error) {
+	var c Counts
+	for _, q := range []struct {
+		table string
+		dst   *int
+	}{{"files", &c.Files}, {"symbols", &c.Symbols}, {"identifiers", &c.Identifiers}, {"relationships", &c.Relationships}, {"types", &c.Types}, {"fulltext_pending", &c.Pending}} {
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+q.table).Scan(q.dst); err != nil {
+			return c, fmt.Errorf("index: count %s: %w", q.table, err)
+		}
+	}
+	return c, nil
+}
+
+// LanguageStats are the counts of one language.
+type LanguageStats struct {
+	Language         string `json:"language"`
+	Files            int    `json:"files"`
+	Symbols          int    `json:"symbols"`
+	FilesParseErrors int    `json:"files_with_parse_errors"`
+}
+
+// Languages returns per-language counts, most files first; files of no known language are
+// counted under "".
+func (s *Store) Languages(ctx context.Context) ([]LanguageStats, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT language, count(*), sum(symbol_count), sum(parse_errors > 0) FROM files GROUP BY language ORDER BY count(*) DESC, language`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []LanguageStats
+	for rows.Next() {
+		var l LanguageStats
+		if err := rows.Scan(&l.Language, &l.Files, &l.Symbols, &l.FilesParseErrors); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// DiskSize returns the bytes the store takes on disk (database, WAL and shared memory files).
+func (s *Store) DiskSize() int64 {
+	var n int64
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if st, err := os.Stat(s.path + suffix); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+// Checkpoint folds the WAL into the database file and truncates it.
+func (s *Store) Checkpoint(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
+}
+
+// MaxCodeBody caps the source text of a symbol given to the full-text index: a class's body
+// already holds its methods, each indexed on its own.
+const MaxCodeBody = 4 << 10
+
+// StoredSymbol is a symbol as the store returns it for full-text indexing.
+type StoredSymbol struct {
+	ID, Path, Name, Kind, Language, Signature, DocComment string
+	StartLine, StartByte, EndByte                         int
+}
+
+// FileDocs calls fn for every stored file with its content, in path order.
+func (s *Store) FileDocs(ctx context.Context, fn func(path, language string, content []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, language, content FROM files ORDER BY path`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var path, lang string
+		var content []byte
+		if err := rows.Scan(&path, &lang, &content); err != nil {
+			return err
+		}
+		if err := fn(path, lang, content); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// FileSymbols returns the stored symbols of path.
+func (s *Store) FileSymbols(ctx context.Context, path string) ([]StoredSymbol, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, name, kind, language, signature, doc_comment, start_line, start_byte, end_byte FROM symbols WHERE path = ? ORDER BY start_byte`, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []StoredSymbol
+	for rows.Next() {
+		var x StoredSymbol
+		if err := rows.Scan(&x.ID, &x.Path, &x.Name, &x.Kind, &x.Language, &x.Signature, &x.DocComment, &x.StartLine, &x.StartByte, &x.EndByte); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+// SymbolPath returns the path of the file that holds the symbol id, or "" when there is none.
+func (s *Store) SymbolPath(ctx context.Context, id string) (string, error) {
+	paths, err := s.strings(ctx, `SELECT path FROM symbols WHERE id = ?`, id)
+	if err != nil || len(paths) == 0 {
+		return "", err
+	}
+	return paths[0], nil
+}
+
+// CodeBody returns the source of a symbol, capped at MaxCodeBody bytes on a line boundary.
+func CodeBody(content []byte, start, end int) string {
+	if start < 0 || end > len(content) || start >= end {
+		return ""
+	}
+	body := content[start:end]
+	if len(body) > MaxCodeBody {
+		body = body[:MaxCodeBody]
+		if i := strings.LastIndexByte(string(body), '\n'); i > 0 {
+			body = body[:i]
+		}
+	}
+	return string(body)
+}
