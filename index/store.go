@@ -7,9 +7,12 @@ package index
 // opened in WAL mode:
 //
 //	meta(key PRIMARY KEY, value)      schema_version, fulltext_version, generation, ...
-//	files(path PRIMARY KEY, language, hash, size, mtime, parse_errors, symbol_count, content)
+//	files(path PRIMARY KEY, language, hash, size, mtime, parse_errors, symbol_count, skipped,
+//	    content)
 //	    path is workspace-relative POSIX; hash the xxhash64 of content in hex; mtime in Unix
-//	    nanoseconds; content the whole file (text files only).
+//	    nanoseconds; content the whole file. A file found binary or minified once read keeps a
+//	    row with skipped set to the reason and no content, so it is not read again until it
+//	    changes; it has no other rows and no full-text documents.
 //	symbols(id PRIMARY KEY, path, name, kind, language, start_line, start_column, end_line,
 //	    end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata)
 //	    metadata is a JSON object or ''. Indexed by name, by lower(name), by path, by parent_id.
@@ -49,7 +52,7 @@ var migrations = []string{
 CREATE TABLE files(
 	path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL, parse_errors INTEGER NOT NULL, symbol_count INTEGER NOT NULL,
-	content BLOB NOT NULL);
+	skipped TEXT NOT NULL, content BLOB NOT NULL);
 CREATE TABLE symbols(
 	id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
 	language TEXT NOT NULL, start_line INTEGER NOT NULL, start_column INTEGER NOT NULL,
@@ -175,11 +178,12 @@ type FileState struct {
 	MTime       int64 // Unix nanoseconds
 	ParseErrors int
 	Symbols     int
+	Skipped     string // why the file is not indexed, or ""
 }
 
 // Files returns the state of every stored file, by path.
 func (s *Store) Files(ctx context.Context) (map[string]FileState, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count FROM files`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count, skipped FROM files`)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +191,7 @@ func (s *Store) Files(ctx context.Context) (map[string]FileState, error) {
 	out := map[string]FileState{}
 	for rows.Next() {
 		var f FileState
-		if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols); err != nil {
+		if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols, &f.Skipped); err != nil {
 			return nil, err
 		}
 		out[f.Path] = f
@@ -282,4 +286,5 @@ type FileRecord struct {
 	MTime    int64
 	Content  []byte
 	Extract  *extract.File // nil for a file without an extractor (content only)
+	Skipped  string        // why the file is not indexed (then Content is empty), or ""
 }

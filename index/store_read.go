@@ -23,7 +23,7 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	for _, q := range []struct {
 		table string
 		dst   *int
-	}{{"files", &c.Files}, {"symbols", &c.Symbols}, {"identifiers", &c.Identifiers}, {"relationships", &c.Relationships}, {"types", &c.Types}, {"fulltext_pending", &c.Pending}} {
+	}{{"files WHERE skipped = ''", &c.Files}, {"symbols", &c.Symbols}, {"identifiers", &c.Identifiers}, {"relationships", &c.Relationships}, {"types", &c.Types}, {"fulltext_pending", &c.Pending}} {
 		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+q.table).Scan(q.dst); err != nil {
 			return c, fmt.Errorf("index: count %s: %w", q.table, err)
 		}
@@ -42,7 +42,7 @@ type LanguageStats struct {
 // Languages returns per-language counts, most files first; files of no known language are
 // counted under "".
 func (s *Store) Languages(ctx context.Context) ([]LanguageStats, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT language, count(*), sum(symbol_count), sum(parse_errors > 0) FROM files GROUP BY language ORDER BY count(*) DESC, language`)
+	rows, err := s.db.QueryContext(ctx, `SELECT language, count(*), sum(symbol_count), sum(parse_errors > 0) FROM files WHERE skipped = '' GROUP BY language ORDER BY count(*) DESC, language`)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ type StoredSymbol struct {
 
 // FileDocs calls fn for every stored file with its content, in path order.
 func (s *Store) FileDocs(ctx context.Context, fn func(path, language string, content []byte) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, language, content FROM files ORDER BY path`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, language, content FROM files WHERE skipped = '' ORDER BY path`)
 	if err != nil {
 		return err
 	}

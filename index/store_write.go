@@ -16,7 +16,7 @@ type Batch struct {
 }
 
 var batchStatements = map[string]string{
-	"file":      `INSERT OR REPLACE INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+	"file":      `INSERT OR REPLACE INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"symbol":    `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"ident":     `INSERT INTO identifiers(path, name, kind, start_line, start_column, end_line, end_column, start_byte, end_byte, containing_symbol_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"rel":       `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
@@ -103,7 +103,11 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if f != nil {
 		parseErrors, nsyms = f.ParseErrors, len(f.Symbols)
 	}
-	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, rec.Content); err != nil {
+	content := rec.Content
+	if content == nil {
+		content = []byte{}
+	}
+	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, rec.Skipped, content); err != nil {
 		return err
 	}
 	if f == nil {

@@ -45,7 +45,7 @@ func FindRoot(dir string) (string, error) {
 		}
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Stat(filepath.Join(d, gitMetadataDir)); err == nil {
 			return d, nil
 		}
 		if d == filepath.Dir(d) {

@@ -73,7 +73,8 @@ milliseconds, for people on the command line and for AI agents over MCP.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newTokensCmd(), newSymbolsCmd())
+	root.PersistentFlags().StringVar(&rootFlag, "root", "", "the workspace root (default: found from the current directory)")
+	root.AddCommand(newTokensCmd(), newSymbolsCmd(), newIndexCmd(), newWorkspaceCmd(), newHealthCmd())
 	return root
 }
 

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+type healthOptions struct {
+	detailed  bool
+	json      bool
+	workspace string
+}
+
+func newHealthCmd() *cobra.Command {
+	var opts healthOptions
+	cmd := &cobra.Command{
+		Use:   "health [--detailed] [--json] [--workspace ID]",
+		Short: "Check a workspace's index and say what to do about each problem",
+		Long: `Check the index of a workspace (default: the primary one): the store's counts, the
+languages with their files, symbols and files with syntax errors, the files skipped by
+reason, the sizes on disk, the full-text index's state (ready, building, stale, missing,
+corrupt, inconsistent; documents in bleve against rows in SQLite), and the files changed on
+disk since the last index run, each problem with the action that fixes it.
+
+The exit code is 0 when the index is healthy and 1 when it has problems.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withRegistry(func(primary string, reg *workspace.Registry) error {
+				return printHealth(cmd, primary, reg, opts.workspace, opts, true)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.detailed, "detailed", false, "list languages, skipped files and changed files")
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	f.StringVar(&opts.workspace, "workspace", "", "the workspace to check (an id from quarry workspace list)")
+	return cmd
+}
+
+// errUnhealthy ends `quarry health` with exit code 1 when the index has problems.
+var errUnhealthy = fmt.Errorf("the index has problems: %w", errNothingFound)
+
+func printHealth(cmd *cobra.Command, primary string, reg *workspace.Registry, id string, opts healthOptions, failUnhealthy bool) error {
+	e, err := reg.Lookup(id)
+	if err != nil {
+		return inputError(err)
+	}
+	h, err := workspace.CheckHealth(cmd.Context(), e, workspace.IndexDir(primary, e.ID))
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if opts.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(h); err != nil {
+			return err
+		}
+	} else {
+		writeHealth(out, h, opts.detailed)
+	}
+	if failUnhealthy && h.Status != workspace.Healthy {
+		return errUnhealthy
+	}
+	return nil
+}
+
+func writeHealth(w io.Writer, h *workspace.Health, detailed bool) {
+	fmt.Fprintf(w, "%s (%s): %s\n", h.Workspace.Name, h.Workspace.ID, h.Status)
+	if h.Status == workspace.NotIndexed {
+		writeProblems(w, h)
+		return
+	}
+	c := h.Store.Counts
+	fmt.Fprintf(w, "  store: %d files, %d symbols, %d identifiers, %d relationships; %.1f MB (%s)\n",
+		c.Files, c.Symbols, c.Identifiers, c.Relationships, float64(h.Store.SizeBytes)/1e6, h.Store.Path)
+	f := h.Fulltext
+	fmt.Fprintf(w, "  full-text: %s; %d symbol and %d file documents; %.1f MB\n", f.Status, f.SymbolDocs, f.FileDocs, float64(f.SizeBytes)/1e6)
+	if h.LastIndex != nil {
+		fmt.Fprintf(w, "  last indexed: %s (%.1fs)\n", h.LastIndex.At.Format("2006-01-02T15:04:05Z"), float64(h.LastIndex.ElapsedMS)/1e3)
+	}
+	ch := h.Changed
+	fmt.Fprintf(w, "  changed on disk since: %d modified, %d added, %d deleted\n", ch.Modified, ch.Added, ch.Deleted)
+	if detailed {
+		fmt.Fprintln(w, "  languages:")
+		for _, l := range h.Languages {
+			name := l.Language
+			if name == "" {
+				name = "(other text)"
+			}
+			fmt.Fprintf(w, "    %-12s %6d files %8d symbols %4d with syntax errors\n", name, l.Files, l.Symbols, l.FilesParseErrors)
+		}
+		if h.LastIndex != nil && len(h.LastIndex.Skipped) > 0 {
+			var parts []string
+			for r, n := range h.LastIndex.Skipped {
+				if n > 0 {
+					parts = append(parts, fmt.Sprintf("%s %d", r, n))
+				}
+			}
+			sort.Strings(parts)
+			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(parts, ", "))
+		}
+		for _, p := range ch.Samples {
+			fmt.Fprintf(w, "  changed: %s\n", p)
+		}
+	}
+	writeProblems(w, h)
+}
+
+func writeProblems(w io.Writer, h *workspace.Health) {
+	for _, p := range h.Problems {
+		fmt.Fprintf(w, "  problem: %s\n    action: %s\n", p.What, p.Action)
+	}
+}

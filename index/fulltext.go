@@ -1,0 +1,604 @@
+package index
+
+// The full-text index is one bleve index (scorch, BM25 scoring) in the workspace's fulltext/
+// directory. It is derived data: the SQLite store is the source of truth, and an index that
+// is missing, corrupt or built by another FulltextVersion is removed and refilled from it.
+//
+// It holds two kinds of documents, told apart by the keyword field doc_type:
+//
+//	symbol  id "s:" + symbol id   one per extracted symbol
+//	file    id "f:" + path        one per indexed file
+//
+// Fields (every document kind and language uses the same names, so one query covers all):
+//
+//	field        kind     documents  stored  term vectors  notes
+//	doc_type     keyword  both       no      no            "symbol" or "file"
+//	language     keyword  both       yes     no            canonical language name, or as given
+//	path         keyword  both       yes     no            workspace-relative, POSIX
+//	id           keyword  symbol     no      no            the store's symbol id
+//	kind         keyword  symbol     yes     no            function, struct, ...
+//	name         text     symbol     yes     yes           searched with boost 5
+//	signature    text     symbol     yes     yes           searched with boost 3
+//	doc_comment  text     symbol     no      no            searched with boost 2
+//	code_body    text     symbol     no      no            searched with boost 1
+//	content      text     file       no      no            the whole file text
+//	start_line   number   symbol     yes     -             not indexed: shown, never searched
+//
+// Stored fields are exactly what a hit needs to be shown without the store; bodies and file
+// contents live in SQLite only. doc_type, language and kind keep doc values (for facets);
+// no other field does. No field goes into bleve's composite _all field.
+//
+// Text fields are analyzed by the analyzer of the document's own language ("quarry-go", see
+// analyzer.go), "quarry-code" when the language is unknown. A bleve mapping picks analyzers
+// by document type, so there is one document mapping per kind and language, named
+// "symbol_<lang>" or "file_<lang>" ("symbol_", "file_" for an unknown language) and held in
+// the property "_type" (the mapping's TypeField), which is not itself indexed. A query
+// that needs an analyzer (a match query) must name it: the field names alone are ambiguous.
+//
+// Term vectors (positions and offsets) let phrase queries run in the index. They are kept on
+// name and signature, which are short, and not on content (ftContentTermVectors): the
+// content target verifies every candidate against the stored file text anyway, so a phrase
+// over content runs as the conjunction of its terms and is checked there. Measured on 90 MB
+// of Go (GOROOT/src as file documents and 90,000 symbol documents), the index is 89 MB
+// without term vectors, 99 MB with them on name and signature, and 277 MB with them on
+// content too, which also indexes about a third slower.
+//
+// Internal values (bleve's SetInternal): "quarry:version" holds the FulltextVersion that
+// built the index; "quarry:meta:<key>" holds SetMeta's values.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/tokenizer"
+)
+
+// ftMappingVersion names the mapping and the tokenizer code. Bump it whenever either
+// changes in a way the hash in FulltextVersion cannot see.
+const ftMappingVersion = "quarry-fulltext-1"
+
+// Field names of the full-text documents.
+const (
+	ftFieldDocType    = "doc_type"
+	ftFieldLanguage   = "language"
+	ftFieldPath       = "path"
+	ftFieldID         = "id"
+	ftFieldKind       = "kind"
+	ftFieldName       = "name"
+	ftFieldSignature  = "signature"
+	ftFieldDocComment = "doc_comment"
+	ftFieldCodeBody   = "code_body"
+	ftFieldContent    = "content"
+	ftFieldStartLine  = "start_line"
+)
+
+// Values of the doc_type field.
+const (
+	ftDocTypeSymbol = "symbol"
+	ftDocTypeFile   = "file"
+)
+
+// ftTypeField is the mapping's TypeField: the property naming a document's mapping type.
+const ftTypeField = "_type"
+
+// Keys of the internal values.
+const (
+	ftVersionKey = "quarry:version"
+	ftMetaPrefix = "quarry:meta:"
+)
+
+// ftContentTermVectors tells whether the content field keeps term vectors (see the top of
+// this file for the measurements).
+const ftContentTermVectors = false
+
+// Indexing advice, from BenchmarkFulltextIndexCorpus on two cores: batches of about
+// FulltextBatchDocs documents applied from FulltextApplyWorkers goroutines at once index
+// fastest (smaller batches make more segments to build and merge; a third goroutine or more
+// persister workers did not help).
+const (
+	// FulltextBatchDocs is the number of documents a batch should hold.
+	FulltextBatchDocs = 2000
+	// FulltextApplyWorkers is the number of goroutines that should fill and apply batches.
+	FulltextApplyWorkers = 2
+)
+
+// ftLockTimeout is how long opening waits for another process that holds the index open.
+const ftLockTimeout = "2s"
+
+// ErrFulltextLocked is returned by OpenFulltext when another process holds the index open.
+var ErrFulltextLocked = errors.New("index: the full-text index is in use by another process")
+
+// FulltextStatus tells what OpenFulltext found.
+type FulltextStatus string
+
+// Statuses of OpenFulltext. Every status but FulltextReady means the index is empty and the
+// caller must fill it from the store.
+const (
+	FulltextReady   FulltextStatus = "ready"   // opened an index of the current version
+	FulltextCreated FulltextStatus = "created" // there was none: created empty
+	FulltextStale   FulltextStatus = "stale"   // built with another version: removed and recreated empty
+	FulltextCorrupt FulltextStatus = "corrupt" // could not be opened: removed and recreated empty
+)
+
+// String returns the status's name.
+func (s FulltextStatus) String() string { return string(s) }
+
+// SymbolDoc is the full-text document of one symbol.
+type SymbolDoc struct {
+	ID, Name, Signature, DocComment, CodeBody, Language, Kind, Path string
+	StartLine                                                       int
+}
+
+// FileDoc is the full-text document of one file.
+type FileDoc struct {
+	Path, Language, Content string
+}
+
+// SymbolDocID returns the document id of the symbol with the store id symbolID.
+func SymbolDocID(symbolID string) string { return "s:" + symbolID }
+
+// FileDocID returns the document id of the file at path.
+func FileDocID(path string) string { return "f:" + path }
+
+// ftOptions are the choices the mapping and the store are built with. The defaults are
+// ftDefaultOptions; benchmarks try others.
+type ftOptions struct {
+	termVectors map[string]bool // text fields that keep term vectors
+	kvconfig    map[string]any  // scorch configuration, kept in the index's meta file
+}
+
+var ftDefaultOptions = ftOptions{
+	termVectors: map[string]bool{ftFieldName: true, ftFieldSignature: true, ftFieldContent: ftContentTermVectors},
+}
+
+// Fulltext is an open full-text index. It is safe for concurrent use.
+type Fulltext struct {
+	idx       bleve.Index
+	reg       *languages.Registry
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// FulltextVersion changes whenever the mapping or the tokenizer rules change; an index built
+// with another version is rebuilt. It is a short hash of the mapping, ftMappingVersion, the
+// tokenizer rules of every language and the tokens of a probe text, so that editing a
+// languages/*.toml file invalidates old indexes.
+func FulltextVersion() (string, error) { return ftVersion(ftDefaultOptions) }
+
+// ftVersion returns the FulltextVersion of an index built with o.
+func ftVersion(o ftOptions) (string, error) {
+	reg, err := languages.Default()
+	if err != nil {
+		return "", fmt.Errorf("index: fulltext version: %w", err)
+	}
+	return ftVersionOf(reg, o)
+}
+
+// ftVersionOf returns the FulltextVersion of an index built with o for the languages of reg.
+func ftVersionOf(reg *languages.Registry, o ftOptions) (string, error) {
+	m, err := json.Marshal(ftIndexMapping(reg, o))
+	if err != nil {
+		return "", fmt.Errorf("index: fulltext version: %w", err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", ftMappingVersion, m)
+	ftHashTokenizer(h, "", nil)
+	for _, lang := range reg.All() {
+		ftHashTokenizer(h, lang.Name, lang)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// ftProbe is tokenized by every language's tokenizer for FulltextVersion, so that a change of
+// the tokenizer's code that changes what these constructs yield changes the version too.
+const ftProbe = "getHTTPResponse XMLParser URLs IUserService user_service_impl is_valid borrow_mut " +
+	"try_into __init__ SCREAMING_CASE foo123Bar 42abc v2 Größe ÉCOLE naïve_café ǅemal " +
+	"std::io::Read a->b x := <-ch => #[derive] @decorator $var ${x} ?. ?? ... === !== <=> **"
+
+// ftHashTokenizer writes the rules of lang (nil: neutral) and its tokens of ftProbe to h.
+func ftHashTokenizer(h hash.Hash, name string, lang *languages.Language) {
+	fmt.Fprintf(h, "language %q\n", name)
+	if lang != nil {
+		fmt.Fprintf(h, "preserve %q\naffixes %q\nstrip_prefixes %q\nstrip_suffixes %q\n",
+			lang.Tokenizer.PreservePatterns, lang.Tokenizer.MeaningfulAffixes,
+			lang.Variants.StripPrefixes, lang.Variants.StripSuffixes)
+	}
+	for _, t := range tokenizer.New(lang).Tokenize(ftProbe) {
+		fmt.Fprintf(h, "%q %d %d %d %d %d\n", t.Text, t.Start, t.End, t.Pos, t.Kind, t.Atoms)
+	}
+}
+
+// ftIndexMapping builds the mapping described at the top of this file.
+func ftIndexMapping(reg *languages.Registry, o ftOptions) *mapping.IndexMappingImpl {
+	im := mapping.NewIndexMapping()
+	im.TypeField = ftTypeField
+	im.DefaultAnalyzer = ftNeutralAnalyzer
+	im.ScoringModel = bleveindex.BM25Scoring
+	im.IndexDynamic, im.StoreDynamic, im.DocValuesDynamic = false, false, false
+	im.DefaultMapping = mapping.NewDocumentDisabledMapping()
+	langs := append([]string{""}, reg.Names()...)
+	for _, lang := range langs {
+		analyzer := ftAnalyzerName(lang)
+		im.AddDocumentMapping(ftTypeName(ftDocTypeSymbol, lang), ftSymbolMapping(analyzer, o))
+		im.AddDocumentMapping(ftTypeName(ftDocTypeFile, lang), ftFileMapping(analyzer, o))
+	}
+	return im
+}
+
+// ftTypeName returns the mapping type of documents of docType in lang ("" when unknown).
+func ftTypeName(docType, lang string) string { return docType + "_" + lang }
+
+func ftSymbolMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
+	dm := ftStaticMapping()
+	ftAddKeyword(dm, ftFieldDocType, false, true)
+	ftAddKeyword(dm, ftFieldLanguage, true, true)
+	ftAddKeyword(dm, ftFieldPath, true, false)
+	ftAddKeyword(dm, ftFieldID, false, false)
+	ftAddKeyword(dm, ftFieldKind, true, true)
+	ftAddText(dm, ftFieldName, analyzer, true, o)
+	ftAddText(dm, ftFieldSignature, analyzer, true, o)
+	ftAddText(dm, ftFieldDocComment, analyzer, false, o)
+	ftAddText(dm, ftFieldCodeBody, analyzer, false, o)
+	line := mapping.NewNumericFieldMapping()
+	line.Index, line.Store, line.IncludeInAll, line.DocValues = false, true, false, false
+	dm.AddFieldMappingsAt(ftFieldStartLine, line)
+	return dm
+}
+
+func ftFileMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
+	dm := ftStaticMapping()
+	ftAddKeyword(dm, ftFieldDocType, false, true)
+	ftAddKeyword(dm, ftFieldLanguage, true, true)
+	ftAddKeyword(dm, ftFieldPath, true, false)
+	ftAddText(dm, ftFieldContent, analyzer, false, o)
+	return dm
+}
+
+// ftStaticMapping returns a document mapping that indexes only the fields added to it and
+// keeps them out of the composite _all field.
+func ftStaticMapping() *mapping.DocumentMapping {
+	dm := mapping.NewDocumentStaticMapping()
+	dm.AddSubDocumentMapping("_all", mapping.NewDocumentDisabledMapping())
+	return dm
+}
+
+func ftAddKeyword(dm *mapping.DocumentMapping, name string, store, docValues bool) {
+	fm := mapping.NewKeywordFieldMapping()
+	fm.Analyzer = keyword.Name
+	fm.Store, fm.DocValues, fm.IncludeTermVectors, fm.IncludeInAll = store, docValues, false, false
+	dm.AddFieldMappingsAt(name, fm)
+}
+
+func ftAddText(dm *mapping.DocumentMapping, name, analyzer string, store bool, o ftOptions) {
+	fm := mapping.NewTextFieldMapping()
+	fm.Analyzer = analyzer
+	fm.Store, fm.DocValues, fm.IncludeTermVectors, fm.IncludeInAll = store, false, o.termVectors[name], false
+	dm.AddFieldMappingsAt(name, fm)
+}
+
+// OpenFulltext opens the bleve index in dir or creates it; the returned status tells whether
+// the caller must (re)fill it from the store (every status but FulltextReady). An index
+// that cannot be opened or was built by another FulltextVersion is removed and recreated
+// empty, never served. ErrFulltextLocked means another process holds it open.
+//
+// FulltextReady says nothing about how complete the index is: a caller that fills it in
+// several batches records its progress with SetMeta, after the last Apply.
+func OpenFulltext(dir string) (*Fulltext, FulltextStatus, error) {
+	return ftOpen(dir, ftDefaultOptions)
+}
+
+func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
+	if dir == "" {
+		return nil, "", errors.New("index: open fulltext: empty directory name")
+	}
+	reg, err := languages.Default()
+	if err != nil {
+		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, err)
+	}
+	version, err := ftVersionOf(reg, o)
+	if err != nil {
+		return nil, "", err
+	}
+	idx, status, err := ftOpenExisting(dir, version)
+	if err != nil {
+		return nil, "", err
+	}
+	if status == FulltextReady {
+		return &Fulltext{idx: idx, reg: reg}, status, nil
+	}
+	if status != FulltextCreated {
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, "", fmt.Errorf("index: remove %s fulltext %s: %w", status, dir, err)
+		}
+	}
+	idx, err = ftCreate(dir, reg, o, version)
+	if err != nil {
+		return nil, "", err
+	}
+	return &Fulltext{idx: idx, reg: reg}, status, nil
+}
+
+// ftOpenExisting opens the index in dir if it is one of version. Otherwise it returns no
+// index and the status dir is in: FulltextCreated when there is nothing (yet) to remove,
+// FulltextStale or FulltextCorrupt when there is.
+func ftOpenExisting(dir, version string) (bleve.Index, FulltextStatus, error) {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), err == nil && len(entries) == 0:
+		return nil, FulltextCreated, nil
+	case err != nil:
+		return nil, FulltextCorrupt, nil // not a directory, or unreadable: RemoveAll decides
+	}
+	if status, err := ftCheck(dir, version); err != nil || status != FulltextReady {
+		return nil, status, err
+	}
+	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": ftLockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
+	}
+	if err != nil {
+		return nil, FulltextCorrupt, nil
+	}
+	return idx, FulltextReady, nil
+}
+
+// ftCheck opens the index in dir read-only and tells whether it is whole and of version.
+//
+// Scorch, finding a snapshot it cannot load (a damaged segment file), silently falls back
+// to an older one and later deletes the newer: ftCheck loads the newest snapshot itself
+// first, so that such an index is reported corrupt instead of served incomplete.
+func ftCheck(dir, version string) (FulltextStatus, error) {
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": ftLockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
+	}
+	if err != nil {
+		return FulltextCorrupt, nil
+	}
+	defer idx.Close()
+	if !ftNewestSnapshotLoads(idx) {
+		return FulltextCorrupt, nil
+	}
+	got, err := idx.GetInternal([]byte(ftVersionKey))
+	if err != nil {
+		return FulltextCorrupt, nil
+	}
+	if string(got) != version {
+		return FulltextStale, nil
+	}
+	return FulltextReady, nil
+}
+
+// ftNewestSnapshotLoads reports whether the newest snapshot scorch persisted in idx can be
+// loaded.
+func ftNewestSnapshotLoads(idx bleve.Index) bool {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return false
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return false
+	}
+	epochs, err := s.RootBoltSnapshotEpochs() // newest first
+	if err != nil || len(epochs) == 0 {
+		return false
+	}
+	snap, err := s.LoadSnapshot(epochs[0])
+	if err != nil || snap == nil {
+		return false
+	}
+	_ = snap.DecRef()
+	return true
+}
+
+// ftCreate creates an empty index of version in dir.
+func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) (bleve.Index, error) {
+	kv := map[string]any{}
+	for k, v := range o.kvconfig {
+		kv[k] = v
+	}
+	idx, err := bleve.NewUsing(dir, ftIndexMapping(reg, o), scorch.Name, scorch.Name, kv)
+	if err != nil {
+		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
+	}
+	if err := idx.SetInternal([]byte(ftVersionKey), []byte(version)); err != nil {
+		_ = idx.Close()
+		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+// Close closes the index; closing it again does nothing. Every applied batch is already
+// on disk.
+func (f *Fulltext) Close() error {
+	f.closeOnce.Do(func() {
+		if err := f.idx.Close(); err != nil {
+			f.closeErr = fmt.Errorf("index: close fulltext: %w", err)
+		}
+	})
+	return f.closeErr
+}
+
+// bleveIndex returns the underlying index for the search layer.
+func (f *Fulltext) bleveIndex() bleve.Index { return f.idx }
+
+// DocCount returns the number of documents of both kinds.
+func (f *Fulltext) DocCount() (uint64, error) {
+	n, err := f.idx.DocCount()
+	if err != nil {
+		return 0, fmt.Errorf("index: fulltext doc count: %w", err)
+	}
+	return n, nil
+}
+
+// Counts returns the number of symbol and file documents.
+func (f *Fulltext) Counts() (symbols, files uint64, err error) {
+	if symbols, err = f.ftCount(ftDocTypeSymbol); err != nil {
+		return 0, 0, err
+	}
+	if files, err = f.ftCount(ftDocTypeFile); err != nil {
+		return 0, 0, err
+	}
+	return symbols, files, nil
+}
+
+func (f *Fulltext) ftCount(docType string) (uint64, error) {
+	q := bleve.NewTermQuery(docType)
+	q.SetField(ftFieldDocType)
+	res, err := f.idx.Search(bleve.NewSearchRequestOptions(q, 0, 0, false))
+	if err != nil {
+		return 0, fmt.Errorf("index: count %s documents: %w", docType, err)
+	}
+	return res.Total, nil
+}
+
+// SetMeta stores a small value inside the index, such as the store generation it was last
+// synchronized with. It is on disk when SetMeta returns.
+func (f *Fulltext) SetMeta(key, value string) error {
+	if err := f.idx.SetInternal([]byte(ftMetaPrefix+key), []byte(value)); err != nil {
+		return fmt.Errorf("index: fulltext set meta %q: %w", key, err)
+	}
+	return nil
+}
+
+// Meta returns the value SetMeta stored under key, or "" if there is none.
+func (f *Fulltext) Meta(key string) (string, error) {
+	v, err := f.idx.GetInternal([]byte(ftMetaPrefix + key))
+	if err != nil {
+		return "", fmt.Errorf("index: fulltext meta %q: %w", key, err)
+	}
+	return string(v), nil
+}
+
+// FulltextBatch collects additions and deletions for one Apply. Adding a document whose id
+// is already in the index replaces it. A batch is not safe for concurrent use.
+type FulltextBatch struct {
+	f   *Fulltext
+	b   *bleve.Batch
+	err error // the first error of an Add, reported by Apply
+}
+
+// NewBatch returns an empty batch for f.
+func (f *Fulltext) NewBatch() *FulltextBatch {
+	return &FulltextBatch{f: f, b: f.idx.NewBatch()}
+}
+
+// AddSymbol adds (or replaces) the document of a symbol.
+func (b *FulltextBatch) AddSymbol(d SymbolDoc) {
+	lang, field := b.f.language(d.Language)
+	doc := &ftSymbolDocument{
+		Type:       ftTypeName(ftDocTypeSymbol, lang),
+		DocType:    ftDocTypeSymbol,
+		Language:   field,
+		Path:       d.Path,
+		ID:         d.ID,
+		Kind:       d.Kind,
+		Name:       d.Name,
+		Signature:  d.Signature,
+		DocComment: d.DocComment,
+		CodeBody:   d.CodeBody,
+		StartLine:  d.StartLine,
+	}
+	b.add(SymbolDocID(d.ID), doc)
+}
+
+// AddFile adds (or replaces) the document of a file.
+func (b *FulltextBatch) AddFile(d FileDoc) {
+	lang, field := b.f.language(d.Language)
+	doc := &ftFileDocument{
+		Type:     ftTypeName(ftDocTypeFile, lang),
+		DocType:  ftDocTypeFile,
+		Language: field,
+		Path:     d.Path,
+		Content:  d.Content,
+	}
+	b.add(FileDocID(d.Path), doc)
+}
+
+func (b *FulltextBatch) add(id string, doc any) {
+	if err := b.b.Index(id, doc); err != nil && b.err == nil {
+		b.err = fmt.Errorf("index: fulltext add %s: %w", id, err)
+	}
+}
+
+// Delete removes the document with the id docID (from SymbolDocID or FileDocID).
+func (b *FulltextBatch) Delete(docID string) { b.b.Delete(docID) }
+
+// Size returns the number of additions and deletions in the batch.
+func (b *FulltextBatch) Size() int { return b.b.Size() }
+
+// Apply writes the batch to the index and empties it, so it can be filled again. The
+// changes are on disk when Apply returns. A batch one of whose additions failed is not
+// applied at all. Several goroutines may Apply batches at once (see FulltextApplyWorkers);
+// their order is then undefined, so a document id should not be in two of them.
+func (f *Fulltext) Apply(b *FulltextBatch) error {
+	defer b.reset()
+	if b.err != nil {
+		return b.err
+	}
+	if err := f.idx.Batch(b.b); err != nil {
+		return fmt.Errorf("index: fulltext apply %d changes: %w", b.b.Size(), err)
+	}
+	return nil
+}
+
+func (b *FulltextBatch) reset() {
+	b.b.Reset()
+	b.err = nil
+}
+
+// language resolves the language named name: it returns its canonical name ("" if it is
+// unknown) and the value of the language field (the canonical name, or name as given).
+func (f *Fulltext) language(name string) (known, field string) {
+	if l, ok := f.reg.Lookup(name); ok {
+		return l.Name, l.Name
+	}
+	return "", name
+}
+
+// ftSymbolDocument is what bleve's mapping walks for a symbol; the json names are the
+// field names. Type is the mapping type; it is not indexed.
+type ftSymbolDocument struct {
+	Type       string `json:"_type"`
+	DocType    string `json:"doc_type"`
+	Language   string `json:"language"`
+	Path       string `json:"path"`
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Signature  string `json:"signature"`
+	DocComment string `json:"doc_comment"`
+	CodeBody   string `json:"code_body"`
+	StartLine  int    `json:"start_line"`
+}
+
+// BleveType returns the document's mapping type (bleve's classifier interface).
+func (d *ftSymbolDocument) BleveType() string { return d.Type }
+
+// ftFileDocument is what bleve's mapping walks for a file.
+type ftFileDocument struct {
+	Type     string `json:"_type"`
+	DocType  string `json:"doc_type"`
+	Language string `json:"language"`
+	Path     string `json:"path"`
+	Content  string `json:"content"`
+}
+
+// BleveType returns the document's mapping type (bleve's classifier interface).
+func (d *ftFileDocument) BleveType() string { return d.Type }

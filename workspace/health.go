@@ -1,0 +1,255 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/quarrysearch/quarry/index"
+)
+
+// Health statuses of a whole index.
+const (
+	Healthy    = "healthy"
+	Unhealthy  = "unhealthy"
+	NotIndexed = "not_indexed"
+)
+
+// Full-text statuses reported by health.
+const (
+	FulltextReady        = "ready"
+	FulltextBuilding     = "building"
+	FulltextStale        = "stale"
+	FulltextMissing      = "missing"
+	FulltextInconsistent = "inconsistent"
+	FulltextCorrupt      = "corrupt"
+)
+
+// maxChangedSamples caps the changed paths a health report lists.
+const maxChangedSamples = 20
+
+// Health is the state of one workspace's index.
+type Health struct {
+	Workspace Entry                 `json:"workspace"`
+	Status    string                `json:"status"`
+	Store     StoreHealth           `json:"store"`
+	Languages []index.LanguageStats `json:"languages"`
+	Fulltext  FulltextHealth        `json:"fulltext"`
+	LastIndex *LastIndex            `json:"last_index,omitempty"`
+	Changed   Changes               `json:"changed_since_index"`
+	Problems  []Problem             `json:"problems"`
+}
+
+// StoreHealth describes the SQLite store.
+type StoreHealth struct {
+	Path          string       `json:"path"`
+	SizeBytes     int64        `json:"size_bytes"`
+	SchemaVersion int          `json:"schema_version"`
+	Counts        index.Counts `json:"counts"`
+}
+
+// FulltextHealth describes the bleve index against the store.
+type FulltextHealth struct {
+	Status       string `json:"status"`
+	Path         string `json:"path"`
+	SizeBytes    int64  `json:"size_bytes"`
+	SymbolDocs   uint64 `json:"symbol_docs"`
+	FileDocs     uint64 `json:"file_docs"`
+	StoreSymbols int    `json:"store_symbols"`
+	StoreFiles   int    `json:"store_files"`
+}
+
+// LastIndex is what the last Index run recorded.
+type LastIndex struct {
+	At        time.Time          `json:"at"`
+	ElapsedMS int64              `json:"elapsed_ms"`
+	Skipped   map[SkipReason]int `json:"skipped"`
+	Errors    int                `json:"errors"`
+}
+
+// Changes are the files that differ on disk from the index (by size and modification time).
+type Changes struct {
+	Modified int      `json:"modified"`
+	Added    int      `json:"added"`
+	Deleted  int      `json:"deleted"`
+	Samples  []string `json:"samples,omitempty"`
+}
+
+// Problem is something wrong with an index and the action that fixes it.
+type Problem struct {
+	What   string `json:"what"`
+	Action string `json:"action"`
+}
+
+// lastIndexKey is the store meta key of the last Index run's LastIndex record.
+const lastIndexKey = "last_index"
+
+// recordLastIndex stores the summary of an Index run for health reports.
+func recordLastIndex(ctx context.Context, store *index.Store, sum *Summary, at time.Time) error {
+	li := LastIndex{At: at.UTC().Truncate(time.Second), ElapsedMS: sum.ElapsedMS, Skipped: sum.Skipped, Errors: len(sum.Errors)}
+	data, err := json.Marshal(li)
+	if err != nil {
+		return err
+	}
+	return store.SetMeta(lastIndexKey, string(data))
+}
+
+// CheckHealth inspects the index of the workspace e (kept in indexDir) without changing it.
+func CheckHealth(ctx context.Context, e Entry, indexDir string) (*Health, error) {
+	h := &Health{Workspace: e, Problems: []Problem{}, Languages: []index.LanguageStats{}}
+	storePath := StorePath(indexDir)
+	h.Store.Path = storePath
+	h.Fulltext.Path = FulltextPath(indexDir)
+	if _, err := os.Stat(storePath); errors.Is(err, os.ErrNotExist) {
+		h.Status = NotIndexed
+		h.Fulltext.Status = FulltextMissing
+		h.Problems = append(h.Problems, Problem{What: "the workspace has no index", Action: "run: quarry index " + e.Root})
+		return h, nil
+	}
+	store, err := index.OpenStore(storePath)
+	if err != nil {
+		h.Status = Unhealthy
+		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the store cannot be opened: %v", err), Action: "run: quarry index --force " + e.Root})
+		return h, nil
+	}
+	defer store.Close()
+	if err := h.inspectStore(ctx, store); err != nil {
+		return nil, err
+	}
+	h.inspectFulltext(indexDir)
+	if err := h.inspectChanges(ctx, e.Root, store); err != nil {
+		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("cannot compare with the files on disk: %v", err), Action: "check that " + e.Root + " exists and is readable"})
+	}
+	h.Status = Healthy
+	if len(h.Problems) > 0 {
+		h.Status = Unhealthy
+	}
+	return h, nil
+}
+
+func (h *Health) inspectStore(ctx context.Context, store *index.Store) error {
+	var err error
+	if h.Store.Counts, err = store.Counts(ctx); err != nil {
+		return err
+	}
+	if h.Languages, err = store.Languages(ctx); err != nil {
+		return err
+	}
+	h.Store.SizeBytes = store.DiskSize()
+	v, _ := store.Meta("schema_version")
+	h.Store.SchemaVersion, _ = strconv.Atoi(v)
+	if raw, _ := store.Meta(lastIndexKey); raw != "" {
+		var li LastIndex
+		if json.Unmarshal([]byte(raw), &li) == nil {
+			h.LastIndex = &li
+		}
+	}
+	for _, l := range h.Languages {
+		if l.FilesParseErrors > 0 && l.Language != "" {
+			h.Problems = append(h.Problems, Problem{
+				What:   fmt.Sprintf("%d %s files have syntax errors; symbols inside the broken regions are missing", l.FilesParseErrors, l.Language),
+				Action: "informational: quarry symbols FILE shows what was recovered",
+			})
+		}
+	}
+	return nil
+}
+
+func (h *Health) inspectFulltext(indexDir string) {
+	f := &h.Fulltext
+	f.StoreSymbols, f.StoreFiles = h.Store.Counts.Symbols, h.Store.Counts.Files
+	f.SizeBytes = dirSize(f.Path)
+	status, symbols, files, err := index.InspectFulltext(f.Path)
+	f.SymbolDocs, f.FileDocs = symbols, files
+	switch {
+	case isLocked(indexDir):
+		f.Status = FulltextBuilding
+	case status == index.FulltextCreated:
+		f.Status = FulltextMissing
+	case status == index.FulltextStale:
+		f.Status = FulltextStale
+	case status == index.FulltextCorrupt || err != nil:
+		f.Status = FulltextCorrupt
+	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || int(files) != f.StoreFiles:
+		f.Status = FulltextInconsistent
+	default:
+		f.Status = FulltextReady
+	}
+	action := "run: quarry index " + h.Workspace.Root + " (it rebuilds the full-text index from the store)"
+	switch f.Status {
+	case FulltextMissing, FulltextStale, FulltextCorrupt:
+		h.Problems = append(h.Problems, Problem{What: "the full-text index is " + f.Status, Action: action})
+	case FulltextInconsistent:
+		h.Problems = append(h.Problems, Problem{
+			What:   fmt.Sprintf("the full-text index has %d symbols and %d files, the store %d and %d (%d changes not yet applied)", symbols, files, f.StoreSymbols, f.StoreFiles, h.Store.Counts.Pending),
+			Action: action,
+		})
+	case FulltextBuilding:
+		h.Problems = append(h.Problems, Problem{What: "an index run is in progress", Action: "wait for it to finish"})
+	}
+}
+
+// inspectChanges compares the files on disk with the store by size and modification time.
+func (h *Health) inspectChanges(ctx context.Context, root string, store *index.Store) error {
+	walk, err := Walk(ctx, root, WalkOptions{})
+	if err != nil {
+		return err
+	}
+	stored, err := store.Files(ctx)
+	if err != nil {
+		return err
+	}
+	c := &h.Changed
+	sample := func(p string) {
+		if len(c.Samples) < maxChangedSamples {
+			c.Samples = append(c.Samples, p)
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range walk.Files {
+		seen[f.Path] = true
+		st, ok := stored[f.Path]
+		switch {
+		case !ok:
+			c.Added++
+			sample(f.Path)
+		case st.Size != f.Size || st.MTime != f.ModTime.UnixNano():
+			c.Modified++
+			sample(f.Path)
+		}
+	}
+	for p := range stored {
+		if !seen[p] {
+			c.Deleted++
+			sample(p)
+		}
+	}
+	sort.Strings(c.Samples)
+	if n := c.Modified + c.Added + c.Deleted; n > 0 {
+		h.Problems = append(h.Problems, Problem{
+			What:   fmt.Sprintf("%d files changed on disk since the last index (%d modified, %d added, %d deleted)", n, c.Modified, c.Added, c.Deleted),
+			Action: "run: quarry index " + root,
+		})
+	}
+	return nil
+}
+
+// dirSize sums the sizes of the files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}

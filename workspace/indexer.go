@@ -1,0 +1,358 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/languages"
+)
+
+// Batch limits of the writer: a store transaction and its full-text batch hold at most this
+// many files or bytes of content.
+const (
+	writeBatchFiles = 500
+	writeBatchBytes = 16 << 20
+)
+
+// IndexOptions tune Index.
+type IndexOptions struct {
+	Force       bool  // drop the index and build it anew
+	MaxFileSize int64 // 0: extract.DefaultMaxFileSize
+	// Progress, when set, is called from one goroutine as files are written.
+	Progress func(Progress)
+}
+
+// Progress is how far an Index run is.
+type Progress struct {
+	Done, Total int   // files written of files to write
+	Bytes       int64 // bytes of content read
+}
+
+// Summary is the outcome of an Index run.
+type Summary struct {
+	Root      string                `json:"root"`
+	ID        string                `json:"id"`
+	Added     int                   `json:"added"`
+	Changed   int                   `json:"changed"`
+	Deleted   int                   `json:"deleted"`
+	Renamed   int                   `json:"renamed"`
+	Unchanged int                   `json:"unchanged"`
+	Extracted int                   `json:"extracted"`
+	BytesRead int64                 `json:"bytes_read"`
+	Counts    index.Counts          `json:"counts"`
+	Languages []index.LanguageStats `json:"languages"`
+	Skipped   map[SkipReason]int    `json:"skipped"`
+	Samples   []Skipped             `json:"skipped_samples,omitempty"`
+	Fulltext  string                `json:"fulltext"` // what happened to the full-text index
+	Errors    []string              `json:"errors,omitempty"`
+	Elapsed   time.Duration         `json:"-"`
+	ElapsedMS int64                 `json:"elapsed_ms"`
+}
+
+// job is a file to read, and what it becomes.
+type job struct {
+	cand   Candidate
+	stored *index.FileState
+	rec    *index.FileRecord // set when the file is to be (re)written
+	skip   SkipReason        // set when the file is to be skipped after reading
+	touch  bool              // content unchanged: only mtime and size are updated
+	err    error
+}
+
+// Index brings the index of the workspace at root, kept in indexDir, up to date with the
+// files on disk, re-reading only files whose size or modification time changed and
+// re-extracting only files whose content changed.
+func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, opts IndexOptions) (*Summary, error) {
+	start := time.Now()
+	root, err := CanonicalDir(root)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lock(indexDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if opts.Force {
+		for _, p := range []string{filepath.Dir(StorePath(indexDir)), FulltextPath(indexDir)} {
+			if err := os.RemoveAll(p); err != nil {
+				return nil, fmt.Errorf("workspace: remove %s: %w", p, err)
+			}
+		}
+	}
+	ix, err := openIndex(ctx, indexDir)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.close()
+	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.ftStatus)}
+	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	sum.Skipped, sum.Samples = walk.Skipped, walk.Samples
+	stored, err := ix.store.Files(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: read the store: %w", err)
+	}
+	todo, deleted := plan(walk.Files, stored, sum)
+	w := &writer{ctx: ctx, ix: ix, progress: opts.Progress, total: len(todo) + len(deleted), sum: sum, deletedHashes: map[string]int{}}
+	if err := w.deleteAll(deleted); err != nil {
+		return nil, err
+	}
+	for _, p := range deleted {
+		w.deletedHashes[stored[p].Hash]++
+	}
+	ex := extract.New(reg, extract.Options{MaxFileSize: int(maxFileSize(opts))})
+	if err := w.run(todo, func(j *job) { readAndExtract(ctx, ex, reg, j) }); err != nil {
+		return nil, err
+	}
+	if err := ix.finish(ctx); err != nil {
+		return nil, err
+	}
+	if ix.ftStatus != index.FulltextReady {
+		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.ftStatus)
+	}
+	if sum.Counts, err = ix.store.Counts(ctx); err != nil {
+		return nil, err
+	}
+	if sum.Languages, err = ix.store.Languages(ctx); err != nil {
+		return nil, err
+	}
+	sum.Elapsed = time.Since(start)
+	sum.ElapsedMS = sum.Elapsed.Milliseconds()
+	if err := recordLastIndex(ctx, ix.store, sum, time.Now()); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+func maxFileSize(opts IndexOptions) int64 {
+	if opts.MaxFileSize > 0 {
+		return opts.MaxFileSize
+	}
+	return extract.DefaultMaxFileSize
+}
+
+// plan sorts the walked files into those to read and the stored paths that are gone.
+func plan(files []Candidate, stored map[string]index.FileState, sum *Summary) (todo []*job, deleted []string) {
+	seen := make(map[string]bool, len(files))
+	for _, c := range files {
+		seen[c.Path] = true
+		st, ok := stored[c.Path]
+		if ok && st.Size == c.Size && st.MTime == c.ModTime.UnixNano() {
+			if st.Skipped != "" {
+				sum.Skipped[SkipReason(st.Skipped)]++
+			} else {
+				sum.Unchanged++
+			}
+			continue
+		}
+		j := &job{cand: c}
+		if ok {
+			j.stored = &st
+		}
+		todo = append(todo, j)
+	}
+	for p := range stored {
+		if !seen[p] {
+			deleted = append(deleted, p)
+		}
+	}
+	return todo, deleted
+}
+
+// readAndExtract reads a job's file and extracts it when its content changed.
+func readAndExtract(ctx context.Context, ex *extract.Extractor, reg *languages.Registry, j *job) {
+	content, err := os.ReadFile(j.cand.AbsPath)
+	if err != nil {
+		j.skip = SkipUnreadable
+		return
+	}
+	if reason := Classify(j.cand.Path, content); reason != "" {
+		j.skip = reason
+		return
+	}
+	hash := strconv.FormatUint(xxhash.Sum64(content), 16)
+	if j.stored != nil && j.stored.Hash == hash {
+		j.touch = true
+		return
+	}
+	rec := &index.FileRecord{Path: j.cand.Path, Hash: hash, Size: int64(len(content)), MTime: j.cand.ModTime.UnixNano(), Content: content}
+	if lang := reg.Detect(j.cand.Path, content); lang != nil {
+		rec.Language = lang.Name
+		if extract.Supported(lang.Name) {
+			f, err := ex.Extract(ctx, j.cand.Path, content, lang)
+			if err != nil {
+				j.err = err // indexed for its content, without symbols
+			} else {
+				rec.Extract = f
+			}
+		}
+	}
+	j.rec = rec
+}
+
+// writer applies jobs to the store and the full-text index in batches.
+type writer struct {
+	ctx      context.Context
+	ix       *openedIndex
+	progress func(Progress)
+	total    int
+	done     int
+	bytes    int64
+	sum      *Summary
+	// deletedHashes counts the content hashes of deleted files: a new file with one of them
+	// is a rename.
+	deletedHashes map[string]int
+}
+
+// deleteAll removes the given paths in batches.
+func (w *writer) deleteAll(paths []string) error {
+	for len(paths) > 0 {
+		n := min(len(paths), writeBatchFiles)
+		b, err := w.ix.begin(w.ctx)
+		if err != nil {
+			return err
+		}
+		for _, p := range paths[:n] {
+			if err := b.delete(p); err != nil {
+				b.rollback()
+				return err
+			}
+		}
+		if err := b.commit(w.ctx); err != nil {
+			return err
+		}
+		w.sum.Deleted += n
+		w.advance(n, 0)
+		paths = paths[n:]
+	}
+	return nil
+}
+
+// run reads and extracts the jobs on every core and writes them in order of completion.
+func (w *writer) run(jobs []*job, work func(*job)) error {
+	in := make(chan *job)
+	out := make(chan *job, runtime.GOMAXPROCS(0)*4)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range in {
+				work(j)
+				out <- j
+			}
+		})
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-w.ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+	err := w.consume(out)
+	for range out { // drain so the workers finish
+	}
+	if err == nil {
+		err = w.ctx.Err()
+	}
+	return err
+}
+
+// consume writes finished jobs in batches.
+func (w *writer) consume(out <-chan *job) error {
+	var b *writeBatch
+	files, bytes := 0, int64(0)
+	flush := func() error {
+		if b == nil {
+			return nil
+		}
+		err := b.commit(w.ctx)
+		w.advance(files, bytes)
+		b, files, bytes = nil, 0, 0
+		return err
+	}
+	for j := range out {
+		if b == nil {
+			var err error
+			if b, err = w.ix.begin(w.ctx); err != nil {
+				return err
+			}
+		}
+		if err := w.apply(b, j); err != nil {
+			b.rollback()
+			return err
+		}
+		files++
+		if j.rec != nil {
+			bytes += j.rec.Size
+		}
+		if files >= writeBatchFiles || bytes >= writeBatchBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if w.ctx.Err() != nil {
+			b.rollback()
+			return w.ctx.Err()
+		}
+	}
+	return flush()
+}
+
+// apply adds one finished job to a batch and counts it.
+func (w *writer) apply(b *writeBatch, j *job) error {
+	if j.err != nil {
+		w.sum.Errors = append(w.sum.Errors, j.err.Error())
+	}
+	switch {
+	case j.skip == SkipUnreadable:
+		w.sum.Skipped[j.skip]++
+		return nil // keep what the store has; the next run tries again
+	case j.skip != "":
+		// Remember the file as skipped, so it is not read again until it changes.
+		w.sum.Skipped[j.skip]++
+		return b.put(&index.FileRecord{Path: j.cand.Path, Size: j.cand.Size, MTime: j.cand.ModTime.UnixNano(), Skipped: string(j.skip)})
+	case j.touch:
+		w.sum.Unchanged++
+		return b.touch(j.cand.Path, j.cand.ModTime.UnixNano(), j.cand.Size)
+	}
+	switch {
+	case j.stored != nil:
+		w.sum.Changed++
+	case w.deletedHashes[j.rec.Hash] > 0:
+		w.deletedHashes[j.rec.Hash]--
+		w.sum.Renamed++
+		w.sum.Deleted--
+	default:
+		w.sum.Added++
+	}
+	if j.rec.Extract != nil {
+		w.sum.Extracted++
+	}
+	w.sum.BytesRead += j.rec.Size
+	return b.put(j.rec)
+}
+
+func (w *writer) advance(files int, bytes int64) {
+	w.done += files
+	w.bytes += bytes
+	if w.progress != nil {
+		w.progress(Progress{Done: w.done, Total: w.total, Bytes: w.bytes})
+	}
+}

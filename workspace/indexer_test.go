@@ -1,0 +1,249 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/languages"
+)
+
+func langs(t testing.TB) *languages.Registry {
+	t.Helper()
+	reg, err := languages.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// writeTree writes files (path → content) under root.
+func writeTree(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func indexTree(t testing.TB, root string, opts IndexOptions) *Summary {
+	t.Helper()
+	sum, err := Index(context.Background(), root, IndexDir(root, ID(mustCanon(t, root))), langs(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func mustCanon(t testing.TB, dir string) string {
+	t.Helper()
+	c, err := CanonicalDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// checkConsistent asserts that the store and the full-text index agree.
+func checkConsistent(t *testing.T, root string) index.Counts {
+	t.Helper()
+	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root), Name: "t"}
+	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Fulltext.Status != FulltextReady {
+		t.Fatalf("full-text status %s: %+v (problems %v)", h.Fulltext.Status, h.Fulltext, h.Problems)
+	}
+	return h.Store.Counts
+}
+
+var goFile = "package p\n\n// %s does things.\nfunc %s() int { return %d }\n"
+
+func TestIncremental(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"a.go":          fmt.Sprintf(goFile, "A", "A", 1),
+		"b.go":          fmt.Sprintf(goFile, "B", "B", 2),
+		"docs/notes.md": "connection pool notes\n",
+		"bin.dat":       "\x00\x01\x02",
+	})
+	sum := indexTree(t, root, IndexOptions{})
+	if sum.Added != 3 || sum.Extracted != 2 || sum.Skipped[SkipBinary] != 1 {
+		t.Errorf("first run: %+v", sum)
+	}
+	c := checkConsistent(t, root)
+	if c.Files != 3 || c.Symbols != 4 { // 2 packages + 2 functions
+		t.Errorf("counts after first run: %+v", c)
+	}
+
+	sum = indexTree(t, root, IndexOptions{})
+	if sum.Unchanged != 3 || sum.Extracted != 0 || sum.Added+sum.Changed+sum.Deleted != 0 || sum.BytesRead != 0 {
+		t.Errorf("second run on an unchanged tree did work: %+v", sum)
+	}
+
+	time.Sleep(10 * time.Millisecond) // a new mtime
+	writeTree(t, root, map[string]string{"a.go": fmt.Sprintf(goFile, "A2", "A2", 3), "c.go": fmt.Sprintf(goFile, "C", "C", 4)})
+	os.Remove(filepath.Join(root, "b.go"))
+	os.Rename(filepath.Join(root, "docs/notes.md"), filepath.Join(root, "docs/pool.md"))
+	sum = indexTree(t, root, IndexOptions{})
+	if sum.Changed != 1 || sum.Added != 1 || sum.Deleted != 1 || sum.Renamed != 1 || sum.Extracted != 2 {
+		t.Errorf("run after edits: %+v", sum)
+	}
+	c = checkConsistent(t, root)
+	if c.Files != 3 || c.Symbols != 4 {
+		t.Errorf("counts after edits: %+v", c)
+	}
+	store, err := index.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	files, _ := store.Files(context.Background())
+	if _, ok := files["b.go"]; ok {
+		t.Errorf("deleted b.go is still stored")
+	}
+	if _, ok := files["docs/pool.md"]; !ok {
+		t.Errorf("renamed docs/pool.md is not stored: %v", files)
+	}
+	if f := files["bin.dat"]; f.Skipped != string(SkipBinary) {
+		t.Errorf("bin.dat stored as %+v, want skipped binary", f)
+	}
+}
+
+func TestFulltextRebuiltWhenMissingOrCorrupt(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": fmt.Sprintf(goFile, "A", "A", 1), "b.py": "def hello():\n    pass\n"})
+	indexTree(t, root, IndexOptions{})
+	ftDir := FulltextPath(IndexDir(root, ID(mustCanon(t, root))))
+	want := checkConsistent(t, root)
+
+	os.RemoveAll(ftDir)
+	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root)}
+	if h, _ := CheckHealth(context.Background(), e, IndexDir(root, e.ID)); h.Status != Unhealthy || h.Fulltext.Status != FulltextMissing {
+		t.Errorf("health with the full-text index removed: %s / %s", h.Status, h.Fulltext.Status)
+	}
+	sum := indexTree(t, root, IndexOptions{})
+	if !strings.Contains(sum.Fulltext, "rebuilt") {
+		t.Errorf("Fulltext = %q, want a rebuild", sum.Fulltext)
+	}
+	if got := checkConsistent(t, root); got != want {
+		t.Errorf("after rebuild: %+v, want %+v", got, want)
+	}
+
+	entries, _ := os.ReadDir(ftDir)
+	for _, e := range entries {
+		os.WriteFile(filepath.Join(ftDir, e.Name()), []byte("garbage"), 0o644)
+	}
+	sum = indexTree(t, root, IndexOptions{})
+	if !strings.Contains(sum.Fulltext, "corrupt") {
+		t.Errorf("Fulltext = %q, want corrupt and rebuilt", sum.Fulltext)
+	}
+	if got := checkConsistent(t, root); got != want {
+		t.Errorf("after corrupt rebuild: %+v, want %+v", got, want)
+	}
+}
+
+func TestHealthReportsStaleFiles(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": fmt.Sprintf(goFile, "A", "A", 1)})
+	indexTree(t, root, IndexOptions{})
+	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root)}
+	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID))
+	if err != nil || h.Status != Healthy {
+		t.Fatalf("health after index: %v %+v", err, h)
+	}
+	time.Sleep(10 * time.Millisecond)
+	writeTree(t, root, map[string]string{"a.go": "package p\n", "new.go": "package p\n"})
+	h, _ = CheckHealth(context.Background(), e, IndexDir(root, e.ID))
+	if h.Status != Unhealthy || h.Changed.Modified != 1 || h.Changed.Added != 1 {
+		t.Errorf("health after edits: %s %+v", h.Status, h.Changed)
+	}
+	if len(h.Problems) == 0 || !strings.Contains(h.Problems[0].Action, "quarry index") {
+		t.Errorf("problems = %+v", h.Problems)
+	}
+}
+
+func TestIndexBadRoot(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.go")
+	os.WriteFile(file, []byte("package f"), 0o644)
+	for _, root := range []string{filepath.Join(dir, "missing"), file} {
+		if _, err := Index(context.Background(), root, filepath.Join(dir, "ix"), langs(t), IndexOptions{}); err == nil {
+			t.Errorf("Index(%s) succeeded", root)
+		}
+	}
+}
+
+// killEnv makes the test binary, run as a subprocess, index the tree it names and exit.
+const killEnv = "QUARRY_TEST_INDEX_ROOT"
+
+func TestMain(m *testing.M) {
+	if root := os.Getenv(killEnv); root != "" {
+		reg, _ := languages.Default()
+		_, err := Index(context.Background(), root, IndexDir(root, ID(root)), reg, IndexOptions{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestKillAndRepair kills an index run at random moments, many times, and checks that the
+// next run always leaves a store and a full-text index that agree with the files on disk.
+func TestKillAndRepair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills subprocesses")
+	}
+	root := mustCanon(t, t.TempDir())
+	rng := rand.New(rand.NewPCG(1, 2))
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("pkg%d/f%d.go", i%7, i)] = fmt.Sprintf(goFile, "F", fmt.Sprintf("F%d", i), i) + strings.Repeat("// filler line\n", 50)
+	}
+	writeTree(t, root, files)
+	const rounds = 20
+	killed := 0
+	for round := range rounds {
+		// Change some files so every run has work to do.
+		for i := range 150 {
+			n := rng.IntN(300)
+			p := fmt.Sprintf("pkg%d/f%d.go", n%7, n)
+			writeTree(t, root, map[string]string{p: fmt.Sprintf(goFile, "G", fmt.Sprintf("G%d_%d", round, i), i)})
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), killEnv+"="+root)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.IntN(150)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		if err := cmd.Wait(); err != nil && strings.Contains(err.Error(), "killed") {
+			killed++
+		}
+		indexTree(t, root, IndexOptions{})
+		c := checkConsistent(t, root)
+		if c.Files != 300 || c.Pending != 0 {
+			t.Fatalf("round %d: counts %+v, want 300 files and nothing pending", round, c)
+		}
+	}
+	t.Logf("%d of %d runs killed mid-way", killed, rounds)
+	if killed < rounds/2 {
+		t.Errorf("only %d of %d runs were killed before they finished: the test proves little", killed, rounds)
+	}
+}
