@@ -361,7 +361,9 @@ func ftOpenExisting(dir, version string) (bleve.Index, FulltextStatus, error) {
 //
 // Scorch, finding a snapshot it cannot load (a damaged segment file), silently falls back
 // to an older one and later deletes the newer: ftCheck loads the newest snapshot itself
-// first, so that such an index is reported corrupt instead of served incomplete.
+// first, so that such an index is reported corrupt instead of served incomplete. An index
+// whose mapping names an analyzer that is no longer registered (a removed language) cannot
+// be opened either and counts as corrupt.
 func ftCheck(dir, version string) (FulltextStatus, error) {
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": ftLockTimeout})
 	if errors.Is(err, bolterrors.ErrTimeout) {

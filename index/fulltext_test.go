@@ -549,6 +549,8 @@ func ftFill(f *Fulltext, docs []ftBenchDoc, batchSize, workers int) error {
 				}
 				if err := f.Apply(b); err != nil {
 					errs <- err
+					for range chunks { // let the sender finish
+					}
 					return
 				}
 			}
