@@ -37,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
 
@@ -59,26 +60,32 @@ CREATE TABLE symbols(
 	end_line INTEGER NOT NULL, end_column INTEGER NOT NULL, start_byte INTEGER NOT NULL,
 	end_byte INTEGER NOT NULL, signature TEXT NOT NULL, doc_comment TEXT NOT NULL,
 	visibility TEXT NOT NULL, parent_id TEXT NOT NULL, metadata TEXT NOT NULL);
-CREATE INDEX symbols_name ON symbols(name);
-CREATE INDEX symbols_lname ON symbols(lower(name));
-CREATE INDEX symbols_path ON symbols(path);
-CREATE INDEX symbols_parent ON symbols(parent_id);
 CREATE TABLE identifiers(
 	path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, start_line INTEGER NOT NULL,
 	start_column INTEGER NOT NULL, end_line INTEGER NOT NULL, end_column INTEGER NOT NULL,
 	start_byte INTEGER NOT NULL, end_byte INTEGER NOT NULL, containing_symbol_id TEXT NOT NULL);
-CREATE INDEX identifiers_name ON identifiers(name);
-CREATE INDEX identifiers_path ON identifiers(path);
 CREATE TABLE relationships(
 	path TEXT NOT NULL, from_id TEXT NOT NULL, from_name TEXT NOT NULL, to_name TEXT NOT NULL,
 	kind TEXT NOT NULL, line INTEGER NOT NULL);
-CREATE INDEX relationships_to ON relationships(to_name);
-CREATE INDEX relationships_from ON relationships(from_id);
-CREATE INDEX relationships_path ON relationships(path);
 CREATE TABLE types(path TEXT NOT NULL, symbol_id TEXT NOT NULL, role TEXT NOT NULL, type TEXT NOT NULL);
-CREATE INDEX types_symbol ON types(symbol_id);
-CREATE INDEX types_path ON types(path);
 CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`,
+}
+
+// secondaryIndexes are the lookup indexes of the schema. A bulk load into an empty store
+// drops them and builds them once at the end, which is faster than keeping them up to date
+// row by row; OpenStore creates any that are missing, so a crash in between only costs time.
+var secondaryIndexes = []string{
+	`CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)`,
+	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
+	`CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path)`,
+	`CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id)`,
+	`CREATE INDEX IF NOT EXISTS identifiers_name ON identifiers(name)`,
+	`CREATE INDEX IF NOT EXISTS identifiers_path ON identifiers(path)`,
+	`CREATE INDEX IF NOT EXISTS relationships_to ON relationships(to_name)`,
+	`CREATE INDEX IF NOT EXISTS relationships_from ON relationships(from_id)`,
+	`CREATE INDEX IF NOT EXISTS relationships_path ON relationships(path)`,
+	`CREATE INDEX IF NOT EXISTS types_symbol ON types(symbol_id)`,
+	`CREATE INDEX IF NOT EXISTS types_path ON types(path)`,
 }
 
 // ErrNewerSchema is returned when a store was written by a newer Quarry.
@@ -88,7 +95,12 @@ var ErrNewerSchema = errors.New("index: the store was written by a newer version
 type Store struct {
 	db   *sql.DB
 	path string
+	bulk bool // see SetBulk
 }
+
+// SetBulk tells the store that every Put until SetBulk(false) is for a path it does not hold
+// yet (a load into an empty store), so Put need not look for old rows to replace.
+func (s *Store) SetBulk(on bool) { s.bulk = on }
 
 // OpenStore opens the store at path, creating it (and its directory) when missing, and
 // migrates it to SchemaVersion.
@@ -106,7 +118,32 @@ func OpenStore(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
+	if err := s.CreateSecondaryIndexes(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
 	return s, nil
+}
+
+// CreateSecondaryIndexes creates the lookup indexes that are missing.
+func (s *Store) CreateSecondaryIndexes(ctx context.Context) error {
+	for _, q := range secondaryIndexes {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("index: %s: %w", q, err)
+		}
+	}
+	return nil
+}
+
+// DropSecondaryIndexes drops the lookup indexes before a bulk load into an empty store.
+func (s *Store) DropSecondaryIndexes(ctx context.Context) error {
+	for _, q := range secondaryIndexes {
+		name := strings.Fields(q)[5] // CREATE INDEX IF NOT EXISTS <name> ON ...
+		if _, err := s.db.ExecContext(ctx, "DROP INDEX IF EXISTS "+name); err != nil {
+			return fmt.Errorf("index: drop %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // Path returns the file the store lives in.

@@ -9,6 +9,7 @@ import (
 // Batch is one store transaction that replaces, renames or deletes many files. Every full-text
 // document it touches is recorded in fulltext_pending in the same transaction.
 type Batch struct {
+	bulk    bool // Store.SetBulk: no old rows to remove
 	ctx     context.Context
 	tx      *sql.Tx
 	stmts   map[string]*sql.Stmt
@@ -22,6 +23,7 @@ var batchStatements = map[string]string{
 	"rel":       `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
 	"type":      `INSERT INTO types(path, symbol_id, role, type) VALUES(?, ?, ?, ?)`,
 	"pending":   `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
+	"clear":     `DELETE FROM fulltext_pending WHERE doc_id = ?`,
 	"symbolIDs": `SELECT id FROM symbols WHERE path = ?`,
 	"touch":     `UPDATE files SET mtime = ?, size = ? WHERE path = ?`,
 	"delFile":   `DELETE FROM files WHERE path = ?`,
@@ -37,7 +39,7 @@ func (s *Store) Begin(ctx context.Context) (*Batch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: begin: %w", err)
 	}
-	b := &Batch{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+	b := &Batch{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, bulk: s.bulk}
 	for name, q := range batchStatements {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -95,8 +97,10 @@ func (b *Batch) removeRows(path string) error {
 
 // Put stores a file and what was extracted from it, replacing what the store had for its path.
 func (b *Batch) Put(rec *FileRecord) error {
-	if err := b.removeRows(rec.Path); err != nil {
-		return err
+	if !b.bulk {
+		if err := b.removeRows(rec.Path); err != nil {
+			return err
+		}
 	}
 	f := rec.Extract
 	parseErrors, nsyms := 0, 0
@@ -151,6 +155,17 @@ func (b *Batch) Touch(path string, mtime, size int64) error {
 // Delete removes a file and everything extracted from it.
 func (b *Batch) Delete(path string) error {
 	return b.removeRows(path)
+}
+
+// ClearPending removes documents from the full-text log: bleve has them. A document this
+// batch touches again is logged again by it.
+func (b *Batch) ClearPending(docIDs []string) error {
+	for _, id := range docIDs {
+		if err := b.exec("clear", id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Touched returns the full-text documents the batch changed.

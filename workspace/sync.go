@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/quarrysearch/quarry/index"
 )
@@ -17,6 +18,8 @@ type openedIndex struct {
 	store    *index.Store
 	ft       *index.Fulltext
 	ftStatus index.FulltextStatus
+	applier  *applier
+	bulk     bool // the store was empty: its secondary indexes are built after the load
 }
 
 func openIndex(ctx context.Context, dir string) (*openedIndex, error) {
@@ -30,6 +33,22 @@ func openIndex(ctx context.Context, dir string) (*openedIndex, error) {
 		return nil, err
 	}
 	ix := &openedIndex{store: store, ft: ft, ftStatus: status}
+	if status != index.FulltextReady {
+		// A new or replaced full-text index over an empty store is simply filled as files
+		// are written; over a store with files it is rebuilt at the end.
+		if c, err := store.Counts(ctx); err == nil && c.Files == 0 {
+			ix.ftStatus = index.FulltextReady
+		}
+	}
+	if files, err := store.Files(ctx); err == nil && len(files) == 0 {
+		ix.bulk = true
+		store.SetBulk(true)
+		if err := store.DropSecondaryIndexes(ctx); err != nil {
+			ix.close()
+			return nil, err
+		}
+	}
+	ix.applier = newApplier(ix)
 	if status == index.FulltextReady {
 		pending, err := store.PendingDocs(ctx)
 		if err == nil && len(pending) > 0 {
@@ -44,6 +63,9 @@ func openIndex(ctx context.Context, dir string) (*openedIndex, error) {
 }
 
 func (ix *openedIndex) close() {
+	if ix.applier != nil {
+		ix.applier.wait()
+	}
 	ix.ft.Close()
 	ix.store.Close()
 }
@@ -51,6 +73,18 @@ func (ix *openedIndex) close() {
 // finish rebuilds the full-text index from the store when it was missing, stale or corrupt,
 // and folds the WAL into the database.
 func (ix *openedIndex) finish(ctx context.Context) error {
+	err := ix.applier.wait()
+	if err == nil {
+		err = ix.store.ClearPending(ctx, ix.applier.takeApplied())
+	}
+	ix.applier = nil
+	if err != nil {
+		return err
+	}
+	ix.store.SetBulk(false)
+	if err := ix.store.CreateSecondaryIndexes(ctx); err != nil {
+		return err
+	}
 	if ix.ftStatus != index.FulltextReady {
 		if err := ix.rebuild(ctx); err != nil {
 			return fmt.Errorf("workspace: rebuild the full-text index: %w", err)
@@ -156,6 +190,10 @@ func (ix *openedIndex) begin(ctx context.Context) (*writeBatch, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sb.ClearPending(ix.applier.takeApplied()); err != nil {
+		sb.Rollback()
+		return nil, err
+	}
 	return &writeBatch{ix: ix, store: sb, ft: ix.ft.NewBatch(), added: map[string]bool{}}, nil
 }
 
@@ -188,7 +226,8 @@ func (b *writeBatch) touch(path string, mtime, size int64) error {
 
 func (b *writeBatch) rollback() { b.store.Rollback() }
 
-// commit commits the store batch, then writes the full-text batch, then clears the log.
+// commit commits the store batch and hands the full-text batch to the applier, which writes
+// it to bleve and then clears the log, while the next store batch is being filled.
 func (b *writeBatch) commit(ctx context.Context) error {
 	if err := b.store.Commit(); err != nil {
 		return err
@@ -202,8 +241,84 @@ func (b *writeBatch) commit(ctx context.Context) error {
 			b.ft.Delete(id)
 		}
 	}
-	if err := b.ix.ft.Apply(b.ft); err != nil {
-		return err
+	return b.ix.applier.submit(ctx, b.ft, touched)
+}
+
+// applier writes full-text batches in the background, in order, one at a time.
+type applier struct {
+	ix      *openedIndex
+	queue   chan applyJob
+	done    chan struct{}
+	err     error // the first failure; read after done is closed
+	mu       sync.Mutex
+	applied  []string       // written to bleve, still in the log
+	inflight map[string]int // submitted, not yet written: a document a later batch changed again stays logged
+}
+
+type applyJob struct {
+	batch   *index.FulltextBatch
+	touched []string
+}
+
+// applierQueue is how many full-text batches may wait while the next store batch is written.
+const applierQueue = 1
+
+func newApplier(ix *openedIndex) *applier {
+	a := &applier{ix: ix, queue: make(chan applyJob, applierQueue), done: make(chan struct{}), inflight: map[string]int{}}
+	go a.loop()
+	return a
+}
+
+func (a *applier) loop() {
+	defer close(a.done)
+	for job := range a.queue {
+		if a.err != nil {
+			continue // drain: the log keeps the documents for the next run
+		}
+		if err := a.ix.ft.Apply(job.batch); err != nil {
+			a.err = fmt.Errorf("workspace: write the full-text index: %w", err)
+			continue
+		}
+		a.mu.Lock()
+		for _, id := range job.touched {
+			if a.inflight[id]--; a.inflight[id] == 0 {
+				delete(a.inflight, id)
+				a.applied = append(a.applied, id)
+			}
+		}
+		a.mu.Unlock()
 	}
-	return b.ix.store.ClearPending(ctx, touched)
+}
+
+// takeApplied returns the documents bleve has written since the last call. The writer clears
+// them from the log inside its own next transaction: SQLite has one writer at a time.
+func (a *applier) takeApplied() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ids := a.applied
+	a.applied = nil
+	return ids
+}
+
+func (a *applier) submit(ctx context.Context, b *index.FulltextBatch, touched []string) error {
+	a.mu.Lock()
+	for _, id := range touched {
+		a.inflight[id]++
+	}
+	a.mu.Unlock()
+	select {
+	case a.queue <- applyJob{b, touched}:
+		return nil
+	case <-a.done:
+		return a.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// wait stops the applier once every submitted batch is written, and returns its first error.
+func (a *applier) wait() error {
+	close(a.queue)
+	<-a.done
+	return a.err
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"runtime/pprof"
 	"fmt"
 	"io"
 	"regexp"
@@ -24,7 +26,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, c := range root.Commands() {
 		wrapRun(c, &started)
 	}
+	stopProfile := func() {}
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		var err error
+		stopProfile, err = startProfile(cpuProfile)
+		return err
+	}
 	err := root.ExecuteContext(ctx)
+	stopProfile()
 	if err != nil && !started {
 		// Cobra's own errors (unknown command, bad flag, wrong argument count) come before
 		// any command runs: all of them are usage errors.
@@ -74,6 +83,8 @@ milliseconds, for people on the command line and for AI agents over MCP.`,
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().StringVar(&rootFlag, "root", "", "the workspace root (default: found from the current directory)")
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
+	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	root.AddCommand(newTokensCmd(), newSymbolsCmd(), newIndexCmd(), newWorkspaceCmd(), newHealthCmd())
 	return root
 }
@@ -109,4 +120,23 @@ func oneLine(err error) error {
 		msg += "?"
 	}
 	return errors.New(msg)
+}
+
+// cpuProfile is the hidden --cpuprofile flag: where to write a pprof CPU profile.
+var cpuProfile string
+
+// startProfile starts CPU profiling into path ("" does nothing) and returns its stop.
+func startProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
