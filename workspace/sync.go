@@ -246,10 +246,10 @@ func (b *writeBatch) commit(ctx context.Context) error {
 
 // applier writes full-text batches in the background, in order, one at a time.
 type applier struct {
-	ix      *openedIndex
-	queue   chan applyJob
-	done    chan struct{}
-	err     error // the first failure; read after done is closed
+	ix       *openedIndex
+	queue    chan applyJob
+	done     chan struct{}
+	err      error // the first failure; read after done is closed
 	mu       sync.Mutex
 	applied  []string       // written to bleve, still in the log
 	inflight map[string]int // submitted, not yet written: a document a later batch changed again stays logged

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
-	"runtime/pprof"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strings"
 
