@@ -105,12 +105,12 @@ func csNode(w *walker, n *sitter.Node) {
 	case "attribute":
 		w.ident(csName(field(n, "name")), TypeUsage)
 	case "argument", "return_statement", "arrow_expression_clause":
-		csValueRefs(w, namedChildren(n)...)
+		w.valueRefs("identifier", namedChildren(n)...)
 	case "assignment_expression":
-		csValueRefs(w, field(n, "right"))
+		w.valueRefs("identifier", field(n, "right"))
 	case "variable_declarator", "equals_value_clause":
 		if v := csLastNamed(n); v != field(n, "name") {
-			csValueRefs(w, v)
+			w.valueRefs("identifier", v)
 		}
 	}
 	w.walk(n, csNode)
@@ -122,15 +122,6 @@ func csLastNamed(n *sitter.Node) *sitter.Node {
 		return nil
 	}
 	return n.NamedChild(int(n.NamedChildCount()) - 1)
-}
-
-// csValueRefs records a variable_ref for each plain identifier among nodes.
-func csValueRefs(w *walker, nodes ...*sitter.Node) {
-	for _, c := range nodes {
-		if c != nil && c.Type() == "identifier" {
-			w.ident(c, VariableRef)
-		}
-	}
 }
 
 // csName returns the name leaf of a name or type: List in System.Collections.List<int>,

@@ -71,11 +71,7 @@ func goNode(w *walker, n *sitter.Node) {
 		w.ident(field(n, "name"), TypeUsage)
 		return
 	case "argument_list", "expression_list", "literal_element":
-		for _, c := range namedChildren(n) {
-			if c.Type() == "identifier" {
-				w.ident(c, VariableRef)
-			}
-		}
+		w.valueRefs("identifier", namedChildren(n)...)
 	}
 	w.walk(n, goNode)
 }

@@ -84,22 +84,13 @@ func javaNode(w *walker, n *sitter.Node) {
 		w.walk(field(n, "arguments"), javaNode)
 		return
 	case "argument_list", "return_statement":
-		javaValueRefs(w, namedChildren(n)...)
+		w.valueRefs("identifier", namedChildren(n)...)
 	case "assignment_expression":
-		javaValueRefs(w, field(n, "right"))
+		w.valueRefs("identifier", field(n, "right"))
 	case "variable_declarator":
-		javaValueRefs(w, field(n, "value"))
+		w.valueRefs("identifier", field(n, "value"))
 	}
 	w.walk(n, javaNode)
-}
-
-// javaValueRefs records a variable_ref for each plain identifier among nodes.
-func javaValueRefs(w *walker, nodes ...*sitter.Node) {
-	for _, c := range nodes {
-		if c != nil && c.Type() == "identifier" {
-			w.ident(c, VariableRef)
-		}
-	}
 }
 
 // javaTypeName returns the name leaf of a type: List in java.util.List<String>.

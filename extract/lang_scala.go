@@ -95,22 +95,13 @@ func scalaNode(w *walker, n *sitter.Node) {
 		w.ident(scalaTypeName(n), TypeUsage)
 		return
 	case "arguments":
-		scalaValueRefs(w, namedChildren(n)...)
+		w.valueRefs("identifier", namedChildren(n)...)
 	case "assignment_expression":
-		scalaValueRefs(w, field(n, "right"))
+		w.valueRefs("identifier", field(n, "right"))
 	case "return_expression":
-		scalaValueRefs(w, namedChildren(n)...)
+		w.valueRefs("identifier", namedChildren(n)...)
 	}
 	w.walk(n, scalaNode)
-}
-
-// scalaValueRefs records a variable_ref for each plain identifier among nodes.
-func scalaValueRefs(w *walker, nodes ...*sitter.Node) {
-	for _, c := range nodes {
-		if c != nil && c.Type() == "identifier" {
-			w.ident(c, VariableRef)
-		}
-	}
 }
 
 // scalaTypeName returns the name leaf of a type: Map in mutable.Map[K, V].

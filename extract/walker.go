@@ -407,6 +407,16 @@ func (w *walker) ident(n *sitter.Node, kind IdentKind) {
 	w.f.Identifiers = append(w.f.Identifiers, id)
 }
 
+// valueRefs records a variable_ref for each of nodes that is a plain identifier (of node
+// type identType): the names passed as arguments, returned or assigned.
+func (w *walker) valueRefs(identType string, nodes ...*sitter.Node) {
+	for _, c := range nodes {
+		if c != nil && c.Type() == identType {
+			w.ident(c, VariableRef)
+		}
+	}
+}
+
 // call records a call of the callee expression n: an identifier for the called name (the
 // last name of a.b.c) and a calls relationship from the container, once per pair.
 func (w *walker) call(callee *sitter.Node) {
