@@ -42,11 +42,14 @@ func goNode(w *walker, n *sitter.Node) {
 			meta(sym, "alias", w.text(alias))
 		}
 		return
-	case "const_spec", "var_spec":
-		goValueSpec(w, n)
+	case "const_declaration", "var_declaration", "type_declaration":
+		goDeclaration(w, n)
+		return
+	case "const_spec", "var_spec": // inside a var_spec_list
+		goValueSpec(w, n, n)
 		return
 	case "type_spec", "type_alias":
-		goTypeSpec(w, n)
+		goTypeSpec(w, n, n)
 		return
 	case "function_declaration", "method_declaration":
 		goFunc(w, n)
@@ -76,16 +79,35 @@ func goNode(w *walker, n *sitter.Node) {
 	w.walk(n, goNode)
 }
 
-// goDef returns the node a spec's symbol spans: its declaration when that holds only this
-// spec (type X struct{...} with its doc comment), otherwise the spec itself.
-func goDef(n *sitter.Node) *sitter.Node {
-	decl := n.Parent()
-	if decl != nil && (decl.Type() == "type_declaration" || decl.Type() == "const_declaration" || decl.Type() == "var_declaration") {
-		if len(childrenOfType(decl, n.Type())) == 1 {
-			return decl
+// goDeclaration extracts the specs of a const, var or type declaration. A declaration with
+// one spec is the span of its symbol (type X struct{...} with its doc comment); in a group
+// each spec is its own.
+func goDeclaration(w *walker, decl *sitter.Node) {
+	children := namedChildren(decl)
+	specs := 0
+	for _, c := range children {
+		if goIsSpec(c.Type()) {
+			specs++
 		}
 	}
-	return n
+	for _, c := range children {
+		def := c
+		if specs == 1 {
+			def = decl
+		}
+		switch c.Type() {
+		case "const_spec", "var_spec":
+			goValueSpec(w, c, def)
+		case "type_spec", "type_alias":
+			goTypeSpec(w, c, def)
+		default:
+			goNode(w, c)
+		}
+	}
+}
+
+func goIsSpec(t string) bool {
+	return t == "const_spec" || t == "var_spec" || t == "type_spec" || t == "type_alias"
 }
 
 // goTypeBody returns the field or method list of a struct or interface type spec.
@@ -110,7 +132,7 @@ func goVisibility(name string) Visibility {
 	return Private
 }
 
-func goValueSpec(w *walker, n *sitter.Node) {
+func goValueSpec(w *walker, n, def *sitter.Node) {
 	kind := Variable
 	if n.Type() == "const_spec" {
 		kind = Constant
@@ -118,7 +140,7 @@ func goValueSpec(w *walker, n *sitter.Node) {
 	typ := field(n, "type")
 	for _, name := range childrenOfType(n, "identifier") {
 		if typ == nil || name.StartByte() < typ.StartByte() {
-			sym := w.add(goDef(n), name, kind)
+			sym := w.add(def, name, kind)
 			if sym == nil {
 				continue
 			}
@@ -134,7 +156,7 @@ func goValueSpec(w *walker, n *sitter.Node) {
 	}
 }
 
-func goTypeSpec(w *walker, n *sitter.Node) {
+func goTypeSpec(w *walker, n, def *sitter.Node) {
 	t := field(n, "type")
 	kind := Type
 	switch {
@@ -143,7 +165,6 @@ func goTypeSpec(w *walker, n *sitter.Node) {
 	case t != nil && t.Type() == "interface_type":
 		kind = Interface
 	}
-	def := goDef(n)
 	sym := w.add(def, field(n, "name"), kind)
 	if sym == nil {
 		return

@@ -83,15 +83,34 @@ func field(n *sitter.Node, name string) *sitter.Node {
 	return n.ChildByFieldName(name)
 }
 
+// cursorThreshold is the child count above which children are walked with a tree cursor:
+// tree-sitter finds the i-th child by scanning from the first, so indexing a node with
+// thousands of children (a table of constants) would be quadratic, while a cursor costs an
+// allocation that small nodes should not pay.
+const cursorThreshold = 32
+
 // namedChildren returns the named children of n.
 func namedChildren(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
-	c := int(n.NamedChildCount())
-	out := make([]*sitter.Node, 0, c)
-	for i := 0; i < c; i++ {
-		out = append(out, n.NamedChild(i))
+	count := int(n.NamedChildCount())
+	if count == 0 {
+		return nil
+	}
+	out := make([]*sitter.Node, 0, count)
+	if count <= cursorThreshold {
+		for i := 0; i < count; i++ {
+			out = append(out, n.NamedChild(i))
+		}
+		return out
+	}
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		if node := c.CurrentNode(); node.IsNamed() {
+			out = append(out, node)
+		}
 	}
 	return out
 }
@@ -143,11 +162,8 @@ func (w *walker) hasChild(n *sitter.Node, tok string) bool {
 
 // walk calls visit for each named child of n.
 func (w *walker) walk(n *sitter.Node, visit func(*walker, *sitter.Node)) {
-	if n == nil {
-		return
-	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		visit(w, n.NamedChild(i))
+	for _, c := range namedChildren(n) {
+		visit(w, c)
 	}
 }
 
