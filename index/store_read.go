@@ -75,9 +75,25 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 	return err
 }
 
-// MaxCodeBody caps the source text of a symbol given to the full-text index: a class's body
-// already holds its methods, each indexed on its own.
-const MaxCodeBody = 4 << 10
+// MaxCodeBody caps the source text of a symbol given to the full-text index.
+const MaxCodeBody = 2 << 10
+
+// containerKinds are the symbol kinds whose bodies are made of other symbols (a class's
+// methods, a module's functions), each indexed on its own: their own code_body would index
+// the same text again, so it is left empty.
+var containerKinds = map[string]bool{
+	"class": true, "interface": true, "struct": true, "trait": true, "enum": true, "union": true,
+	"module": true, "namespace": true,
+}
+
+// SymbolBody returns the code_body of a symbol of kind spanning content[start:end]: empty for
+// containers, else its source capped at MaxCodeBody bytes on a line boundary.
+func SymbolBody(kind string, content []byte, start, end int) string {
+	if containerKinds[kind] {
+		return ""
+	}
+	return CodeBody(content, start, end)
+}
 
 // StoredSymbol is a symbol as the store returns it for full-text indexing.
 type StoredSymbol struct {

@@ -20,8 +20,8 @@ import (
 // Batch limits of the writer: a store transaction and its full-text batch hold at most this
 // many files or bytes of content.
 const (
-	writeBatchFiles = 500
-	writeBatchBytes = 16 << 20
+	writeBatchFiles = 100
+	writeBatchBytes = 4 << 20
 )
 
 // IndexOptions tune Index.
