@@ -114,6 +114,11 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, rec.Skipped, content); err != nil {
 		return err
 	}
+	if rec.Skipped == "" {
+		if err := b.touch(FileDocID(rec.Path)); err != nil {
+			return err
+		}
+	}
 	if f == nil {
 		return nil
 	}

@@ -44,6 +44,8 @@ type Health struct {
 	LastIndex *LastIndex            `json:"last_index,omitempty"`
 	Changed   Changes               `json:"changed_since_index"`
 	Problems  []Problem             `json:"problems"`
+	// Notices are facts about the indexed code, not problems of the index (syntax errors).
+	Notices []string `json:"notices,omitempty"`
 }
 
 // StoreHealth describes the SQLite store.
@@ -152,10 +154,7 @@ func (h *Health) inspectStore(ctx context.Context, store *index.Store) error {
 	}
 	for _, l := range h.Languages {
 		if l.FilesParseErrors > 0 && l.Language != "" {
-			h.Problems = append(h.Problems, Problem{
-				What:   fmt.Sprintf("%d %s files have syntax errors; symbols inside the broken regions are missing", l.FilesParseErrors, l.Language),
-				Action: "informational: quarry symbols FILE shows what was recovered",
-			})
+			h.Notices = append(h.Notices, fmt.Sprintf("%d %s files have syntax errors: symbols inside the broken regions are missing (quarry symbols FILE shows what was recovered)", l.FilesParseErrors, l.Language))
 		}
 	}
 	return nil

@@ -247,3 +247,18 @@ func TestKillAndRepair(t *testing.T) {
 		t.Errorf("only %d of %d runs were killed before they finished: the test proves little", killed, rounds)
 	}
 }
+
+// TestFilesWithoutSymbolsReachTheFulltextIndex covers a batch made only of files without
+// symbols (text of no known language) in a first, bulk load.
+func TestFilesWithoutSymbolsReachTheFulltextIndex(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for i := range 3 * writeBatchFiles {
+		files[fmt.Sprintf("notes/n%03d.txt", i)] = fmt.Sprintf("note %d about connection pools\n", i)
+	}
+	writeTree(t, root, files)
+	indexTree(t, root, IndexOptions{})
+	if c := checkConsistent(t, root); c.Files != 3*writeBatchFiles {
+		t.Errorf("counts %+v", c)
+	}
+}

@@ -233,7 +233,7 @@ func (b *writeBatch) commit(ctx context.Context) error {
 		return err
 	}
 	touched := b.store.Touched()
-	if b.ix.ftStatus != index.FulltextReady || len(touched) == 0 {
+	if b.ix.ftStatus != index.FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil
 	}
 	for _, id := range touched {

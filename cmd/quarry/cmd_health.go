@@ -115,6 +115,9 @@ func writeHealth(w io.Writer, h *workspace.Health, detailed bool) {
 }
 
 func writeProblems(w io.Writer, h *workspace.Health) {
+	for _, n := range h.Notices {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
 	for _, p := range h.Problems {
 		fmt.Fprintf(w, "  problem: %s\n    action: %s\n", p.What, p.Action)
 	}
