@@ -7,8 +7,10 @@ package index
 // opened in WAL mode:
 //
 //	meta(key PRIMARY KEY, value)      schema_version, fulltext_version, generation, ...
-//	files(path PRIMARY KEY, language, hash, size, mtime, parse_errors, symbol_count, skipped,
-//	    content)
+//	files(path PRIMARY KEY, language, hash, size, mtime, parse_errors, symbol_count,
+//	    identifier_count, relationship_count, type_count, skipped, content)
+//	    the *_count columns count the file's rows in the other tables, so the totals are a
+//	    sum over files instead of a scan of millions of identifiers;
 //	    path is workspace-relative POSIX; hash the xxhash64 of content in hex; mtime in Unix
 //	    nanoseconds; content the whole file. A file found binary or minified once read keeps a
 //	    row with skipped set to the reason and no content, so it is not read again until it
@@ -53,7 +55,8 @@ var migrations = []string{
 CREATE TABLE files(
 	path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL, parse_errors INTEGER NOT NULL, symbol_count INTEGER NOT NULL,
-	skipped TEXT NOT NULL, content BLOB NOT NULL);
+	identifier_count INTEGER NOT NULL, relationship_count INTEGER NOT NULL,
+	type_count INTEGER NOT NULL, skipped TEXT NOT NULL, content BLOB NOT NULL);
 CREATE TABLE symbols(
 	id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
 	language TEXT NOT NULL, start_line INTEGER NOT NULL, start_column INTEGER NOT NULL,

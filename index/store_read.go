@@ -17,16 +17,17 @@ type Counts struct {
 	Pending       int `json:"fulltext_pending"`
 }
 
-// Counts counts the rows of each table.
+// Counts counts the rows of each table, from the per-file counts kept in files.
 func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	var c Counts
-	for _, q := range []struct {
-		table string
-		dst   *int
-	}{{"files WHERE skipped = ''", &c.Files}, {"symbols", &c.Symbols}, {"identifiers", &c.Identifiers}, {"relationships", &c.Relationships}, {"types", &c.Types}, {"fulltext_pending", &c.Pending}} {
-		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+q.table).Scan(q.dst); err != nil {
-			return c, fmt.Errorf("index: count %s: %w", q.table, err)
-		}
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(symbol_count), 0), coalesce(sum(identifier_count), 0),
+		coalesce(sum(relationship_count), 0), coalesce(sum(type_count), 0) FROM files WHERE skipped = ''`).
+		Scan(&c.Files, &c.Symbols, &c.Identifiers, &c.Relationships, &c.Types)
+	if err != nil {
+		return c, fmt.Errorf("index: count: %w", err)
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM fulltext_pending`).Scan(&c.Pending); err != nil {
+		return c, fmt.Errorf("index: count pending: %w", err)
 	}
 	return c, nil
 }

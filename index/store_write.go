@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/quarrysearch/quarry/extract"
 )
 
 // Batch is one store transaction that replaces, renames or deletes many files. Every full-text
@@ -17,7 +19,7 @@ type Batch struct {
 }
 
 var batchStatements = map[string]string{
-	"file":      `INSERT OR REPLACE INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"file":      `INSERT OR REPLACE INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, identifier_count, relationship_count, type_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"symbol":    `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"ident":     `INSERT INTO identifiers(path, name, kind, start_line, start_column, end_line, end_column, start_byte, end_byte, containing_symbol_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"rel":       `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
@@ -103,15 +105,16 @@ func (b *Batch) Put(rec *FileRecord) error {
 		}
 	}
 	f := rec.Extract
-	parseErrors, nsyms := 0, 0
+	var parseErrors, nsyms, nidents, nrels, ntypes int
 	if f != nil {
-		parseErrors, nsyms = f.ParseErrors, len(f.Symbols)
+		parseErrors, nidents, nrels, ntypes = f.ParseErrors, len(f.Identifiers), len(f.Relationships), len(f.Types)
+		nsyms = distinctIDs(f.Symbols) // a repeated id is stored once (INSERT OR IGNORE)
 	}
 	content := rec.Content
 	if content == nil {
 		content = []byte{}
 	}
-	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, rec.Skipped, content); err != nil {
+	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, nidents, nrels, ntypes, rec.Skipped, content); err != nil {
 		return err
 	}
 	if rec.Skipped == "" {
@@ -196,4 +199,13 @@ func (b *Batch) closeStmts() {
 		st.Close()
 		delete(b.stmts, name)
 	}
+}
+
+// distinctIDs counts the distinct ids of syms.
+func distinctIDs(syms []extract.Symbol) int {
+	seen := make(map[string]bool, len(syms))
+	for i := range syms {
+		seen[syms[i].ID] = true
+	}
+	return len(seen)
 }
