@@ -18,8 +18,9 @@ package index
 //	symbols(id PRIMARY KEY, path, name, kind, language, start_line, start_column, end_line,
 //	    end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata)
 //	    metadata is a JSON object or ''. Indexed by name, by lower(name), by path, by parent_id.
-//	identifiers(path, name, kind, start_line, start_column, end_line, end_column, start_byte,
-//	    end_byte, containing_symbol_id)                  indexed by name and by path
+//	identifiers(path, name, kind, line, column, start_byte, containing_symbol_id)
+//	    indexed by name and by path; an identifier is one name on one line, so its end is
+//	    start_byte + len(name) (and column + its length in characters)
 //	relationships(path, from_id, from_name, to_name, kind, line)   by to_name, from_id, path
 //	types(path, symbol_id, role, type)                   by symbol_id and path
 //	fulltext_pending(doc_id PRIMARY KEY)
@@ -64,9 +65,8 @@ CREATE TABLE symbols(
 	end_byte INTEGER NOT NULL, signature TEXT NOT NULL, doc_comment TEXT NOT NULL,
 	visibility TEXT NOT NULL, parent_id TEXT NOT NULL, metadata TEXT NOT NULL);
 CREATE TABLE identifiers(
-	path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, start_line INTEGER NOT NULL,
-	start_column INTEGER NOT NULL, end_line INTEGER NOT NULL, end_column INTEGER NOT NULL,
-	start_byte INTEGER NOT NULL, end_byte INTEGER NOT NULL, containing_symbol_id TEXT NOT NULL);
+	path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, line INTEGER NOT NULL,
+	column INTEGER NOT NULL, start_byte INTEGER NOT NULL, containing_symbol_id TEXT NOT NULL);
 CREATE TABLE relationships(
 	path TEXT NOT NULL, from_id TEXT NOT NULL, from_name TEXT NOT NULL, to_name TEXT NOT NULL,
 	kind TEXT NOT NULL, line INTEGER NOT NULL);

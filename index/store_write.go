@@ -21,7 +21,7 @@ type Batch struct {
 var batchStatements = map[string]string{
 	"file":      `INSERT OR REPLACE INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, identifier_count, relationship_count, type_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"symbol":    `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"ident":     `INSERT INTO identifiers(path, name, kind, start_line, start_column, end_line, end_column, start_byte, end_byte, containing_symbol_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"ident":     `INSERT INTO identifiers(path, name, kind, line, column, start_byte, containing_symbol_id) VALUES(?, ?, ?, ?, ?, ?, ?)`,
 	"rel":       `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
 	"type":      `INSERT INTO types(path, symbol_id, role, type) VALUES(?, ?, ?, ?)`,
 	"pending":   `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
@@ -137,8 +137,7 @@ func (b *Batch) Put(rec *FileRecord) error {
 		}
 	}
 	for _, id := range f.Identifiers {
-		if err := b.exec("ident", rec.Path, id.Name, id.Kind.String(), id.StartLine, id.StartColumn, id.EndLine,
-			id.EndColumn, id.StartByte, id.EndByte, id.ContainingSymbolID); err != nil {
+		if err := b.exec("ident", rec.Path, id.Name, id.Kind.String(), id.StartLine, id.StartColumn, id.StartByte, id.ContainingSymbolID); err != nil {
 			return err
 		}
 	}
