@@ -209,6 +209,15 @@ func (s *Store) SetMeta(key, value string) error {
 	return err
 }
 
+// Empty reports whether the store holds no file at all (not even a skipped one).
+func (s *Store) Empty(ctx context.Context) (bool, error) {
+	var any bool
+	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM files)`).Scan(&any); err != nil {
+		return false, fmt.Errorf("index: %w", err)
+	}
+	return !any, nil
+}
+
 // FileState is what the store knows of a file without its content.
 type FileState struct {
 	Path        string

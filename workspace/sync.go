@@ -19,7 +19,6 @@ type openedIndex struct {
 	ft       *index.Fulltext
 	ftStatus index.FulltextStatus
 	applier  *applier
-	bulk     bool // the store was empty: its secondary indexes are built after the load
 }
 
 func openIndex(ctx context.Context, dir string) (*openedIndex, error) {
@@ -33,15 +32,16 @@ func openIndex(ctx context.Context, dir string) (*openedIndex, error) {
 		return nil, err
 	}
 	ix := &openedIndex{store: store, ft: ft, ftStatus: status}
-	if status != index.FulltextReady {
-		// A new or replaced full-text index over an empty store is simply filled as files
-		// are written; over a store with files it is rebuilt at the end.
-		if c, err := store.Counts(ctx); err == nil && c.Files == 0 {
-			ix.ftStatus = index.FulltextReady
-		}
+	empty, err := store.Empty(ctx)
+	if err != nil {
+		ix.close()
+		return nil, err
 	}
-	if files, err := store.Files(ctx); err == nil && len(files) == 0 {
-		ix.bulk = true
+	if empty {
+		// A first load: the full-text index, new or replaced, is filled as files are written
+		// (over a store with files it is rebuilt at the end instead), and the store's lookup
+		// indexes are built once after the load.
+		ix.ftStatus = index.FulltextReady
 		store.SetBulk(true)
 		if err := store.DropSecondaryIndexes(ctx); err != nil {
 			ix.close()
