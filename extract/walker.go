@@ -1,12 +1,9 @@
 package extract
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cespare/xxhash/v2"
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/quarrysearch/quarry/languages"
@@ -63,6 +60,10 @@ func (w *walker) finish() {
 	if w.f.Types == nil {
 		w.f.Types = []TypeInfo{}
 	}
+	// Ids are final only now: extractors change a symbol's kind (a C++ function defined
+	// as Class::f becomes a method) after adding it. Computing them from the final fields
+	// is also what makes Rebase exact.
+	w.f.Rebase(w.f.Path)
 }
 
 // --- reading the tree ---
@@ -236,12 +237,7 @@ func (w *walker) addNamed(n *sitter.Node, name string, kind Kind) *Symbol {
 	if p := w.container(); p != nil {
 		sym.ParentID = p.ID
 	}
-	h := xxhash.New()
-	for _, part := range []string{w.f.Path, kind.String(), name, strconv.Itoa(sym.StartByte), sym.ParentID} {
-		h.WriteString(part)
-		h.Write([]byte{0})
-	}
-	sym.ID = fmt.Sprintf("%016x", h.Sum64())
+	sym.ID = SymbolID(w.f.Path, kind, name, sym.StartByte)
 	w.syms = append(w.syms, sym)
 	return sym
 }

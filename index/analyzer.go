@@ -6,14 +6,16 @@ import (
 	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
 
-// Analyzer names. Bleve stores them in the index mapping, so every process that opens an
-// index must have registered them: init does, for every language of languages.Default().
+// Analyzer names. Each index mapping defines its analyzers (ftAddAnalysis); only the
+// tokenizer type is registered globally (init).
 const (
 	// ftAnalyzerPrefix starts the name of every Quarry analyzer and tokenizer: "quarry-go".
 	ftAnalyzerPrefix = "quarry-"
@@ -85,45 +87,129 @@ func ftStream(toks []tokenizer.Token) analysis.TokenStream {
 	return stream
 }
 
-// ftLanguageTokenizer returns a registry constructor for the tokenizer of lang (nil: neutral).
-func ftLanguageTokenizer(lang *languages.Language) registry.TokenizerConstructor {
-	tk := tokenizer.New(lang)
-	return func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
-		return ftTokenizer{tk: tk}, nil
+// ftTokenizerType is the bleve tokenizer type of Quarry's code tokenizer. Its configuration
+// holds a language's tokenizer rules (ftTokenizerConfig); the index mapping defines one
+// tokenizer of this type per language with the rules of languages.Default() at build time.
+// Bleve keeps the mapping in the index, so an index is always reopened with the rules that
+// built it, even after languages/*.toml changed: its own queries still match its terms.
+const ftTokenizerType = "quarry"
+
+// Keys of a ftTokenizerType configuration.
+const (
+	ftCfgLanguage          = "language"
+	ftCfgPreservePatterns  = "preserve_patterns"
+	ftCfgMeaningfulAffixes = "meaningful_affixes"
+	ftCfgStripPrefixes     = "strip_prefixes"
+	ftCfgStripSuffixes     = "strip_suffixes"
+)
+
+// ftTokenizerConfig returns the configuration of the tokenizer of lang (nil: neutral rules).
+func ftTokenizerConfig(lang *languages.Language) map[string]any {
+	cfg := map[string]any{"type": ftTokenizerType}
+	if lang == nil {
+		return cfg
 	}
+	cfg[ftCfgLanguage] = lang.Name
+	cfg[ftCfgPreservePatterns] = lang.Tokenizer.PreservePatterns
+	cfg[ftCfgMeaningfulAffixes] = lang.Tokenizer.MeaningfulAffixes
+	cfg[ftCfgStripPrefixes] = lang.Variants.StripPrefixes
+	cfg[ftCfgStripSuffixes] = lang.Variants.StripSuffixes
+	return cfg
 }
 
-// ftAnalyzer returns a registry constructor for the analyzer named name, which is the
-// tokenizer of the same name and nothing else: the tokenizer already lower-cases.
-func ftAnalyzer(name string) registry.AnalyzerConstructor {
-	return func(_ map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
-		tk, err := cache.TokenizerNamed(name)
-		if err != nil {
+// ftNewTokenizer is the registry constructor of ftTokenizerType: it rebuilds the language's
+// rules from a configuration written by ftTokenizerConfig, either as built or as read back
+// from an index's JSON mapping.
+func ftNewTokenizer(cfg map[string]any, _ *registry.Cache) (analysis.Tokenizer, error) {
+	name, ok := cfg[ftCfgLanguage]
+	if !ok {
+		return ftTokenizer{tk: tokenizer.New(nil)}, nil
+	}
+	lang := &languages.Language{}
+	var err error
+	if lang.Name, err = ftCfgString(name, ftCfgLanguage); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		key string
+		dst *[]string
+	}{
+		{ftCfgPreservePatterns, &lang.Tokenizer.PreservePatterns},
+		{ftCfgMeaningfulAffixes, &lang.Tokenizer.MeaningfulAffixes},
+		{ftCfgStripPrefixes, &lang.Variants.StripPrefixes},
+		{ftCfgStripSuffixes, &lang.Variants.StripSuffixes},
+	} {
+		if *f.dst, err = ftCfgStrings(cfg[f.key], f.key); err != nil {
 			return nil, err
 		}
-		return &analysis.DefaultAnalyzer{Tokenizer: tk}, nil
 	}
+	for _, p := range lang.Tokenizer.PreservePatterns {
+		if p == "" {
+			return nil, fmt.Errorf("quarry tokenizer %q: empty %s entry", lang.Name, ftCfgPreservePatterns)
+		}
+	}
+	for _, list := range [][]string{lang.Tokenizer.MeaningfulAffixes, lang.Variants.StripPrefixes, lang.Variants.StripSuffixes} {
+		for _, a := range list {
+			if a == "" {
+				return nil, fmt.Errorf("quarry tokenizer %q: empty affix", lang.Name)
+			}
+		}
+	}
+	return ftTokenizer{tk: tokenizer.New(lang)}, nil
 }
 
-// ftRegister registers the tokenizer and the analyzer named name.
-func ftRegister(name string, lang *languages.Language) error {
-	if err := registry.RegisterTokenizer(name, ftLanguageTokenizer(lang)); err != nil {
+func ftCfgString(v any, key string) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("quarry tokenizer: %s is %T, want a string", key, v)
+	}
+	return s, nil
+}
+
+// ftCfgStrings reads a list of strings: []string as built, []any once read back from JSON.
+func ftCfgStrings(v any, key string) ([]string, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []string:
+		return v, nil
+	case []any:
+		out := make([]string, len(v))
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("quarry tokenizer: %s[%d] is %T, want a string", key, i, e)
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("quarry tokenizer: %s is %T, want a list of strings", key, v)
+}
+
+// ftAddAnalysis defines, in im, the tokenizer and the analyzer of every language of reg and
+// the neutral ones, each named ftAnalyzerName(language). An analyzer is its tokenizer and
+// nothing else: the tokenizer already lower-cases.
+func ftAddAnalysis(im *mapping.IndexMappingImpl, reg *languages.Registry) error {
+	add := func(name string, lang *languages.Language) error {
+		if err := im.AddCustomTokenizer(name, ftTokenizerConfig(lang)); err != nil {
+			return err
+		}
+		return im.AddCustomAnalyzer(name, map[string]any{"type": custom.Name, "tokenizer": name})
+	}
+	if err := add(ftNeutralAnalyzer, nil); err != nil {
 		return err
 	}
-	return registry.RegisterAnalyzer(name, ftAnalyzer(name))
+	for _, lang := range reg.All() {
+		if err := add(ftAnalyzerName(lang.Name), lang); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func init() {
-	reg, err := languages.Default()
-	if err != nil {
-		panic(fmt.Sprintf("index: register analyzers: %v", err))
-	}
-	if err := ftRegister(ftNeutralAnalyzer, nil); err != nil {
-		panic(fmt.Sprintf("index: register analyzers: %v", err))
-	}
-	for _, lang := range reg.All() {
-		if err := ftRegister(ftAnalyzerName(lang.Name), lang); err != nil {
-			panic(fmt.Sprintf("index: register analyzers: %v", err))
-		}
+	if err := registry.RegisterTokenizer(ftTokenizerType, ftNewTokenizer); err != nil {
+		panic(fmt.Sprintf("index: register the quarry tokenizer: %v", err))
 	}
 }

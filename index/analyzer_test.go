@@ -6,18 +6,26 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
 
-// ftTestAnalyzer returns the registered analyzer of lang ("" for the neutral one).
+// ftTestAnalyzer returns the analyzer the index mapping defines for lang ("" for the
+// neutral one).
 func ftTestAnalyzer(t testing.TB, lang string) analysis.Analyzer {
 	t.Helper()
-	a, err := registry.NewCache().AnalyzerNamed(ftAnalyzerName(lang))
+	reg, err := languages.Default()
 	if err != nil {
-		t.Fatalf("AnalyzerNamed(%q): %v", ftAnalyzerName(lang), err)
+		t.Fatal(err)
+	}
+	im, err := ftIndexMapping(reg, ftDefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := im.AnalyzerNamed(ftAnalyzerName(lang))
+	if a == nil {
+		t.Fatalf("AnalyzerNamed(%q): not defined", ftAnalyzerName(lang))
 	}
 	return a
 }

@@ -70,7 +70,7 @@ import (
 
 // ftMappingVersion names the mapping and the tokenizer code. Bump it whenever either
 // changes in a way the hash in FulltextVersion cannot see.
-const ftMappingVersion = "quarry-fulltext-1"
+const ftMappingVersion = "quarry-fulltext-2" // -2: analyzers in the mapping; code_body of body kinds only
 
 // Field names of the full-text documents.
 const (
@@ -191,7 +191,11 @@ func ftVersion(o ftOptions) (string, error) {
 
 // ftVersionOf returns the FulltextVersion of an index built with o for the languages of reg.
 func ftVersionOf(reg *languages.Registry, o ftOptions) (string, error) {
-	m, err := json.Marshal(ftIndexMapping(reg, o))
+	im, err := ftIndexMapping(reg, o)
+	if err != nil {
+		return "", fmt.Errorf("index: fulltext version: %w", err)
+	}
+	m, err := json.Marshal(im)
 	if err != nil {
 		return "", fmt.Errorf("index: fulltext version: %w", err)
 	}
@@ -224,8 +228,11 @@ func ftHashTokenizer(h hash.Hash, name string, lang *languages.Language) {
 }
 
 // ftIndexMapping builds the mapping described at the top of this file.
-func ftIndexMapping(reg *languages.Registry, o ftOptions) *mapping.IndexMappingImpl {
+func ftIndexMapping(reg *languages.Registry, o ftOptions) (*mapping.IndexMappingImpl, error) {
 	im := mapping.NewIndexMapping()
+	if err := ftAddAnalysis(im, reg); err != nil {
+		return nil, err
+	}
 	im.TypeField = ftTypeField
 	im.DefaultAnalyzer = ftNeutralAnalyzer
 	im.ScoringModel = bleveindex.BM25Scoring
@@ -237,7 +244,7 @@ func ftIndexMapping(reg *languages.Registry, o ftOptions) *mapping.IndexMappingI
 		im.AddDocumentMapping(ftTypeName(ftDocTypeSymbol, lang), ftSymbolMapping(analyzer, o))
 		im.AddDocumentMapping(ftTypeName(ftDocTypeFile, lang), ftFileMapping(analyzer, o))
 	}
-	return im
+	return im, nil
 }
 
 // ftTypeName returns the mapping type of documents of docType in lang ("" when unknown).
@@ -415,7 +422,11 @@ func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) 
 	for k, v := range o.kvconfig {
 		kv[k] = v
 	}
-	idx, err := bleve.NewUsing(dir, ftIndexMapping(reg, o), scorch.Name, scorch.Name, kv)
+	im, err := ftIndexMapping(reg, o)
+	if err != nil {
+		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
+	}
+	idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, kv)
 	if err != nil {
 		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // InspectFulltext reports the state of the full-text index in dir without changing it: its
@@ -33,4 +35,47 @@ func InspectFulltext(dir string) (status FulltextStatus, symbols, files uint64, 
 	defer f.Close()
 	symbols, files, err = f.Counts()
 	return FulltextReady, symbols, files, err
+}
+
+// OpenFulltextReader opens the full-text index in dir read-only, for searching. Unlike
+// OpenFulltext it never removes or rebuilds anything: an index built by another
+// FulltextVersion (older tokenizer rules, a reference workspace indexed by an older Quarry) is
+// opened as it is, with status FulltextStale, and its analyzers are the ones defined in its
+// own mapping, so its queries are tokenized by the rules its terms were made with. With no
+// index in dir, or one that cannot be opened, it returns a nil Fulltext and the status
+// FulltextCreated or FulltextCorrupt. A writer holding the index open gives ErrFulltextLocked.
+func OpenFulltextReader(dir string) (*Fulltext, FulltextStatus, error) {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), err == nil && len(entries) == 0:
+		return nil, FulltextCreated, nil
+	case err != nil:
+		return nil, FulltextCorrupt, nil
+	}
+	version, err := FulltextVersion()
+	if err != nil {
+		return nil, "", err
+	}
+	status, err := ftCheck(dir, version)
+	if err != nil || status == FulltextCorrupt {
+		return nil, status, err
+	}
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": ftLockTimeout})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
+	}
+	if err != nil {
+		return nil, FulltextCorrupt, nil
+	}
+	return &Fulltext{idx: idx}, status, nil
+}
+
+// Analyzer returns the analyzer f's mapping defines for the language named lang (canonical
+// name), or its language-neutral analyzer when lang is "" or was not known when f was built.
+func (f *Fulltext) Analyzer(lang string) analysis.Analyzer {
+	m := f.idx.Mapping()
+	if a := m.AnalyzerNamed(ftAnalyzerName(lang)); a != nil && lang != "" {
+		return a
+	}
+	return m.AnalyzerNamed(ftNeutralAnalyzer)
 }

@@ -671,3 +671,69 @@ func BenchmarkFulltextIndexCorpus(b *testing.B) {
 	}
 	benchFulltextIndex(b, root)
 }
+
+// TestFulltextKeepsBuildRules proves an index is reopened with the tokenizer rules that built
+// it: one built when python's rules preserved the operator "~~" still analyzes (and so
+// matches) queries by those rules after the rules changed.
+func TestFulltextKeepsBuildRules(t *testing.T) {
+	edited := fstest.MapFS{}
+	files, err := filepath.Glob(filepath.Join("..", "languages", "*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("language files: %v, %v", files, err)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		ftMust(t, err)
+		if filepath.Base(p) == "python.toml" {
+			data = []byte(strings.Replace(string(data), `preserve_patterns = ["->"`, `preserve_patterns = ["~~", "->"`, 1))
+		}
+		edited[filepath.Base(p)] = &fstest.MapFile{Data: data}
+	}
+	oldReg, err := languages.Parse(edited)
+	ftMust(t, err)
+	oldVersion, err := ftVersionOf(oldReg, ftDefaultOptions)
+	ftMust(t, err)
+	dir := filepath.Join(t.TempDir(), "fulltext")
+	idx, err := ftCreate(dir, oldReg, ftDefaultOptions, oldVersion)
+	ftMust(t, err)
+	old := &Fulltext{idx: idx, reg: oldReg}
+	b := old.NewBatch()
+	b.AddSymbol(SymbolDoc{ID: "1", Name: "UserModel", Signature: "a ~~ b", Language: "python", Kind: "class", Path: "m.py", StartLine: 1})
+	ftMust(t, old.Apply(b))
+	ftMust(t, old.Close())
+
+	f, status, err := OpenFulltextReader(dir)
+	ftMust(t, err)
+	defer f.Close()
+	if status != FulltextStale {
+		t.Errorf("status = %s, want %s", status, FulltextStale)
+	}
+	terms := ftTerms(f.Analyzer("python").Analyze([]byte("UserModel")))
+	if !slices.Contains(terms, "user") || !slices.Contains(terms, "usermodel") {
+		t.Fatalf("the reopened python analyzer gives %v, want user and usermodel", terms)
+	}
+	if current := ftTerms(ftTestAnalyzer(t, "python").Analyze([]byte("a ~~ b"))); slices.Contains(current, "~~") {
+		t.Fatalf("the current python rules keep ~~ (%v): the test proves nothing", current)
+	}
+	if old := ftTerms(f.Analyzer("python").Analyze([]byte("a ~~ b"))); !slices.Equal(old, []string{"a", "~~", "b"}) {
+		t.Errorf("the reopened python analyzer gives %v for a ~~ b, want [a ~~ b]", old)
+	}
+	if got := ftSearch(t, f, ftTerm(ftFieldSignature, "~~")); !slices.Equal(got, []string{"s:1"}) {
+		t.Errorf("search ~~ = %v, want [s:1]", got)
+	}
+	if a := f.Analyzer("cobol"); a == nil || !slices.Equal(ftTerms(a.Analyze([]byte("a->b"))), []string{"a", "b"}) {
+		t.Errorf("an unknown language does not get the neutral analyzer")
+	}
+
+	// OpenFulltext, which writes, does rebuild a stale index.
+	f.Close()
+	w, status, err := OpenFulltext(dir)
+	ftMust(t, err)
+	defer w.Close()
+	if status != FulltextStale {
+		t.Errorf("OpenFulltext status = %s, want %s", status, FulltextStale)
+	}
+	if n, _, err := w.Counts(); err != nil || n != 0 {
+		t.Errorf("after OpenFulltext of a stale index: %d symbols, %v; want an empty index", n, err)
+	}
+}

@@ -138,3 +138,15 @@ func TestCodeBody(t *testing.T) {
 		t.Errorf("CodeBody out of range = %q", got)
 	}
 }
+
+func TestSymbolBodyKinds(t *testing.T) {
+	src := []byte("func f() {\n\treturn 1\n}\n")
+	for kind, want := range map[string]bool{
+		"function": true, "method": true, "constructor": true, "property": true,
+		"class": false, "struct": false, "module": false, "constant": false, "variable": false, "import": false, "field": false,
+	} {
+		if got := SymbolBody(kind, src, 0, len(src)) != ""; got != want {
+			t.Errorf("SymbolBody(%s) indexed: %v, want %v", kind, got, want)
+		}
+	}
+}

@@ -46,6 +46,8 @@ type Health struct {
 	Problems  []Problem             `json:"problems"`
 	// Notices are facts about the indexed code, not problems of the index (syntax errors).
 	Notices []string `json:"notices,omitempty"`
+
+	reindex string // the command that brings this workspace's index up to date
 }
 
 // StoreHealth describes the SQLite store.
@@ -103,21 +105,24 @@ func recordLastIndex(ctx context.Context, store *index.Store, sum *Summary, at t
 }
 
 // CheckHealth inspects the index of the workspace e (kept in indexDir) without changing it.
-func CheckHealth(ctx context.Context, e Entry, indexDir string) (*Health, error) {
-	h := &Health{Workspace: e, Problems: []Problem{}, Languages: []index.LanguageStats{}}
+func CheckHealth(ctx context.Context, e Entry, indexDir string, reference bool) (*Health, error) {
+	h := &Health{Workspace: e, Problems: []Problem{}, Languages: []index.LanguageStats{}, reindex: "quarry index " + e.Root}
+	if reference {
+		h.reindex = "quarry workspace refresh " + e.ID
+	}
 	storePath := StorePath(indexDir)
 	h.Store.Path = storePath
 	h.Fulltext.Path = FulltextPath(indexDir)
 	if _, err := os.Stat(storePath); errors.Is(err, os.ErrNotExist) {
 		h.Status = NotIndexed
 		h.Fulltext.Status = FulltextMissing
-		h.Problems = append(h.Problems, Problem{What: "the workspace has no index", Action: "run: quarry index " + e.Root})
+		h.Problems = append(h.Problems, Problem{What: "the workspace has no index", Action: "run: " + h.reindex})
 		return h, nil
 	}
 	store, err := index.OpenStore(storePath)
 	if err != nil {
 		h.Status = Unhealthy
-		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the store cannot be opened: %v", err), Action: "run: quarry index --force " + e.Root})
+		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the store cannot be opened: %v", err), Action: "run: " + h.reindex + " --force"})
 		return h, nil
 	}
 	defer store.Close()
@@ -180,9 +185,14 @@ func (h *Health) inspectFulltext(indexDir string) {
 	default:
 		f.Status = FulltextReady
 	}
-	action := "run: quarry index " + h.Workspace.Root + " (it rebuilds the full-text index from the store)"
+	action := "run: " + h.reindex + " (it rebuilds the full-text index from the store)"
 	switch f.Status {
-	case FulltextMissing, FulltextStale, FulltextCorrupt:
+	case FulltextStale:
+		h.Problems = append(h.Problems, Problem{
+			What:   "the full-text index was built with other tokenizer rules (an older Quarry or edited language files); searches still use the rules it was built with",
+			Action: action,
+		})
+	case FulltextMissing, FulltextCorrupt:
 		h.Problems = append(h.Problems, Problem{What: "the full-text index is " + f.Status, Action: action})
 	case FulltextInconsistent:
 		h.Problems = append(h.Problems, Problem{
@@ -233,7 +243,7 @@ func (h *Health) inspectChanges(ctx context.Context, root string, store *index.S
 	if n := c.Modified + c.Added + c.Deleted; n > 0 {
 		h.Problems = append(h.Problems, Problem{
 			What:   fmt.Sprintf("%d files changed on disk since the last index (%d modified, %d added, %d deleted)", n, c.Modified, c.Added, c.Deleted),
-			Action: "run: quarry index " + root,
+			Action: "run: " + h.reindex,
 		})
 	}
 	return nil

@@ -66,6 +66,7 @@ type job struct {
 	rec    *index.FileRecord // set when the file is to be (re)written
 	skip   SkipReason        // set when the file is to be skipped after reading
 	touch  bool              // content unchanged: only mtime and size are updated
+	moved  bool              // the extraction was moved from a deleted file, not parsed
 	err    error
 }
 
@@ -107,16 +108,25 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 	}
 	todo, deleted := plan(walk.Files, stored, sum)
 	w := &writer{ctx: ctx, ix: ix, progress: opts.Progress, total: len(todo) + len(deleted), sum: sum, deletedHashes: map[string]int{}}
+	// A new file with the content of a deleted one is a rename: its extraction is moved from
+	// the deleted path (read from the store, which still has it: deletions are written
+	// last) instead of parsed again.
+	movable := map[string]string{} // content hash -> a deleted path with that content
+	for _, p := range deleted {
+		if st := stored[p]; st.Skipped == "" && st.Hash != "" {
+			w.deletedHashes[st.Hash]++
+			movable[st.Hash] = p
+		}
+	}
+	ex := extract.New(reg, extract.Options{MaxFileSize: int(maxFileSize(opts))})
+	rd := &reader{ctx: ctx, ex: ex, reg: reg, store: ix.store, movable: movable}
+	if err := w.run(todo, rd.read); err != nil {
+		return nil, err
+	}
 	if err := w.deleteAll(deleted); err != nil {
 		return nil, err
 	}
-	for _, p := range deleted {
-		w.deletedHashes[stored[p].Hash]++
-	}
-	ex := extract.New(reg, extract.Options{MaxFileSize: int(maxFileSize(opts))})
-	if err := w.run(todo, func(j *job) { readAndExtract(ctx, ex, reg, j) }); err != nil {
-		return nil, err
-	}
+	sum.Deleted -= sum.Renamed
 	if err := ix.finish(ctx); err != nil {
 		return nil, err
 	}
@@ -172,8 +182,18 @@ func plan(files []Candidate, stored map[string]index.FileState, sum *Summary) (t
 	return todo, deleted
 }
 
-// readAndExtract reads a job's file and extracts it when its content changed.
-func readAndExtract(ctx context.Context, ex *extract.Extractor, reg *languages.Registry, j *job) {
+// reader reads a job's file and extracts it, or moves the extraction of the deleted file
+// it was renamed from. It is safe for concurrent use.
+type reader struct {
+	ctx     context.Context
+	ex      *extract.Extractor
+	reg     *languages.Registry
+	store   *index.Store
+	movable map[string]string // content hash -> a deleted path with that content; read-only
+}
+
+// read reads a job's file and extracts it when its content changed.
+func (rd *reader) read(j *job) {
 	content, err := os.ReadFile(j.cand.AbsPath)
 	if err != nil {
 		j.skip = SkipUnreadable
@@ -189,18 +209,30 @@ func readAndExtract(ctx context.Context, ex *extract.Extractor, reg *languages.R
 		return
 	}
 	rec := &index.FileRecord{Path: j.cand.Path, Hash: hash, Size: int64(len(content)), MTime: j.cand.ModTime.UnixNano(), Content: content}
-	if lang := reg.Detect(j.cand.Path, content); lang != nil {
-		rec.Language = lang.Name
-		if extract.Supported(lang.Name) {
-			f, err := ex.Extract(ctx, j.cand.Path, content, lang)
-			if err != nil {
-				j.err = err // indexed for its content, without symbols
-			} else {
-				rec.Extract = f
-			}
-		}
-	}
 	j.rec = rec
+	lang := rd.reg.Detect(j.cand.Path, content)
+	if lang == nil {
+		return
+	}
+	rec.Language = lang.Name
+	if !extract.Supported(lang.Name) {
+		return
+	}
+	if from, ok := rd.movable[hash]; ok && j.stored == nil {
+		f, err := rd.store.LoadExtract(rd.ctx, from)
+		if err == nil && f != nil && f.Language == lang.Name {
+			f.Rebase(j.cand.Path)
+			rec.Extract, j.moved = f, true
+			return
+		}
+		// Another language at the new path, or the store failed: extract anew.
+	}
+	f, err := rd.ex.Extract(rd.ctx, j.cand.Path, content, lang)
+	if err != nil {
+		j.err = err // indexed for its content, without symbols
+		return
+	}
+	rec.Extract = f
 }
 
 // writer applies jobs to the store and the full-text index in batches.
@@ -294,14 +326,18 @@ func (w *writer) consume(out <-chan *job) error {
 				return err
 			}
 		}
-		if err := w.apply(b, j); err != nil {
+		if j.rec != nil {
+			bytes += j.rec.Size
+		}
+		err := w.apply(b, j)
+		// The batches now hold what they need of the record; the job, kept in the plan
+		// until the run ends, must not keep the content and the extraction alive.
+		j.rec = nil
+		if err != nil {
 			b.rollback()
 			return err
 		}
 		files++
-		if j.rec != nil {
-			bytes += j.rec.Size
-		}
 		if files >= writeBatchFiles || bytes >= writeBatchBytes {
 			if err := flush(); err != nil {
 				return err
@@ -338,11 +374,10 @@ func (w *writer) apply(b *writeBatch, j *job) error {
 	case w.deletedHashes[j.rec.Hash] > 0:
 		w.deletedHashes[j.rec.Hash]--
 		w.sum.Renamed++
-		w.sum.Deleted--
 	default:
 		w.sum.Added++
 	}
-	if j.rec.Extract != nil {
+	if j.rec.Extract != nil && !j.moved {
 		w.sum.Extracted++
 	}
 	w.sum.BytesRead += j.rec.Size

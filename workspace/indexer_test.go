@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/languages"
 )
@@ -61,7 +63,7 @@ func mustCanon(t testing.TB, dir string) string {
 func checkConsistent(t *testing.T, root string) index.Counts {
 	t.Helper()
 	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root), Name: "t"}
-	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID))
+	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,6 +126,56 @@ func TestIncremental(t *testing.T) {
 	}
 }
 
+// TestRenameMovesTheExtraction proves a renamed file is moved, not parsed again, and ends
+// up exactly as if it had been extracted at its new path.
+func TestRenameMovesTheExtraction(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	src := "package p\n\n// Pool holds connections.\ntype Pool struct{ n int }\n\n// Get takes one.\nfunc (p *Pool) Get() int { return helper(p.n) }\n"
+	writeTree(t, root, map[string]string{"a.go": src, "b.go": fmt.Sprintf(goFile, "B", "B", 2), "keep.go": fmt.Sprintf(goFile, "K", "K", 3)})
+	indexTree(t, root, IndexOptions{})
+	before := checkConsistent(t, root)
+
+	if err := os.MkdirAll(filepath.Join(root, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Rename(filepath.Join(root, "a.go"), filepath.Join(root, "pkg", "moved.go")))
+	must(os.Rename(filepath.Join(root, "b.go"), filepath.Join(root, "b.txt"))) // another language: no extractor
+	sum := indexTree(t, root, IndexOptions{})
+	if sum.Renamed != 2 || sum.Deleted != 0 || sum.Added != 0 || sum.Extracted != 0 || sum.Unchanged != 1 {
+		t.Errorf("run after two renames: %+v; want 2 renamed, nothing extracted, added or deleted", sum)
+	}
+	after := checkConsistent(t, root)
+	if after.Files != before.Files || after.Symbols != before.Symbols-2 { // b.txt keeps no symbols
+		t.Errorf("counts %+v after renames, before %+v", after, before)
+	}
+
+	store, err := index.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	must(err)
+	defer store.Close()
+	got, err := store.LoadExtract(ctx, "pkg/moved.go")
+	must(err)
+	want, err := extract.New(langs(t), extract.Options{}).Extract(ctx, "pkg/moved.go", []byte(src), nil)
+	must(err)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("moved extraction:\n%+v\nwant, as extracted at the new path:\n%+v", got, want)
+	}
+	for _, old := range []string{"a.go", "b.go"} {
+		if f, err := store.LoadExtract(ctx, old); f != nil || err != nil {
+			t.Errorf("%s is still stored after its rename: %v %v", old, f, err)
+		}
+	}
+	if f, err := store.LoadExtract(ctx, "b.txt"); f != nil || err != nil {
+		t.Errorf("b.txt has an extraction: %v %v", f, err)
+	}
+}
+
 func TestFulltextRebuiltWhenMissingOrCorrupt(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"a.go": fmt.Sprintf(goFile, "A", "A", 1), "b.py": "def hello():\n    pass\n"})
@@ -133,7 +185,7 @@ func TestFulltextRebuiltWhenMissingOrCorrupt(t *testing.T) {
 
 	os.RemoveAll(ftDir)
 	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root)}
-	if h, _ := CheckHealth(context.Background(), e, IndexDir(root, e.ID)); h.Status != Unhealthy || h.Fulltext.Status != FulltextMissing {
+	if h, _ := CheckHealth(context.Background(), e, IndexDir(root, e.ID), false); h.Status != Unhealthy || h.Fulltext.Status != FulltextMissing {
 		t.Errorf("health with the full-text index removed: %s / %s", h.Status, h.Fulltext.Status)
 	}
 	sum := indexTree(t, root, IndexOptions{})
@@ -162,13 +214,13 @@ func TestHealthReportsStaleFiles(t *testing.T) {
 	writeTree(t, root, map[string]string{"a.go": fmt.Sprintf(goFile, "A", "A", 1)})
 	indexTree(t, root, IndexOptions{})
 	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root)}
-	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID))
+	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID), false)
 	if err != nil || h.Status != Healthy {
 		t.Fatalf("health after index: %v %+v", err, h)
 	}
 	time.Sleep(10 * time.Millisecond)
 	writeTree(t, root, map[string]string{"a.go": "package p\n", "new.go": "package p\n"})
-	h, _ = CheckHealth(context.Background(), e, IndexDir(root, e.ID))
+	h, _ = CheckHealth(context.Background(), e, IndexDir(root, e.ID), false)
 	if h.Status != Unhealthy || h.Changed.Modified != 1 || h.Changed.Added != 1 {
 		t.Errorf("health after edits: %s %+v", h.Status, h.Changed)
 	}

@@ -52,7 +52,7 @@ func printHealth(cmd *cobra.Command, primary string, reg *workspace.Registry, id
 	if err != nil {
 		return inputError(err)
 	}
-	h, err := workspace.CheckHealth(cmd.Context(), e, workspace.IndexDir(primary, e.ID))
+	h, err := workspace.CheckHealth(cmd.Context(), e, workspace.IndexDir(primary, e.ID), e.ID != reg.Primary.ID)
 	if err != nil {
 		return err
 	}

@@ -78,8 +78,9 @@ live in the primary workspace's .quarry/indexes/.`,
 			})
 		},
 	}
+	var refreshForce bool
 	refresh := &cobra.Command{
-		Use:   "refresh [ID]",
+		Use:   "refresh [ID] [--force]",
 		Short: "Bring the index of one workspace (default: all) up to date",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -93,7 +94,7 @@ live in the primary workspace's .quarry/indexes/.`,
 					entries = []workspace.Entry{e}
 				}
 				for _, e := range entries {
-					sum, err := indexWorkspace(cmd, reg, primary, e, workspace.IndexOptions{})
+					sum, err := indexWorkspace(cmd, reg, primary, e, workspace.IndexOptions{Force: refreshForce})
 					if err != nil {
 						return err
 					}
@@ -103,6 +104,7 @@ live in the primary workspace's .quarry/indexes/.`,
 			})
 		},
 	}
+	refresh.Flags().BoolVar(&refreshForce, "force", false, "drop the index and build it anew")
 	stats := &cobra.Command{
 		Use:   "stats [ID] [--json]",
 		Short: "Show the counts of one workspace's index (default: the primary)",

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
 	"github.com/quarrysearch/quarry/languages"
 )
@@ -21,7 +22,17 @@ const (
 	exitInternal = 3 // anything else
 )
 
+// defaultMemoryLimit is the soft limit of the Go heap (see runtime/debug.SetMemoryLimit)
+// unless GOMEMLIMIT sets another. Indexing allocates far more than it keeps (the analysis of
+// a full-text batch is garbage once its segment is built); without a limit the heap grows to
+// twice its live size between collections. Measured on corpus.sh full (292 MB, 2 cores):
+// peak RSS 1.68 GB without it, 1.35 GB with it, at no cost in wall time.
+const defaultMemoryLimit = 1 << 30
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime/metrics"
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -29,7 +31,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stopProfile := func() {}
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		var err error
-		stopProfile, err = startProfile(cpuProfile)
+		stopProfile, err = startProfile(cpuProfile, memProfile)
 		return err
 	}
 	err := root.ExecuteContext(ctx)
@@ -85,6 +87,8 @@ milliseconds, for people on the command line and for AI agents over MCP.`,
 	root.PersistentFlags().StringVar(&rootFlag, "root", "", "the workspace root (default: found from the current directory)")
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a heap profile, taken when the live heap was largest, to this file")
+	_ = root.PersistentFlags().MarkHidden("memprofile")
 	root.AddCommand(newTokensCmd(), newSymbolsCmd(), newIndexCmd(), newWorkspaceCmd(), newHealthCmd())
 	return root
 }
@@ -122,11 +126,22 @@ func oneLine(err error) error {
 	return errors.New(msg)
 }
 
-// cpuProfile is the hidden --cpuprofile flag: where to write a pprof CPU profile.
-var cpuProfile string
+// cpuProfile and memProfile are the hidden --cpuprofile and --memprofile flags: where to write
+// pprof CPU and heap profiles.
+var cpuProfile, memProfile string
 
-// startProfile starts CPU profiling into path ("" does nothing) and returns its stop.
-func startProfile(path string) (func(), error) {
+// startProfile starts CPU profiling into cpuPath and heap watching for memPath ("" does
+// nothing) and returns their stop.
+func startProfile(cpuPath, memPath string) (func(), error) {
+	stopCPU, err := startCPUProfile(cpuPath)
+	if err != nil {
+		return nil, err
+	}
+	stopMem := startHeapWatch(memPath)
+	return func() { stopMem(); stopCPU() }, nil
+}
+
+func startCPUProfile(path string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
 	}
@@ -139,4 +154,38 @@ func startProfile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// startHeapWatch samples the live heap every half second and, each time it is 10% above the
+// largest seen so far, writes a heap profile to path: what the profile shows is the heap at
+// (close to) its peak.
+func startHeapWatch(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var peak uint64
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if live := sample[0].Value.Uint64(); live > peak+peak/10 {
+				peak = live
+				if f, err := os.Create(path); err == nil {
+					_ = pprof.Lookup("heap").WriteTo(f, 0)
+					f.Close()
+				}
+			}
+		}
+	}()
+	return func() { close(stop); <-done }
 }

@@ -1,0 +1,125 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// LoadExtract returns what the store holds for the file at path as an extraction, rows in the
+// order they were stored: the inverse of Put, so that a renamed file can be moved (see
+// extract.File.Rebase) instead of parsed again. It returns nil when the store has no such
+// file or holds it without an extraction (skipped, or of a language without an extractor).
+func (s *Store) LoadExtract(ctx context.Context, path string) (*extract.File, error) {
+	f := &extract.File{Path: path}
+	var skipped string
+	err := s.db.QueryRowContext(ctx, `SELECT language, parse_errors, skipped FROM files WHERE path = ?`, path).
+		Scan(&f.Language, &f.ParseErrors, &skipped)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: load %s: %w", path, err)
+	}
+	if skipped != "" || !extract.Supported(f.Language) {
+		return nil, nil
+	}
+	if err := s.loadSymbols(ctx, f); err != nil {
+		return nil, fmt.Errorf("index: load the symbols of %s: %w", path, err)
+	}
+	if err := s.loadIdentifiers(ctx, f); err != nil {
+		return nil, fmt.Errorf("index: load the identifiers of %s: %w", path, err)
+	}
+	if err := s.loadRelationships(ctx, f); err != nil {
+		return nil, fmt.Errorf("index: load the relationships of %s: %w", path, err)
+	}
+	if err := s.loadTypes(ctx, f); err != nil {
+		return nil, fmt.Errorf("index: load the types of %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// eachRow runs query and calls scan for each row.
+func (s *Store) eachRow(ctx context.Context, scan func(*sql.Rows) error, query string, args ...any) error {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func (s *Store) loadSymbols(ctx context.Context, f *extract.File) error {
+	f.Symbols = []extract.Symbol{}
+	return s.eachRow(ctx, func(rows *sql.Rows) error {
+		var x extract.Symbol
+		var kind, vis, meta string
+		if err := rows.Scan(&x.ID, &x.Name, &kind, &x.Language, &x.StartLine, &x.StartColumn, &x.EndLine, &x.EndColumn,
+			&x.StartByte, &x.EndByte, &x.Signature, &x.DocComment, &vis, &x.ParentID, &meta); err != nil {
+			return err
+		}
+		k, err := extract.ParseKind(kind)
+		if err != nil {
+			return err
+		}
+		x.Kind, x.Path, x.Visibility, x.Metadata = k, f.Path, extract.Visibility(vis), unmarshalMeta(meta)
+		f.Symbols = append(f.Symbols, x)
+		return nil
+	}, `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte,
+		signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE path = ? ORDER BY rowid`, f.Path)
+}
+
+func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {
+	f.Identifiers = []extract.Identifier{}
+	return s.eachRow(ctx, func(rows *sql.Rows) error {
+		var x extract.Identifier
+		var kind string
+		if err := rows.Scan(&x.Name, &kind, &x.StartLine, &x.StartColumn, &x.StartByte, &x.ContainingSymbolID); err != nil {
+			return err
+		}
+		if err := x.Kind.UnmarshalText([]byte(kind)); err != nil {
+			return err
+		}
+		// An identifier is one name on one line: its end follows from its start.
+		x.EndLine, x.EndColumn, x.EndByte = x.StartLine, x.StartColumn+utf8.RuneCountInString(x.Name), x.StartByte+len(x.Name)
+		f.Identifiers = append(f.Identifiers, x)
+		return nil
+	}, `SELECT name, kind, line, column, start_byte, containing_symbol_id FROM identifiers WHERE path = ? ORDER BY rowid`, f.Path)
+}
+
+func (s *Store) loadRelationships(ctx context.Context, f *extract.File) error {
+	f.Relationships = []extract.Relationship{}
+	return s.eachRow(ctx, func(rows *sql.Rows) error {
+		var x extract.Relationship
+		var kind string
+		if err := rows.Scan(&x.FromID, &x.FromName, &x.To, &kind, &x.Line); err != nil {
+			return err
+		}
+		if err := x.Kind.UnmarshalText([]byte(kind)); err != nil {
+			return err
+		}
+		f.Relationships = append(f.Relationships, x)
+		return nil
+	}, `SELECT from_id, from_name, to_name, kind, line FROM relationships WHERE path = ? ORDER BY rowid`, f.Path)
+}
+
+func (s *Store) loadTypes(ctx context.Context, f *extract.File) error {
+	f.Types = []extract.TypeInfo{}
+	return s.eachRow(ctx, func(rows *sql.Rows) error {
+		var x extract.TypeInfo
+		if err := rows.Scan(&x.SymbolID, &x.Role, &x.Type); err != nil {
+			return err
+		}
+		f.Types = append(f.Types, x)
+		return nil
+	}, `SELECT symbol_id, role, type FROM types WHERE path = ? ORDER BY rowid`, f.Path)
+}
