@@ -78,6 +78,8 @@ CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`,
 // drops them and builds them once at the end, which is faster than keeping them up to date
 // row by row; OpenStore creates any that are missing, so a crash in between only costs time.
 var secondaryIndexes = []string{
+	// Covering: listing the paths reads this index, not the table with every file's content.
+	`CREATE INDEX IF NOT EXISTS files_paths ON files(skipped, path, language)`,
 	`CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)`,
 	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
 	`CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path)`,

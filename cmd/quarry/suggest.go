@@ -9,8 +9,9 @@ import (
 // mistyped one.
 const maxSuggestDistance = 2
 
-// suggest returns the known names closest to typed: those within maxSuggestDistance edits, or
-// that typed is a prefix of, nearest first.
+// suggest returns the known names closest to typed: those within maxSuggestDistance edits,
+// that typed is a prefix of, or that typed abbreviates (defs for definitions: the same first
+// letter, then its letters in order), nearest first.
 func suggest(typed string, known []string) []string {
 	type cand struct {
 		name string
@@ -24,7 +25,7 @@ func suggest(typed string, known []string) []string {
 		}
 		seen[k] = true
 		d := editDistance(strings.ToLower(typed), strings.ToLower(k))
-		if d <= maxSuggestDistance || len(typed) >= 2 && strings.HasPrefix(k, typed) {
+		if d <= maxSuggestDistance || len(typed) >= 2 && strings.HasPrefix(k, typed) || abbreviates(strings.ToLower(typed), strings.ToLower(k)) {
 			cands = append(cands, cand{k, d})
 		}
 	}
@@ -34,6 +35,21 @@ func suggest(typed string, known []string) []string {
 		out[i] = c.name
 	}
 	return out
+}
+
+// abbreviates reports whether a, of three letters or more, abbreviates k: k starts with a's
+// first letter and holds all of a's letters in order.
+func abbreviates(a, k string) bool {
+	if len(a) < 3 || k == "" || a[0] != k[0] {
+		return false
+	}
+	i := 0
+	for j := 0; j < len(k) && i < len(a); j++ {
+		if k[j] == a[i] {
+			i++
+		}
+	}
+	return i == len(a)
 }
 
 // editDistance is the Levenshtein distance between a and b, counted in runes.

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+type gotoOptions struct {
+	contextFile string
+	workspace   string
+	json        bool
+}
+
+func newGotoCmd() *cobra.Command {
+	var opts gotoOptions
+	cmd := &cobra.Command{
+		Use:   "goto SYMBOL [--context-file F]",
+		Short: "Print where a symbol is defined, best first",
+		Long: `Print the definitions named SYMBOL (exactly, or but for case and naming convention:
+get_user_data finds getUserData), one per line as path:line:column: kind name, best first.
+With --context-file, definitions in that file, then in its directory, then in its language
+come first: the one a reader of that file most likely means. SYMBOL may be qualified
+(http.HandlerFunc, Vec::new): the last part names the symbol.`,
+		Example: `  quarry goto HandlerFunc
+  quarry goto parse_config --context-file src/app/main.py`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			symbol := strings.TrimSpace(args[0])
+			if symbol == "" {
+				return usagef(cmd.CommandPath(), "empty SYMBOL: give the name of a definition")
+			}
+			return withSearch(cmd, opts.workspace, func(indexes []*workspace.SearchIndex) error {
+				hits, err := workspace.Goto(cmd.Context(), indexes, symbol, opts.contextFile)
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if opts.json {
+					enc := json.NewEncoder(w)
+					enc.SetIndent("", "  ")
+					if err := enc.Encode(map[string]any{"symbol": symbol, "results": hits}); err != nil {
+						return err
+					}
+				} else {
+					for _, h := range hits {
+						p := h.Path
+						if h.Workspace != "" {
+							p = h.Workspace + ":" + p
+						}
+						fmt.Fprintln(w, plainHit(p, h))
+					}
+				}
+				if len(hits) == 0 {
+					if !opts.json {
+						fmt.Fprintf(cmd.ErrOrStderr(), "no definition of %q found\n", symbol)
+					}
+					return errNothingFound
+				}
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.contextFile, "context-file", "", "the file the symbol is used in: its definitions nearby come first")
+	f.StringVarP(&opts.workspace, "workspace", "w", "", "a workspace id from quarry workspace list, or all (default: the primary)")
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}

@@ -1,0 +1,316 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+type searchOptions struct {
+	target       string
+	lang         string
+	kinds        []string
+	filePattern  string
+	limit        int
+	context      int
+	workspace    string
+	json         bool
+	jsonl        bool
+	includeTests bool
+	excludeTests bool
+}
+
+func newSearchCmd() *cobra.Command {
+	var opts searchOptions
+	cmd := &cobra.Command{
+		Use:   "search QUERY [flags]",
+		Short: "Search definitions, content and files of the workspace",
+		Long: `Search the workspace's index. The default target, auto, ranks definitions, matching lines
+and files together: a name finds its definition first, a phrase its lines, a file name the
+file. QUERY is words (all must match; when none matches all of several words, any may, and
+the result says so) and "quoted phrases" (must occur as written).
+
+Tests, fixtures and vendored code rank below source unless --include-tests is given or the
+query is about tests (test, spec, TestX); --exclude-tests leaves tests out.
+
+If the workspace has no index yet, it is built first.`,
+		Example: `  quarry search ServeHTTP
+  quarry search "connection pool" --target content --context 2
+  quarry search --lang python --kind class Model
+  quarry search parse --file-pattern 'src/**/*.rs,!**/tests/**' --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSearch(cmd, opts, strings.Join(args, " "))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.target, "target", "t", "auto", "auto, definitions, content or files")
+	f.StringVarP(&opts.lang, "lang", "l", "", "only this language")
+	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, "only symbols of these kinds (comma-separated): class, function, method, ...")
+	f.StringVarP(&opts.filePattern, "file-pattern", "g", "", "only paths matching these globs (comma-separated; ** and {a,b}; !glob excludes)")
+	f.IntVarP(&opts.limit, "limit", "n", index.DefaultLimit, fmt.Sprintf("at most this many results (1 to %d)", index.MaxLimit))
+	f.IntVarP(&opts.context, "context", "C", 0, "lines of context around each matching line")
+	f.StringVarP(&opts.workspace, "workspace", "w", "", "a workspace id from quarry workspace list, or all (default: the primary)")
+	f.BoolVar(&opts.json, "json", false, "print one JSON object")
+	f.BoolVar(&opts.jsonl, "jsonl", false, "print one JSON object per result")
+	f.BoolVar(&opts.includeTests, "include-tests", false, "rank tests like source")
+	f.BoolVar(&opts.excludeTests, "exclude-tests", false, "leave tests out")
+	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"auto", "definitions", "content", "files"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("lang", completeLanguages)
+	return cmd
+}
+
+// searchRequest turns the flags into a request, checking each.
+func searchRequest(cmd *cobra.Command, opts searchOptions, query string) (index.Request, error) {
+	usage := func(format string, a ...any) error { return usagef(cmd.CommandPath(), format, a...) }
+	req := index.Request{Query: query, Limit: opts.limit, Context: opts.context}
+	if strings.TrimSpace(query) == "" {
+		return req, usage("%v", index.ErrEmptyQuery)
+	}
+	t, err := index.ParseTarget(opts.target)
+	if err != nil {
+		if s := suggest(opts.target, []string{"auto", "definitions", "content", "files"}); len(s) > 0 {
+			return req, usage("--target: %v; did you mean %s?", err, s[0])
+		}
+		return req, usage("--target: %v", err)
+	}
+	req.Target = t
+	if opts.lang != "" {
+		reg, err := languages.Default()
+		if err != nil {
+			return req, err
+		}
+		l, err := reg.Resolve(opts.lang)
+		if err != nil {
+			return req, usage("--lang: %v", err)
+		}
+		req.Language = l.Name
+	}
+	if _, err := parseKinds(opts.kinds); err != nil {
+		return req, usage("--kind: %v", err)
+	}
+	for _, k := range opts.kinds {
+		req.Kinds = append(req.Kinds, strings.TrimSpace(k))
+	}
+	if req.Limit < 1 || req.Limit > index.MaxLimit {
+		return req, usage("--limit %d out of range: give 1 to %d", req.Limit, index.MaxLimit)
+	}
+	if req.Context < 0 || req.Context > index.MaxContext {
+		return req, usage("--context %d out of range: give 0 to %d lines", req.Context, index.MaxContext)
+	}
+	if req.Pattern, err = index.ParseFilePattern(opts.filePattern); err != nil {
+		return req, usage("--file-pattern: %v", err)
+	}
+	switch {
+	case opts.includeTests && opts.excludeTests:
+		return req, usage("--include-tests and --exclude-tests contradict each other; give one")
+	case opts.includeTests:
+		req.Tests = index.TestsInclude
+	case opts.excludeTests:
+		req.Tests = index.TestsExclude
+	}
+	if opts.json && opts.jsonl {
+		return req, usage("--json and --jsonl: give one")
+	}
+	return req, nil
+}
+
+// searchOutput is the JSON of a search.
+type searchOutput struct {
+	Query     string      `json:"query"`
+	Target    string      `json:"target"`
+	Results   []index.Hit `json:"results"`
+	Relaxed   bool        `json:"relaxed"`
+	Truncated bool        `json:"truncated"`
+	ElapsedMS float64     `json:"elapsed_ms"`
+}
+
+func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
+	start := time.Now()
+	req, err := searchRequest(cmd, opts, query)
+	if err != nil {
+		return err
+	}
+	return withSearch(cmd, opts.workspace, func(indexes []*workspace.SearchIndex) error {
+		res, err := workspace.Search(cmd.Context(), indexes, req)
+		if err != nil {
+			return err
+		}
+		out := searchOutput{Query: query, Target: string(req.Target), Results: res.Hits, Relaxed: res.Relaxed,
+			Truncated: res.Truncated, ElapsedMS: float64(time.Since(start).Microseconds()) / 1000}
+		w := cmd.OutOrStdout()
+		switch {
+		case opts.json:
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(out); err != nil {
+				return err
+			}
+		case opts.jsonl:
+			enc := json.NewEncoder(w)
+			for _, h := range res.Hits {
+				if err := enc.Encode(h); err != nil {
+					return err
+				}
+			}
+		default:
+			printHits(w, res, isTerminal(w))
+		}
+		if len(res.Hits) == 0 {
+			if !opts.json && !opts.jsonl {
+				fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
+			}
+			return errNothingFound
+		}
+		return nil
+	})
+}
+
+// withSearch opens the indexes a search covers: the primary (indexed first if it has no
+// index yet), one reference workspace, or all of them.
+func withSearch(cmd *cobra.Command, id string, fn func([]*workspace.SearchIndex) error) error {
+	return withRegistry(func(primary string, reg *workspace.Registry) error {
+		entries := []workspace.Entry{reg.Primary}
+		switch id {
+		case "", reg.Primary.ID:
+		case "all":
+			entries = reg.All()
+		default:
+			e, err := reg.Lookup(id)
+			if err != nil {
+				return inputError(err)
+			}
+			entries = []workspace.Entry{e}
+		}
+		var indexes []*workspace.SearchIndex
+		defer func() {
+			for _, x := range indexes {
+				x.Close()
+			}
+		}()
+		for _, e := range entries {
+			x, err := openForSearch(cmd, reg, primary, e)
+			if err != nil {
+				return err
+			}
+			indexes = append(indexes, x)
+		}
+		return fn(indexes)
+	})
+}
+
+// openForSearch opens e's index; the primary workspace is indexed first when it has none
+// (or only a store without its full-text index).
+func openForSearch(cmd *cobra.Command, reg *workspace.Registry, primary string, e workspace.Entry) (*workspace.SearchIndex, error) {
+	dir := workspace.IndexDir(primary, e.ID)
+	x, err := workspace.OpenSearch(e, dir)
+	if errors.Is(err, workspace.ErrNotIndexed) {
+		if e.ID != reg.Primary.ID {
+			return nil, fmt.Errorf("%w; run: quarry workspace refresh %s", err, e.ID)
+		}
+		if _, err := indexWorkspace(cmd, reg, primary, e, workspace.IndexOptions{}); err != nil {
+			return nil, err
+		}
+		x, err = workspace.OpenSearch(e, dir)
+	}
+	if errors.Is(err, index.ErrFulltextLocked) {
+		return nil, fmt.Errorf("workspace %s is being indexed by another quarry process; search again when it is done", e.ID)
+	}
+	return x, err
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// ANSI colours of terminal output.
+const (
+	colorPath  = "\x1b[35m"
+	colorLine  = "\x1b[32m"
+	colorKind  = "\x1b[36m"
+	colorName  = "\x1b[1m"
+	colorDim   = "\x1b[2m"
+	colorReset = "\x1b[0m"
+)
+
+// printHits prints results: grouped by file and coloured on a terminal, one line each
+// (path:line:text, grep-like) elsewhere.
+func printHits(w io.Writer, res *index.Result, tty bool) {
+	if res.Relaxed {
+		fmt.Fprintln(w, "(no result has every word; showing results with any of them)")
+	}
+	paint := func(color, s string) string {
+		if !tty {
+			return s
+		}
+		return color + s + colorReset
+	}
+	lastPath := ""
+	for _, h := range res.Hits {
+		p := h.Path
+		if h.Workspace != "" {
+			p = h.Workspace + ":" + p
+		}
+		if !tty {
+			fmt.Fprintln(w, plainHit(p, h))
+			continue
+		}
+		if p != lastPath {
+			if lastPath != "" {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintln(w, paint(colorPath, p))
+			lastPath = p
+		}
+		switch h.Hit {
+		case index.HitDefinition:
+			fmt.Fprintf(w, "%s %s %s  %s\n", paint(colorLine, fmt.Sprintf("%6d:", h.Line)), paint(colorKind, h.Kind), paint(colorName, h.Name), paint(colorDim, oneLineText(h.Signature)))
+		case index.HitContent:
+			for _, c := range h.Context {
+				if c.Line < h.Line {
+					fmt.Fprintf(w, "%s %s\n", paint(colorDim, fmt.Sprintf("%6d-", c.Line)), c.Text)
+				}
+			}
+			fmt.Fprintf(w, "%s %s\n", paint(colorLine, fmt.Sprintf("%6d:", h.Line)), h.Text)
+			for _, c := range h.Context {
+				if c.Line > h.Line {
+					fmt.Fprintf(w, "%s %s\n", paint(colorDim, fmt.Sprintf("%6d-", c.Line)), c.Text)
+				}
+			}
+		case index.HitFile:
+			fmt.Fprintf(w, "%s %s\n", paint(colorLine, fmt.Sprintf("%6s ", "")), paint(colorKind, "file"))
+		}
+	}
+}
+
+// plainHit formats one hit on one line.
+func plainHit(p string, h index.Hit) string {
+	switch h.Hit {
+	case index.HitDefinition:
+		return fmt.Sprintf("%s:%d:%d: %s %s: %s", p, h.Line, max(h.Column, 1), h.Kind, h.Name, oneLineText(h.Signature))
+	case index.HitContent:
+		return fmt.Sprintf("%s:%d:%s", p, h.Line, h.Text)
+	}
+	return p
+}
+
+// oneLineText folds whitespace runs (newlines too) into single spaces.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,163 @@
+package index
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/quarrysearch/quarry/scoring"
+)
+
+// queryShape is what a query looks like, which decides how auto weighs the targets.
+type queryShape int
+
+const (
+	shapeIdentifier queryShape = iota // one word: a name
+	shapeFile                         // one word with a / or a known file extension
+	shapeWords                        // several bare words: natural phrasing
+	shapePhrase                       // quoted text
+)
+
+// autoWeights are the weights of definition, content and file hits per query shape.
+var autoWeights = map[queryShape]struct{ def, content, file float64 }{
+	shapeIdentifier: {def: 1, content: 0.4, file: 0.5},
+	shapeFile:       {def: 0.4, content: 0.3, file: 1},
+	shapeWords:      {def: 1, content: 0.9, file: 0.3},
+	shapePhrase:     {def: 0.6, content: 1, file: 0.2},
+}
+
+// Promotions of file hits in auto: a file named exactly as asked for, and a file whose name
+// is the identifier asked for (UserService finds UserService.java, below the class).
+const (
+	promoteFileExact = 2
+	promoteFileStem  = 1
+)
+
+// docExtensions are file extensions that make a one-word query a file name although no
+// language claims them.
+var docExtensions = map[string]bool{
+	".md": true, ".txt": true, ".json": true, ".yaml": true, ".yml": true, ".toml": true, ".xml": true,
+	".html": true, ".css": true, ".cfg": true, ".ini": true, ".lock": true, ".mod": true, ".sum": true,
+}
+
+func (s *Searcher) shape(q parsedQuery) queryShape {
+	switch {
+	case len(q.phrases) > 0:
+		return shapePhrase
+	case len(q.words) > 1:
+		return shapeWords
+	}
+	w := q.words[0]
+	if strings.Contains(w, "/") {
+		return shapeFile
+	}
+	if ext := strings.ToLower(path.Ext(w)); ext != "" && ext != w {
+		if docExtensions[ext] || s.reg.ForPath(strings.ToLower(w)) != nil {
+			return shapeFile
+		}
+	}
+	if s.reg.ForPath(w) != nil { // Makefile, Dockerfile, ...
+		return shapeFile
+	}
+	return shapeIdentifier
+}
+
+// auto ranks definitions, content lines and files together.
+func (s *Searcher) auto(ctx context.Context, req Request, q parsedQuery, keepTests bool) ([]Hit, bool, error) {
+	want := req.Limit + 1
+	defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(req.Kinds) > 0 { // only symbols have kinds
+		for i := range defs {
+			defs[i].bonus = 0
+		}
+		return defs, defRelaxed, nil
+	}
+	lines, lineRelaxed, err := s.content(ctx, req, q, keepTests, want)
+	if err != nil {
+		return nil, false, err
+	}
+	files, err := s.files(ctx, req, q, keepTests, want)
+	if err != nil && err != ErrEmptyQuery {
+		return nil, false, err
+	}
+	shape := s.shape(q)
+	w := autoWeights[shape]
+	// A definition and a content hit on the same line are one answer: for a quoted phrase
+	// the line (text was asked for), else the definition.
+	if shape == shapePhrase {
+		defs = dropLines(defs, lines)
+	} else {
+		lines = dropLines(lines, defs)
+	}
+	var all []Hit
+	all = appendNormalized(all, defs, w.def)
+	all = appendNormalized(all, lines, w.content)
+	for i := range files {
+		files[i].bonus = fileBonus(shape, q, files[i].Path)
+	}
+	all = appendNormalized(all, files, w.file)
+	sortHits(all, nil)
+	// Relaxed only if what is shown came from a relaxed search.
+	relaxed := len(all) > 0 && (all[0].Hit == HitDefinition && defRelaxed || all[0].Hit == HitContent && lineRelaxed)
+	return all, relaxed, nil
+}
+
+// lineRef is a line of a file.
+type lineRef struct {
+	path string
+	line int
+}
+
+// dropLines returns hits without those on a line one of others is on.
+func dropLines(hits, others []Hit) []Hit {
+	on := make(map[lineRef]bool, len(others))
+	for _, h := range others {
+		on[lineRef{h.Path, h.Line}] = true
+	}
+	var kept []Hit
+	for _, h := range hits {
+		if !on[lineRef{h.Path, h.Line}] {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// appendNormalized appends hits with scores normalized to at most 1 within their target,
+// plus their promotion, times the target's weight.
+func appendNormalized(all, hits []Hit, weight float64) []Hit {
+	top := 0.0
+	for _, h := range hits {
+		top = max(top, h.Score)
+	}
+	for _, h := range hits {
+		norm := 0.0
+		if top > 0 {
+			norm = h.Score / top
+		}
+		h.Score = (norm + h.bonus) * weight
+		h.bonus = 0
+		all = append(all, h)
+	}
+	return all
+}
+
+// fileBonus returns the promotion of a file hit at p for a query of shape.
+func fileBonus(shape queryShape, q parsedQuery, p string) float64 {
+	if len(q.words) != 1 {
+		return 0
+	}
+	needle := strings.ToLower(strings.TrimPrefix(q.words[0], "./"))
+	lp := strings.ToLower(p)
+	name := path.Base(lp)
+	switch {
+	case shape == shapeFile && (name == needle || lp == needle || strings.HasSuffix(lp, "/"+needle)):
+		return promoteFileExact
+	case shape == shapeIdentifier && scoring.Fold(strings.TrimSuffix(name, path.Ext(name))) == scoring.Fold(needle):
+		return promoteFileStem
+	}
+	return 0
+}

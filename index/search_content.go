@@ -1,0 +1,173 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quarrysearch/quarry/scoring"
+)
+
+// Content search tuning.
+const (
+	// contentRounds is how many times a content search fetches more candidates when
+	// verification rejected too many to fill the limit; each round fetches
+	// contentGrowth times more.
+	contentRounds = 3
+	contentGrowth = 4
+	// phraseLineBoost rewards a line holding the query's words as written, side by side.
+	phraseLineBoost = 1.5
+	// maxLineText caps the text of a line shown with a hit, in bytes.
+	maxLineText = 400
+)
+
+var contentFields = []string{ftFieldPath, ftFieldLanguage}
+
+// needles returns what a content hit must hold, lower-cased: each quoted phrase as written
+// and each bare word.
+func (q parsedQuery) needles() []string {
+	var out []string
+	for _, n := range append(append([]string(nil), q.phrases...), q.words...) {
+		if n = strings.ToLower(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// content returns up to want matching lines for q, best first, and whether the query was
+// relaxed from all words to any.
+func (s *Searcher) content(ctx context.Context, req Request, q parsedQuery, keepTests bool, want int) ([]Hit, bool, error) {
+	tokens, err := s.tokens(q, req.Language)
+	if err != nil {
+		return nil, false, err
+	}
+	needles := q.needles()
+	hits, err := s.contentSearch(ctx, req, tokens, needles, true, keepTests, want)
+	if err != nil || len(hits) > 0 || len(needles) < 2 {
+		return hits, false, err
+	}
+	hits, err = s.contentSearch(ctx, req, tokens, needles, false, keepTests, want)
+	return hits, len(hits) > 0, err
+}
+
+// contentSearch fetches candidate files and verifies them until want lines are found or
+// the candidates run out.
+func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want int) ([]Hit, error) {
+	must, mustNot := filters(ftDocTypeFile, req)
+	scored := words(tokens, all, func(t string) Query { return termQuery(ftFieldContent, t) })
+	fetch := max(want*3, minFetch/2)
+	var hits []Hit
+	for round := 0; round < contentRounds; round++ {
+		res, err := s.run(ctx, scored, must, mustNot, fetch, contentFields)
+		if err != nil {
+			return nil, err
+		}
+		hits = hits[:0]
+		for _, d := range res.Hits {
+			path, _ := d.Fields[ftFieldPath].(string)
+			lang, _ := d.Fields[ftFieldLanguage].(string)
+			class := scoring.Classify(path)
+			if req.Tests == TestsExclude && class == scoring.Test {
+				continue
+			}
+			content, err := s.store.Content(ctx, path)
+			if err != nil {
+				return nil, err
+			}
+			weight := d.Score * scoring.PathWeight(class, keepTests)
+			hits = append(hits, matchLines(content, needles, all, path, lang, class, weight)...)
+		}
+		if len(hits) >= want || uint64(len(res.Hits)) >= res.Total {
+			break
+		}
+		fetch *= contentGrowth
+	}
+	sortHits(hits, nil)
+	return hits, nil
+}
+
+// matchLines verifies one candidate file against the needles and returns its best lines as
+// hits: none when the file does not hold every needle (any, when relaxed), else the lines
+// holding the most needles, at most maxContentLinesPerFile of them.
+func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64) []Hit {
+	lower := bytes.ToLower(content)
+	if len(lower) != len(content) {
+		lower = asciiLower(content) // keep byte offsets when a rune changes length
+	}
+	present := 0
+	for _, n := range needles {
+		if bytes.Contains(lower, []byte(n)) {
+			present++
+		}
+	}
+	if present == 0 || all && present < len(needles) {
+		return nil
+	}
+	together := strings.Join(needles, " ")
+	var hits []Hit
+	best := 0
+	line := 0
+	for start := 0; start < len(lower); {
+		end := bytes.IndexByte(lower[start:], '\n')
+		if end < 0 {
+			end = len(lower)
+		} else {
+			end += start
+		}
+		line++
+		l := lower[start:end]
+		cov, col := 0, -1
+		for _, n := range needles {
+			if i := bytes.Index(l, []byte(n)); i >= 0 {
+				cov++
+				if col < 0 || i < col {
+					col = i
+				}
+			}
+		}
+		if cov > 0 && cov >= best {
+			if cov > best {
+				hits, best = hits[:0], cov
+			}
+			if len(hits) < maxContentLinesPerFile {
+				frac := float64(cov) / float64(len(needles))
+				score := fileScore * frac * frac
+				if len(needles) > 1 && bytes.Contains(l, []byte(together)) {
+					score *= phraseLineBoost
+				}
+				hits = append(hits, Hit{Hit: HitContent, Path: path, Language: lang, Line: line, EndLine: line,
+					Column: utf8.RuneCount(content[start:start+col]) + 1, Text: lineText(content[start:end]), Score: score, class: class})
+			}
+		}
+		start = end + 1
+	}
+	return hits
+}
+
+// asciiLower lower-cases the ASCII letters of b only, so offsets stay those of b.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// lineText returns a line as shown: without its line ending, capped at maxLineText bytes
+// on a character boundary.
+func lineText(b []byte) string {
+	b = bytes.TrimRight(b, "\r")
+	if len(b) > maxLineText {
+		cut := maxLineText
+		for cut > 0 && !utf8.RuneStart(b[cut]) {
+			cut--
+		}
+		return string(b[:cut]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,186 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quarrysearch/quarry/scoring"
+)
+
+// Field boosts of a definitions search.
+const (
+	boostName       = 5
+	boostSignature  = 3
+	boostDocComment = 2
+	boostCodeBody   = 1
+)
+
+// Promotions: how far an exact name match of a definition kind lifts a result. In the
+// definitions target they sort first; in auto they add to a score normalized to at most 1.
+const (
+	promoteExact     = 2
+	promoteExactFold = 1.5
+	// maxNamedCandidates caps the symbols of exactly the queried name fetched from the store
+	// besides the full-text candidates.
+	maxNamedCandidates = 200
+	// minFetch is the fewest candidates fetched from the full-text index.
+	minFetch = 50
+)
+
+var defFields = []string{ftFieldName, ftFieldSignature, ftFieldLanguage, ftFieldKind, ftFieldPath, ftFieldStartLine}
+
+// definitions returns up to want definitions for q, best first, and whether the query was
+// relaxed from all words to any.
+func (s *Searcher) definitions(ctx context.Context, req Request, q parsedQuery, keepTests bool, want int) ([]Hit, bool, error) {
+	tokens, err := s.tokens(q, req.Language)
+	if err != nil {
+		return nil, false, err
+	}
+	must, mustNot := filters(ftDocTypeSymbol, req)
+	fetch := max(want*4, minFetch)
+	hits, err := s.defSearch(ctx, tokens, true, must, mustNot, fetch)
+	if err != nil {
+		return nil, false, err
+	}
+	relaxed := false
+	if len(hits) == 0 && len(tokens) > 1 {
+		relaxed = true
+		if hits, err = s.defSearch(ctx, tokens, false, must, mustNot, fetch); err != nil {
+			return nil, false, err
+		}
+	}
+	if hits, err = s.addNamed(ctx, req, q, hits); err != nil {
+		return nil, false, err
+	}
+	hits = s.scoreDefinitions(req, q, keepTests, hits)
+	if len(hits) > want {
+		hits = hits[:want]
+	}
+	return hits, relaxed, nil
+}
+
+// defSearch runs the full-text part of a definitions search.
+func (s *Searcher) defSearch(ctx context.Context, tokens []string, all bool, must, mustNot []Query, size int) ([]Hit, error) {
+	scored := words(tokens, all, func(t string) Query {
+		return anyOf(
+			boostedTerm(ftFieldName, t, boostName),
+			boostedTerm(ftFieldSignature, t, boostSignature),
+			boostedTerm(ftFieldDocComment, t, boostDocComment),
+			boostedTerm(ftFieldCodeBody, t, boostCodeBody),
+		)
+	})
+	res, err := s.run(ctx, scored, must, mustNot, size, defFields)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(res.Hits))
+	for _, d := range res.Hits {
+		h := Hit{Hit: HitDefinition, SymbolID: strings.TrimPrefix(d.ID, "s:"), Score: d.Score}
+		h.Name, _ = d.Fields[ftFieldName].(string)
+		h.Signature, _ = d.Fields[ftFieldSignature].(string)
+		h.Language, _ = d.Fields[ftFieldLanguage].(string)
+		h.Kind, _ = d.Fields[ftFieldKind].(string)
+		h.Path, _ = d.Fields[ftFieldPath].(string)
+		if line, ok := d.Fields[ftFieldStartLine].(float64); ok {
+			h.Line = int(line)
+		}
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// addNamed adds the stored symbols named exactly like a one-word query that the full-text
+// candidates missed, so an exact definition is found however common its name's words are.
+func (s *Searcher) addNamed(ctx context.Context, req Request, q parsedQuery, hits []Hit) ([]Hit, error) {
+	if !q.single() {
+		return hits, nil
+	}
+	named, err := s.store.symbolsNamed(ctx, q.words[0], maxNamedCandidates)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(hits))
+	floor := 0.0
+	for i, h := range hits {
+		seen[h.SymbolID] = true
+		if i == 0 || h.Score < floor {
+			floor = h.Score
+		}
+	}
+	for _, h := range named {
+		if seen[h.SymbolID] || !req.admits(h.Language, h.Kind, h.Path) {
+			continue
+		}
+		h.Score = floor
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// admits reports whether a symbol of lang and kind at path passes req's filters.
+func (req Request) admits(lang, kind, path string) bool {
+	if req.Language != "" && lang != req.Language {
+		return false
+	}
+	if len(req.Kinds) > 0 && kind != "" {
+		ok := false
+		for _, k := range req.Kinds {
+			ok = ok || k == kind
+		}
+		if !ok {
+			return false
+		}
+	}
+	return req.Pattern.Match(path)
+}
+
+// scoreDefinitions applies the ranking rules to definition hits and sorts them.
+func (s *Searcher) scoreDefinitions(req Request, q parsedQuery, keepTests bool, hits []Hit) []Hit {
+	name := strings.Join(append(append([]string(nil), q.phrases...), q.words...), " ")
+	out := hits[:0]
+	for _, h := range hits {
+		h.class = scoring.Classify(h.Path)
+		if req.Tests == TestsExclude && h.class == scoring.Test {
+			continue
+		}
+		lang, _ := s.reg.Lookup(h.Language)
+		weight := scoring.PathWeight(h.class, keepTests)
+		h.Score *= scoring.ImportantBoost(lang, h.Signature) * weight * scoring.KindWeight(h.Kind)
+		if scoring.IsDefinitionKind(h.Kind) && weight >= scoring.DocsWeight {
+			switch scoring.MatchName(name, h.Name) {
+			case scoring.NameExact:
+				h.bonus = promoteExact
+			case scoring.NameExactFold:
+				h.bonus = promoteExactFold
+			}
+		}
+		out = append(out, h)
+	}
+	sortPromoted(out)
+	return out
+}
+
+// sortPromoted sorts hits by promotion first, then by score.
+func sortPromoted(hits []Hit) {
+	sortHits(hits, func(h Hit) float64 { return h.bonus })
+}
+
+// symbolsNamed returns the symbols named name (exactly, or but for case), as hits.
+func (s *Store) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, name, kind, language, signature, start_line FROM symbols
+		WHERE lower(name) = lower(?) LIMIT ?`, name, limit)
+	if err != nil {
+		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		h := Hit{Hit: HitDefinition}
+		if err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}

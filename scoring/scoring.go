@@ -1,0 +1,234 @@
+// Package scoring holds the ranking rules search applies after the full-text index has
+// scored its candidates: the important-pattern boost of each language, exact-name
+// promotion, and the priors of a path (tests, fixtures, vendored and generated code rank
+// below source). Everything here is a pure function of its arguments; the weights are
+// named constants so a ranking change shows in one place.
+package scoring
+
+import (
+	"path"
+	"strings"
+
+	"github.com/quarrysearch/quarry/languages"
+)
+
+// Weights. A score is multiplied by them.
+const (
+	// ImportantPatternBoost rewards a definition whose signature holds one of its
+	// language's important patterns (pub fn, export, public class ...), once.
+	ImportantPatternBoost = 1.5
+	// TestWeight, VendorWeight and GeneratedWeight scale results from such paths, unless
+	// the query asks for them.
+	TestWeight      = 0.35
+	VendorWeight    = 0.3
+	GeneratedWeight = 0.4
+	// DocsWeight scales results from documentation (Markdown, text) slightly: code first.
+	DocsWeight = 0.9
+)
+
+// Important reports whether signature holds one of the important patterns of lang (nil:
+// none do).
+func Important(lang *languages.Language, signature string) bool {
+	if lang == nil || signature == "" {
+		return false
+	}
+	for _, p := range lang.Scoring.ImportantPatterns {
+		if strings.Contains(signature, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ImportantBoost returns ImportantPatternBoost when Important(lang, signature), else 1.
+func ImportantBoost(lang *languages.Language, signature string) float64 {
+	if Important(lang, signature) {
+		return ImportantPatternBoost
+	}
+	return 1
+}
+
+// PathClass is what a path holds, as far as ranking cares.
+type PathClass int
+
+// Path classes.
+const (
+	Source    PathClass = iota
+	Test                // tests, specs, test fixtures and test data
+	Vendor              // vendored or third-party code
+	Generated           // generated code
+	Docs                // documentation
+)
+
+var pathClassNames = [...]string{Source: "source", Test: "test", Vendor: "vendor", Generated: "generated", Docs: "docs"}
+
+func (c PathClass) String() string {
+	if int(c) < len(pathClassNames) {
+		return pathClassNames[c]
+	}
+	return "unknown"
+}
+
+// Directory names that mark what is below them.
+var (
+	testDirs   = map[string]bool{"test": true, "tests": true, "__tests__": true, "spec": true, "specs": true, "testdata": true, "fixtures": true, "__fixtures__": true, "testing": true, "e2e": true, "__mocks__": true, "mocks": true}
+	vendorDirs = map[string]bool{"vendor": true, "third_party": true, "third-party": true, "thirdparty": true, "node_modules": true, "external": true, "extern": true, "deps": true, "bower_components": true}
+)
+
+// Classify returns the class of the workspace-relative POSIX path p. Vendored code wins
+// over tests (a vendored library's tests are vendored code).
+func Classify(p string) PathClass {
+	dirs := strings.Split(path.Dir(p), "/")
+	for _, d := range dirs {
+		if vendorDirs[strings.ToLower(d)] {
+			return Vendor
+		}
+	}
+	base := path.Base(p)
+	if isGenerated(base) {
+		return Generated
+	}
+	if isTestFile(base) {
+		return Test
+	}
+	for _, d := range dirs {
+		if testDirs[strings.ToLower(d)] {
+			return Test
+		}
+	}
+	switch strings.ToLower(path.Ext(base)) {
+	case ".md", ".markdown", ".rst", ".txt", ".adoc":
+		return Docs
+	}
+	return Source
+}
+
+// isTestFile reports whether a file name follows a test naming convention: foo_test.go,
+// test_foo.py, foo_test.py, conftest.py, foo.test.ts, foo.spec.js, FooTest.java,
+// FooTests.cs, foo_spec.rb, FooSpec.scala.
+func isTestFile(base string) bool {
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	lower := strings.ToLower(stem)
+	switch {
+	case strings.HasSuffix(lower, "_test"), strings.HasPrefix(lower, "test_"), lower == "conftest",
+		strings.HasSuffix(lower, ".test"), strings.HasSuffix(lower, ".spec"), strings.HasSuffix(lower, "_spec"),
+		strings.HasSuffix(lower, "_tests"):
+		return true
+	}
+	for _, suffix := range []string{"Test", "Tests", "Spec", "IT"} {
+		if len(stem) > len(suffix) && strings.HasSuffix(stem, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGenerated reports whether a file name marks generated code.
+func isGenerated(base string) bool {
+	lower := strings.ToLower(base)
+	switch {
+	case strings.HasSuffix(lower, ".pb.go"), strings.HasSuffix(lower, "_pb2.py"), strings.Contains(lower, "_generated."),
+		strings.Contains(lower, ".generated."), strings.HasPrefix(lower, "zz_generated"), strings.Contains(lower, ".gen."),
+		strings.HasSuffix(lower, ".min.js"), strings.HasSuffix(lower, ".min.css"), strings.HasSuffix(lower, ".g.dart"):
+		return true
+	}
+	return false
+}
+
+// AboutTests reports whether a query asks for tests: one of its words is test, tests,
+// testing, spec or specs, or starts with Test or test_ (TestServeHTTP, test_users).
+func AboutTests(query string) bool {
+	for _, w := range strings.FieldsFunc(query, func(r rune) bool { return !languages.IsWordRune(r) }) {
+		lw := strings.ToLower(w)
+		switch {
+		case lw == "test", lw == "tests", lw == "testing", lw == "spec", lw == "specs",
+			strings.HasPrefix(w, "Test") && len(w) > 4, strings.HasPrefix(lw, "test_"), strings.HasSuffix(lw, "_test"):
+			return true
+		}
+	}
+	return false
+}
+
+// PathWeight returns the weight of results from a path of class c: below 1 for tests,
+// vendored, generated code and docs, unless keepTests says tests were asked for (the query
+// is about tests, or the caller included them).
+func PathWeight(c PathClass, keepTests bool) float64 {
+	switch c {
+	case Test:
+		if keepTests {
+			return 1
+		}
+		return TestWeight
+	case Vendor:
+		return VendorWeight
+	case Generated:
+		return GeneratedWeight
+	case Docs:
+		return DocsWeight
+	}
+	return 1
+}
+
+// NameMatch is how a symbol's name matches a query.
+type NameMatch int
+
+// Name matches, better ones greater.
+const (
+	NameNone      NameMatch = iota
+	NameExactFold           // the same name but for case, _, - and spaces (get_user_data, getUserData, get user data)
+	NameExact               // exactly the name
+)
+
+// MatchName returns how name matches query (an identifier, or words naming one).
+func MatchName(query, name string) NameMatch {
+	q := strings.TrimSpace(query)
+	switch {
+	case q == "" || name == "":
+		return NameNone
+	case q == name:
+		return NameExact
+	case Fold(q) == Fold(name):
+		return NameExactFold
+	}
+	return NameNone
+}
+
+// Fold lower-cases s and drops the separators of naming conventions and words, so that
+// getUserData, get_user_data, GET-USER-DATA and "get user data" are one name.
+func Fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(s) {
+		if r != '_' && r != '-' && r != ' ' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// definitionKinds are the symbol kinds that define something a developer goes to: exact
+// name matches of these are promoted first. Imports (and exports) only name a definition
+// made elsewhere.
+var definitionKinds = map[string]bool{
+	"class": true, "interface": true, "function": true, "method": true, "variable": true, "constant": true,
+	"property": true, "enum": true, "enum_member": true, "module": true, "namespace": true, "type": true,
+	"trait": true, "struct": true, "union": true, "field": true, "constructor": true, "destructor": true,
+	"operator": true, "event": true, "delegate": true,
+}
+
+// IsDefinitionKind reports whether kind is a kind of definition (not an import or export).
+func IsDefinitionKind(kind string) bool { return definitionKinds[kind] }
+
+// KindWeight ranks kinds that usually answer "where is X defined" above those that merely
+// hold a value: a type or a function over a field or a local variable of the same name.
+func KindWeight(kind string) float64 {
+	switch kind {
+	case "class", "interface", "struct", "trait", "enum", "type", "union", "function", "method", "constructor", "module", "namespace":
+		return 1
+	case "constant", "property", "delegate", "event", "operator", "destructor":
+		return 0.9
+	case "field", "enum_member", "variable":
+		return 0.75
+	}
+	return 0.5 // import, export, unknown
+}

@@ -1,0 +1,150 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/scoring"
+)
+
+// ErrNotIndexed is returned when a workspace to search has no usable index.
+var ErrNotIndexed = errors.New("not indexed")
+
+// SearchIndex is a workspace's index opened for searching.
+type SearchIndex struct {
+	Entry    Entry
+	store    *index.Store
+	ft       *index.Fulltext
+	searcher *index.Searcher
+	// Fulltext is the state of the full-text index: ready, or stale (built with other
+	// tokenizer rules, still searched with them).
+	Fulltext index.FulltextStatus
+}
+
+// OpenSearch opens the index of e, kept in indexDir, for searching. An index that is
+// missing or needs rebuilding gives an error wrapping ErrNotIndexed; one being written by an
+// index run gives index.ErrFulltextLocked.
+func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
+	if _, err := os.Stat(StorePath(indexDir)); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("workspace %s (%s): %w", e.ID, e.Root, ErrNotIndexed)
+	}
+	ft, status, err := index.OpenFulltextReader(FulltextPath(indexDir))
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
+	}
+	if ft == nil {
+		return nil, fmt.Errorf("workspace %s (%s): the full-text index is %s: %w", e.ID, e.Root, status, ErrNotIndexed)
+	}
+	store, err := index.OpenStore(StorePath(indexDir))
+	if err != nil {
+		ft.Close()
+		return nil, err
+	}
+	s, err := index.NewSearcher(store, ft)
+	if err != nil {
+		ft.Close()
+		store.Close()
+		return nil, err
+	}
+	return &SearchIndex{Entry: e, store: store, ft: ft, searcher: s, Fulltext: status}, nil
+}
+
+// Close closes the index.
+func (x *SearchIndex) Close() {
+	x.ft.Close()
+	x.store.Close()
+}
+
+// Searcher returns the index's searcher.
+func (x *SearchIndex) Searcher() *index.Searcher { return x.searcher }
+
+// Search runs req on every index and merges the rankings. With more than one index, each
+// hit names its workspace.
+func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*index.Result, error) {
+	if len(indexes) == 0 {
+		return nil, errors.New("workspace: no workspace to search")
+	}
+	merged := &index.Result{Hits: []index.Hit{}}
+	for _, x := range indexes {
+		res, err := x.searcher.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range res.Hits {
+			if len(indexes) > 1 {
+				h.Workspace = x.Entry.ID
+			}
+			merged.Hits = append(merged.Hits, h)
+		}
+		merged.Relaxed = merged.Relaxed || res.Relaxed
+		merged.Truncated = merged.Truncated || res.Truncated
+	}
+	if len(indexes) > 1 {
+		sort.SliceStable(merged.Hits, func(i, j int) bool { return merged.Hits[i].Score > merged.Hits[j].Score })
+		limit := req.Limit
+		if limit == 0 {
+			limit = index.DefaultLimit
+		}
+		if len(merged.Hits) > limit {
+			merged.Hits, merged.Truncated = merged.Hits[:limit], true
+		}
+	}
+	return merged, nil
+}
+
+// maxGotoCandidates is how many definitions goto considers before ordering them.
+const maxGotoCandidates = 100
+
+// Goto returns the definitions of symbol, best first: exact names of definition kinds only;
+// among them those in contextFile (workspace-relative or absolute within root) first, then
+// in its directory, then in its language, then by search rank.
+func Goto(ctx context.Context, indexes []*SearchIndex, symbol, contextFile string) ([]index.Hit, error) {
+	res, err := Search(ctx, indexes, index.Request{Query: symbol, Target: index.TargetDefinitions, Limit: maxGotoCandidates})
+	if err != nil {
+		return nil, err
+	}
+	name := symbol
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
+		name = name[i+1:]
+	}
+	var out []index.Hit
+	for _, h := range res.Hits {
+		if scoring.IsDefinitionKind(h.Kind) && (scoring.MatchName(symbol, h.Name) != scoring.NameNone || scoring.MatchName(name, h.Name) == scoring.NameExact) {
+			out = append(out, h)
+		}
+	}
+	if contextFile == "" || len(indexes) == 0 {
+		return out, nil
+	}
+	rel := contextFile
+	if filepath.IsAbs(rel) {
+		if r, err := filepath.Rel(indexes[0].Entry.Root, rel); err == nil {
+			rel = r
+		}
+	}
+	rel = filepath.ToSlash(rel)
+	lang := ""
+	if reg := indexes[0].searcher; reg != nil {
+		lang = indexes[0].searcher.LanguageOf(rel)
+	}
+	near := func(h index.Hit) int {
+		switch {
+		case h.Path == rel:
+			return 3
+		case path.Dir(h.Path) == path.Dir(rel):
+			return 2
+		case lang != "" && h.Language == lang:
+			return 1
+		}
+		return 0
+	}
+	sort.SliceStable(out, func(i, j int) bool { return near(out[i]) > near(out[j]) })
+	return out, nil
+}

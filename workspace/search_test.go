@@ -1,0 +1,205 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/languages"
+)
+
+// searchTree indexes files in a new workspace and opens it for searching.
+func searchTree(t *testing.T, files map[string]string) *SearchIndex {
+	t.Helper()
+	root := t.TempDir()
+	writeTree(t, root, files)
+	indexTree(t, root, IndexOptions{})
+	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root), Name: "t"}
+	x, err := OpenSearch(e, IndexDir(root, e.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(x.Close)
+	return x
+}
+
+func search(t *testing.T, x *SearchIndex, req index.Request) *index.Result {
+	t.Helper()
+	res, err := Search(context.Background(), []*SearchIndex{x}, req)
+	if err != nil {
+		t.Fatalf("Search(%+v): %v", req, err)
+	}
+	return res
+}
+
+func hitList(res *index.Result) string {
+	var b strings.Builder
+	for _, h := range res.Hits {
+		fmt.Fprintf(&b, "%s %s:%d %s; ", h.Hit, h.Path, h.Line, h.Name)
+	}
+	return b.String()
+}
+
+var searchFiles = map[string]string{
+	"server/server.go":      "package server\n\n// ServeHTTP answers a request.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n",
+	"server/server_test.go": "package server\n\n// ServeHTTP is a test double.\nfunc ServeHTTP() {}\n\nfunc TestServeHTTP() { ServeHTTP() }\n",
+	"server/handler.go":     "package server\n\nfunc handle(s *Server) { s.ServeHTTP() }\n",
+	"hash/blake.go":         "package hash\n\n// Sum is the Blake3 hash of b.\nfunc Sum(b []byte) {}\n",
+	"hash/other.go":         "package hash\n\n// blake is a name; 3 is a number; a hash is a hash.\nfunc other() {}\n",
+	"pool/pool.go":          "package pool\n\nvar ErrExhausted = errors.New(\"connection pool exhausted\")\n\n// the pool has no connection left\nfunc Acquire() {}\n",
+	"a/one.py":              "def parse_config():\n    pass\n",
+	"a/two.py":              "def parse_config_file():\n    pass\n",
+	"b/three.py":            "def parse_config_b():\n    pass\n",
+}
+
+func TestSearchDefinitionsRanking(t *testing.T) {
+	x := searchTree(t, searchFiles)
+	res := search(t, x, index.Request{Query: "ServeHTTP", Target: index.TargetDefinitions})
+	if len(res.Hits) < 2 || res.Hits[0].Path != "server/server.go" || res.Hits[0].Name != "ServeHTTP" || res.Hits[0].Line != 4 {
+		t.Fatalf("ServeHTTP: %s; want the source definition first, then the test's", hitList(res))
+	}
+	h := res.Hits[0]
+	if h.Kind != "method" || h.Language != "go" || h.EndLine != 4 || h.Column != 1 || !strings.Contains(h.Signature, "func (s *Server) ServeHTTP()") || len(h.Context) == 0 {
+		t.Errorf("first hit fields: %+v", h)
+	}
+
+	excl := search(t, x, index.Request{Query: "ServeHTTP", Target: index.TargetDefinitions, Tests: index.TestsExclude})
+	for _, h := range excl.Hits {
+		if strings.HasSuffix(h.Path, "_test.go") {
+			t.Errorf("--exclude-tests returned %s", h.Path)
+		}
+	}
+	about := search(t, x, index.Request{Query: "TestServeHTTP"})
+	if len(about.Hits) == 0 || about.Hits[0].Name != "TestServeHTTP" {
+		t.Errorf("TestServeHTTP (a query about tests): %s", hitList(about))
+	}
+}
+
+func TestSearchContentVerification(t *testing.T) {
+	x := searchTree(t, searchFiles)
+	// "Blake3 hash" splits into blake, 3, hash, which other.go holds too, but not as written.
+	res := search(t, x, index.Request{Query: "Blake3 hash", Target: index.TargetContent})
+	if len(res.Hits) != 1 || res.Hits[0].Path != "hash/blake.go" || res.Hits[0].Line != 3 {
+		t.Errorf("Blake3 hash: %s; want only hash/blake.go:3", hitList(res))
+	}
+	res = search(t, x, index.Request{Query: `"connection pool exhausted"`, Target: index.TargetContent, Context: 1})
+	if len(res.Hits) != 1 || res.Hits[0].Line != 3 || !strings.Contains(res.Hits[0].Text, "connection pool exhausted") || len(res.Hits[0].Context) != 2 {
+		t.Errorf("quoted phrase: %+v; want pool/pool.go:3 with a line of context on each side", res.Hits)
+	}
+	// The words occur on another line, but not as the phrase: only the phrase's line counts.
+	res = search(t, x, index.Request{Query: `"pool exhausted"`})
+	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitContent || res.Hits[0].Line != 3 {
+		t.Errorf("auto on a quoted phrase: %s; want the content line first", hitList(res))
+	}
+}
+
+func TestSearchRelaxed(t *testing.T) {
+	x := searchTree(t, searchFiles)
+	res := search(t, x, index.Request{Query: "Acquire zebra", Target: index.TargetDefinitions})
+	if !res.Relaxed || len(res.Hits) == 0 || res.Hits[0].Name != "Acquire" {
+		t.Errorf("Acquire zebra: relaxed %v, %s; want relaxed with Acquire", res.Relaxed, hitList(res))
+	}
+	if res := search(t, x, index.Request{Query: "Acquire", Target: index.TargetDefinitions}); res.Relaxed {
+		t.Errorf("a query every result matches was reported relaxed")
+	}
+}
+
+func TestSearchFilePatternBeforeLimit(t *testing.T) {
+	x := searchTree(t, searchFiles)
+	p, err := index.ParseFilePattern("b/**")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := search(t, x, index.Request{Query: "parse config", Target: index.TargetDefinitions, Pattern: p, Limit: 1})
+	if len(res.Hits) != 1 || res.Hits[0].Path != "b/three.py" {
+		t.Errorf("parse config in b/** with limit 1: %s", hitList(res))
+	}
+	p, _ = index.ParseFilePattern("**/*.py,!a/two.py")
+	res = search(t, x, index.Request{Query: "parse_config", Target: index.TargetDefinitions, Pattern: p})
+	for _, h := range res.Hits {
+		if h.Path == "a/two.py" || !strings.HasSuffix(h.Path, ".py") {
+			t.Errorf("pattern **/*.py,!a/two.py let through %s", h.Path)
+		}
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Path != "a/one.py" {
+		t.Errorf("parse_config: %s; want a/one.py (exact name) then b/three.py", hitList(res))
+	}
+}
+
+func TestSearchFilesAndAuto(t *testing.T) {
+	x := searchTree(t, searchFiles)
+	res := search(t, x, index.Request{Query: "server.go", Target: index.TargetFiles})
+	if len(res.Hits) == 0 || res.Hits[0].Path != "server/server.go" {
+		t.Errorf("files server.go: %s", hitList(res))
+	}
+	res = search(t, x, index.Request{Query: "pool/pool.go"})
+	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitFile || res.Hits[0].Path != "pool/pool.go" {
+		t.Errorf("auto pool/pool.go: %s; want the file first", hitList(res))
+	}
+	res = search(t, x, index.Request{Query: "get_config", Language: "python", Target: index.TargetDefinitions})
+	if !res.Relaxed {
+		t.Errorf("get_config (no symbol has get and config): not relaxed: %s", hitList(res))
+	}
+	res = search(t, x, index.Request{Query: "zebra", Target: index.TargetDefinitions})
+	if len(res.Hits) != 0 || res.Relaxed {
+		t.Errorf("zebra found %s", hitList(res))
+	}
+}
+
+func TestSearchBadInput(t *testing.T) {
+	x := searchTree(t, map[string]string{"a.go": "package a\n"})
+	tests := []struct {
+		req  index.Request
+		want string
+	}{
+		{index.Request{Query: "  "}, "empty query"},
+		{index.Request{Query: "x", Target: "defs"}, "valid targets: auto, definitions, content, files"},
+		{index.Request{Query: "x", Limit: -1}, "limit -1 out of range"},
+		{index.Request{Query: "x", Limit: index.MaxLimit + 1}, "out of range"},
+		{index.Request{Query: "x", Language: "cobol"}, "known languages"},
+		{index.Request{Query: "x", Kinds: []string{"klass"}}, "valid kinds: class"},
+		{index.Request{Query: "x", Context: -2}, "context -2 out of range"},
+		{index.Request{Query: "(*&^)", Target: index.TargetDefinitions}, "no words to search for"},
+	}
+	for _, tt := range tests {
+		_, err := Search(context.Background(), []*SearchIndex{x}, tt.req)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Search(%+v) error = %v, want %q", tt.req, err, tt.want)
+		}
+	}
+	if _, err := Search(context.Background(), []*SearchIndex{x}, index.Request{Query: "x", Language: "cobol"}); !errors.Is(err, languages.ErrUnknownLanguage) {
+		t.Errorf("unknown language error %v does not wrap ErrUnknownLanguage", err)
+	}
+	if _, err := OpenSearch(Entry{ID: "none"}, t.TempDir()); !errors.Is(err, ErrNotIndexed) {
+		t.Errorf("OpenSearch of an empty directory: %v, want ErrNotIndexed", err)
+	}
+}
+
+func TestSearchSeveralWorkspacesAndGoto(t *testing.T) {
+	a := searchTree(t, map[string]string{"lib/pool.go": "package lib\n\n// Pool is a pool.\ntype Pool struct{}\n"})
+	b := searchTree(t, map[string]string{"pool.py": "class Pool:\n    pass\n", "other/pool.go": "package other\n\ntype Pool struct{}\n"})
+	res, err := Search(context.Background(), []*SearchIndex{a, b}, index.Request{Query: "Pool", Target: index.TargetDefinitions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := map[string]bool{}
+	for _, h := range res.Hits {
+		ws[h.Workspace] = true
+	}
+	if len(res.Hits) != 3 || !ws[a.Entry.ID] || !ws[b.Entry.ID] {
+		t.Errorf("two workspaces: %s (workspaces %v)", hitList(res), ws)
+	}
+	hits, err := Goto(context.Background(), []*SearchIndex{b}, "Pool", "other/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || hits[0].Path != "other/pool.go" {
+		t.Errorf("goto Pool from other/main.go: %+v; want other/pool.go first", hits)
+	}
+	if hits, _ := Goto(context.Background(), []*SearchIndex{b}, "Poo", ""); len(hits) != 0 {
+		t.Errorf("goto Poo found %+v; want only exact names", hits)
+	}
+}
