@@ -298,8 +298,10 @@ func (f *Fulltext) tokenizer(lang string) *tokenizer.Tokenizer {
 }
 
 // filters returns the clauses every document of a search must match besides its words.
+// There is no clause on doc_type: the text fields of symbols and files differ, so the words
+// already pick the kind of document, and a term matching every symbol (three quarters of a
+// million on corpus.sh full) made each search walk its postings: 11 ms of a 12 ms median.
 func filters(docType string, req Request) (must []query.Query, mustNot []query.Query) {
-	must = append(must, termQuery(ftFieldDocType, docType))
 	if req.Language != "" {
 		must = append(must, termQuery(ftFieldLanguage, req.Language))
 	}

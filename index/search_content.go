@@ -3,7 +3,9 @@ package index
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/scoring"
@@ -20,6 +22,9 @@ const (
 	phraseLineBoost = 1.5
 	// maxLineText caps the text of a line shown with a hit, in bytes.
 	maxLineText = 400
+	// minContentFetch is the fewest candidate files fetched; each gives up to
+	// maxContentLinesPerFile lines, and a round that verifies too few fetches more.
+	minContentFetch = 10
 )
 
 var contentFields = []string{ftFieldPath, ftFieldLanguage}
@@ -57,7 +62,7 @@ func (s *Searcher) content(ctx context.Context, req Request, q parsedQuery, keep
 func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want int) ([]Hit, error) {
 	must, mustNot := filters(ftDocTypeFile, req)
 	scored := words(tokens, all, func(t string) Query { return termQuery(ftFieldContent, t) })
-	fetch := max(want*3, minFetch/2)
+	fetch := max(want, minContentFetch)
 	var hits []Hit
 	for round := 0; round < contentRounds; round++ {
 		res, err := s.run(ctx, scored, must, mustNot, fetch, contentFields)
@@ -92,9 +97,18 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 // hits: none when the file does not hold every needle (any, when relaxed), else the lines
 // holding the most needles, at most maxContentLinesPerFile of them.
 func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64) []Hit {
-	lower := bytes.ToLower(content)
-	if len(lower) != len(content) {
-		lower = asciiLower(content) // keep byte offsets when a rune changes length
+	ascii := isASCII(needles)
+	if ascii && !holdsNeedles(content, needles, all) {
+		return nil // most candidates that fail do so here, without lower-casing the file
+	}
+	var lower []byte
+	if ascii {
+		buf := lowerPool.Get().(*[]byte)
+		defer lowerPool.Put(buf)
+		*buf = asciiLower((*buf)[:0], content)
+		lower = *buf
+	} else if lower = bytes.ToLower(content); len(lower) != len(content) {
+		lower = asciiLower(nil, content) // keep byte offsets when a rune changes length
 	}
 	present := 0
 	for _, n := range needles {
@@ -146,16 +160,88 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 	return hits
 }
 
-// asciiLower lower-cases the ASCII letters of b only, so offsets stay those of b.
-func asciiLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
+// lowerPool holds the buffers content is lower-cased into.
+var lowerPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// asciiLower appends b with its ASCII letters lower-cased to dst: offsets stay those of b,
+// and needles of ASCII letters match whatever the case of the text.
+func asciiLower(dst, b []byte) []byte {
+	dst = slices.Grow(dst, len(b))
+	for _, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		out[i] = c
+		dst = append(dst, c)
 	}
-	return out
+	return dst
+}
+
+// holdsNeedles reports whether content holds every needle (any, unless all), ignoring the
+// case of ASCII letters. The needles are ASCII and lower-case.
+func holdsNeedles(content []byte, needles []string, all bool) bool {
+	for _, n := range needles {
+		found := containsFoldASCII(content, n)
+		if found && !all {
+			return true
+		}
+		if !found && all {
+			return false
+		}
+	}
+	return all
+}
+
+// containsFoldASCII reports whether s holds needle (ASCII, lower-case) but for the case of
+// ASCII letters. It jumps between the occurrences of the needle's first byte in either case.
+func containsFoldASCII(s []byte, needle string) bool {
+	if needle == "" {
+		return true
+	}
+	lo, up := needle[0], needle[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	nextLo, nextUp := -1, -1 // the next occurrences at or after i, -2 when there is none
+	for i := 0; i+len(needle) <= len(s); i++ {
+		if nextLo != -2 && nextLo < i {
+			if nextLo = bytes.IndexByte(s[i:], lo); nextLo >= 0 {
+				nextLo += i
+			} else {
+				nextLo = -2
+			}
+		}
+		if lo != up && nextUp != -2 && nextUp < i {
+			if nextUp = bytes.IndexByte(s[i:], up); nextUp >= 0 {
+				nextUp += i
+			} else {
+				nextUp = -2
+			}
+		}
+		switch {
+		case nextLo < 0 && (lo == up || nextUp < 0):
+			return false
+		case nextLo < 0 || lo != up && nextUp >= 0 && nextUp < nextLo:
+			i = nextUp
+		default:
+			i = nextLo
+		}
+		if i+len(needle) <= len(s) && bytes.EqualFold(s[i:i+len(needle)], []byte(needle)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isASCII reports whether every needle is ASCII.
+func isASCII(needles []string) bool {
+	for _, n := range needles {
+		for i := 0; i < len(n); i++ {
+			if n[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // lineText returns a line as shown: without its line ending, capped at maxLineText bytes

@@ -20,39 +20,41 @@ func (s *Searcher) addContext(ctx context.Context, hits []Hit, n int) error {
 			ids = append(ids, h.SymbolID)
 		}
 	}
-	spans, err := s.store.symbolSpans(ctx, ids)
+	spans, err := s.store.symbolSpans(ctx, ids, max(n, defContextLines))
 	if err != nil {
 		return err
 	}
 	files := map[string][][]byte{}
 	for i := range hits {
 		h := &hits[i]
-		if h.Hit == HitFile {
-			continue
-		}
-		lines, ok := files[h.Path]
-		if !ok {
-			content, err := s.store.Content(ctx, h.Path)
-			if err != nil {
-				return err
-			}
-			lines = bytes.Split(content, []byte("\n"))
-			files[h.Path] = lines
-		}
 		switch h.Hit {
 		case HitDefinition:
-			if sp, ok := spans[h.SymbolID]; ok {
+			sp, ok := spans[h.SymbolID]
+			if ok {
 				h.EndLine, h.Column = sp.endLine, sp.column
 			}
 			if h.EndLine < h.Line {
 				h.EndLine = h.Line
 			}
 			last := min(h.EndLine, h.Line+max(n, defContextLines)-1)
-			h.Context = contextLines(lines, h.Line, last, 0)
-		case HitContent:
-			if n > 0 {
-				h.Context = contextLines(lines, h.Line-n, h.Line+n, h.Line)
+			h.Context = contextLines(bytes.Split(sp.head, []byte("\n")), 1, last-h.Line+1, 0)
+			for j := range h.Context {
+				h.Context[j].Line += h.Line - 1
 			}
+		case HitContent:
+			if n == 0 {
+				continue
+			}
+			lines, ok := files[h.Path]
+			if !ok {
+				content, err := s.store.Content(ctx, h.Path)
+				if err != nil {
+					return err
+				}
+				lines = bytes.Split(content, []byte("\n"))
+				files[h.Path] = lines
+			}
+			h.Context = contextLines(lines, h.Line-n, h.Line+n, h.Line)
 		}
 	}
 	return nil
@@ -69,20 +71,33 @@ func contextLines(lines [][]byte, first, last, skip int) []ContextLine {
 	return out
 }
 
-type symbolSpan struct{ endLine, column int }
+type symbolSpan struct {
+	endLine, column int
+	head            []byte // the source from the start of the symbol's first line: its first lines
+}
 
-// symbolSpans returns the end line and start column of the symbols ids.
-func (s *Store) symbolSpans(ctx context.Context, ids []string) (map[string]symbolSpan, error) {
+// Bytes of a definition's source read for its context: per line wanted, and before the
+// symbol's start to find the start of its line.
+const (
+	headBytesPerLine = 256
+	headLookBehind   = 512
+)
+
+// symbolSpans returns the end line, start column and first lines (up to lines of them) of
+// the symbols ids. Only those bytes of each file are read: SQLite cuts them out of the
+// stored content.
+func (s *Store) symbolSpans(ctx context.Context, ids []string, lines int) (map[string]symbolSpan, error) {
 	out := make(map[string]symbolSpan, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
+	args := []any{headLookBehind, headLookBehind, headLookBehind + lines*headBytesPerLine}
+	for _, id := range ids {
+		args = append(args, id)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, end_line, start_column FROM symbols WHERE id IN (?`+
-		strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT s.id, s.end_line, s.start_column, s.start_byte - max(s.start_byte - ?, 0),
+		substr(f.content, max(s.start_byte - ?, 0) + 1, ?)
+		FROM symbols s JOIN files f ON f.path = s.path WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbol spans: %w", err)
 	}
@@ -90,9 +105,14 @@ func (s *Store) symbolSpans(ctx context.Context, ids []string) (map[string]symbo
 	for rows.Next() {
 		var id string
 		var sp symbolSpan
-		if err := rows.Scan(&id, &sp.endLine, &sp.column); err != nil {
+		var behind int
+		var chunk []byte
+		if err := rows.Scan(&id, &sp.endLine, &sp.column, &behind, &chunk); err != nil {
 			return nil, err
 		}
+		behind = min(behind, len(chunk))
+		start := bytes.LastIndexByte(chunk[:behind], '\n') + 1
+		sp.head = chunk[start:]
 		out[id] = sp
 	}
 	return out, rows.Err()

@@ -25,7 +25,7 @@ const (
 	// besides the full-text candidates.
 	maxNamedCandidates = 200
 	// minFetch is the fewest candidates fetched from the full-text index.
-	minFetch = 50
+	minFetch = 30
 )
 
 var defFields = []string{ftFieldName, ftFieldSignature, ftFieldLanguage, ftFieldKind, ftFieldPath, ftFieldStartLine}
@@ -38,7 +38,7 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q parsedQuery, 
 		return nil, false, err
 	}
 	must, mustNot := filters(ftDocTypeSymbol, req)
-	fetch := max(want*4, minFetch)
+	fetch := max(want*3, minFetch)
 	hits, err := s.defSearch(ctx, tokens, true, must, mustNot, fetch)
 	if err != nil {
 		return nil, false, err

@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/scoring"
 )
@@ -25,7 +25,13 @@ const (
 
 type pathEntry struct {
 	path, lower, lang string
-	class             scoring.PathClass
+	name              string // the lower-cased file name (a suffix of lower)
+}
+
+func newPathEntry(p, lang string) pathEntry {
+	e := pathEntry{path: p, lower: strings.ToLower(p), lang: lang}
+	e.name = e.lower[strings.LastIndexByte(e.lower, '/')+1:]
+	return e
 }
 
 // loadPaths reads the indexed paths once. SQLite joins them into one string: a row per
@@ -43,7 +49,7 @@ func (s *Searcher) loadPaths(ctx context.Context) ([]pathEntry, error) {
 			if !ok {
 				continue
 			}
-			s.paths = append(s.paths, pathEntry{path: p, lower: strings.ToLower(p), lang: lang, class: scoring.Classify(p)})
+			s.paths = append(s.paths, newPathEntry(p, lang))
 		}
 	})
 	return s.paths, s.pathsErr
@@ -61,17 +67,22 @@ func (s *Searcher) files(ctx context.Context, req Request, q parsedQuery, keepTe
 	if len(frags) == 0 {
 		return nil, ErrEmptyQuery
 	}
+	m := pathMatcher{needle: needle, folded: scoring.Fold(needle), frags: frags}
 	var hits []Hit
 	for _, e := range paths {
-		if req.Tests == TestsExclude && e.class == scoring.Test || req.Language != "" && e.lang != req.Language || !req.Pattern.Match(e.path) {
+		if req.Language != "" && e.lang != req.Language {
 			continue
 		}
-		score := matchPath(e.lower, needle, frags)
-		if score == 0 {
+		score := m.match(&e)
+		if score == 0 || !req.Pattern.Match(e.path) {
 			continue
 		}
-		score = (score - filePathLengthCost*float64(len(e.path))) * scoring.PathWeight(e.class, keepTests)
-		hits = append(hits, Hit{Hit: HitFile, Path: e.path, Language: e.lang, Line: 1, EndLine: 1, Score: score, class: e.class})
+		class := scoring.Classify(e.path)
+		if req.Tests == TestsExclude && class == scoring.Test {
+			continue
+		}
+		score = (score - filePathLengthCost*float64(len(e.path))) * scoring.PathWeight(class, keepTests)
+		hits = append(hits, Hit{Hit: HitFile, Path: e.path, Language: e.lang, Line: 1, EndLine: 1, Score: score, class: class})
 	}
 	sortHits(hits, nil)
 	if len(hits) > want {
@@ -80,26 +91,31 @@ func (s *Searcher) files(ctx context.Context, req Request, q parsedQuery, keepTe
 	return hits, nil
 }
 
-// matchPath scores how the lower-cased path p matches the lower-cased needle and its
-// fragments; 0 is no match.
-func matchPath(p, needle string, frags []string) float64 {
-	name := path.Base(p)
+// pathMatcher scores how paths match a lower-cased needle.
+type pathMatcher struct {
+	needle, folded string
+	frags          []string // the needle split at / . _ - and spaces
+}
+
+// match scores how e matches; 0 is no match.
+func (m *pathMatcher) match(e *pathEntry) float64 {
+	p := e.lower
 	switch {
-	case name == needle:
+	case e.name == m.needle:
 		return fileExactName
-	case p == needle || strings.HasSuffix(p, "/"+needle):
+	case p == m.needle || strings.HasSuffix(p, m.needle) && p[len(p)-len(m.needle)-1] == '/':
 		return fileExactPath
-	case strings.HasPrefix(name, needle):
+	case strings.HasPrefix(e.name, m.needle):
 		return fileNamePrefix
-	case scoring.Fold(strings.TrimSuffix(name, path.Ext(name))) == scoring.Fold(needle):
+	case foldEqual(stem(e.name), m.folded):
 		return fileStemMatch
-	case strings.Contains(name, needle):
+	case strings.Contains(e.name, m.needle):
 		return fileNameContains
-	case strings.Contains(p, needle):
+	case strings.Contains(p, m.needle):
 		return filePathContains
 	}
 	rest := p
-	for _, f := range frags {
+	for _, f := range m.frags {
 		i := strings.Index(rest, f)
 		if i < 0 {
 			return 0
@@ -107,4 +123,32 @@ func matchPath(p, needle string, frags []string) float64 {
 		rest = rest[i+len(f):]
 	}
 	return fileFragments
+}
+
+// stem returns a file name without its extension.
+func stem(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// foldEqual reports whether scoring.Fold(s) == folded, for a lower-case s, without
+// allocating.
+func foldEqual(s, folded string) bool {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c == '-' || c == ' ' {
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			return scoring.Fold(s) == folded
+		}
+		if j >= len(folded) || folded[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(folded)
 }

@@ -53,6 +53,7 @@ var searchFiles = map[string]string{
 	"a/one.py":              "def parse_config():\n    pass\n",
 	"a/two.py":              "def parse_config_file():\n    pass\n",
 	"b/three.py":            "def parse_config_b():\n    pass\n",
+	"svc/service.py":        "class Service:\n    \"\"\"A service.\"\"\"\n\n    def refresh_tokens(self):\n        return 1\n",
 }
 
 func TestSearchDefinitionsRanking(t *testing.T) {
@@ -64,6 +65,13 @@ func TestSearchDefinitionsRanking(t *testing.T) {
 	h := res.Hits[0]
 	if h.Kind != "method" || h.Language != "go" || h.EndLine != 4 || h.Column != 1 || !strings.Contains(h.Signature, "func (s *Server) ServeHTTP()") || len(h.Context) == 0 {
 		t.Errorf("first hit fields: %+v", h)
+	}
+
+	res = search(t, x, index.Request{Query: "refresh_tokens", Target: index.TargetDefinitions, Context: 5})
+	if len(res.Hits) == 0 || res.Hits[0].Line != 4 || res.Hits[0].Column != 5 || res.Hits[0].EndLine != 5 ||
+		len(res.Hits[0].Context) != 2 || res.Hits[0].Context[0] != (index.ContextLine{Line: 4, Text: "    def refresh_tokens(self):"}) ||
+		res.Hits[0].Context[1].Line != 5 {
+		t.Errorf("refresh_tokens: %+v; want svc/service.py:4:5 with its two lines as context", res.Hits)
 	}
 
 	excl := search(t, x, index.Request{Query: "ServeHTTP", Target: index.TargetDefinitions, Tests: index.TestsExclude})
