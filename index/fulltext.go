@@ -11,22 +11,26 @@ package index
 //
 // Fields (every document kind and language uses the same names, so one query covers all):
 //
-//	field        kind     documents  stored  term vectors  notes
-//	doc_type     keyword  both       no      no            "symbol" or "file"
-//	language     keyword  both       yes     no            canonical language name, or as given
-//	path         keyword  both       yes     no            workspace-relative, POSIX
-//	id           keyword  symbol     no      no            the store's symbol id
-//	kind         keyword  symbol     yes     no            function, struct, ...
-//	name         text     symbol     yes     yes           searched with boost 5
-//	signature    text     symbol     yes     yes           searched with boost 3
-//	doc_comment  text     symbol     no      no            searched with boost 2
-//	code_body    text     symbol     no      no            searched with boost 1
-//	content      text     file       no      no            the whole file text
-//	start_line   number   symbol     yes     -             not indexed: shown, never searched
+//	field        kind     documents  notes
+//	doc_type     keyword  both       "symbol" or "file"
+//	language     keyword  both       canonical language name, or as given
+//	path         keyword  both       workspace-relative, POSIX; file_pattern runs regexps on it
+//	kind         keyword  symbol     function, struct, ...
+//	name         text     symbol     searched with boost 5
+//	signature    text     symbol     searched with boost 3
+//	doc_comment  text     symbol     searched with boost 2
+//	code_body    text     symbol     searched with boost 1
+//	content      text     file       the whole file text
 //
-// Stored fields are exactly what a hit needs to be shown without the store; bodies and file
-// contents live in SQLite only. doc_type, language and kind keep doc values (for facets);
-// no other field does. No field goes into bleve's composite _all field.
+// Nothing is stored, and no field keeps doc values or term vectors: a hit is its document id
+// ("s:" + symbol id, "f:" + path), and search reads what it shows from the store by that id,
+// which it does anyway for the lines of code around a hit. No search runs a phrase inside
+// bleve (content hits are verified against the stored text, which checks phrases), so term
+// vectors would only cost. Measured on corpus.sh full (2 cores): storing name, signature,
+// language, path, kind and start line, with doc values on three keywords and term vectors on
+// name and signature, made the index 401 MB and the full index run 185 s; without them it is
+// 204 MB and 162 s, and definitions search is faster too (no stored fields to load per
+// hit). No field goes into bleve's composite _all field.
 //
 // Text fields are analyzed by the analyzer of the document's own language ("quarry-go", see
 // analyzer.go), "quarry-code" when the language is unknown. A bleve mapping picks analyzers
@@ -34,14 +38,6 @@ package index
 // "symbol_<lang>" or "file_<lang>" ("symbol_", "file_" for an unknown language) and held in
 // the property "_type" (the mapping's TypeField), which is not itself indexed. A query
 // that needs an analyzer (a match query) must name it: the field names alone are ambiguous.
-//
-// Term vectors (positions and offsets) let phrase queries run in the index. They are kept on
-// name and signature, which are short, and not on content (ftContentTermVectors): the
-// content target verifies every candidate against the stored file text anyway, so a phrase
-// over content runs as the conjunction of its terms and is checked there. Measured on 90 MB
-// of Go (GOROOT/src as file documents and 90,000 symbol documents), the index is 89 MB
-// without term vectors, 99 MB with them on name and signature, and 277 MB with them on
-// content too, which also indexes about a third slower.
 //
 // Internal values (bleve's SetInternal): "quarry:version" holds the FulltextVersion that
 // built the index; "quarry:meta:<key>" holds SetMeta's values.
@@ -70,21 +66,19 @@ import (
 
 // ftMappingVersion names the mapping and the tokenizer code. Bump it whenever either
 // changes in a way the hash in FulltextVersion cannot see.
-const ftMappingVersion = "quarry-fulltext-2" // -2: analyzers in the mapping; code_body of body kinds only
+const ftMappingVersion = "quarry-fulltext-3" // -2: analyzers in the mapping, code_body of body kinds only; -3: nothing stored
 
 // Field names of the full-text documents.
 const (
 	ftFieldDocType    = "doc_type"
 	ftFieldLanguage   = "language"
 	ftFieldPath       = "path"
-	ftFieldID         = "id"
 	ftFieldKind       = "kind"
 	ftFieldName       = "name"
 	ftFieldSignature  = "signature"
 	ftFieldDocComment = "doc_comment"
 	ftFieldCodeBody   = "code_body"
 	ftFieldContent    = "content"
-	ftFieldStartLine  = "start_line"
 )
 
 // Values of the doc_type field.
@@ -101,10 +95,6 @@ const (
 	ftVersionKey = "quarry:version"
 	ftMetaPrefix = "quarry:meta:"
 )
-
-// ftContentTermVectors tells whether the content field keeps term vectors (see the top of
-// this file for the measurements).
-const ftContentTermVectors = false
 
 // Indexing advice, from BenchmarkFulltextIndexCorpus on two cores: batches of about
 // FulltextBatchDocs documents applied from FulltextApplyWorkers goroutines at once index
@@ -141,7 +131,6 @@ func (s FulltextStatus) String() string { return string(s) }
 // SymbolDoc is the full-text document of one symbol.
 type SymbolDoc struct {
 	ID, Name, Signature, DocComment, CodeBody, Language, Kind, Path string
-	StartLine                                                       int
 }
 
 // FileDoc is the full-text document of one file.
@@ -163,7 +152,7 @@ type ftOptions struct {
 }
 
 var ftDefaultOptions = ftOptions{
-	termVectors: map[string]bool{ftFieldName: true, ftFieldSignature: true, ftFieldContent: ftContentTermVectors},
+	termVectors: map[string]bool{},
 }
 
 // Fulltext is an open full-text index. It is safe for concurrent use.
@@ -252,27 +241,23 @@ func ftTypeName(docType, lang string) string { return docType + "_" + lang }
 
 func ftSymbolMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
 	dm := ftStaticMapping()
-	ftAddKeyword(dm, ftFieldDocType, false, true)
-	ftAddKeyword(dm, ftFieldLanguage, true, true)
-	ftAddKeyword(dm, ftFieldPath, true, false)
-	ftAddKeyword(dm, ftFieldID, false, false)
-	ftAddKeyword(dm, ftFieldKind, true, true)
-	ftAddText(dm, ftFieldName, analyzer, true, o)
-	ftAddText(dm, ftFieldSignature, analyzer, true, o)
-	ftAddText(dm, ftFieldDocComment, analyzer, false, o)
-	ftAddText(dm, ftFieldCodeBody, analyzer, false, o)
-	line := mapping.NewNumericFieldMapping()
-	line.Index, line.Store, line.IncludeInAll, line.DocValues = false, true, false, false
-	dm.AddFieldMappingsAt(ftFieldStartLine, line)
+	ftAddKeyword(dm, ftFieldDocType)
+	ftAddKeyword(dm, ftFieldLanguage)
+	ftAddKeyword(dm, ftFieldPath)
+	ftAddKeyword(dm, ftFieldKind)
+	ftAddText(dm, ftFieldName, analyzer, o)
+	ftAddText(dm, ftFieldSignature, analyzer, o)
+	ftAddText(dm, ftFieldDocComment, analyzer, o)
+	ftAddText(dm, ftFieldCodeBody, analyzer, o)
 	return dm
 }
 
 func ftFileMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
 	dm := ftStaticMapping()
-	ftAddKeyword(dm, ftFieldDocType, false, true)
-	ftAddKeyword(dm, ftFieldLanguage, true, true)
-	ftAddKeyword(dm, ftFieldPath, true, false)
-	ftAddText(dm, ftFieldContent, analyzer, false, o)
+	ftAddKeyword(dm, ftFieldDocType)
+	ftAddKeyword(dm, ftFieldLanguage)
+	ftAddKeyword(dm, ftFieldPath)
+	ftAddText(dm, ftFieldContent, analyzer, o)
 	return dm
 }
 
@@ -284,17 +269,17 @@ func ftStaticMapping() *mapping.DocumentMapping {
 	return dm
 }
 
-func ftAddKeyword(dm *mapping.DocumentMapping, name string, store, docValues bool) {
+func ftAddKeyword(dm *mapping.DocumentMapping, name string) {
 	fm := mapping.NewKeywordFieldMapping()
 	fm.Analyzer = keyword.Name
-	fm.Store, fm.DocValues, fm.IncludeTermVectors, fm.IncludeInAll = store, docValues, false, false
+	fm.Store, fm.DocValues, fm.IncludeTermVectors, fm.IncludeInAll = false, false, false, false
 	dm.AddFieldMappingsAt(name, fm)
 }
 
-func ftAddText(dm *mapping.DocumentMapping, name, analyzer string, store bool, o ftOptions) {
+func ftAddText(dm *mapping.DocumentMapping, name, analyzer string, o ftOptions) {
 	fm := mapping.NewTextFieldMapping()
 	fm.Analyzer = analyzer
-	fm.Store, fm.DocValues, fm.IncludeTermVectors, fm.IncludeInAll = store, false, o.termVectors[name], false
+	fm.Store, fm.DocValues, fm.IncludeTermVectors, fm.IncludeInAll = false, false, o.termVectors[name], false
 	dm.AddFieldMappingsAt(name, fm)
 }
 
@@ -520,13 +505,11 @@ func (b *FulltextBatch) AddSymbol(d SymbolDoc) {
 		DocType:    ftDocTypeSymbol,
 		Language:   field,
 		Path:       d.Path,
-		ID:         d.ID,
 		Kind:       d.Kind,
 		Name:       d.Name,
 		Signature:  d.Signature,
 		DocComment: d.DocComment,
 		CodeBody:   d.CodeBody,
-		StartLine:  d.StartLine,
 	}
 	b.add(SymbolDocID(d.ID), doc)
 }
@@ -592,13 +575,11 @@ type ftSymbolDocument struct {
 	DocType    string `json:"doc_type"`
 	Language   string `json:"language"`
 	Path       string `json:"path"`
-	ID         string `json:"id"`
 	Kind       string `json:"kind"`
 	Name       string `json:"name"`
 	Signature  string `json:"signature"`
 	DocComment string `json:"doc_comment"`
 	CodeBody   string `json:"code_body"`
-	StartLine  int    `json:"start_line"`
 }
 
 // BleveType returns the document's mapping type (bleve's classifier interface).

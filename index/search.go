@@ -359,15 +359,14 @@ func words(tokens []string, all bool, clause func(tok string) query.Query) query
 }
 
 // run executes a boolean query of must, mustNot and the scoring part, returning up to size
-// hits with the given stored fields.
-func (s *Searcher) run(ctx context.Context, scored query.Query, must, mustNot []query.Query, size int, fields []string) (*bleve.SearchResult, error) {
+// hits (document ids and scores).
+func (s *Searcher) run(ctx context.Context, scored query.Query, must, mustNot []query.Query, size int) (*bleve.SearchResult, error) {
 	bq := bleve.NewBooleanQuery()
 	bq.AddMust(append([]query.Query{scored}, must...)...)
 	if len(mustNot) > 0 {
 		bq.AddMustNot(mustNot...)
 	}
 	sr := bleve.NewSearchRequestOptions(bq, size, 0, false)
-	sr.Fields = fields
 	res, err := s.ft.idx.SearchInContext(ctx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)

@@ -3,6 +3,9 @@ package index
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -26,8 +29,6 @@ const (
 	// maxContentLinesPerFile lines, and a round that verifies too few fetches more.
 	minContentFetch = 10
 )
-
-var contentFields = []string{ftFieldPath, ftFieldLanguage}
 
 // needles returns what a content hit must hold, lower-cased: each quoted phrase as written
 // and each bare word.
@@ -65,19 +66,18 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 	fetch := max(want, minContentFetch)
 	var hits []Hit
 	for round := 0; round < contentRounds; round++ {
-		res, err := s.run(ctx, scored, must, mustNot, fetch, contentFields)
+		res, err := s.run(ctx, scored, must, mustNot, fetch)
 		if err != nil {
 			return nil, err
 		}
 		hits = hits[:0]
 		for _, d := range res.Hits {
-			path, _ := d.Fields[ftFieldPath].(string)
-			lang, _ := d.Fields[ftFieldLanguage].(string)
+			path := strings.TrimPrefix(d.ID, "f:")
 			class := scoring.Classify(path)
 			if req.Tests == TestsExclude && class == scoring.Test {
 				continue
 			}
-			content, err := s.store.Content(ctx, path)
+			lang, content, err := s.store.fileContent(ctx, path)
 			if err != nil {
 				return nil, err
 			}
@@ -256,4 +256,17 @@ func lineText(b []byte) string {
 		return string(b[:cut]) + "…"
 	}
 	return string(b)
+}
+
+// fileContent returns the language and content of the stored file at path (none when the
+// store no longer has it).
+func (s *Store) fileContent(ctx context.Context, path string) (lang string, content []byte, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT language, content FROM files WHERE path = ?`, path).Scan(&lang, &content)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	return lang, content, nil
 }

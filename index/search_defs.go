@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -27,8 +28,6 @@ const (
 	// minFetch is the fewest candidates fetched from the full-text index.
 	minFetch = 30
 )
-
-var defFields = []string{ftFieldName, ftFieldSignature, ftFieldLanguage, ftFieldKind, ftFieldPath, ftFieldStartLine}
 
 // definitions returns up to want definitions for q, best first, and whether the query was
 // relaxed from all words to any.
@@ -70,22 +69,24 @@ func (s *Searcher) defSearch(ctx context.Context, tokens []string, all bool, mus
 			boostedTerm(ftFieldCodeBody, t, boostCodeBody),
 		)
 	})
-	res, err := s.run(ctx, scored, must, mustNot, size, defFields)
+	res, err := s.run(ctx, scored, must, mustNot, size)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(res.Hits))
+	for i, d := range res.Hits {
+		ids[i] = strings.TrimPrefix(d.ID, "s:")
+	}
+	byID, err := s.store.symbolsByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	hits := make([]Hit, 0, len(res.Hits))
-	for _, d := range res.Hits {
-		h := Hit{Hit: HitDefinition, SymbolID: strings.TrimPrefix(d.ID, "s:"), Score: d.Score}
-		h.Name, _ = d.Fields[ftFieldName].(string)
-		h.Signature, _ = d.Fields[ftFieldSignature].(string)
-		h.Language, _ = d.Fields[ftFieldLanguage].(string)
-		h.Kind, _ = d.Fields[ftFieldKind].(string)
-		h.Path, _ = d.Fields[ftFieldPath].(string)
-		if line, ok := d.Fields[ftFieldStartLine].(float64); ok {
-			h.Line = int(line)
+	for i, d := range res.Hits {
+		if h, ok := byID[ids[i]]; ok { // else deleted from the store, not yet from bleve
+			h.Score = d.Score
+			hits = append(hits, h)
 		}
-		hits = append(hits, h)
 	}
 	return hits, nil
 }
@@ -166,21 +167,54 @@ func sortPromoted(hits []Hit) {
 	sortHits(hits, func(h Hit) float64 { return h.bonus })
 }
 
+// symbolColumns are the columns of a symbol a hit shows, in the order scanSymbolHit reads.
+const symbolColumns = `id, path, name, kind, language, signature, start_line`
+
+func scanSymbolHit(rows *sql.Rows) (Hit, error) {
+	h := Hit{Hit: HitDefinition}
+	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line)
+	return h, err
+}
+
 // symbolsNamed returns the symbols named name (exactly, or but for case), as hits.
 func (s *Store) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, name, kind, language, signature, start_line FROM symbols
-		WHERE lower(name) = lower(?) LIMIT ?`, name, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols WHERE lower(name) = lower(?) LIMIT ?`, name, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
 	}
 	defer rows.Close()
 	var out []Hit
 	for rows.Next() {
-		h := Hit{Hit: HitDefinition}
-		if err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line); err != nil {
+		h, err := scanSymbolHit(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// symbolsByID returns the symbols ids as hits, by id.
+func (s *Store) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, error) {
+	out := make(map[string]Hit, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: read symbols: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		h, err := scanSymbolHit(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[h.SymbolID] = h
 	}
 	return out, rows.Err()
 }

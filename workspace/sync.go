@@ -130,7 +130,7 @@ func (ix *openedIndex) addFileDocs(ctx context.Context, b *index.FulltextBatch, 
 	}
 	for _, s := range syms {
 		b.AddSymbol(index.SymbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
-			CodeBody: index.SymbolBody(s.Kind, content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind, Path: s.Path, StartLine: s.StartLine})
+			CodeBody: index.SymbolBody(s.Kind, content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind, Path: s.Path})
 	}
 	return nil
 }
@@ -212,7 +212,7 @@ func (b *writeBatch) put(rec *index.FileRecord) error {
 	for i := range rec.Extract.Symbols {
 		s := &rec.Extract.Symbols[i]
 		b.ft.AddSymbol(index.SymbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
-			CodeBody: index.SymbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path, StartLine: s.StartLine})
+			CodeBody: index.SymbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path})
 		b.added[index.SymbolDocID(s.ID)] = true
 	}
 	return nil
