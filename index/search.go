@@ -53,7 +53,7 @@ func ParseTarget(s string) (Target, error) {
 			return t, nil
 		}
 	}
-	return "", fmt.Errorf("unknown target %q; valid targets: auto, definitions, content, files", s)
+	return "", badRequest("target", "unknown target %q; valid targets: auto, definitions, content, files", s)
 }
 
 // TestPolicy says what to do with tests, fixtures and test data.
@@ -136,6 +136,22 @@ type Result struct {
 	Truncated bool `json:"truncated"`
 }
 
+// BadRequestError is a request field with a value search cannot take.
+type BadRequestError struct {
+	Field string // the request field: target, limit, context, language, kind, query
+	Msg   string // what was wrong and what would be accepted
+	Err   error  // the cause, if any
+}
+
+func (e *BadRequestError) Error() string { return e.Msg }
+
+// Unwrap returns the cause.
+func (e *BadRequestError) Unwrap() error { return e.Err }
+
+func badRequest(field, format string, a ...any) error {
+	return &BadRequestError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
 // ErrEmptyQuery is returned for a query with nothing to search for.
 var ErrEmptyQuery = errors.New("empty query: give a name, words or a \"quoted phrase\" to search for")
 
@@ -174,22 +190,22 @@ func (s *Searcher) Validate(req *Request) error {
 	case req.Limit == 0:
 		req.Limit = DefaultLimit
 	case req.Limit < 0 || req.Limit > MaxLimit:
-		return fmt.Errorf("limit %d out of range: give 1 to %d", req.Limit, MaxLimit)
+		return badRequest("limit", "limit %d out of range: give 1 to %d", req.Limit, MaxLimit)
 	}
 	if req.Context < 0 || req.Context > MaxContext {
-		return fmt.Errorf("context %d out of range: give 0 to %d lines", req.Context, MaxContext)
+		return badRequest("context", "context %d out of range: give 0 to %d lines", req.Context, MaxContext)
 	}
 	if req.Language != "" {
 		l, err := s.reg.Resolve(req.Language)
 		if err != nil {
-			return err
+			return &BadRequestError{Field: "language", Msg: err.Error(), Err: err}
 		}
 		req.Language = l.Name
 	}
 	for i, k := range req.Kinds {
 		kind, err := extract.ParseKind(k)
 		if err != nil {
-			return fmt.Errorf("unknown kind %q; valid kinds: %s", k, strings.Join(extract.Kinds(), ", "))
+			return badRequest("kind", "unknown kind %q; valid kinds: %s", k, strings.Join(extract.Kinds(), ", "))
 		}
 		req.Kinds[i] = kind.String()
 	}
@@ -279,10 +295,10 @@ func (s *Searcher) tokens(q parsedQuery, lang string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("query %q has no words to search for (only punctuation?)", q.raw)
+		return nil, badRequest("query", "query %q has no words to search for (only punctuation?)", q.raw)
 	}
 	if len(out) > maxQueryTokens {
-		return nil, fmt.Errorf("query has %d words; the most is %d", len(out), maxQueryTokens)
+		return nil, badRequest("query", "query has %d words; the most is %d", len(out), maxQueryTokens)
 	}
 	return out, nil
 }

@@ -168,3 +168,12 @@ func CodeBody(content []byte, start, end int) string {
 	}
 	return string(body)
 }
+
+// FileCount returns the number of indexed (not skipped) files.
+func (s *Store) FileCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("index: count files: %w", err)
+	}
+	return n, nil
+}

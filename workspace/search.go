@@ -148,3 +148,6 @@ func Goto(ctx context.Context, indexes []*SearchIndex, symbol, contextFile strin
 	sort.SliceStable(out, func(i, j int) bool { return near(out[i]) > near(out[j]) })
 	return out, nil
 }
+
+// FileCount returns the number of indexed files.
+func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }

@@ -1,19 +1,20 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/workspace"
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 type gotoOptions struct {
 	contextFile string
 	workspace   string
 	json        bool
+	limit       int
 }
 
 func newGotoCmd() *cobra.Command {
@@ -34,40 +35,44 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
 			if symbol == "" {
 				return usagef(cmd.CommandPath(), "empty SYMBOL: give the name of a definition")
 			}
-			return withSearch(cmd, opts.workspace, func(indexes []*workspace.SearchIndex) error {
-				hits, err := workspace.Goto(cmd.Context(), indexes, symbol, opts.contextFile)
-				if err != nil {
+			if opts.limit < 1 || opts.limit > index.MaxLimit {
+				return jsonFailure(cmd, opts.json, tools.Errorf(tools.CodeBadValue, "limit", "--limit %d out of range: give 1 to %d", opts.limit, index.MaxLimit))
+			}
+			svc, err := newService(cmd)
+			if err != nil {
+				return jsonFailure(cmd, opts.json, err)
+			}
+			res, err := svc.Goto(cmd.Context(), tools.GotoRequest{Symbol: symbol, ContextFile: opts.contextFile, Workspace: opts.workspace, Limit: opts.limit})
+			if err != nil {
+				return jsonFailure(cmd, opts.json, err)
+			}
+			w := cmd.OutOrStdout()
+			if opts.json {
+				if err := writeJSON(w, res); err != nil {
 					return err
 				}
-				w := cmd.OutOrStdout()
-				if opts.json {
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					if err := enc.Encode(map[string]any{"symbol": symbol, "results": hits}); err != nil {
-						return err
+			} else {
+				for _, h := range res.Results {
+					p := h.Path
+					if h.Workspace != "" {
+						p = h.Workspace + ":" + p
 					}
-				} else {
-					for _, h := range hits {
-						p := h.Path
-						if h.Workspace != "" {
-							p = h.Workspace + ":" + p
-						}
-						fmt.Fprintln(w, plainHit(p, h))
-					}
+					fmt.Fprintln(w, plainHit(p, h))
 				}
-				if len(hits) == 0 {
-					if !opts.json {
-						fmt.Fprintf(cmd.ErrOrStderr(), "no definition of %q found\n", symbol)
-					}
-					return errNothingFound
+			}
+			if len(res.Results) == 0 {
+				if !opts.json {
+					fmt.Fprintf(cmd.ErrOrStderr(), "no definition of %q found\n", symbol)
 				}
-				return nil
-			})
+				return errNothingFound
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.contextFile, "context-file", "", "the file the symbol is used in: its definitions nearby come first")
 	f.StringVarP(&opts.workspace, "workspace", "w", "", "a workspace id from quarry workspace list, or all (default: the primary)")
 	f.BoolVar(&opts.json, "json", false, "print JSON")
+	f.IntVarP(&opts.limit, "limit", "n", 10, "at most this many definitions (1 to 500)")
 	return cmd
 }

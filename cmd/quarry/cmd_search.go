@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -72,19 +72,23 @@ If the workspace has no index yet, it is built first.`,
 	return cmd
 }
 
-// searchRequest turns the flags into a request, checking each.
+// searchRequest turns the flags into a request, checking each; a bad one is a usage error
+// carrying the contract's error (code and field).
 func searchRequest(cmd *cobra.Command, opts searchOptions, query string) (index.Request, error) {
-	usage := func(format string, a ...any) error { return usagef(cmd.CommandPath(), format, a...) }
+	usage := func(code tools.Code, field, format string, a ...any) error {
+		return &usageError{cmd: cmd.CommandPath(), err: tools.Errorf(code, field, format, a...)}
+	}
+	bad := func(field, format string, a ...any) error { return usage(tools.CodeBadValue, field, format, a...) }
 	req := index.Request{Query: query, Limit: opts.limit, Context: opts.context}
 	if strings.TrimSpace(query) == "" {
-		return req, usage("%v", index.ErrEmptyQuery)
+		return req, usage(tools.CodeBadQuery, "query", "%v", index.ErrEmptyQuery)
 	}
 	t, err := index.ParseTarget(opts.target)
 	if err != nil {
 		if s := suggest(opts.target, []string{"auto", "definitions", "content", "files"}); len(s) > 0 {
-			return req, usage("--target: %v; did you mean %s?", err, s[0])
+			return req, bad("target", "--target: %v; did you mean %s?", err, s[0])
 		}
-		return req, usage("--target: %v", err)
+		return req, bad("target", "--target: %v", err)
 	}
 	req.Target = t
 	if opts.lang != "" {
@@ -94,141 +98,121 @@ func searchRequest(cmd *cobra.Command, opts searchOptions, query string) (index.
 		}
 		l, err := reg.Resolve(opts.lang)
 		if err != nil {
-			return req, usage("--lang: %v", err)
+			return req, bad("language", "--lang: %v", err)
 		}
 		req.Language = l.Name
 	}
 	if _, err := parseKinds(opts.kinds); err != nil {
-		return req, usage("--kind: %v", err)
+		return req, bad("kind", "--kind: %v", err)
 	}
 	for _, k := range opts.kinds {
 		req.Kinds = append(req.Kinds, strings.TrimSpace(k))
 	}
 	if req.Limit < 1 || req.Limit > index.MaxLimit {
-		return req, usage("--limit %d out of range: give 1 to %d", req.Limit, index.MaxLimit)
+		return req, bad("limit", "--limit %d out of range: give 1 to %d", req.Limit, index.MaxLimit)
 	}
 	if req.Context < 0 || req.Context > index.MaxContext {
-		return req, usage("--context %d out of range: give 0 to %d lines", req.Context, index.MaxContext)
+		return req, bad("context_lines", "--context %d out of range: give 0 to %d lines", req.Context, index.MaxContext)
 	}
 	if req.Pattern, err = index.ParseFilePattern(opts.filePattern); err != nil {
-		return req, usage("--file-pattern: %v", err)
+		return req, bad("file_pattern", "--file-pattern: %v", err)
 	}
-	switch {
-	case opts.includeTests && opts.excludeTests:
-		return req, usage("--include-tests and --exclude-tests contradict each other; give one")
-	case opts.includeTests:
-		req.Tests = index.TestsInclude
-	case opts.excludeTests:
-		req.Tests = index.TestsExclude
+	if opts.includeTests && opts.excludeTests {
+		return req, bad("exclude_tests", "--include-tests and --exclude-tests contradict each other; give one")
 	}
 	if opts.json && opts.jsonl {
-		return req, usage("--json and --jsonl: give one")
+		return req, bad("jsonl", "--json and --jsonl: give one")
 	}
 	return req, nil
 }
 
-// searchOutput is the JSON of a search.
-type searchOutput struct {
-	Query     string      `json:"query"`
-	Target    string      `json:"target"`
-	Results   []index.Hit `json:"results"`
-	Relaxed   bool        `json:"relaxed"`
-	Truncated bool        `json:"truncated"`
-	ElapsedMS float64     `json:"elapsed_ms"`
-}
-
 func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
-	start := time.Now()
-	req, err := searchRequest(cmd, opts, query)
+	ireq, err := searchRequest(cmd, opts, query)
 	if err != nil {
-		return err
+		return jsonFailure(cmd, opts.json || opts.jsonl, err)
 	}
-	return withSearch(cmd, opts.workspace, func(indexes []*workspace.SearchIndex) error {
-		res, err := workspace.Search(cmd.Context(), indexes, req)
-		if err != nil {
+	req := tools.SearchRequest{Query: query, Target: string(ireq.Target), Language: ireq.Language, Kind: ireq.Kinds,
+		FilePattern: opts.filePattern, Limit: opts.limit, ContextLines: opts.context, IncludeTests: opts.includeTests,
+		ExcludeTests: opts.excludeTests, Workspace: opts.workspace}
+	svc, err := newService(cmd)
+	if err != nil {
+		return jsonFailure(cmd, opts.json || opts.jsonl, err)
+	}
+	res, err := svc.Search(cmd.Context(), req)
+	if err != nil {
+		return jsonFailure(cmd, opts.json || opts.jsonl, err)
+	}
+	w := cmd.OutOrStdout()
+	switch {
+	case opts.json:
+		if err := writeJSON(w, res); err != nil {
 			return err
 		}
-		out := searchOutput{Query: query, Target: string(req.Target), Results: res.Hits, Relaxed: res.Relaxed,
-			Truncated: res.Truncated, ElapsedMS: float64(time.Since(start).Microseconds()) / 1000}
-		w := cmd.OutOrStdout()
-		switch {
-		case opts.json:
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(out); err != nil {
+	case opts.jsonl:
+		enc := json.NewEncoder(w)
+		for _, h := range res.Results {
+			if err := enc.Encode(h); err != nil {
 				return err
 			}
-		case opts.jsonl:
-			enc := json.NewEncoder(w)
-			for _, h := range res.Hits {
-				if err := enc.Encode(h); err != nil {
-					return err
-				}
-			}
-		default:
-			printHits(w, res, isTerminal(w))
 		}
-		if len(res.Hits) == 0 {
-			if !opts.json && !opts.jsonl {
-				fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
-			}
-			return errNothingFound
+	default:
+		printHits(w, res, isTerminal(w))
+	}
+	if len(res.Results) == 0 {
+		if !opts.json && !opts.jsonl {
+			fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
 		}
-		return nil
-	})
+		return errNothingFound
+	}
+	return nil
 }
 
-// withSearch opens the indexes a search covers: the primary (indexed first if it has no
-// index yet), one reference workspace, or all of them.
-func withSearch(cmd *cobra.Command, id string, fn func([]*workspace.SearchIndex) error) error {
-	return withRegistry(func(primary string, reg *workspace.Registry) error {
-		entries := []workspace.Entry{reg.Primary}
-		switch id {
-		case "", reg.Primary.ID:
-		case "all":
-			entries = reg.All()
-		default:
-			e, err := reg.Lookup(id)
-			if err != nil {
-				return inputError(err)
-			}
-			entries = []workspace.Entry{e}
-		}
-		var indexes []*workspace.SearchIndex
-		defer func() {
-			for _, x := range indexes {
-				x.Close()
-			}
-		}()
-		for _, e := range entries {
-			x, err := openForSearch(cmd, reg, primary, e)
-			if err != nil {
-				return err
-			}
-			indexes = append(indexes, x)
-		}
-		return fn(indexes)
-	})
+// newService returns the agent-contract service of the current workspace, which draws the
+// progress of an index run it starts on a terminal.
+func newService(cmd *cobra.Command) (*tools.Service, error) {
+	root, err := primaryRoot()
+	if err != nil {
+		return nil, err
+	}
+	svc, err := tools.NewService(root)
+	if err != nil {
+		return nil, err
+	}
+	var p *progress
+	svc.OnIndexStart = func(e workspace.Entry) { p = newProgress(cmd.ErrOrStderr(), "indexing "+e.Name) }
+	svc.Progress = func(pr workspace.Progress) { p.update(pr) }
+	svc.OnIndexEnd = func() { p.finish() }
+	return svc, nil
 }
 
-// openForSearch opens e's index; the primary workspace is indexed first when it has none
-// (or only a store without its full-text index).
-func openForSearch(cmd *cobra.Command, reg *workspace.Registry, primary string, e workspace.Entry) (*workspace.SearchIndex, error) {
-	dir := workspace.IndexDir(primary, e.ID)
-	x, err := workspace.OpenSearch(e, dir)
-	if errors.Is(err, workspace.ErrNotIndexed) {
-		if e.ID != reg.Primary.ID {
-			return nil, fmt.Errorf("%w; run: quarry workspace refresh %s", err, e.ID)
-		}
-		if _, err := indexWorkspace(cmd, reg, primary, e, workspace.IndexOptions{}); err != nil {
-			return nil, err
-		}
-		x, err = workspace.OpenSearch(e, dir)
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// jsonFailure prints the contract's failure envelope of err on stdout when the output is
+// JSON, and returns err as the CLI reports it: the contract's input errors (bad query or
+// value, unknown workspace, path outside the workspace, ...) are usage errors, exit code 2.
+func jsonFailure(cmd *cobra.Command, jsonOut bool, err error) error {
+	env := tools.Fail(err)
+	var ue *usageError
+	isUsage := errors.As(err, &ue)
+	if isUsage && env.Error.Code == tools.CodeInternal {
+		env.Error.Code = tools.CodeBadValue
 	}
-	if errors.Is(err, index.ErrFulltextLocked) {
-		return nil, fmt.Errorf("workspace %s is being indexed by another quarry process; search again when it is done", e.ID)
+	if jsonOut {
+		_ = writeJSON(cmd.OutOrStdout(), env)
 	}
-	return x, err
+	switch env.Error.Code {
+	case tools.CodeInternal, tools.CodeBusy, tools.CodeTimeout:
+		return err
+	}
+	if isUsage {
+		return err
+	}
+	return &usageError{cmd: cmd.CommandPath(), err: err}
 }
 
 // isTerminal reports whether w is a terminal.
@@ -253,7 +237,7 @@ const (
 
 // printHits prints results: grouped by file and coloured on a terminal, one line each
 // (path:line:text, grep-like) elsewhere.
-func printHits(w io.Writer, res *index.Result, tty bool) {
+func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 	if res.Relaxed {
 		fmt.Fprintln(w, "(no result has every word; showing results with any of them)")
 	}
@@ -264,7 +248,7 @@ func printHits(w io.Writer, res *index.Result, tty bool) {
 		return color + s + colorReset
 	}
 	lastPath := ""
-	for _, h := range res.Hits {
+	for _, h := range res.Results {
 		p := h.Path
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
@@ -281,9 +265,9 @@ func printHits(w io.Writer, res *index.Result, tty bool) {
 			lastPath = p
 		}
 		switch h.Hit {
-		case index.HitDefinition:
+		case string(index.HitDefinition):
 			fmt.Fprintf(w, "%s %s %s  %s\n", paint(colorLine, fmt.Sprintf("%6d:", h.Line)), paint(colorKind, h.Kind), paint(colorName, h.Name), paint(colorDim, oneLineText(h.Signature)))
-		case index.HitContent:
+		case string(index.HitContent):
 			for _, c := range h.Context {
 				if c.Line < h.Line {
 					fmt.Fprintf(w, "%s %s\n", paint(colorDim, fmt.Sprintf("%6d-", c.Line)), c.Text)
@@ -295,18 +279,18 @@ func printHits(w io.Writer, res *index.Result, tty bool) {
 					fmt.Fprintf(w, "%s %s\n", paint(colorDim, fmt.Sprintf("%6d-", c.Line)), c.Text)
 				}
 			}
-		case index.HitFile:
+		case string(index.HitFile):
 			fmt.Fprintf(w, "%s %s\n", paint(colorLine, fmt.Sprintf("%6s ", "")), paint(colorKind, "file"))
 		}
 	}
 }
 
 // plainHit formats one hit on one line.
-func plainHit(p string, h index.Hit) string {
+func plainHit(p string, h tools.Hit) string {
 	switch h.Hit {
-	case index.HitDefinition:
+	case string(index.HitDefinition):
 		return fmt.Sprintf("%s:%d:%d: %s %s: %s", p, h.Line, max(h.Column, 1), h.Kind, h.Name, oneLineText(h.Signature))
-	case index.HitContent:
+	case string(index.HitContent):
 		return fmt.Sprintf("%s:%d:%s", p, h.Line, h.Text)
 	}
 	return p

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 func searchRoot(t *testing.T) string {
@@ -78,6 +80,67 @@ func TestSearchBadInput(t *testing.T) {
 		code, _, errOut := quarry(t, "", append([]string{"--root", root}, tt.args...)...)
 		if code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("quarry %v: exit %d, %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestJSONFailureEnvelope(t *testing.T) {
+	root := searchRoot(t)
+	tests := []struct {
+		args []string
+		code string
+		path string
+	}{
+		{[]string{"search", "", "--json"}, "BAD_QUERY", "query"},
+		{[]string{"search", "(*&)", "--json", "--target", "definitions"}, "BAD_QUERY", "query"},
+		{[]string{"search", "x", "--workspace", "nope", "--json"}, "UNKNOWN_WORKSPACE", "workspace"},
+		{[]string{"goto", "Serve", "--context-file", "/etc/passwd", "--json"}, "PATH_OUTSIDE_WORKSPACE", "context_file"},
+		{[]string{"goto", "Serve", "--limit", "0", "--json"}, "BAD_VALUE", "limit"},
+	}
+	for _, tt := range tests {
+		code, out, _ := quarry(t, "", append([]string{"--root", root}, tt.args...)...)
+		var env struct {
+			OK    *bool `json:"ok"`
+			Error struct {
+				Code, Message, Path string
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(out), &env); err != nil || env.OK == nil || *env.OK || env.Error.Code != tt.code || env.Error.Path != tt.path || env.Error.Message == "" || code != exitUsage {
+			t.Errorf("quarry %v: exit %d, %s; want exit 2 and the envelope with %s at %s", tt.args, code, out, tt.code, tt.path)
+		}
+	}
+}
+
+// TestJSONAnswersValidate checks every JSON answer of search and goto, and the failure
+// envelope, against the contract's schemas.
+func TestJSONAnswersValidate(t *testing.T) {
+	root := searchRoot(t)
+	tests := []struct {
+		schema string
+		args   []string
+	}{
+		{"search.result", []string{"search", "ServeHTTP", "--json"}},
+		{"search.result", []string{"search", "connection pool", "--json", "--target", "content", "--context", "1"}},
+		{"search.result", []string{"search", "pool.py", "--json", "--target", "files"}},
+		{"search.result", []string{"search", "zebra", "--json"}},
+		{"goto.result", []string{"goto", "ServeHTTP", "--json"}},
+		{"error", []string{"search", "x", "--limit", "0", "--json"}},
+		{"error", []string{"search", "x", "--lang", "cobol", "--json"}},
+	}
+	for _, tt := range tests {
+		_, out, _ := quarry(t, "", append([]string{"--root", root}, tt.args...)...)
+		if err := tools.Validate(tt.schema, []byte(out)); err != nil {
+			t.Errorf("quarry %v: the answer does not validate against %s: %v\n%s", tt.args, tt.schema, err, out)
+		}
+	}
+	code, out, _ := quarry(t, "", "schema", "--all")
+	var all map[string]map[string]any
+	if code != exitOK || json.Unmarshal([]byte(out), &all) != nil || len(all) < 5 {
+		t.Fatalf("schema --all: exit %d\n%.300s", code, out)
+	}
+	for name, s := range all {
+		if s["$schema"] != tools.SchemaDialect || s["$id"] == nil || s["version"] != tools.AgentVersion {
+			t.Errorf("schema %s: $schema %v, $id %v, version %v", name, s["$schema"], s["$id"], s["version"])
 		}
 	}
 }

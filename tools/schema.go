@@ -1,0 +1,161 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Schema identifiers.
+const (
+	// SchemaDialect is the JSON Schema draft every schema declares.
+	SchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+	// SchemaBase starts every schema's $id: SchemaBase + "v1/search.request.json".
+	SchemaBase = "https://quarry.dev/schemas/"
+)
+
+// Operation is one operation of the contract: its name (the CLI command, and the MCP tool
+// that runs it), what it does, and the types of its request and result.
+type Operation struct {
+	Name    string
+	Tool    string // the MCP tool, "" when there is none
+	Summary string
+	Request reflect.Type
+	Result  reflect.Type
+}
+
+// Operations lists the contract's operations.
+var Operations = []Operation{
+	{Name: "search", Tool: "fast_search", Summary: "Search definitions, content lines and files, ranked together or by target.",
+		Request: reflect.TypeFor[SearchRequest](), Result: reflect.TypeFor[SearchResult]()},
+	{Name: "goto", Tool: "fast_goto", Summary: "Find where a symbol is defined, best first.",
+		Request: reflect.TypeFor[GotoRequest](), Result: reflect.TypeFor[GotoResult]()},
+}
+
+// OperationNamed returns the operation called name (its CLI name or its MCP tool).
+func OperationNamed(name string) (Operation, error) {
+	for _, op := range Operations {
+		if op.Name == name || op.Tool != "" && op.Tool == name {
+			return op, nil
+		}
+	}
+	return Operation{}, Errorf(CodeBadValue, "command", "no operation %q; operations: %s", name, strings.Join(OperationNames(), ", "))
+}
+
+// OperationNames lists the operations' names.
+func OperationNames() []string {
+	var names []string
+	for _, op := range Operations {
+		names = append(names, op.Name)
+	}
+	return names
+}
+
+// SchemaFor returns the JSON Schema (Draft 2020-12) of t, identified as name: generated
+// from the Go type, with $id and the contract's version. Objects admit no other properties.
+func SchemaFor(name string, t reflect.Type) (*jsonschema.Schema, error) {
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("tools: schema of %s: %w", name, err)
+	}
+	s.Schema = SchemaDialect
+	s.ID = SchemaBase + "v" + majorVersion() + "/" + name + ".json"
+	s.Title = name
+	if s.Extra == nil {
+		s.Extra = map[string]any{}
+	}
+	s.Extra["version"] = AgentVersion
+	closeObjects(s)
+	return s, nil
+}
+
+// closeObjects sets additionalProperties false on every object schema in s: a field the
+// contract does not define is an error, not ignored.
+func closeObjects(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if (s.Type == "object" || slices.Contains(s.Types, "object")) && s.AdditionalProperties == nil {
+		s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	}
+	for _, p := range s.Properties {
+		closeObjects(p)
+	}
+	closeObjects(s.Items)
+	for _, d := range s.Defs {
+		closeObjects(d)
+	}
+}
+
+func majorVersion() string { return strings.SplitN(AgentVersion, ".", 2)[0] }
+
+// Schemas returns every schema of the contract by name: "<operation>.request",
+// "<operation>.result" and "error" (the failure envelope).
+func Schemas() (map[string]*jsonschema.Schema, error) {
+	out := map[string]*jsonschema.Schema{}
+	for _, op := range Operations {
+		for _, part := range []struct {
+			suffix string
+			t      reflect.Type
+		}{{"request", op.Request}, {"result", op.Result}} {
+			s, err := SchemaFor(op.Name+"."+part.suffix, part.t)
+			if err != nil {
+				return nil, err
+			}
+			out[op.Name+"."+part.suffix] = s
+		}
+	}
+	env, err := SchemaFor("error", reflect.TypeFor[Envelope]())
+	if err != nil {
+		return nil, err
+	}
+	var codes []any
+	for _, c := range Codes {
+		codes = append(codes, string(c))
+	}
+	if e := env.Properties["error"]; e != nil && e.Properties["code"] != nil {
+		e.Properties["code"].Enum = codes
+	}
+	out["error"] = env
+	return out, nil
+}
+
+// SchemaNames lists the names Schemas returns, sorted.
+func SchemaNames() ([]string, error) {
+	all, err := Schemas()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for n := range all {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Validate checks the JSON document data against the schema called name.
+func Validate(name string, data []byte) error {
+	all, err := Schemas()
+	if err != nil {
+		return err
+	}
+	s, ok := all[name]
+	if !ok {
+		return fmt.Errorf("tools: no schema %q", name)
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("tools: resolve schema %s: %w", name, err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	return resolved.Validate(v)
+}

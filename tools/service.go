@@ -1,0 +1,152 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// Service runs the contract's operations for one primary workspace and its references.
+// It is safe for concurrent use; every operation opens the indexes it needs and closes them
+// before it returns, so a long-running server never keeps an index run from writing.
+type Service struct {
+	root  string
+	langs *languages.Registry
+	// Progress, when set, receives the progress of index runs an operation starts (search
+	// indexes a primary workspace that has no index yet).
+	Progress func(workspace.Progress)
+	// OnIndexStart, when set, is called before such an implicit index run.
+	OnIndexStart func(e workspace.Entry)
+	// OnIndexEnd, when set, is called after it.
+	OnIndexEnd func()
+}
+
+// NewService returns a service for the workspace at root (a canonical directory).
+func NewService(root string) (*Service, error) {
+	langs, err := languages.Default()
+	if err != nil {
+		return nil, err
+	}
+	return &Service{root: root, langs: langs}, nil
+}
+
+// Root returns the primary workspace root.
+func (s *Service) Root() string { return s.root }
+
+// registry reads the registry anew: another process may have changed it.
+func (s *Service) registry() (*workspace.Registry, error) {
+	return workspace.LoadRegistry(s.root)
+}
+
+// entries returns the workspaces an operation on id covers: "" the primary, "all" every
+// one, else the one with that id.
+func (s *Service) entries(reg *workspace.Registry, id string) ([]workspace.Entry, error) {
+	switch id {
+	case "", reg.Primary.ID:
+		return []workspace.Entry{reg.Primary}, nil
+	case "all":
+		return reg.All(), nil
+	}
+	e, err := reg.Lookup(id)
+	if err != nil {
+		return nil, &Error{Code: CodeUnknownWorkspace, Path: "workspace", Message: err.Error(), err: err}
+	}
+	return []workspace.Entry{e}, nil
+}
+
+// openIndexes opens the indexes of the workspaces id covers; the primary one is indexed
+// first when it has none. The caller closes them.
+func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.SearchIndex, error) {
+	reg, err := s.registry()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.entries(reg, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []*workspace.SearchIndex
+	for _, e := range entries {
+		x, err := s.openIndex(ctx, reg, e)
+		if err != nil {
+			closeAll(out)
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func (s *Service) openIndex(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*workspace.SearchIndex, error) {
+	dir := workspace.IndexDir(s.root, e.ID)
+	x, err := workspace.OpenSearch(e, dir)
+	if errors.Is(err, workspace.ErrNotIndexed) {
+		if e.ID != reg.Primary.ID {
+			return nil, &Error{Code: CodeNotIndexed, Message: fmt.Sprintf("%v; run: quarry workspace refresh %s", err, e.ID), err: err}
+		}
+		if _, err := s.index(ctx, reg, e, workspace.IndexOptions{}); err != nil {
+			return nil, err
+		}
+		x, err = workspace.OpenSearch(e, dir)
+	}
+	if err != nil {
+		if errors.Is(err, workspace.ErrNotIndexed) {
+			return nil, &Error{Code: CodeNotIndexed, Message: err.Error(), err: err}
+		}
+		return nil, AsError(err)
+	}
+	return x, nil
+}
+
+// index runs an index of e and records it in the registry.
+func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions) (*workspace.Summary, error) {
+	if s.OnIndexStart != nil {
+		s.OnIndexStart(e)
+	}
+	opts.Progress = s.Progress
+	sum, err := workspace.Index(ctx, e.Root, workspace.IndexDir(s.root, e.ID), s.langs, opts)
+	if s.OnIndexEnd != nil {
+		s.OnIndexEnd()
+	}
+	if err != nil {
+		return nil, err
+	}
+	reg.MarkIndexed(e.ID, time.Now())
+	return sum, reg.Save()
+}
+
+func closeAll(xs []*workspace.SearchIndex) {
+	for _, x := range xs {
+		x.Close()
+	}
+}
+
+// relPath resolves a path argument (absolute, or relative to the workspace root) to a
+// workspace-relative POSIX path, refusing one outside the workspace.
+func (s *Service) relPath(field, p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(s.root, p)
+	}
+	abs = filepath.Clean(abs)
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = resolved
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", &Error{Code: CodeUnreadable, Path: field, Message: err.Error(), err: err}
+	}
+	rel, err := filepath.Rel(s.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", Errorf(CodePathOutsideWorkspace, field, "%s %q is outside the workspace %s", field, p, s.root)
+	}
+	return filepath.ToSlash(rel), nil
+}
