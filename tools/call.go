@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Call runs the operation named op (its CLI name or its MCP tool name) with its request as
+// JSON, and returns its result. The request is decoded strictly: an unknown field is an
+// UNKNOWN_FIELD error with a did-you-mean, a value of the wrong type a BAD_VALUE error
+// naming the field; empty or null args are an empty request.
+func (s *Service) Call(ctx context.Context, op string, args json.RawMessage) (any, error) {
+	o, err := OperationNamed(op)
+	if err != nil {
+		return nil, err
+	}
+	req := reflect.New(o.Request)
+	if err := DecodeStrict(args, req.Interface()); err != nil {
+		return nil, err
+	}
+	run, ok := handlers[o.Name]
+	if !ok {
+		return nil, Errorf(CodeInternal, "", "operation %s has no handler", o.Name)
+	}
+	return run(ctx, s, req.Elem().Interface())
+}
+
+// handlers run each operation with its decoded request.
+var handlers = map[string]func(context.Context, *Service, any) (any, error){
+	"search": func(ctx context.Context, s *Service, r any) (any, error) { return s.Search(ctx, r.(SearchRequest)) },
+	"goto":   func(ctx context.Context, s *Service, r any) (any, error) { return s.Goto(ctx, r.(GotoRequest)) },
+}
+
+// DecodeStrict decodes the JSON object data into v (a pointer to a request struct),
+// rejecting unknown fields with a did-you-mean and reporting type errors by field.
+func DecodeStrict(data json.RawMessage, v any) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || string(data) == "null" {
+		data = []byte("{}")
+	}
+	if data[0] != '{' {
+		return Errorf(CodeBadValue, "", "the arguments must be a JSON object, not %s", jsonKind(data))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, err := dec.Token(); err != io.EOF {
+			return Errorf(CodeBadValue, "", "unexpected data after the arguments object")
+		}
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		known := fieldNames(reflect.TypeOf(v).Elem())
+		msg := fmt.Sprintf("unknown field %q", field)
+		if s := Suggest(field, known); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		return Errorf(CodeUnknownField, field, "%s; fields: %s", msg, strings.Join(known, ", "))
+	case errors.As(err, &typeErr):
+		return Errorf(CodeBadValue, typeErr.Field, "field %q: got a JSON %s, want %s", typeErr.Field, typeErr.Value, jsonTypeName(typeErr.Type))
+	case errors.As(err, &syntaxErr):
+		return Errorf(CodeBadValue, "", "the arguments are not valid JSON: %v (at byte %d)", err, syntaxErr.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return Errorf(CodeBadValue, "", "the arguments are not valid JSON: they end early (at byte %d)", len(data))
+	}
+	return Errorf(CodeBadValue, "", "bad arguments: %v", err)
+}
+
+// fieldNames returns the JSON names of a struct's fields, sorted.
+func fieldNames(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func jsonKind(data []byte) string {
+	switch data[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+func jsonTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "an integer"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice:
+		return "an array of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ")
+	}
+	return t.String()
+}
+
+// Suggest returns the known name closest to typed (within two edits, a prefix, or an
+// abbreviation), or "".
+func Suggest(typed string, known []string) string {
+	best, bestDist := "", 3
+	lt := strings.ToLower(typed)
+	for _, k := range known {
+		lk := strings.ToLower(k)
+		d := editDistance(lt, lk)
+		if len(lt) >= 2 && strings.HasPrefix(lk, lt) {
+			d = min(d, 1)
+		}
+		if d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
