@@ -36,6 +36,13 @@ func (s *Service) Call(ctx context.Context, op string, args json.RawMessage) (an
 var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	"search": func(ctx context.Context, s *Service, r any) (any, error) { return s.Search(ctx, r.(SearchRequest)) },
 	"goto":   func(ctx context.Context, s *Service, r any) (any, error) { return s.Goto(ctx, r.(GotoRequest)) },
+	"symbols": func(ctx context.Context, s *Service, r any) (any, error) {
+		return s.Symbols(ctx, r.(SymbolsRequest))
+	},
+	"refs": func(ctx context.Context, s *Service, r any) (any, error) { return s.Refs(ctx, r.(RefsRequest)) },
+	"workspace": func(ctx context.Context, s *Service, r any) (any, error) {
+		return s.Workspace(ctx, r.(WorkspaceRequest))
+	},
 }
 
 // DecodeStrict decodes the JSON object data into v (a pointer to a request struct),

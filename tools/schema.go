@@ -35,6 +35,12 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[SearchRequest](), Result: reflect.TypeFor[SearchResult]()},
 	{Name: "goto", Tool: "fast_goto", Summary: "Find where a symbol is defined, best first.",
 		Request: reflect.TypeFor[GotoRequest](), Result: reflect.TypeFor[GotoResult]()},
+	{Name: "symbols", Tool: "get_symbols", Summary: "Outline a file: its definitions as a tree, with signatures, and bodies in full mode.",
+		Request: reflect.TypeFor[SymbolsRequest](), Result: reflect.TypeFor[SymbolsResult]()},
+	{Name: "refs", Tool: "fast_refs", Summary: "List the uses of a name (calls, references, type usages, member accesses, imports) with the symbol each is in.",
+		Request: reflect.TypeFor[RefsRequest](), Result: reflect.TypeFor[RefsResult]()},
+	{Name: "workspace", Tool: "manage_workspace", Summary: "Manage workspaces: index, add, remove, list, refresh, stats, clean, health.",
+		Request: reflect.TypeFor[WorkspaceRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
 }
 
 // OperationNamed returns the operation called name (its CLI name or its MCP tool).

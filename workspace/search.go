@@ -151,3 +151,8 @@ func Goto(ctx context.Context, indexes []*SearchIndex, symbol, contextFile strin
 
 // FileCount returns the number of indexed files.
 func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }
+
+// Refs returns the uses of name in the index (see index.Store.Refs).
+func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]index.Ref, int, error) {
+	return x.store.Refs(ctx, name, kinds, offset, limit)
+}

@@ -1,0 +1,180 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// Workspace operations of manage_workspace.
+var workspaceOps = []string{"index", "add", "remove", "list", "refresh", "stats", "clean", "health"}
+
+// WorkspaceRequest is one workspace operation.
+type WorkspaceRequest struct {
+	Operation string `json:"operation" jsonschema:"index (the primary workspace), add (a reference workspace at path), remove (id), list, refresh (id, or all), stats (id), clean (drop unused indexes), health (id)"`
+	Path      string `json:"path,omitempty" jsonschema:"add: the directory of the reference workspace"`
+	Name      string `json:"name,omitempty" jsonschema:"add: a name for it (default: its directory name)"`
+	ID        string `json:"id,omitempty" jsonschema:"remove, refresh, stats, health: the workspace id (from list); refresh without one refreshes all"`
+	Force     bool   `json:"force,omitempty" jsonschema:"index, refresh: drop the index and build it anew"`
+}
+
+// WorkspaceInfo describes one workspace.
+type WorkspaceInfo struct {
+	ID          string `json:"id"`
+	Root        string `json:"root"`
+	Name        string `json:"name"`
+	Primary     bool   `json:"primary"`
+	Indexed     bool   `json:"indexed"`
+	LastIndexed string `json:"last_indexed,omitempty" jsonschema:"UTC, RFC 3339 with Z"`
+	Files       int    `json:"files"`
+	Symbols     int    `json:"symbols"`
+}
+
+// IndexSummary is what an index run did.
+type IndexSummary struct {
+	ID        string         `json:"id"`
+	Added     int            `json:"added"`
+	Changed   int            `json:"changed"`
+	Deleted   int            `json:"deleted"`
+	Renamed   int            `json:"renamed"`
+	Unchanged int            `json:"unchanged"`
+	Extracted int            `json:"extracted"`
+	Files     int            `json:"files"`
+	Symbols   int            `json:"symbols"`
+	Skipped   map[string]int `json:"skipped" jsonschema:"files skipped, by reason"`
+	ElapsedMS int64          `json:"elapsed_ms"`
+	Errors    []string       `json:"errors,omitempty"`
+}
+
+// WorkspaceResult is the outcome of a workspace operation.
+type WorkspaceResult struct {
+	Operation  string          `json:"operation"`
+	Workspaces []WorkspaceInfo `json:"workspaces" jsonschema:"list, add, remove, stats: the workspaces concerned"`
+	Indexed    []IndexSummary  `json:"indexed,omitempty" jsonschema:"index, add, refresh: what each index run did"`
+	Removed    []string        `json:"removed,omitempty" jsonschema:"clean: the index directories deleted"`
+	Health     any             `json:"health,omitempty" jsonschema:"health: the report of quarry health --json"`
+	ElapsedMS  float64         `json:"elapsed_ms"`
+	Errors     []ErrorInfo     `json:"errors"`
+}
+
+// Workspace runs a workspace operation.
+func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*WorkspaceResult, error) {
+	start := time.Now()
+	reg, err := s.registry()
+	if err != nil {
+		return nil, AsError(err)
+	}
+	out := &WorkspaceResult{Operation: req.Operation, Workspaces: []WorkspaceInfo{}, Errors: []ErrorInfo{}}
+	need := func(field, value string) error {
+		if strings.TrimSpace(value) == "" {
+			return Errorf(CodeBadValue, field, "operation %s needs %s", req.Operation, field)
+		}
+		return nil
+	}
+	switch req.Operation {
+	case "list":
+		for _, e := range reg.All() {
+			out.Workspaces = append(out.Workspaces, s.info(ctx, reg, e))
+		}
+	case "index":
+		if err := s.runIndex(ctx, reg, reg.Primary, req.Force, out); err != nil {
+			return nil, err
+		}
+	case "add":
+		if err := need("path", req.Path); err != nil {
+			return nil, err
+		}
+		e, err := reg.Add(req.Path, req.Name)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		if err := reg.Save(); err != nil {
+			return nil, AsError(err)
+		}
+		if err := s.runIndex(ctx, reg, e, false, out); err != nil {
+			return nil, err
+		}
+		out.Workspaces = append(out.Workspaces, s.info(ctx, reg, e))
+	case "remove":
+		if err := need("id", req.ID); err != nil {
+			return nil, err
+		}
+		e, err := reg.Remove(req.ID)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		if err := reg.Save(); err != nil {
+			return nil, AsError(err)
+		}
+		out.Workspaces = append(out.Workspaces, WorkspaceInfo{ID: e.ID, Root: e.Root, Name: e.Name})
+	case "refresh":
+		entries := reg.All()
+		if req.ID != "" && req.ID != "all" {
+			e, err := reg.Lookup(req.ID)
+			if err != nil {
+				return nil, AsError(err)
+			}
+			entries = []workspace.Entry{e}
+		}
+		for _, e := range entries {
+			if err := s.runIndex(ctx, reg, e, req.Force, out); err != nil {
+				return nil, err
+			}
+		}
+	case "stats", "health":
+		e := reg.Primary
+		if req.ID != "" {
+			if e, err = reg.Lookup(req.ID); err != nil {
+				return nil, AsError(err)
+			}
+		}
+		if req.Operation == "stats" {
+			out.Workspaces = append(out.Workspaces, s.info(ctx, reg, e))
+			break
+		}
+		h, err := workspace.CheckHealth(ctx, e, workspace.IndexDir(s.root, e.ID), e.ID != reg.Primary.ID)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		out.Health = h
+	case "clean":
+		removed, err := workspace.Clean(s.root, reg)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		out.Removed = removed
+	default:
+		return nil, Errorf(CodeBadValue, "operation", "operation %q: want one of %s%s", req.Operation, strings.Join(workspaceOps, ", "), didYouMean(req.Operation, workspaceOps))
+	}
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
+}
+
+func (s *Service) runIndex(ctx context.Context, reg *workspace.Registry, e workspace.Entry, force bool, out *WorkspaceResult) error {
+	sum, err := s.index(ctx, reg, e, workspace.IndexOptions{Force: force})
+	if err != nil {
+		return AsError(err)
+	}
+	is := IndexSummary{ID: e.ID, Added: sum.Added, Changed: sum.Changed, Deleted: sum.Deleted, Renamed: sum.Renamed,
+		Unchanged: sum.Unchanged, Extracted: sum.Extracted, Files: sum.Counts.Files, Symbols: sum.Counts.Symbols,
+		Skipped: map[string]int{}, ElapsedMS: sum.ElapsedMS, Errors: sum.Errors}
+	for r, n := range sum.Skipped {
+		is.Skipped[string(r)] = n
+	}
+	out.Indexed = append(out.Indexed, is)
+	return nil
+}
+
+// info describes e, with its counts when it is indexed.
+func (s *Service) info(ctx context.Context, reg *workspace.Registry, e workspace.Entry) WorkspaceInfo {
+	w := WorkspaceInfo{ID: e.ID, Root: e.Root, Name: e.Name, Primary: e.ID == reg.Primary.ID}
+	if !e.LastIndexed.IsZero() {
+		w.LastIndexed = e.LastIndexed.UTC().Format(time.RFC3339)
+	}
+	if c, err := workspace.StoreCounts(ctx, workspace.IndexDir(s.root, e.ID)); err == nil {
+		w.Indexed, w.Files, w.Symbols = true, c.Files, c.Symbols
+	}
+	return w
+}

@@ -1,0 +1,138 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// testWorkspace writes a small workspace and returns its service.
+func testWorkspace(t *testing.T) *Service {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"server.go": "package main\n\n// Server serves.\ntype Server struct{}\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() { helper() }\n\nfunc helper() {}\n\nfunc main() { s := &Server{}; s.ServeHTTP(); helper() }\n",
+		"pool.py":   "class Pool:\n    def acquire(self):\n        return helper()\n",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// call runs op and checks its result against the operation's result schema.
+func call(t *testing.T, s *Service, op, args string, into any) {
+	t.Helper()
+	res, err := s.Call(context.Background(), op, json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("Call(%s, %s): %v", op, args, err)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := OperationNamed(op)
+	if err := Validate(o.Name+".result", data); err != nil {
+		t.Errorf("%s result does not validate: %v\n%s", op, err, data)
+	}
+	v := reflect.ValueOf(into).Elem()
+	v.Set(reflect.Zero(v.Type())) // a result reused from a previous call must not keep its fields
+	if err := json.Unmarshal(data, into); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOperations(t *testing.T) {
+	s := testWorkspace(t)
+	var search SearchResult
+	call(t, s, "fast_search", `{"query":"ServeHTTP"}`, &search)
+	if len(search.Results) == 0 || search.Results[0].Name != "ServeHTTP" || search.Results[0].Path != "server.go" || search.TotalFilesSearched != 2 {
+		t.Errorf("fast_search ServeHTTP: %+v", search)
+	}
+	var g GotoResult
+	call(t, s, "fast_goto", `{"symbol":"helper","context_file":"server.go"}`, &g)
+	if len(g.Results) != 1 || g.Results[0].Line != 9 {
+		t.Errorf("fast_goto helper: %+v", g)
+	}
+	var sym SymbolsResult
+	call(t, s, "get_symbols", `{"file_path":"server.go","mode":"full","limit":2}`, &sym)
+	if sym.Language != "go" || len(sym.Results) != 2 || !sym.Truncated || sym.NextCursor != "2" || sym.Results[1].Name != "Server" || sym.Total < 4 {
+		t.Errorf("get_symbols page 1: %+v", sym)
+	}
+	call(t, s, "get_symbols", `{"file_path":"server.go","cursor":"2","mode":"minimal"}`, &sym)
+	if len(sym.Results) == 0 || sym.Truncated || sym.Results[0].Signature != "" {
+		t.Errorf("get_symbols page 2 (minimal): %+v", sym)
+	}
+	call(t, s, "get_symbols", `{"file_path":"pool.py","target":"acq","mode":"full"}`, &sym)
+	if len(sym.Results) != 1 || sym.Results[0].Parent != "Pool" || !strings.Contains(sym.Results[0].Body, "return helper()") {
+		t.Errorf("get_symbols target acq: %+v", sym)
+	}
+	var refs RefsResult
+	call(t, s, "fast_refs", `{"symbol":"helper","limit":2}`, &refs)
+	if refs.Total != 3 || len(refs.Results) != 2 || refs.NextCursor != "2" || refs.Results[0].Path != "pool.py" || refs.Results[0].Container != "acquire" {
+		t.Errorf("fast_refs helper: %+v", refs)
+	}
+	call(t, s, "fast_refs", `{"symbol":"helper","cursor":"2","kind":["call"]}`, &refs)
+	if len(refs.Results) != 1 || refs.Truncated || refs.Results[0].Container != "main" || !strings.Contains(refs.Results[0].Text, "helper()") {
+		t.Errorf("fast_refs helper page 2: %+v", refs)
+	}
+
+	ref := filepath.Join(t.TempDir(), "lib")
+	if err := os.MkdirAll(ref, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ref, "lib.go"), []byte("package lib\n\nfunc ServeHTTP() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ws WorkspaceResult
+	call(t, s, "manage_workspace", `{"operation":"add","path":`+jsonString(ref)+`,"name":"lib"}`, &ws)
+	if len(ws.Indexed) != 1 || ws.Indexed[0].Files != 1 || len(ws.Workspaces) != 1 {
+		t.Fatalf("add: %+v", ws)
+	}
+	id := ws.Workspaces[0].ID
+	call(t, s, "manage_workspace", `{"operation":"list"}`, &ws)
+	if len(ws.Workspaces) != 2 || !ws.Workspaces[0].Primary || ws.Workspaces[1].ID != id || !ws.Workspaces[1].Indexed {
+		t.Errorf("list: %+v", ws)
+	}
+	call(t, s, "fast_search", `{"query":"ServeHTTP","workspace":"all","target":"definitions"}`, &search)
+	if len(search.Results) < 2 || search.Results[0].Name != "ServeHTTP" || search.Results[1].Name != "ServeHTTP" ||
+		search.Results[0].Workspace == search.Results[1].Workspace || search.TotalFilesSearched != 3 {
+		t.Errorf("search all workspaces: %+v", search)
+	}
+	call(t, s, "manage_workspace", `{"operation":"health","id":"`+id+`"}`, &ws)
+	if h, _ := ws.Health.(map[string]any); h == nil || h["status"] != "healthy" {
+		t.Errorf("health: %+v", ws.Health)
+	}
+	call(t, s, "manage_workspace", `{"operation":"remove","id":"`+id+`"}`, &ws)
+	call(t, s, "manage_workspace", `{"operation":"clean"}`, &ws)
+	if len(ws.Removed) != 1 {
+		t.Errorf("clean after remove: %+v", ws)
+	}
+	if _, err := s.Call(context.Background(), "manage_workspace", json.RawMessage(`{"operation":"lst"}`)); err == nil || AsError(err).Code != CodeBadValue || !strings.Contains(err.Error(), "did you mean list?") {
+		t.Errorf("operation lst: %v", err)
+	}
+	if _, err := s.Call(context.Background(), "get_symbols", json.RawMessage(`{"file_path":"../outside.go"}`)); err == nil || AsError(err).Code != CodePathOutsideWorkspace {
+		t.Errorf("get_symbols outside: %v", err)
+	}
+	if _, err := s.Call(context.Background(), "get_symbols", json.RawMessage(`{"file_path":"missing.go"}`)); err == nil || AsError(err).Code != CodeNotFound {
+		t.Errorf("get_symbols missing: %v", err)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
