@@ -124,6 +124,8 @@ func TestJSONAnswersValidate(t *testing.T) {
 		{"search.result", []string{"search", "pool.py", "--json", "--target", "files"}},
 		{"search.result", []string{"search", "zebra", "--json"}},
 		{"goto.result", []string{"goto", "ServeHTTP", "--json"}},
+		{"refs.result", []string{"refs", "RuntimeError", "--json"}},
+		{"error", []string{"refs", "x", "--kind", "calls", "--json"}},
 		{"error", []string{"search", "x", "--limit", "0", "--json"}},
 		{"error", []string{"search", "x", "--lang", "cobol", "--json"}},
 	}
