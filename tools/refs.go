@@ -88,7 +88,11 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		out.Results = append(out.Results, Ref(r))
 	}
 	if offset+len(refs) < total {
-		out.Truncated, out.TruncatedReason, out.NextCursor = true, TruncatedLimit, strconv.Itoa(offset+len(refs))
+		out.Truncated, out.TruncatedReason = true, TruncatedLimit
+	}
+	fitBytes(&out.Results, s.budget(0), &out.Truncated, &out.TruncatedReason)
+	if offset+len(out.Results) < total {
+		out.NextCursor = strconv.Itoa(offset + len(out.Results))
 	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil

@@ -124,7 +124,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		}
 		out.TotalFilesSearched += n
 	}
-	fitBytes(&out.Results, req.MaxBytes, &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.budget(req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }
@@ -214,6 +214,15 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if len(out.Results) > limit {
 		out.Results, out.Truncated, out.TruncatedReason = out.Results[:limit], true, TruncatedLimit
 	}
+	fitBytes(&out.Results, s.budget(0), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
+}
+
+// budget returns the byte budget of an answer: the request's, else the service's default.
+func (s *Service) budget(requested int) int {
+	if requested > 0 {
+		return requested
+	}
+	return s.MaxBytes
 }

@@ -26,7 +26,13 @@ type Service struct {
 	OnIndexStart func(e workspace.Entry)
 	// OnIndexEnd, when set, is called after it.
 	OnIndexEnd func()
+	// MaxBytes is the budget of an answer's results when a request sets none (0: no
+	// budget). The MCP server sets AgentMaxBytes: an agent pays for every byte it reads.
+	MaxBytes int
 }
+
+// AgentMaxBytes is the default budget of an answer to an agent: about 6,000 tokens.
+const AgentMaxBytes = 24 << 10
 
 // NewService returns a service for the workspace at root (a canonical directory).
 func NewService(root string) (*Service, error) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,4 +136,24 @@ func TestOperations(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+func TestMaxBytes(t *testing.T) {
+	s := testWorkspace(t)
+	var full, cut SearchResult
+	call(t, s, "fast_search", `{"query":"helper","target":"content"}`, &full)
+	if len(full.Results) < 2 {
+		t.Fatalf("helper: %d results, want several", len(full.Results))
+	}
+	one, _ := json.Marshal(full.Results[0])
+	call(t, s, "fast_search", `{"query":"helper","target":"content","max_bytes":`+strconv.Itoa(len(one)+10)+`}`, &cut)
+	if len(cut.Results) != 1 || !cut.Truncated || cut.TruncatedReason != TruncatedMaxBytes {
+		t.Errorf("max_bytes of one result: %d results, truncated %v (%s)", len(cut.Results), cut.Truncated, cut.TruncatedReason)
+	}
+	s.MaxBytes = len(one) + 10 // the service's default budget applies to refs and outlines too
+	var refs RefsResult
+	call(t, s, "fast_refs", `{"symbol":"helper"}`, &refs)
+	if len(refs.Results) >= 3 || refs.TruncatedReason != TruncatedMaxBytes || refs.NextCursor != strconv.Itoa(len(refs.Results)) {
+		t.Errorf("refs under a budget: %+v", refs)
+	}
 }

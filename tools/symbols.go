@@ -120,6 +120,12 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 	for _, e := range page {
 		out.Results = append(out.Results, symbolOf(e, mode, req.Target != "", src))
 	}
+	if n := len(out.Results); n > 0 {
+		fitBytes(&out.Results, s.budget(0), &out.Truncated, &out.TruncatedReason)
+		if len(out.Results) < n {
+			out.NextCursor = strconv.Itoa(offset + len(out.Results))
+		}
+	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }
