@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -70,9 +71,8 @@ func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.C
 	return res
 }
 
-// comparable returns v as generic JSON without elapsed_ms, for comparing answers that
-// differ only in their timing.
-func comparable(t *testing.T, v any) any {
+// generic returns v as generic JSON.
+func generic(t *testing.T, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -82,10 +82,43 @@ func comparable(t *testing.T, v any) any {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
+	return out
+}
+
+// comparable returns v as generic JSON without elapsed_ms, for comparing answers that
+// differ only in their timing.
+func comparable(t *testing.T, v any) any {
+	t.Helper()
+	out := generic(t, v)
 	if m, ok := out.(map[string]any); ok {
 		delete(m, "elapsed_ms")
 	}
 	return out
+}
+
+// checkOutput checks the structured content of a result of tool against the output schema
+// the tool declares: clients check it, error results included.
+func checkOutput(t *testing.T, tool string, res *mcp.CallToolResult) {
+	t.Helper()
+	op, err := OperationNamed(tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps, err := GetCapabilities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, err := MCPTool(op, caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := mt.OutputSchema.(*jsonschema.Schema).Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resolved.Validate(generic(t, res.StructuredContent)); err != nil {
+		t.Errorf("%s: the structured content does not validate against the output schema: %v", tool, err)
+	}
 }
 
 func resultText(res *mcp.CallToolResult) string {
@@ -169,6 +202,7 @@ func TestMCPSearchEqualsAPI(t *testing.T) {
 			t.Errorf("fast_search %s: error %s", tt.args, resultText(res))
 			continue
 		}
+		checkOutput(t, "fast_search", res)
 		var req SearchRequest
 		if err := DecodeStrict(json.RawMessage(tt.args), &req); err != nil {
 			t.Fatal(err)
@@ -187,6 +221,7 @@ func TestMCPSearchEqualsAPI(t *testing.T) {
 
 	args := `{"symbol":"ServeHTTP","context_file":"web/handler.go"}`
 	res := callTool(t, cs, "fast_goto", json.RawMessage(args))
+	checkOutput(t, "fast_goto", res)
 	var req GotoRequest
 	if err := DecodeStrict(json.RawMessage(args), &req); err != nil {
 		t.Fatal(err)
@@ -271,6 +306,7 @@ func TestMCPMalformedCalls(t *testing.T) {
 		if err := json.Unmarshal([]byte(resultText(res)), &text); err != nil || !reflect.DeepEqual(text, comparable(t, res.StructuredContent)) {
 			t.Errorf("%s %s: text %q, want the envelope %s", tt.tool, tt.args, resultText(res), b)
 		}
+		checkOutput(t, tt.tool, res)
 		if err := Validate("error", b); err != nil {
 			t.Errorf("%s %s: the envelope does not validate: %v", tt.tool, tt.args, err)
 		}
