@@ -91,6 +91,9 @@ func AsError(err error) *Error {
 		if bad.Field == "query" {
 			return wrap(CodeBadQuery, "query")
 		}
+		if f, ok := contractFields[bad.Field]; ok {
+			return wrap(CodeBadValue, f)
+		}
 		return wrap(CodeBadValue, bad.Field)
 	case errors.As(err, &pat):
 		return wrap(CodeBadValue, "file_pattern")
@@ -111,6 +114,9 @@ func AsError(err error) *Error {
 	}
 	return wrap(CodeInternal, "")
 }
+
+// contractFields maps the index's names of request fields to the contract's where they differ.
+var contractFields = map[string]string{"context": "context_lines"}
 
 // ErrorInfo is a problem met during an operation that did not stop it (a workspace that
 // could not be searched among several).

@@ -77,7 +77,31 @@ func SchemaFor(name string, t reflect.Type) (*jsonschema.Schema, error) {
 	}
 	s.Extra["version"] = AgentVersion
 	closeObjects(s)
+	singleTypes(s)
 	return s, nil
+}
+
+// singleTypes gives every schema in s one type: the generator makes slices and pointers
+// nullable (["null", "array"]), which some clients cannot take, while the contract never
+// sends null for them (empty arrays, or the field left out).
+func singleTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		for _, t := range s.Types {
+			if t != "null" {
+				s.Type, s.Types = t, nil
+			}
+		}
+	}
+	for _, p := range s.Properties {
+		singleTypes(p)
+	}
+	singleTypes(s.Items)
+	for _, d := range s.Defs {
+		singleTypes(d)
+	}
 }
 
 // closeObjects sets additionalProperties false on every object schema in s: a field the

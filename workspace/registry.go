@@ -171,8 +171,16 @@ func (r *Registry) unknown(id string) error {
 		msg += fmt.Sprintf("; did you mean %s?", best)
 	}
 	msg += "; known: " + strings.Join(ids, ", ")
-	return fmt.Errorf("workspace: %s: %w", msg, ErrUnknownWorkspace)
+	return &unknownWorkspaceError{msg: msg}
 }
+
+// unknownWorkspaceError is ErrUnknownWorkspace with the id and the known ones.
+type unknownWorkspaceError struct{ msg string }
+
+func (e *unknownWorkspaceError) Error() string { return e.msg }
+
+// Is makes errors.Is(err, ErrUnknownWorkspace) true.
+func (e *unknownWorkspaceError) Is(target error) bool { return target == ErrUnknownWorkspace }
 
 // closest returns the known id nearest to id (sharing its prefix or within a few edits).
 func closest(id string, known []string) string {

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+func init() {
+	// This build serves the agent tools over MCP too.
+	tools.Transports = append(tools.Transports, "mcp-stdio", "mcp-http")
+}
+
+type mcpOptions struct {
+	http        string
+	allowRemote bool
+}
+
+// httpShutdownTimeout bounds how long quarry mcp --http waits for requests in flight when
+// it is stopped.
+const httpShutdownTimeout = 5 * time.Second
+
+// httpReadHeaderTimeout bounds how long a client may take to send a request's headers.
+const httpReadHeaderTimeout = 10 * time.Second
+
+func newMCPCmd() *cobra.Command {
+	var opts mcpOptions
+	cmd := &cobra.Command{
+		Use:   "mcp [--http ADDR [--allow-remote]]",
+		Short: "Serve the agent tools (fast_search, fast_goto, ...) over MCP for AI agents",
+		Long: `Serve the workspace's agent tools over the Model Context Protocol: on standard input and
+output (the default: an MCP client starts quarry mcp in the workspace, or with --root), or
+over streamable HTTP with --http ADDR. The tools are the operations of quarry describe,
+with the same requests and results as the CLI's --json; the resource quarry://capabilities
+holds quarry capabilities. If the workspace has no index yet, the first search builds it.
+
+--http listens on loopback addresses only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
+unless --allow-remote is given, and refuses cross-origin requests from web pages (an Origin
+header naming another host than localhost, 127.0.0.1 or ::1) with 403.`,
+		Example: `  quarry mcp
+  quarry mcp --root /path/to/workspace
+  quarry mcp --http 127.0.0.1:8765`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCP(cmd, opts) },
+	}
+	cmd.Flags().StringVar(&opts.http, "http", "", "serve streamable HTTP on this HOST:PORT instead of stdio")
+	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on an address other machines can reach")
+	return cmd
+}
+
+func runMCP(cmd *cobra.Command, opts mcpOptions) error {
+	if opts.allowRemote && opts.http == "" {
+		return usagef(cmd.CommandPath(), "--allow-remote goes with --http ADDR")
+	}
+	if opts.http != "" {
+		if err := checkListenAddr(opts.http, opts.allowRemote); err != nil {
+			return &usageError{cmd: cmd.CommandPath(), err: err}
+		}
+	}
+	root, err := primaryRoot()
+	if err != nil {
+		return err
+	}
+	svc, err := tools.NewService(root)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	svc.MaxBytes = tools.AgentMaxBytes
+	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
+	srv := tools.NewMCPServer(svc, version)
+	if opts.http == "" {
+		return tools.ServeMCP(cmd.Context(), srv, cmd.InOrStdin(), cmd.OutOrStdout())
+	}
+	ln, err := net.Listen("tcp", opts.http)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--http %s: %w", opts.http, err)}
+	}
+	fmt.Fprintf(stderr, "quarry mcp: serving %s on http://%s/\n", root, ln.Addr())
+	return serveHTTP(cmd.Context(), ln, tools.MCPHandler(srv))
+}
+
+// checkListenAddr refuses an address that is not HOST:PORT, and one that other machines
+// can reach unless allowRemote.
+func checkListenAddr(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: %v; give HOST:PORT, like 127.0.0.1:8765", addr, err)
+	}
+	if !allowRemote && !tools.LoopbackHost(host) {
+		return fmt.Errorf("--http %s would listen beyond this machine; give a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT), or add --allow-remote", addr)
+	}
+	return nil
+}
+
+// serveHTTP serves h on ln until ctx is done, then lets requests in flight finish.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: httpReadHeaderTimeout}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			sctx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
+			defer cancel()
+			_ = hs.Shutdown(sctx)
+		case <-done:
+		}
+	}()
+	err := hs.Serve(ln)
+	close(done)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,235 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The MCP server: one tool per operation of Operations that has a Tool name, each
+// dispatching through Service.Call, so the MCP tools, the CLI and Go callers run the same
+// code on the same types. Arguments reach Call as raw JSON: Quarry decodes them itself,
+// strictly, so an unknown parameter is an UNKNOWN_FIELD error with a did-you-mean rather
+// than silently ignored. A success carries the result as structured content (the JSON the
+// CLI prints with --json) and a compact text rendering; a failure carries the contract's
+// envelope, with IsError set.
+
+// CapabilitiesURI is the URI of the MCP resource holding the capabilities document.
+const CapabilitiesURI = "quarry://capabilities"
+
+// callFunc runs an operation by name with its JSON arguments; Service.Call is one.
+type callFunc func(ctx context.Context, op string, args json.RawMessage) (any, error)
+
+// NewMCPServer returns an MCP server offering the operations of svc as tools, with
+// instructions and tool descriptions generated from the contract, and the capabilities
+// document as a resource. version is Quarry's release version. It panics if the contract
+// cannot be described (a type without a schema): a programmer error.
+func NewMCPServer(svc *Service, version string) *mcp.Server {
+	return newMCPServer(svc.Call, version)
+}
+
+func newMCPServer(call callFunc, version string) *mcp.Server {
+	caps, err := GetCapabilities()
+	if err != nil {
+		panic(fmt.Errorf("tools: MCP server: %w", err))
+	}
+	instructions, err := Instructions(caps)
+	if err != nil {
+		panic(fmt.Errorf("tools: MCP server: %w", err))
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "quarry", Title: "Quarry code search", Version: version},
+		&mcp.ServerOptions{Instructions: instructions})
+	for _, op := range Operations {
+		if op.Tool == "" {
+			continue
+		}
+		tool, err := MCPTool(op, caps)
+		if err != nil {
+			panic(fmt.Errorf("tools: MCP server: %w", err))
+		}
+		srv.AddTool(tool, toolHandler(op, call))
+	}
+	srv.AddResource(&mcp.Resource{URI: CapabilitiesURI, Name: "capabilities", MIMEType: "application/json",
+		Description: "What this Quarry can do: operations, languages, targets, symbol kinds, limits, error codes, file_pattern syntax."},
+		readCapabilities)
+	return srv
+}
+
+// MCPTool returns the MCP tool of op: its description generated from the contract, its
+// input schema the schema of op's request, its output schema the result or the failure
+// envelope.
+func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
+	in, err := SchemaFor(op.Name+".request", op.Request)
+	if err != nil {
+		return nil, err
+	}
+	out, err := outputSchema(op)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := ToolDescription(op, caps)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.Tool{Name: op.Tool, Description: desc, InputSchema: in, OutputSchema: out}, nil
+}
+
+// outputSchema is the schema of a tool's structured content: op's result, or the failure
+// envelope (some clients check an error result's structured content against the output
+// schema too). The two branches lose their $schema and $id: a client that caches
+// schemas by $id would see the envelope's once per tool.
+func outputSchema(op Operation) (*jsonschema.Schema, error) {
+	res, err := SchemaFor(op.Name+".result", op.Result)
+	if err != nil {
+		return nil, err
+	}
+	all, err := Schemas()
+	if err != nil {
+		return nil, err
+	}
+	env := all["error"]
+	for _, s := range []*jsonschema.Schema{res, env} {
+		s.Schema, s.ID = "", ""
+		delete(s.Extra, "version")
+	}
+	return &jsonschema.Schema{
+		Schema: SchemaDialect,
+		ID:     SchemaBase + "v" + majorVersion() + "/" + op.Name + ".output.json",
+		Title:  op.Name + ".output",
+		Type:   "object",
+		AnyOf:  []*jsonschema.Schema{res, env},
+		Extra:  map[string]any{"version": AgentVersion},
+	}, nil
+}
+
+// toolHandler runs op through call: the result, or the failure envelope. A panic is an
+// INTERNAL failure, never the end of the server.
+func toolHandler(op Operation, call callFunc) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				res, err = failure(Errorf(CodeInternal, "", "%s failed: internal error: %v", op.Tool, r)), nil
+			}
+		}()
+		var args json.RawMessage
+		if req != nil && req.Params != nil {
+			args = req.Params.Arguments
+		}
+		out, err := call(ctx, op.Name, args)
+		if err != nil {
+			return failure(err), nil
+		}
+		return success(out)
+	}
+}
+
+// success is the tool result of out: structured, and as compact text.
+func success(out any) (*mcp.CallToolResult, error) {
+	text, err := Render(out)
+	if err != nil {
+		return failure(err), nil
+	}
+	return &mcp.CallToolResult{StructuredContent: out, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+}
+
+// failure is the tool result of err: the envelope, structured and as JSON text.
+func failure(err error) *mcp.CallToolResult {
+	env := Fail(err)
+	b, jerr := json.Marshal(env)
+	if jerr != nil {
+		b = []byte(fmt.Sprintf(`{"ok":false,"error":{"code":%q,"message":%q}}`, CodeInternal, jerr.Error()))
+	}
+	return &mcp.CallToolResult{IsError: true, StructuredContent: env, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
+
+func readCapabilities(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	caps, err := GetCapabilities()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(caps, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: CapabilitiesURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// ServeMCP serves srv over newline-delimited JSON-RPC on in and out (standard input and
+// output for a client that started this process) until in ends or ctx is done.
+func ServeMCP(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
+	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	if isStdio(in, out) {
+		t = &mcp.StdioTransport{}
+	}
+	err := srv.Run(ctx, t)
+	if err == io.EOF || ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func isStdio(in io.Reader, out io.Writer) bool {
+	f, ok := in.(interface{ Fd() uintptr })
+	g, ok2 := out.(interface{ Fd() uintptr })
+	return ok && ok2 && f.Fd() == 0 && g.Fd() == 1
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// MCPHandler returns the streamable HTTP handler of srv. It refuses, with 403, a
+// cross-origin request (one whose Origin header names a host other than localhost,
+// 127.0.0.1 or ::1): a web page the user visits must not reach a local server.
+func MCPHandler(srv *mcp.Server) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !LoopbackOrigin(origin) {
+			http.Error(w, fmt.Sprintf("quarry: cross-origin request from %s refused", origin), http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// LoopbackOrigin reports whether the Origin header value origin names localhost,
+// 127.0.0.1 or ::1 (any scheme and port).
+func LoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return LoopbackHost(u.Hostname())
+}
+
+// LoopbackHost reports whether host (a name or an IP address, without a port) is
+// localhost or a loopback address.
+func LoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// requestFields returns the JSON names of a request type's fields, in declaration order.
+func requestFields(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" && t.Field(i).IsExported() {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,546 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// mcpWorkspace makes a small workspace to search; the first search indexes it.
+func mcpWorkspace(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"server.go":      "package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n",
+		"pool.py":        "class ConnectionPool:\n    \"\"\"A connection pool.\"\"\"\n\n    def acquire(self):\n        raise RuntimeError(\"connection pool exhausted\")\n",
+		"README.md":      "# Demo\n\nThe connection pool hands out connections.\n",
+		"web/handler.go": "package web\n\n// Handle serves a request with the ConnectionPool.\nfunc Handle() {}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// connect serves srv over in-memory transports and returns a connected client session.
+func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "quarry-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("CallTool(%s, %v): %v", tool, args, err)
+	}
+	return res
+}
+
+// generic returns v as generic JSON.
+func generic(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// comparable returns v as generic JSON without elapsed_ms, for comparing answers that
+// differ only in their timing.
+func comparable(t *testing.T, v any) any {
+	t.Helper()
+	out := generic(t, v)
+	if m, ok := out.(map[string]any); ok {
+		delete(m, "elapsed_ms")
+	}
+	return out
+}
+
+// checkOutput checks the structured content of a result of tool against the output schema
+// the tool declares: clients check it, error results included.
+func checkOutput(t *testing.T, tool string, res *mcp.CallToolResult) {
+	t.Helper()
+	op, err := OperationNamed(tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps, err := GetCapabilities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, err := MCPTool(op, caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := mt.OutputSchema.(*jsonschema.Schema).Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resolved.Validate(generic(t, res.StructuredContent)); err != nil {
+		t.Errorf("%s: the structured content does not validate against the output schema: %v", tool, err)
+	}
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	if len(res.Content) != 1 {
+		return ""
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
+}
+
+func TestMCPListTools(t *testing.T) {
+	svc, err := NewService(mcpWorkspace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewMCPServer(svc, "test"))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		op, err := OperationNamed(tool.Name)
+		if err != nil {
+			t.Errorf("tool %s is no operation: %v", tool.Name, err)
+			continue
+		}
+		in, _ := tool.InputSchema.(map[string]any)
+		if in["type"] != "object" || in["properties"] == nil {
+			t.Errorf("tool %s: input schema %v", tool.Name, tool.InputSchema)
+		}
+		if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" || out["anyOf"] == nil {
+			t.Errorf("tool %s: output schema %v", tool.Name, tool.OutputSchema)
+		}
+		if !strings.HasPrefix(tool.Description, op.Summary) {
+			t.Errorf("tool %s: description %q does not start with the summary", tool.Name, tool.Description)
+		}
+	}
+	for _, op := range Operations {
+		if op.Tool != "" && !slices.Contains(names, op.Tool) {
+			t.Errorf("tools/list = %v, lacks %s", names, op.Tool)
+		}
+	}
+	for _, want := range []string{"fast_search", "fast_goto"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("tools/list = %v, lacks %s", names, want)
+		}
+	}
+	init := cs.InitializeResult()
+	if init.ServerInfo.Name != "quarry" || init.ServerInfo.Version != "test" || !strings.Contains(init.Instructions, "fast_search") {
+		t.Errorf("initialize: server %+v, instructions %.80q", init.ServerInfo, init.Instructions)
+	}
+}
+
+// TestMCPSearchEqualsAPI proves the MCP tools answer what the Go API answers for the same
+// request (structured content), with the compact text beside it.
+func TestMCPSearchEqualsAPI(t *testing.T) {
+	ctx := context.Background()
+	svc, err := NewService(mcpWorkspace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewMCPServer(svc, "test"))
+	searches := []struct {
+		args     string
+		wantText string
+	}{
+		{`{"query":"ServeHTTP"}`, "server.go:4: method ServeHTTP — func (s *Server) ServeHTTP()"},
+		{`{"query":"connection pool","target":"content","context_lines":1}`, "pool.py:5: "},
+		{`{"query":"handler.go","target":"files"}`, "web/handler.go\n1 result"},
+		{`{"query":"ConnectionPool","kind":["class"],"language":"py"}`, "pool.py:1: class ConnectionPool"},
+		{`{"query":"Handle","file_pattern":"web/**","limit":1}`, "web/handler.go:4: function Handle"},
+		{`{"query":"zebra"}`, "0 results ("},
+	}
+	for _, tt := range searches {
+		res := callTool(t, cs, "fast_search", json.RawMessage(tt.args))
+		if res.IsError {
+			t.Errorf("fast_search %s: error %s", tt.args, resultText(res))
+			continue
+		}
+		checkOutput(t, "fast_search", res)
+		var req SearchRequest
+		if err := DecodeStrict(json.RawMessage(tt.args), &req); err != nil {
+			t.Fatal(err)
+		}
+		want, err := svc.Search(ctx, req)
+		if err != nil {
+			t.Fatalf("Search(%s): %v", tt.args, err)
+		}
+		if got, want := comparable(t, res.StructuredContent), comparable(t, want); !reflect.DeepEqual(got, want) {
+			t.Errorf("fast_search %s:\n MCP %v\n API %v", tt.args, got, want)
+		}
+		if text := resultText(res); !strings.Contains(text, tt.wantText) {
+			t.Errorf("fast_search %s: text %q lacks %q", tt.args, text, tt.wantText)
+		}
+	}
+
+	args := `{"symbol":"ServeHTTP","context_file":"web/handler.go"}`
+	res := callTool(t, cs, "fast_goto", json.RawMessage(args))
+	checkOutput(t, "fast_goto", res)
+	var req GotoRequest
+	if err := DecodeStrict(json.RawMessage(args), &req); err != nil {
+		t.Fatal(err)
+	}
+	want, err := svc.Goto(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || !reflect.DeepEqual(comparable(t, res.StructuredContent), comparable(t, want)) {
+		t.Errorf("fast_goto %s:\n MCP %v\n API %v", args, res.StructuredContent, want)
+	}
+	if text := resultText(res); text != "server.go:4: method ServeHTTP — func (s *Server) ServeHTTP()\n1 definition of ServeHTTP" {
+		t.Errorf("fast_goto text = %q", text)
+	}
+}
+
+// TestMCPMalformedCalls sends bad arguments of every kind: each is an error result holding
+// the envelope with the right code, and the server answers a good call after all of them.
+func TestMCPMalformedCalls(t *testing.T) {
+	svc, err := NewService(mcpWorkspace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewMCPServer(svc, "test"))
+	tests := []struct {
+		tool string
+		args any
+		code Code
+		path string
+	}{
+		{"fast_search", json.RawMessage(`{"qurey":"x"}`), CodeUnknownField, "qurey"},
+		{"fast_search", json.RawMessage(`{"query":"x","limt":3}`), CodeUnknownField, "limt"},
+		{"fast_search", json.RawMessage(`{"query":"x","filePattern":"*.go"}`), CodeUnknownField, "filePattern"},
+		{"fast_search", json.RawMessage(`{"query":3}`), CodeBadValue, "query"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":"ten"}`), CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","kind":"class"}`), CodeBadValue, "kind"},
+		{"fast_search", json.RawMessage(`{"query":"x","include_tests":"yes"}`), CodeBadValue, "include_tests"},
+		{"fast_search", json.RawMessage(`[1,2]`), CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`"ServeHTTP"`), CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`42`), CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`{}`), CodeBadQuery, "query"},
+		{"fast_search", nil, CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":""}`), CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":"   "}`), CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":"(*&)","target":"definitions"}`), CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":"x","target":"defs"}`), CodeBadValue, "target"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":100000}`), CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":-1}`), CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":1e12}`), CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","context_lines":-2}`), CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`{"query":"x","language":"cobol"}`), CodeBadValue, "language"},
+		{"fast_search", json.RawMessage(`{"query":"x","kind":["klass"]}`), CodeBadValue, "kind"},
+		{"fast_search", json.RawMessage(`{"query":"x","file_pattern":"src/[ab"}`), CodeBadValue, "file_pattern"},
+		{"fast_search", json.RawMessage(`{"query":"x","workspace":"nope"}`), CodeUnknownWorkspace, "workspace"},
+		{"fast_search", json.RawMessage(`{"query":"x","max_bytes":-1}`), CodeBadValue, "max_bytes"},
+		{"fast_search", json.RawMessage(`{"query":"x","include_tests":true,"exclude_tests":true}`), CodeBadValue, "exclude_tests"},
+		{"fast_goto", json.RawMessage(`{}`), CodeBadQuery, "symbol"},
+		{"fast_goto", json.RawMessage(`{"symbol":""}`), CodeBadQuery, "symbol"},
+		{"fast_goto", json.RawMessage(`{"sym":"X"}`), CodeUnknownField, "sym"},
+		{"fast_goto", json.RawMessage(`{"symbol":["X"]}`), CodeBadValue, "symbol"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","context_file":"../../etc/passwd"}`), CodePathOutsideWorkspace, "context_file"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","context_file":"/etc/passwd"}`), CodePathOutsideWorkspace, "context_file"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","limit":-3}`), CodeBadValue, "limit"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","limit":501}`), CodeBadValue, "limit"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","workspace":"nope"}`), CodeUnknownWorkspace, "workspace"},
+	}
+	for _, tt := range tests {
+		res := callTool(t, cs, tt.tool, tt.args)
+		var env struct {
+			OK    *bool  `json:"ok"`
+			Error *Error `json:"error"`
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &env); err != nil || !res.IsError || env.OK == nil || *env.OK || env.Error == nil {
+			t.Errorf("%s %s: isError %v, structured %s; want the failure envelope", tt.tool, tt.args, res.IsError, b)
+			continue
+		}
+		if env.Error.Code != tt.code || tt.path != "" && env.Error.Path != tt.path || env.Error.Message == "" {
+			t.Errorf("%s %s: %s at %q (%s), want %s at %q", tt.tool, tt.args, env.Error.Code, env.Error.Path, env.Error.Message, tt.code, tt.path)
+		}
+		var text any
+		if err := json.Unmarshal([]byte(resultText(res)), &text); err != nil || !reflect.DeepEqual(text, comparable(t, res.StructuredContent)) {
+			t.Errorf("%s %s: text %q, want the envelope %s", tt.tool, tt.args, resultText(res), b)
+		}
+		checkOutput(t, tt.tool, res)
+		if err := Validate("error", b); err != nil {
+			t.Errorf("%s %s: the envelope does not validate: %v", tt.tool, tt.args, err)
+		}
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fast_nothing"}); err == nil {
+		t.Errorf("calling an unknown tool succeeded")
+	}
+	res := callTool(t, cs, "fast_search", map[string]any{"query": "ServeHTTP"})
+	if res.IsError || !strings.HasPrefix(resultText(res), "server.go:4: method ServeHTTP") {
+		t.Errorf("a good call after the bad ones: isError %v, %q", res.IsError, resultText(res))
+	}
+}
+
+// TestMCPPanicIsInternal proves a panic in an operation is an INTERNAL failure, and the
+// server goes on serving.
+func TestMCPPanicIsInternal(t *testing.T) {
+	calls := 0
+	call := func(ctx context.Context, op string, args json.RawMessage) (any, error) {
+		calls++
+		if calls == 1 {
+			panic("boom")
+		}
+		return &GotoResult{Symbol: "X", Results: []Hit{}, Errors: []ErrorInfo{}}, nil
+	}
+	cs := connect(t, newMCPServer(call, "test"))
+	res := callTool(t, cs, "fast_goto", map[string]any{"symbol": "X"})
+	env, _ := res.StructuredContent.(map[string]any)
+	e, _ := env["error"].(map[string]any)
+	if !res.IsError || e["code"] != string(CodeInternal) || !strings.Contains(e["message"].(string), "boom") {
+		t.Errorf("a panicking call: isError %v, %v", res.IsError, res.StructuredContent)
+	}
+	if res := callTool(t, cs, "fast_goto", map[string]any{"symbol": "X"}); res.IsError || resultText(res) != "0 definitions of X" {
+		t.Errorf("the call after the panic: isError %v, %q", res.IsError, resultText(res))
+	}
+}
+
+func TestMCPCapabilitiesResource(t *testing.T) {
+	svc, err := NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewMCPServer(svc, "test"))
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: CapabilitiesURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var caps Capabilities
+	if len(res.Contents) != 1 || res.Contents[0].MIMEType != "application/json" || json.Unmarshal([]byte(res.Contents[0].Text), &caps) != nil {
+		t.Fatalf("read %s: %+v", CapabilitiesURI, res.Contents)
+	}
+	if caps.AgentVersion != AgentVersion || !slices.Contains(caps.Targets, "content") || len(caps.Operations) != len(Operations) {
+		t.Errorf("capabilities resource: %+v", caps)
+	}
+}
+
+// TestMCPDocsGenerated proves the instructions and descriptions say what the contract
+// says: every tool, target, kind, language, request field and the glob syntax; and that
+// every example is a valid request.
+func TestMCPDocsGenerated(t *testing.T) {
+	caps, err := GetCapabilities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, err := Instructions(caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(append(append([]string{caps.FilePattern, CapabilitiesURI}, caps.Targets...), caps.Kinds...), caps.Languages...)
+	for _, op := range Operations {
+		if op.Tool == "" {
+			continue
+		}
+		want = append(want, op.Tool, op.Summary)
+		desc, err := ToolDescription(op, caps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range requestFields(op.Request) {
+			want = append(want, "- "+f+": ")
+			if !strings.Contains(desc, "- "+f+" (") {
+				t.Errorf("description of %s lacks parameter %s:\n%s", op.Tool, f, desc)
+			}
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(ins, w) {
+			t.Errorf("instructions lack %q", w)
+		}
+	}
+	for name, exs := range Examples {
+		op, err := OperationNamed(name)
+		if err != nil {
+			t.Errorf("examples of %s: %v", name, err)
+			continue
+		}
+		for _, ex := range exs {
+			if err := DecodeStrict(json.RawMessage(ex.Args), reflect.New(op.Request).Interface()); err != nil {
+				t.Errorf("example %s %s: %v", name, ex.Args, err)
+			}
+			if err := Validate(name+".request", []byte(ex.Args)); err != nil {
+				t.Errorf("example %s %s does not validate: %v", name, ex.Args, err)
+			}
+		}
+	}
+}
+
+func TestRender(t *testing.T) {
+	tests := []struct {
+		res  any
+		want string
+	}{
+		{&SearchResult{Results: []Hit{
+			{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F", Signature: "func F(\n\tx int)"},
+			{Hit: "content", Path: "b.py", Line: 7, Text: "  x = 1", Context: []ContextLine{{6, "def f():"}, {7, "  x = 1"}, {8, "  return x"}}},
+			{Hit: "file", Path: "c/d.md", Workspace: "lib"},
+		}, Truncated: true, TruncatedReason: "limit"},
+			"a.go:3: function F — func F( x int)\nb.py-6- def f():\nb.py:7:   x = 1\nb.py-8-   return x\nlib:c/d.md\n3 results (truncated: limit)"},
+		{&SearchResult{Results: []Hit{{Hit: "content", Path: "a", Line: 1, Text: "\tx "}}, Relaxed: true},
+			"a:1: x\n1 result (relaxed: no result has every word, these have some)"},
+		{&SearchResult{Results: []Hit{}, TotalFilesSearched: 12, Errors: []ErrorInfo{{Code: CodeNotIndexed, Message: "no index", Workspace: "lib"}}},
+			"error NOT_INDEXED in lib: no index\n0 results (12 files searched; try fewer words, another target or fewer filters)"},
+		{GotoResult{Symbol: "F", Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F"}}},
+			"a.go:3: function F\n1 definition of F"},
+		{map[string]int{"n": 1}, `{"n":1}`},
+	}
+	for _, tt := range tests {
+		got, err := Render(tt.res)
+		if err != nil || got != tt.want {
+			t.Errorf("Render(%+v) = %q, %v, want %q", tt.res, got, err, tt.want)
+		}
+	}
+}
+
+// TestToolSnapshots compares each tool's input schema, as tools/list shows it, with its
+// snapshot under testdata/tools: a change to the contract shows as a diff. Rewrite them
+// with go test ./tools -run TestToolSnapshots -update.
+func TestToolSnapshots(t *testing.T) {
+	svc, err := NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewMCPServer(svc, "test"))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		got, err := json.MarshalIndent(tool.InputSchema, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		path := filepath.Join("testdata", "tools", tool.Name+".json")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("tool %s has no snapshot (%v); run: go test ./tools -run TestToolSnapshots -update", tool.Name, err)
+			continue
+		}
+		if string(got) != string(want) {
+			t.Errorf("the input schema of %s differs from %s; if the change is meant, run: go test ./tools -run TestToolSnapshots -update\ngot:\n%s", tool.Name, path, got)
+		}
+	}
+}
+
+func TestLoopback(t *testing.T) {
+	tests := []struct {
+		origin string
+		want   bool
+	}{
+		{"http://localhost:6274", true}, {"http://127.0.0.1", true}, {"http://[::1]:8080", true}, {"https://LOCALHOST", true},
+		{"http://127.0.0.2:1", true}, {"https://evil.example", false}, {"http://localhost.evil.example", false},
+		{"http://10.0.0.1:80", false}, {"null", false}, {"", false},
+	}
+	for _, tt := range tests {
+		if got := LoopbackOrigin(tt.origin); got != tt.want {
+			t.Errorf("LoopbackOrigin(%q) = %v, want %v", tt.origin, got, tt.want)
+		}
+	}
+}
+
+// originTransport sets an Origin header on every request, as a browser would.
+type originTransport struct{ origin string }
+
+func (o originTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Origin", o.origin)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPHTTP serves the tools over streamable HTTP: a client without an Origin or with a
+// loopback one is served, a cross-origin request is refused with 403.
+func TestMCPHTTP(t *testing.T) {
+	svc, err := NewService(mcpWorkspace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(MCPHandler(NewMCPServer(svc, "test")))
+	defer ts.Close()
+	ctx := context.Background()
+	for _, origin := range []string{"", "http://localhost:6274"} {
+		client := mcp.NewClient(&mcp.Implementation{Name: "quarry-test", Version: "1"}, nil)
+		transport := &mcp.StreamableClientTransport{Endpoint: ts.URL}
+		if origin != "" {
+			transport.HTTPClient = &http.Client{Transport: originTransport{origin}}
+		}
+		cs, err := client.Connect(ctx, transport, nil)
+		if err != nil {
+			t.Fatalf("connect with Origin %q: %v", origin, err)
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fast_goto", Arguments: map[string]any{"symbol": "Handle"}})
+		if err != nil || res.IsError || !strings.HasPrefix(resultText(res), "web/handler.go:4: function Handle") {
+			t.Errorf("fast_goto over HTTP with Origin %q: %v, %v", origin, err, res)
+		}
+		cs.Close()
+	}
+	req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-origin request: status %d, want 403", resp.StatusCode)
+	}
+}

@@ -1,0 +1,118 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/quarrysearch/quarry/index"
+)
+
+// Render returns the compact text of an operation's result, for an agent to read at little
+// cost: one line per hit (path:line: kind name — signature for a definition, path:line: text
+// for a line, the path for a file; context lines as path-line- text) and a last line with
+// the count and any truncation. A result without a text form is compact JSON.
+func Render(result any) (string, error) {
+	v := reflect.ValueOf(result)
+	if v.Kind() != reflect.Pointer && v.IsValid() {
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		v = p
+	}
+	if v.IsValid() && !v.IsNil() {
+		if r, ok := renderers[v.Type().Elem()]; ok {
+			return r(v.Interface()), nil
+		}
+	}
+	b, err := json.Marshal(result)
+	if err != nil {
+		return "", fmt.Errorf("tools: render result: %w", err)
+	}
+	return string(b), nil
+}
+
+func renderSearch(r *SearchResult) string {
+	var b strings.Builder
+	renderHits(&b, r.Results)
+	renderErrors(&b, r.Errors)
+	b.WriteString(count(len(r.Results), "result", "results"))
+	var notes []string
+	if r.Truncated {
+		notes = append(notes, "truncated: "+r.TruncatedReason)
+	}
+	if r.Relaxed {
+		notes = append(notes, "relaxed: no result has every word, these have some")
+	}
+	if len(r.Results) == 0 {
+		notes = append(notes, fmt.Sprintf("%d files searched; try fewer words, another target or fewer filters", r.TotalFilesSearched))
+	}
+	if len(notes) > 0 {
+		b.WriteString(" (" + strings.Join(notes, "; ") + ")")
+	}
+	return b.String()
+}
+
+func renderGoto(r *GotoResult) string {
+	var b strings.Builder
+	renderHits(&b, r.Results)
+	renderErrors(&b, r.Errors)
+	b.WriteString(count(len(r.Results), "definition", "definitions") + " of " + r.Symbol)
+	if r.Truncated {
+		b.WriteString(" (truncated: " + r.TruncatedReason + ")")
+	}
+	return b.String()
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// renderHits writes one line per hit, with its context lines around it.
+func renderHits(b *strings.Builder, hits []Hit) {
+	for _, h := range hits {
+		p := h.Path
+		if h.Workspace != "" {
+			p = h.Workspace + ":" + p
+		}
+		for _, c := range h.Context {
+			if c.Line < h.Line {
+				fmt.Fprintf(b, "%s-%d- %s\n", p, c.Line, strings.TrimRight(c.Text, " \t\r"))
+			}
+		}
+		switch h.Hit {
+		case string(index.HitDefinition):
+			fmt.Fprintf(b, "%s:%d: %s %s", p, h.Line, h.Kind, h.Name)
+			if sig := strings.Join(strings.Fields(h.Signature), " "); sig != "" {
+				b.WriteString(" — " + sig)
+			}
+			b.WriteByte('\n')
+		case string(index.HitContent):
+			text := strings.TrimSpace(h.Text)
+			if len(h.Context) > 0 { // keep the indentation that the context lines show
+				text = strings.TrimRight(h.Text, " \t\r")
+			}
+			fmt.Fprintf(b, "%s:%d: %s\n", p, h.Line, text)
+		default:
+			b.WriteString(p + "\n")
+		}
+		for _, c := range h.Context {
+			if c.Line > h.Line {
+				fmt.Fprintf(b, "%s-%d- %s\n", p, c.Line, strings.TrimRight(c.Text, " \t\r"))
+			}
+		}
+	}
+}
+
+func renderErrors(b *strings.Builder, errs []ErrorInfo) {
+	for _, e := range errs {
+		where := ""
+		if e.Workspace != "" {
+			where = " in " + e.Workspace
+		}
+		fmt.Fprintf(b, "error %s%s: %s\n", e.Code, where, e.Message)
+	}
+}
