@@ -80,6 +80,8 @@ CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`,
 var secondaryIndexes = []string{
 	// Covering: listing the paths reads this index, not the table with every file's content.
 	`CREATE INDEX IF NOT EXISTS files_paths ON files(skipped, path, language)`,
+	// Covering: totals (Counts, quarry workspace list, health) read this index, not the table.
+	`CREATE INDEX IF NOT EXISTS files_counts ON files(skipped, symbol_count, identifier_count, relationship_count, type_count)`,
 	`CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)`,
 	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
 	`CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path)`,

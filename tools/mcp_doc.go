@@ -179,6 +179,11 @@ func typeName(s *jsonschema.Schema) string {
 
 // renderers are the compact text renderings of result types, by type.
 var renderers = map[reflect.Type]func(any) string{
-	reflect.TypeFor[SearchResult](): func(v any) string { return renderSearch(v.(*SearchResult)) },
-	reflect.TypeFor[GotoResult]():   func(v any) string { return renderGoto(v.(*GotoResult)) },
+	reflect.TypeFor[SearchResult]():  func(v any) string { return renderSearch(v.(*SearchResult)) },
+	reflect.TypeFor[GotoResult]():    func(v any) string { return renderGoto(v.(*GotoResult)) },
+	reflect.TypeFor[SymbolsResult](): func(v any) string { return renderSymbols(v.(*SymbolsResult)) },
+	reflect.TypeFor[RefsResult]():    func(v any) string { return renderRefs(v.(*RefsResult)) },
+	reflect.TypeFor[WorkspaceResult](): func(v any) string {
+		return renderWorkspace(v.(*WorkspaceResult))
+	},
 }

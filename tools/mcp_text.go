@@ -116,3 +116,80 @@ func renderErrors(b *strings.Builder, errs []ErrorInfo) {
 		fmt.Fprintf(b, "error %s%s: %s\n", e.Code, where, e.Message)
 	}
 }
+
+// renderSymbols writes an outline: one line per symbol, indented by depth, as
+// "line kind name — signature", bodies below their line in full mode.
+func renderSymbols(r *SymbolsResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s)\n", r.File, r.Language)
+	for _, sym := range r.Results {
+		fmt.Fprintf(&b, "%s%d %s %s", strings.Repeat("  ", max(sym.Depth-1, 0)), sym.Line, sym.Kind, sym.Name)
+		if sig := strings.Join(strings.Fields(sym.Signature), " "); sig != "" && sig != sym.Name {
+			b.WriteString(" — " + sig)
+		}
+		b.WriteByte('\n')
+		if sym.DocComment != "" {
+			fmt.Fprintf(&b, "%s  // %s\n", strings.Repeat("  ", max(sym.Depth-1, 0)), strings.Join(strings.Fields(sym.DocComment), " "))
+		}
+		if sym.Body != "" {
+			b.WriteString(sym.Body)
+			if !strings.HasSuffix(sym.Body, "\n") {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	fmt.Fprintf(&b, "%d of %s", len(r.Results), count(r.Total, "symbol", "symbols"))
+	if r.NextCursor != "" {
+		fmt.Fprintf(&b, " (truncated: %s; next page: cursor %s)", r.TruncatedReason, r.NextCursor)
+	}
+	if r.ParseErrors > 0 {
+		fmt.Fprintf(&b, "; %d regions could not be parsed", r.ParseErrors)
+	}
+	return b.String()
+}
+
+// renderRefs writes one line per use: "path:line:column: kind in container: text".
+func renderRefs(r *RefsResult) string {
+	var b strings.Builder
+	for _, ref := range r.Results {
+		in := ""
+		if ref.Container != "" {
+			in = " in " + ref.Container
+		}
+		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", ref.Path, ref.Line, ref.Column, ref.Kind, in, ref.Text)
+	}
+	fmt.Fprintf(&b, "%d of %s of %s", len(r.Results), count(r.Total, "use", "uses"), r.Symbol)
+	if r.NextCursor != "" {
+		fmt.Fprintf(&b, " (truncated: %s; next page: cursor %s)", r.TruncatedReason, r.NextCursor)
+	}
+	return b.String()
+}
+
+// renderWorkspace writes a workspace operation's outcome; health stays JSON.
+func renderWorkspace(r *WorkspaceResult) string {
+	if r.Health != nil {
+		j, _ := json.Marshal(r.Health)
+		return string(j)
+	}
+	var b strings.Builder
+	for _, w := range r.Workspaces {
+		state := "not indexed"
+		if w.Indexed {
+			state = fmt.Sprintf("%d files, %d symbols", w.Files, w.Symbols)
+		}
+		primary := ""
+		if w.Primary {
+			primary = " (primary)"
+		}
+		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, w.Root, state)
+	}
+	for _, s := range r.Indexed {
+		fmt.Fprintf(&b, "indexed %s: %d files, %d symbols (%d added, %d changed, %d deleted, %d renamed) in %.1fs\n",
+			s.ID, s.Files, s.Symbols, s.Added, s.Changed, s.Deleted, s.Renamed, float64(s.ElapsedMS)/1000)
+	}
+	for _, d := range r.Removed {
+		fmt.Fprintf(&b, "removed the index %s\n", d)
+	}
+	fmt.Fprintf(&b, "%s done", r.Operation)
+	return b.String()
+}

@@ -157,3 +157,23 @@ func TestMaxBytes(t *testing.T) {
 		t.Errorf("refs under a budget: %+v", refs)
 	}
 }
+
+func TestRenderOtherResults(t *testing.T) {
+	s := testWorkspace(t)
+	var sym SymbolsResult
+	call(t, s, "get_symbols", `{"file_path":"pool.py","mode":"full"}`, &sym)
+	text, err := Render(&sym)
+	if err != nil || !strings.HasPrefix(text, "pool.py (python)\n1 class Pool") || !strings.Contains(text, "  2 method acquire") || !strings.HasSuffix(text, "2 of 2 symbols") {
+		t.Errorf("outline text:\n%s", text)
+	}
+	var refs RefsResult
+	call(t, s, "fast_refs", `{"symbol":"helper","limit":1}`, &refs)
+	if text, _ := Render(&refs); !strings.HasPrefix(text, "pool.py:3:16: call in acquire: return helper()\n1 of 3 uses of helper (truncated: limit; next page: cursor 1)") {
+		t.Errorf("refs text:\n%s", text)
+	}
+	var ws WorkspaceResult
+	call(t, s, "manage_workspace", `{"operation":"list"}`, &ws)
+	if text, _ := Render(&ws); !strings.Contains(text, "(primary)") || !strings.HasSuffix(text, "list done") {
+		t.Errorf("workspace text:\n%s", text)
+	}
+}
