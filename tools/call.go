@@ -27,7 +27,7 @@ func (s *Service) Call(ctx context.Context, op string, args json.RawMessage) (an
 	}
 	run, ok := handlers[o.Name]
 	if !ok {
-		return nil, Errorf(CodeInternal, "", "operation %s has no handler", o.Name)
+		return nil, Errorf(CodeBadValue, "", "operation %s is only on the command line; agents use manage_workspace or get_symbols", o.Name)
 	}
 	return run(ctx, s, req.Elem().Interface())
 }

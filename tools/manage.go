@@ -54,7 +54,7 @@ type WorkspaceResult struct {
 	Workspaces []WorkspaceInfo `json:"workspaces" jsonschema:"list, add, remove, stats: the workspaces concerned"`
 	Indexed    []IndexSummary  `json:"indexed,omitempty" jsonschema:"index, add, refresh: what each index run did"`
 	Removed    []string        `json:"removed,omitempty" jsonschema:"clean: the index directories deleted"`
-	Health     any             `json:"health,omitempty" jsonschema:"health: the report of quarry health --json"`
+	Health     *HealthReport   `json:"health,omitempty" jsonschema:"health: the report of quarry health --json"`
 	ElapsedMS  float64         `json:"elapsed_ms"`
 	Errors     []ErrorInfo     `json:"errors"`
 }

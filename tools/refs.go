@@ -37,14 +37,15 @@ type Ref struct {
 
 // RefsResult lists the uses of a name, by path and line.
 type RefsResult struct {
-	Symbol          string      `json:"symbol"`
-	Results         []Ref       `json:"results"`
-	Total           int         `json:"total" jsonschema:"uses in all, before paging"`
-	Truncated       bool        `json:"truncated"`
-	TruncatedReason string      `json:"truncated_reason,omitempty"`
-	NextCursor      string      `json:"next_cursor,omitempty"`
-	ElapsedMS       float64     `json:"elapsed_ms"`
-	Errors          []ErrorInfo `json:"errors"`
+	Symbol             string      `json:"symbol"`
+	Results            []Ref       `json:"results"`
+	Total              int         `json:"total" jsonschema:"uses in all, before paging"`
+	Truncated          bool        `json:"truncated"`
+	TruncatedReason    string      `json:"truncated_reason,omitempty"`
+	NextCursor         string      `json:"next_cursor,omitempty"`
+	TotalFilesSearched int         `json:"total_files_searched"`
+	ElapsedMS          float64     `json:"elapsed_ms"`
+	Errors             []ErrorInfo `json:"errors"`
 }
 
 // identKinds are the kinds of use a refs request may filter on.
@@ -84,6 +85,9 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		return nil, AsError(err)
 	}
 	out := &RefsResult{Symbol: name, Total: total, Results: []Ref{}, Errors: []ErrorInfo{}}
+	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
+		return nil, err
+	}
 	for _, r := range refs {
 		out.Results = append(out.Results, Ref(r))
 	}

@@ -7,8 +7,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 // Schema identifiers.
@@ -41,6 +45,41 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[RefsRequest](), Result: reflect.TypeFor[RefsResult]()},
 	{Name: "workspace", Tool: "manage_workspace", Summary: "Manage workspaces: index, add, remove, list, refresh, stats, clean, health.",
 		Request: reflect.TypeFor[WorkspaceRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
+	// Command-line only: their JSON is described here too, so every JSON answer of the CLI
+	// has a schema. Agents reach them through manage_workspace and get_symbols.
+	{Name: "index", Summary: "Index a workspace, or bring its index up to date (quarry index --json).",
+		Request: reflect.TypeFor[IndexRequest](), Result: reflect.TypeFor[IndexReport]()},
+	{Name: "health", Summary: "Check a workspace's index (quarry health --json, quarry workspace stats --json).",
+		Request: reflect.TypeFor[HealthRequest](), Result: reflect.TypeFor[HealthReport]()},
+	{Name: "outline", Summary: "Every symbol of any file, with all its fields (quarry symbols FILE --json).",
+		Request: reflect.TypeFor[OutlineRequest](), Result: reflect.TypeFor[[]extract.Symbol]()},
+}
+
+// IndexRequest is quarry index: the workspace directory and its options.
+type IndexRequest struct {
+	Path    string `json:"path,omitempty" jsonschema:"the workspace directory (default: the current workspace)"`
+	Force   bool   `json:"force,omitempty" jsonschema:"drop the index and build it anew"`
+	MaxSize int64  `json:"max_size,omitempty" jsonschema:"skip files larger than this many bytes"`
+}
+
+// IndexReport is what an index run did, in full.
+type IndexReport = workspace.Summary
+
+// HealthRequest is quarry health.
+type HealthRequest struct {
+	Workspace string `json:"workspace,omitempty" jsonschema:"a workspace id (default: the primary)"`
+	Detailed  bool   `json:"detailed,omitempty"`
+}
+
+// HealthReport is the health of a workspace's index.
+type HealthReport = workspace.Health
+
+// OutlineRequest is quarry symbols FILE.
+type OutlineRequest struct {
+	File     string   `json:"file" jsonschema:"any file, in a workspace or not"`
+	Depth    int      `json:"depth,omitempty"`
+	Kind     []string `json:"kind,omitempty"`
+	Language string   `json:"language,omitempty"`
 }
 
 // OperationNamed returns the operation called name (its CLI name or its MCP tool).
@@ -65,7 +104,7 @@ func OperationNames() []string {
 // SchemaFor returns the JSON Schema (Draft 2020-12) of t, identified as name: generated
 // from the Go type, with $id and the contract's version. Objects admit no other properties.
 func SchemaFor(name string, t reflect.Type) (*jsonschema.Schema, error) {
-	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: typeSchemas()})
 	if err != nil {
 		return nil, fmt.Errorf("tools: schema of %s: %w", name, err)
 	}
@@ -101,6 +140,25 @@ func singleTypes(s *jsonschema.Schema) {
 	singleTypes(s.Items)
 	for _, d := range s.Defs {
 		singleTypes(d)
+	}
+}
+
+// typeSchemas are the schemas of types the generator cannot infer: typed enums that
+// marshal as text.
+func typeSchemas() map[reflect.Type]*jsonschema.Schema {
+	enum := func(names []string) *jsonschema.Schema {
+		s := &jsonschema.Schema{Type: "string"}
+		for _, n := range names {
+			s.Enum = append(s.Enum, n)
+		}
+		return s
+	}
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[extract.Kind]():       enum(extract.Kinds()),
+		reflect.TypeFor[extract.IdentKind]():  {Type: "string"},
+		reflect.TypeFor[extract.RelKind]():    {Type: "string"},
+		reflect.TypeFor[extract.Visibility](): {Type: "string"},
+		reflect.TypeFor[time.Duration]():      {Type: "integer"},
 	}
 }
 

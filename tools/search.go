@@ -117,12 +117,8 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 	}
-	for _, x := range xs {
-		n, err := x.FileCount(ctx)
-		if err != nil {
-			return nil, AsError(err)
-		}
-		out.TotalFilesSearched += n
+	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
+		return nil, err
 	}
 	fitBytes(&out.Results, s.budget(req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
@@ -176,12 +172,13 @@ type GotoRequest struct {
 
 // GotoResult lists the definitions of a symbol, best first.
 type GotoResult struct {
-	Symbol          string      `json:"symbol"`
-	Results         []Hit       `json:"results"`
-	Truncated       bool        `json:"truncated"`
-	TruncatedReason string      `json:"truncated_reason,omitempty"`
-	ElapsedMS       float64     `json:"elapsed_ms"`
-	Errors          []ErrorInfo `json:"errors"`
+	Symbol             string      `json:"symbol"`
+	Results            []Hit       `json:"results"`
+	Truncated          bool        `json:"truncated"`
+	TruncatedReason    string      `json:"truncated_reason,omitempty"`
+	TotalFilesSearched int         `json:"total_files_searched"`
+	ElapsedMS          float64     `json:"elapsed_ms"`
+	Errors             []ErrorInfo `json:"errors"`
 }
 
 // Goto finds the definitions of a symbol.
@@ -211,6 +208,9 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 		return nil, AsError(err)
 	}
 	out := &GotoResult{Symbol: req.Symbol, Results: hits(found), Errors: []ErrorInfo{}}
+	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
+		return nil, err
+	}
 	if len(out.Results) > limit {
 		out.Results, out.Truncated, out.TruncatedReason = out.Results[:limit], true, TruncatedLimit
 	}
@@ -225,4 +225,17 @@ func (s *Service) budget(requested int) int {
 		return requested
 	}
 	return s.MaxBytes
+}
+
+// filesIn returns the number of files indexed in xs.
+func filesIn(ctx context.Context, xs []*workspace.SearchIndex) (int, error) {
+	total := 0
+	for _, x := range xs {
+		n, err := x.FileCount(ctx)
+		if err != nil {
+			return 0, AsError(err)
+		}
+		total += n
+	}
+	return total, nil
 }

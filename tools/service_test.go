@@ -114,7 +114,7 @@ func TestOperations(t *testing.T) {
 		t.Errorf("search all workspaces: %+v", search)
 	}
 	call(t, s, "manage_workspace", `{"operation":"health","id":"`+id+`"}`, &ws)
-	if h, _ := ws.Health.(map[string]any); h == nil || h["status"] != "healthy" {
+	if h := ws.Health; h == nil || h.Status != "healthy" {
 		t.Errorf("health: %+v", ws.Health)
 	}
 	call(t, s, "manage_workspace", `{"operation":"remove","id":"`+id+`"}`, &ws)

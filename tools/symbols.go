@@ -53,16 +53,17 @@ type Symbol struct {
 
 // SymbolsResult is the outline of a file.
 type SymbolsResult struct {
-	File            string      `json:"file"`
-	Language        string      `json:"language"`
-	Results         []Symbol    `json:"results"`
-	Total           int         `json:"total" jsonschema:"symbols in the outline before paging"`
-	Truncated       bool        `json:"truncated"`
-	TruncatedReason string      `json:"truncated_reason,omitempty"`
-	NextCursor      string      `json:"next_cursor,omitempty" jsonschema:"pass as cursor for the next page"`
-	ParseErrors     int         `json:"parse_errors,omitempty" jsonschema:"regions the parser could not read; symbols outside them are listed"`
-	ElapsedMS       float64     `json:"elapsed_ms"`
-	Errors          []ErrorInfo `json:"errors"`
+	File               string      `json:"file"`
+	Language           string      `json:"language"`
+	Results            []Symbol    `json:"results"`
+	Total              int         `json:"total" jsonschema:"symbols in the outline before paging"`
+	Truncated          bool        `json:"truncated"`
+	TruncatedReason    string      `json:"truncated_reason,omitempty"`
+	NextCursor         string      `json:"next_cursor,omitempty" jsonschema:"pass as cursor for the next page"`
+	ParseErrors        int         `json:"parse_errors,omitempty" jsonschema:"regions the parser could not read; symbols outside them are listed"`
+	TotalFilesSearched int         `json:"total_files_searched" jsonschema:"always 1: the file outlined"`
+	ElapsedMS          float64     `json:"elapsed_ms"`
+	Errors             []ErrorInfo `json:"errors"`
 }
 
 // Symbols returns the outline of a file, read from disk as it is now.
@@ -109,7 +110,7 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		return nil, Errorf(CodeUnreadable, "file_path", "%s: not outlined: %s", rel, f.Skipped)
 	}
 	all := outline(f.Symbols, req.Depth, strings.ToLower(req.Target))
-	out := &SymbolsResult{File: rel, Language: f.Language, Total: len(all), ParseErrors: f.ParseErrors, Results: []Symbol{}, Errors: []ErrorInfo{}}
+	out := &SymbolsResult{File: rel, Language: f.Language, Total: len(all), ParseErrors: f.ParseErrors, TotalFilesSearched: 1, Results: []Symbol{}, Errors: []ErrorInfo{}}
 	if offset > len(all) {
 		offset = len(all)
 	}

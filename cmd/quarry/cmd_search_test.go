@@ -126,11 +126,20 @@ func TestJSONAnswersValidate(t *testing.T) {
 		{"goto.result", []string{"goto", "ServeHTTP", "--json"}},
 		{"refs.result", []string{"refs", "RuntimeError", "--json"}},
 		{"error", []string{"refs", "x", "--kind", "calls", "--json"}},
+		{"index.result", []string{"index", "--json"}},
+		{"health.result", []string{"health", "--json"}},
+		{"health.result", []string{"workspace", "stats", "--json"}},
+		{"workspace.result", []string{"workspace", "list", "--json"}},
+		{"outline.result", []string{"symbols", "pool.py", "--json"}},
 		{"error", []string{"search", "x", "--limit", "0", "--json"}},
 		{"error", []string{"search", "x", "--lang", "cobol", "--json"}},
 	}
 	for _, tt := range tests {
-		_, out, _ := quarry(t, "", append([]string{"--root", root}, tt.args...)...)
+		args := append([]string{"--root", root}, tt.args...)
+		if tt.args[0] == "symbols" {
+			args = []string{"symbols", filepath.Join(root, tt.args[1]), "--json"}
+		}
+		_, out, _ := quarry(t, "", args...)
 		if err := tools.Validate(tt.schema, []byte(out)); err != nil {
 			t.Errorf("quarry %v: the answer does not validate against %s: %v\n%s", tt.args, tt.schema, err, out)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -162,6 +162,17 @@ type workspaceRow struct {
 }
 
 func listWorkspaces(cmd *cobra.Command, primary string, reg *workspace.Registry, jsonOut bool) error {
+	if jsonOut { // the agent contract's answer to manage_workspace list
+		svc, err := tools.NewService(primary)
+		if err != nil {
+			return err
+		}
+		res, err := svc.Workspace(cmd.Context(), tools.WorkspaceRequest{Operation: "list"})
+		if err != nil {
+			return jsonFailure(cmd, true, err)
+		}
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
 	var rows []workspaceRow
 	for i, e := range reg.All() {
 		row := workspaceRow{Entry: e, Primary: i == 0}
@@ -169,11 +180,6 @@ func listWorkspaces(cmd *cobra.Command, primary string, reg *workspace.Registry,
 			row.Counts, row.Indexed = c, true
 		}
 		rows = append(rows, row)
-	}
-	if jsonOut {
-		enc := json.NewEncoder(cmd.OutOrStdout())
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
 	}
 	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tFILES\tSYMBOLS\tLAST INDEXED\tROOT")
