@@ -62,6 +62,9 @@ type WorkspaceResult struct {
 // Workspace runs a workspace operation.
 func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*WorkspaceResult, error) {
 	start := time.Now()
+	if req.Operation != "list" && req.Operation != "stats" && req.Operation != "health" {
+		s.dropCache() // an index run or a removal needs the indexes closed
+	}
 	reg, err := s.registry()
 	if err != nil {
 		return nil, AsError(err)

@@ -79,7 +79,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	if err != nil {
 		return nil, err
 	}
-	defer closeAll(xs)
+	defer s.release(xs)
 	refs, total, err := xs[0].Refs(ctx, name, req.Kind, offset, limit)
 	if err != nil {
 		return nil, AsError(err)

@@ -107,7 +107,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if err != nil {
 		return nil, err
 	}
-	defer closeAll(xs)
+	defer s.release(xs)
 	res, err := workspace.Search(ctx, xs, ireq)
 	if err != nil {
 		return nil, AsError(err)
@@ -202,7 +202,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if err != nil {
 		return nil, err
 	}
-	defer closeAll(xs)
+	defer s.release(xs)
 	found, err := workspace.Goto(ctx, xs, strings.TrimSpace(req.Symbol), rel)
 	if err != nil {
 		return nil, AsError(err)

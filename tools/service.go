@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrysearch/quarry/languages"
@@ -14,8 +15,10 @@ import (
 )
 
 // Service runs the contract's operations for one primary workspace and its references.
-// It is safe for concurrent use; every operation opens the indexes it needs and closes them
-// before it returns, so a long-running server never keeps an index run from writing.
+// It is safe for concurrent use. An operation opens the indexes it needs; they are closed
+// when it returns, or, with Keep set, once they have not been used for Keep: a server
+// answering a burst of calls opens each index once, and still lets an index run (which
+// needs the index to itself, and waits two seconds for it) write soon after.
 type Service struct {
 	root  string
 	langs *languages.Registry
@@ -29,6 +32,25 @@ type Service struct {
 	// MaxBytes is the budget of an answer's results when a request sets none (0: no
 	// budget). The MCP server sets AgentMaxBytes: an agent pays for every byte it reads.
 	MaxBytes int
+	// Keep is how long an index stays open after its last use (0: closed at once). The MCP
+	// server sets KeepOpen.
+	Keep time.Duration
+
+	mu    sync.Mutex
+	cache map[string]*cachedIndex                 // the current open index of each workspace id
+	open  map[*workspace.SearchIndex]*cachedIndex // every open index, current or stale
+}
+
+// KeepOpen is how long a server keeps an unused index open: longer than the pause between
+// an agent's calls, shorter than the two seconds an index run waits for the index.
+const KeepOpen = time.Second
+
+// cachedIndex is an open index and its users.
+type cachedIndex struct {
+	x     *workspace.SearchIndex
+	users int
+	timer *time.Timer
+	stale bool // close it when the last user is done
 }
 
 // AgentMaxBytes is the default budget of an answer to an agent: about 6,000 tokens.
@@ -68,7 +90,7 @@ func (s *Service) entries(reg *workspace.Registry, id string) ([]workspace.Entry
 }
 
 // openIndexes opens the indexes of the workspaces id covers; the primary one is indexed
-// first when it has none. The caller closes them.
+// first when it has none. The caller releases them.
 func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.SearchIndex, error) {
 	reg, err := s.registry()
 	if err != nil {
@@ -80,15 +102,102 @@ func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.Sear
 	}
 	var out []*workspace.SearchIndex
 	for _, e := range entries {
-		x, err := s.openIndex(ctx, reg, e)
+		x, err := s.acquire(ctx, reg, e)
 		if err != nil {
-			closeAll(out)
+			s.release(out)
 			return nil, err
 		}
 		out = append(out, x)
 	}
 	return out, nil
 }
+
+// acquire returns e's open index, opening it if need be.
+func (s *Service) acquire(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*workspace.SearchIndex, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.cache[e.ID]; c != nil && !c.stale && c.x.Entry.Root == e.Root {
+		c.users++
+		if c.timer != nil {
+			c.timer.Stop()
+			c.timer = nil
+		}
+		return c.x, nil
+	}
+	x, err := s.openIndex(ctx, reg, e)
+	if err != nil {
+		return nil, err
+	}
+	if s.cache == nil {
+		s.cache, s.open = map[string]*cachedIndex{}, map[*workspace.SearchIndex]*cachedIndex{}
+	}
+	if old := s.cache[e.ID]; old != nil {
+		old.stale = true // closed by its last user
+		delete(s.cache, e.ID)
+	}
+	c := &cachedIndex{x: x, users: 1}
+	s.cache[e.ID], s.open[x] = c, c
+	return x, nil
+}
+
+// release ends a use of each index of xs; an index no one uses is closed now, or after
+// Keep.
+func (s *Service) release(xs []*workspace.SearchIndex) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range xs {
+		c := s.open[x]
+		if c == nil {
+			continue
+		}
+		if c.users--; c.users > 0 {
+			continue
+		}
+		if s.Keep <= 0 || c.stale {
+			s.closeCached(x.Entry.ID, c)
+			continue
+		}
+		c.timer = time.AfterFunc(s.Keep, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.cache[x.Entry.ID] == c && c.users == 0 {
+				s.closeCached(x.Entry.ID, c)
+			}
+		})
+	}
+}
+
+// closeCached closes c and forgets it. The caller holds s.mu.
+func (s *Service) closeCached(id string, c *cachedIndex) {
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.x.Close()
+	delete(s.open, c.x)
+	if s.cache[id] == c {
+		delete(s.cache, id)
+	}
+}
+
+// dropCache closes every open index no operation uses, and marks the others to be closed
+// by their last user: before an index run or a change of the workspaces.
+func (s *Service) dropCache() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.open {
+		if c.users == 0 {
+			s.closeCached(c.x.Entry.ID, c)
+		} else {
+			c.stale = true
+			if s.cache[c.x.Entry.ID] == c {
+				delete(s.cache, c.x.Entry.ID)
+			}
+		}
+	}
+}
+
+// Close closes the indexes the service keeps open.
+func (s *Service) Close() { s.dropCache() }
 
 func (s *Service) openIndex(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*workspace.SearchIndex, error) {
 	dir := workspace.IndexDir(s.root, e.ID)
@@ -126,12 +235,6 @@ func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspac
 	}
 	reg.MarkIndexed(e.ID, time.Now())
 	return sum, reg.Save()
-}
-
-func closeAll(xs []*workspace.SearchIndex) {
-	for _, x := range xs {
-		x.Close()
-	}
 }
 
 // relPath resolves a path argument (absolute, or relative to the workspace root) to a

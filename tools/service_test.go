@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // testWorkspace writes a small workspace and returns its service.
@@ -175,5 +177,66 @@ func TestRenderOtherResults(t *testing.T) {
 	call(t, s, "manage_workspace", `{"operation":"list"}`, &ws)
 	if text, _ := Render(&ws); !strings.Contains(text, "(primary)") || !strings.HasSuffix(text, "list done") {
 		t.Errorf("workspace text:\n%s", text)
+	}
+}
+
+// TestKeepOpen proves a kept index is reused by a burst of calls, closed once idle (so an
+// index run can write), and dropped before a workspace operation re-indexes.
+func TestKeepOpen(t *testing.T) {
+	s := testWorkspace(t)
+	s.Keep = 50 * time.Millisecond
+	var res SearchResult
+	call(t, s, "fast_search", `{"query":"ServeHTTP"}`, &res) // indexes, then keeps it open
+	s.mu.Lock()
+	first := len(s.open)
+	var x any
+	for k := range s.open {
+		x = k
+	}
+	s.mu.Unlock()
+	call(t, s, "fast_search", `{"query":"helper"}`, &res)
+	s.mu.Lock()
+	same := len(s.open) == 1
+	for k := range s.open {
+		same = same && any(k) == x
+	}
+	s.mu.Unlock()
+	if first != 1 || !same {
+		t.Fatalf("a burst of calls opened %d, then reused the index: %v", first, same)
+	}
+	var ws WorkspaceResult
+	call(t, s, "manage_workspace", `{"operation":"index"}`, &ws) // would fail if the index stayed open
+	if len(ws.Indexed) != 1 {
+		t.Fatalf("index while kept open: %+v", ws)
+	}
+	call(t, s, "fast_search", `{"query":"helper"}`, &res)
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		s.mu.Lock()
+		n := len(s.open)
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d indexes still open long after Keep", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Concurrent calls share and release the index safely.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := s.Search(context.Background(), SearchRequest{Query: "helper"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	s.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.open) != 0 {
+		t.Errorf("Close left %d indexes open", len(s.open))
 	}
 }

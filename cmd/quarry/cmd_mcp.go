@@ -74,7 +74,8 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	svc.MaxBytes = tools.AgentMaxBytes
+	svc.MaxBytes, svc.Keep = tools.AgentMaxBytes, tools.KeepOpen
+	defer svc.Close()
 	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
 	srv := tools.NewMCPServer(svc, version)
 	if opts.http == "" {
