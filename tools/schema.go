@@ -53,6 +53,72 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[HealthRequest](), Result: reflect.TypeFor[HealthReport]()},
 	{Name: "outline", Summary: "Every symbol of any file, with all its fields (quarry symbols FILE --json).",
 		Request: reflect.TypeFor[OutlineRequest](), Result: reflect.TypeFor[[]extract.Symbol]()},
+	{Name: "tokens", Summary: "The tokens the code tokenizer makes of a text (quarry tokens --json).",
+		Request: reflect.TypeFor[TokensRequest](), Result: reflect.TypeFor[[]string]()},
+	{Name: "capabilities", Summary: "What this Quarry can do: languages, targets, kinds, limits, error codes, operations (quarry capabilities).",
+		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[Capabilities]()},
+	{Name: "describe", Summary: "A command of the contract: summary, flags and schemas (quarry describe COMMAND).",
+		Request: reflect.TypeFor[DescribeRequest](), Result: reflect.TypeFor[Description]()},
+	{Name: "agent-version", Summary: "The version of the agent contract (quarry agent-version --json).",
+		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[AgentVersionResult]()},
+}
+
+// TokensRequest is quarry tokens.
+type TokensRequest struct {
+	Text     string `json:"text"`
+	Language string `json:"language,omitempty"`
+	Query    bool   `json:"query,omitempty" jsonschema:"tokenize as a query: compounds whose parts are present are dropped"`
+}
+
+// NoRequest is the request of an operation that takes nothing.
+type NoRequest struct{}
+
+// DescribeRequest is quarry describe.
+type DescribeRequest struct {
+	Command string `json:"command"`
+}
+
+// Description describes a command of the contract.
+type Description struct {
+	Name         string         `json:"name"`
+	Tool         string         `json:"tool,omitempty" jsonschema:"the MCP tool, if any"`
+	Summary      string         `json:"summary"`
+	AgentVersion string         `json:"agent_version"`
+	Flags        []FlagInfo     `json:"flags"`
+	Request      map[string]any `json:"request" jsonschema:"the JSON Schema of the request"`
+	Result       map[string]any `json:"result" jsonschema:"the JSON Schema of the result"`
+	Error        map[string]any `json:"error" jsonschema:"the JSON Schema of the failure envelope"`
+}
+
+// FlagInfo is a command-line flag.
+type FlagInfo struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Default string `json:"default"`
+	Usage   string `json:"usage"`
+}
+
+// AgentVersionResult is the answer of quarry agent-version --json.
+type AgentVersionResult struct {
+	AgentVersion string `json:"agent_version"`
+}
+
+// SchemaMap returns the schema called name as a generic JSON object.
+func SchemaMap(name string) (map[string]any, error) {
+	all, err := Schemas()
+	if err != nil {
+		return nil, err
+	}
+	s, ok := all[name]
+	if !ok {
+		return nil, fmt.Errorf("tools: no schema %q", name)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
 }
 
 // IndexRequest is quarry index: the workspace directory and its options.

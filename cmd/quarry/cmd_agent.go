@@ -58,22 +58,23 @@ func newDescribeCmd() *cobra.Command {
 			if err != nil {
 				return usagef(cmd.CommandPath(), "%v%s", err, didYouMean(args[0], tools.OperationNames()))
 			}
-			schemas, err := tools.Schemas()
-			if err != nil {
-				return err
-			}
-			var flags []map[string]string
+			d := tools.Description{Name: op.Name, Tool: op.Tool, Summary: op.Summary, AgentVersion: tools.AgentVersion, Flags: []tools.FlagInfo{}}
 			if c, _, err := cmd.Root().Find([]string{op.Name}); err == nil && c != cmd.Root() {
 				c.Flags().VisitAll(func(f *pflag.Flag) {
 					if !f.Hidden {
-						flags = append(flags, map[string]string{"name": "--" + f.Name, "type": f.Value.Type(), "default": f.DefValue, "usage": f.Usage})
+						d.Flags = append(d.Flags, tools.FlagInfo{Name: "--" + f.Name, Type: f.Value.Type(), Default: f.DefValue, Usage: f.Usage})
 					}
 				})
 			}
-			return writeJSON(cmd.OutOrStdout(), map[string]any{
-				"name": op.Name, "tool": op.Tool, "summary": op.Summary, "agent_version": tools.AgentVersion,
-				"flags": flags, "request": schemas[op.Name+".request"], "result": schemas[op.Name+".result"], "error": schemas["error"],
-			})
+			for _, part := range []struct {
+				dst  *map[string]any
+				name string
+			}{{&d.Request, op.Name + ".request"}, {&d.Result, op.Name + ".result"}, {&d.Error, "error"}} {
+				if *part.dst, err = tools.SchemaMap(part.name); err != nil {
+					return err
+				}
+			}
+			return writeJSON(cmd.OutOrStdout(), d)
 		},
 	}
 }
@@ -101,7 +102,7 @@ func newAgentVersionCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if jsonOut {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]string{"agent_version": tools.AgentVersion})
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(tools.AgentVersionResult{AgentVersion: tools.AgentVersion})
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), tools.AgentVersion)
 			return nil

@@ -131,6 +131,11 @@ func TestJSONAnswersValidate(t *testing.T) {
 		{"health.result", []string{"workspace", "stats", "--json"}},
 		{"workspace.result", []string{"workspace", "list", "--json"}},
 		{"outline.result", []string{"symbols", "pool.py", "--json"}},
+		{"tokens.result", []string{"tokens", "--json", "getUserData"}},
+		{"capabilities.result", []string{"capabilities"}},
+		{"describe.result", []string{"describe", "search"}},
+		{"describe.result", []string{"describe", "fast_refs"}},
+		{"agent-version.result", []string{"agent-version", "--json"}},
 		{"error", []string{"search", "x", "--limit", "0", "--json"}},
 		{"error", []string{"search", "x", "--lang", "cobol", "--json"}},
 	}
