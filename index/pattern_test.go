@@ -86,3 +86,38 @@ func TestContainsFoldASCII(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFilePattern: parsing any pattern never panics, errors carry a position inside the
+// pattern, and a parsed pattern matches any path without panicking.
+func FuzzFilePattern(f *testing.F) {
+	for _, s := range []string{"*.go", "src/**/*.{ts,tsx},!**/test/**", "[!a-z]?.c", "{a,{b,c}}", "\\*", "a[", "}{", "!,", "**/", "./x/**/y"} {
+		f.Add(s, "src/a/b.go")
+	}
+	f.Fuzz(func(t *testing.T, pattern, path string) {
+		p, err := ParseFilePattern(pattern)
+		if err != nil {
+			pe, ok := err.(*PatternError)
+			if !ok || pe.Pos < 0 || pe.Pos > len(pattern) {
+				t.Fatalf("ParseFilePattern(%q) error %v: want a *PatternError with a position in the pattern", pattern, err)
+			}
+			return
+		}
+		p.Match(path)
+	})
+}
+
+// FuzzParseQuery: splitting any query into phrases and words never panics, and every
+// phrase and word comes from the query.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{`"connection pool" exhausted`, `a"b`, `""`, `"x" "y`, `get_user_data`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		pq := parseQuery(q)
+		for _, w := range append(pq.phrases, pq.words...) {
+			if !strings.Contains(q, w) {
+				t.Fatalf("parseQuery(%q) gave %q, not in the query", q, w)
+			}
+		}
+	})
+}
