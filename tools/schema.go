@@ -313,3 +313,21 @@ func Validate(name string, data []byte) error {
 	}
 	return resolved.Validate(v)
 }
+
+// FieldDoc returns the description of the request field called name (its JSON name) of
+// the operation op: the text the schemas, the MCP tool descriptions and the CLI's flag help
+// all show, so they cannot drift apart. It panics for a field that does not exist (a
+// programming error, caught when the CLI is built).
+func FieldDoc(op, name string) string {
+	o, err := OperationNamed(op)
+	if err != nil {
+		panic(err)
+	}
+	for i := 0; i < o.Request.NumField(); i++ {
+		f := o.Request.Field(i)
+		if n, _, _ := strings.Cut(f.Tag.Get("json"), ","); n == name {
+			return f.Tag.Get("jsonschema")
+		}
+	}
+	panic(fmt.Sprintf("tools: operation %s has no request field %s", op, name))
+}

@@ -21,7 +21,7 @@ type SearchRequest struct {
 	ContextLines int      `json:"context_lines,omitempty" jsonschema:"lines of context around each matching line, 0 to 50 (definitions always show their first lines)"`
 	IncludeTests bool     `json:"include_tests,omitempty" jsonschema:"rank tests, fixtures and test data like source (by default they rank lower unless the query is about tests)"`
 	ExcludeTests bool     `json:"exclude_tests,omitempty" jsonschema:"leave tests out"`
-	Workspace    string   `json:"workspace,omitempty" jsonschema:"a workspace id (see manage_workspace list), or all; default the primary workspace"`
+	Workspace    string   `json:"workspace,omitempty" jsonschema:"a workspace id (from the workspace list), or all; default the primary workspace"`
 	MaxBytes     int      `json:"max_bytes,omitempty" jsonschema:"cut whole results once their JSON exceeds this many bytes (0: no cut)"`
 }
 

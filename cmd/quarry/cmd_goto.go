@@ -70,9 +70,9 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.contextFile, "context-file", "", "the file the symbol is used in: its definitions nearby come first")
-	f.StringVarP(&opts.workspace, "workspace", "w", "", "a workspace id from quarry workspace list, or all (default: the primary)")
+	f.StringVar(&opts.contextFile, "context-file", "", flagDoc("goto", "context_file"))
+	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("goto", "workspace"))
 	f.BoolVar(&opts.json, "json", false, "print JSON")
-	f.IntVarP(&opts.limit, "limit", "n", 10, "at most this many definitions (1 to 500)")
+	f.IntVarP(&opts.limit, "limit", "n", 10, flagDoc("goto", "limit"))
 	return cmd
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -64,10 +63,10 @@ matched exactly). Pages of --limit; the last line gives the --cursor of the next
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, "only these kinds of use: "+strings.Join([]string{"call", "variable_ref", "type_usage", "member_access", "import"}, ", "))
-	f.StringVarP(&opts.workspace, "workspace", "w", "", "a workspace id from quarry workspace list (default: the primary)")
-	f.IntVarP(&opts.limit, "limit", "n", 50, "at most this many uses per page (1 to 1000)")
-	f.StringVar(&opts.cursor, "cursor", "", "the cursor of the next page, from the previous page")
+	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, flagDoc("refs", "kind"))
+	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("refs", "workspace"))
+	f.IntVarP(&opts.limit, "limit", "n", 50, flagDoc("refs", "limit"))
+	f.StringVar(&opts.cursor, "cursor", "", flagDoc("refs", "cursor"))
 	f.BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
 }

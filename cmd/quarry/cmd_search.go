@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -53,18 +54,20 @@ If the workspace has no index yet, it is built first.`,
 			return runSearch(cmd, opts, strings.Join(args, " "))
 		},
 	}
+	// Flag help is the contract's field documentation: the MCP tool says the same.
+	doc := func(field string) string { return flagDoc("search", field) }
 	f := cmd.Flags()
-	f.StringVarP(&opts.target, "target", "t", "auto", "auto, definitions, content or files")
-	f.StringVarP(&opts.lang, "lang", "l", "", "only this language")
-	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, "only symbols of these kinds (comma-separated): class, function, method, ...")
-	f.StringVarP(&opts.filePattern, "file-pattern", "g", "", "only paths matching these globs (comma-separated; ** and {a,b}; !glob excludes)")
-	f.IntVarP(&opts.limit, "limit", "n", index.DefaultLimit, fmt.Sprintf("at most this many results (1 to %d)", index.MaxLimit))
-	f.IntVarP(&opts.context, "context", "C", 0, "lines of context around each matching line")
-	f.StringVarP(&opts.workspace, "workspace", "w", "", "a workspace id from quarry workspace list, or all (default: the primary)")
-	f.BoolVar(&opts.json, "json", false, "print one JSON object")
+	f.StringVarP(&opts.target, "target", "t", "auto", doc("target"))
+	f.StringVarP(&opts.lang, "lang", "l", "", doc("language"))
+	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, doc("kind"))
+	f.StringVarP(&opts.filePattern, "file-pattern", "g", "", doc("file_pattern"))
+	f.IntVarP(&opts.limit, "limit", "n", index.DefaultLimit, doc("limit"))
+	f.IntVarP(&opts.context, "context", "C", 0, doc("context_lines"))
+	f.StringVarP(&opts.workspace, "workspace", "w", "", doc("workspace"))
+	f.BoolVar(&opts.json, "json", false, "print one JSON object (quarry schema search)")
 	f.BoolVar(&opts.jsonl, "jsonl", false, "print one JSON object per result")
-	f.BoolVar(&opts.includeTests, "include-tests", false, "rank tests like source")
-	f.BoolVar(&opts.excludeTests, "exclude-tests", false, "leave tests out")
+	f.BoolVar(&opts.includeTests, "include-tests", false, doc("include_tests"))
+	f.BoolVar(&opts.excludeTests, "exclude-tests", false, doc("exclude_tests"))
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"auto", "definitions", "content", "files"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -298,3 +301,12 @@ func plainHit(p string, h tools.Hit) string {
 
 // oneLineText folds whitespace runs (newlines too) into single spaces.
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// defaultNote matches a default stated in a field's documentation, which cobra's flag help
+// states again.
+var defaultNote = regexp.MustCompile(` \(default [^):]*\)|; default [^;]*$`)
+
+// flagDoc is the contract's documentation of a request field as flag help.
+func flagDoc(op, field string) string {
+	return defaultNote.ReplaceAllString(tools.FieldDoc(op, field), "")
+}
