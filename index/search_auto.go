@@ -91,6 +91,7 @@ func (s *Searcher) auto(ctx context.Context, req Request, q parsedQuery, keepTes
 		defs = dropLines(defs, lines)
 	} else {
 		lines = dropLines(lines, defs)
+		lines = dropHeads(lines, defs)
 	}
 	var all []Hit
 	all = appendNormalized(all, defs, w.def)
@@ -120,6 +121,30 @@ func dropLines(hits, others []Hit) []Hit {
 	var kept []Hit
 	for _, h := range hits {
 		if !on[lineRef{h.Path, h.Line}] {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// headLines is how many lines from its start a definition's head (annotations, decorators,
+// a signature over several lines) may take.
+const headLines = 3
+
+// dropHeads returns content hits without those in the head of a definition among defs that
+// name it: with annotations or decorators above it, a definition starts a line or two
+// before the line that names it, and that line is the same answer.
+func dropHeads(lines, defs []Hit) []Hit {
+	var kept []Hit
+	for _, h := range lines {
+		same := false
+		for _, d := range defs {
+			if d.Path == h.Path && h.Line > d.Line && h.Line < d.Line+headLines && d.Name != "" && strings.Contains(h.Text, d.Name) {
+				same = true
+				break
+			}
+		}
+		if !same {
 			kept = append(kept, h)
 		}
 	}

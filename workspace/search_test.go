@@ -211,3 +211,15 @@ func TestSearchSeveralWorkspacesAndGoto(t *testing.T) {
 		t.Errorf("goto Poo found %+v; want only exact names", hits)
 	}
 }
+
+// TestSearchAutoOneAnswerPerDefinition: a decorated definition starts at its decorator; the
+// line naming it is the same answer, not a second result.
+func TestSearchAutoOneAnswerPerDefinition(t *testing.T) {
+	x := searchTree(t, map[string]string{
+		"app.py": "import app\n\n@app.route(\"/users\")\ndef list_users_handler():\n    return []\n",
+	})
+	res := search(t, x, index.Request{Query: "list_users_handler"})
+	if len(res.Hits) != 1 || res.Hits[0].Hit != index.HitDefinition {
+		t.Errorf("list_users_handler: %s; want only the definition", hitList(res))
+	}
+}
