@@ -121,3 +121,26 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestQualified(t *testing.T) {
+	tests := []struct{ q, qual, name string }{
+		{"json.Marshal", "json", "Marshal"},
+		{"Vec::with_capacity", "Vec", "with_capacity"},
+		{"std::io::Read", "io", "Read"},
+		{"a.b.c", "b", "c"},
+		{"ServeHTTP", "", "ServeHTTP"},
+		{"index.ts", "index", "ts"},
+		{"x.", "", "x."},
+		{"two words", "", "two words"},
+	}
+	for _, tt := range tests {
+		if qual, name := parseQuery(tt.q).qualified(); qual != tt.qual || name != tt.name {
+			t.Errorf("qualified(%q) = %q, %q; want %q, %q", tt.q, qual, name, tt.qual, tt.name)
+		}
+	}
+	for s, want := range map[string]bool{"-> Bytes": true, "CowBytes<'a>": false, "Bytes": true, "BytesMut": false, "(b *Bytes) x": true} {
+		if got := containsWord(s, "Bytes"); got != want {
+			t.Errorf("containsWord(%q, Bytes) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -284,6 +284,46 @@ func parseQuery(raw string) parsedQuery {
 // single reports whether the query is one bare word (an identifier, a file name).
 func (q parsedQuery) single() bool { return len(q.phrases) == 0 && len(q.words) == 1 }
 
+// qualifiers separate the parts of a qualified name: pkg.Name, Type::name, Class#method,
+// ptr->field.
+var qualifiers = []string{"::", "->", ".", "#"}
+
+// qualified splits a one-word query naming something qualified (json.Marshal, Vec::new)
+// into the qualifier's last part and the name; any other query gives "" and itself.
+func (q parsedQuery) qualified() (qual, name string) {
+	if !q.single() {
+		return "", q.raw
+	}
+	w := q.words[0]
+	for _, sep := range qualifiers {
+		if i := strings.LastIndex(w, sep); i > 0 && i+len(sep) < len(w) {
+			qual, name = w[:i], w[i+len(sep):]
+			for _, sep2 := range qualifiers { // a.b.c: qualify by the part just before
+				if j := strings.LastIndex(qual, sep2); j >= 0 {
+					qual = qual[j+len(sep2):]
+				}
+			}
+			if isIdent(name) && isIdent(qual) {
+				return qual, name
+			}
+		}
+	}
+	return "", w
+}
+
+// isIdent reports whether s is made of word characters only.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !languages.IsWordRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // tokens returns the distinct query tokens of q by the rules of lang as the index was
 // built with them ("" for the language-neutral rules).
 func (s *Searcher) tokens(q parsedQuery, lang string) ([]string, error) {

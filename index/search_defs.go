@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"path"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -22,6 +25,9 @@ const (
 const (
 	promoteExact     = 2
 	promoteExactFold = 1.5
+	// promoteQualifiedName lifts the last part of a qualified name (Marshal of json.Marshal)
+	// found outside anything the qualifier names.
+	promoteQualifiedName = 1
 	// maxNamedCandidates caps the symbols of exactly the queried name fetched from the store
 	// besides the full-text candidates.
 	maxNamedCandidates = 200
@@ -97,7 +103,8 @@ func (s *Searcher) addNamed(ctx context.Context, req Request, q parsedQuery, hit
 	if !q.single() {
 		return hits, nil
 	}
-	named, err := s.store.symbolsNamed(ctx, q.words[0], maxNamedCandidates)
+	_, name := q.qualified()
+	named, err := s.store.symbolsNamed(ctx, name, maxNamedCandidates)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +146,7 @@ func (req Request) admits(lang, kind, path string) bool {
 // scoreDefinitions applies the ranking rules to definition hits and sorts them.
 func (s *Searcher) scoreDefinitions(req Request, q parsedQuery, keepTests bool, hits []Hit) []Hit {
 	name := strings.Join(append(append([]string(nil), q.phrases...), q.words...), " ")
+	qual, last := q.qualified()
 	out := hits[:0]
 	for _, h := range hits {
 		h.class = scoring.Classify(h.Path)
@@ -154,12 +162,52 @@ func (s *Searcher) scoreDefinitions(req Request, q parsedQuery, keepTests bool, 
 				h.bonus = promoteExact
 			case scoring.NameExactFold:
 				h.bonus = promoteExactFold
+			default:
+				// json.Marshal, Vec::new: the name is the last part, the qualifier a hint.
+				if qual != "" && scoring.MatchName(last, h.Name) == scoring.NameExact {
+					h.bonus = promoteQualifiedName
+					if qualifies(h, qual) {
+						h.bonus = promoteExact
+					}
+				}
 			}
 		}
 		out = append(out, h)
 	}
 	sortPromoted(out)
 	return out
+}
+
+// qualifies reports whether a definition lives where a qualifier points: a directory or
+// the file of its path is named like it (json for encoding/json/encode.go, vec for
+// vec.rs), or its signature names it (a receiver, an impl, a return type: Bytes for
+// Bytes::new).
+func qualifies(h Hit, qual string) bool {
+	lq := strings.ToLower(qual)
+	for _, seg := range strings.Split(strings.ToLower(h.Path), "/") {
+		if seg == lq || strings.TrimSuffix(seg, path.Ext(seg)) == lq {
+			return true
+		}
+	}
+	return containsWord(h.Signature, qual)
+}
+
+// containsWord reports whether w occurs in s as a whole word (Bytes in "-> Bytes", not in
+// "CowBytes").
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !languages.IsWordRune(before)) && (end == len(s) || !languages.IsWordRune(after)) {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // sortPromoted sorts hits by promotion first, then by score.

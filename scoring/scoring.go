@@ -223,10 +223,10 @@ func IsDefinitionKind(kind string) bool { return definitionKinds[kind] }
 // hold a value: a type or a function over a field or a local variable of the same name.
 func KindWeight(kind string) float64 {
 	switch kind {
-	case "class", "interface", "struct", "trait", "enum", "type", "union", "function", "method", "constructor", "module", "namespace":
+	case "class", "interface", "struct", "trait", "enum", "type", "union", "function", "method", "module", "namespace":
 		return 1
-	case "constant", "property", "delegate", "event", "operator", "destructor":
-		return 0.9
+	case "constant", "property", "delegate", "event", "operator", "destructor", "constructor":
+		return 0.9 // a constructor below the type it builds (ArrayList)
 	case "field", "enum_member", "variable":
 		return 0.75
 	}

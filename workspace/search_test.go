@@ -223,3 +223,23 @@ func TestSearchAutoOneAnswerPerDefinition(t *testing.T) {
 		t.Errorf("list_users_handler: %s; want only the definition", hitList(res))
 	}
 }
+
+// TestSearchQualifiedNames: json.Marshal finds Marshal in the json package, Bytes::new the
+// new of Bytes, not of CowBytes.
+func TestSearchQualifiedNames(t *testing.T) {
+	x := searchTree(t, map[string]string{
+		"encoding/json/encode.go": "package json\n\n// Marshal returns the JSON encoding of v.\nfunc Marshal(v any) ([]byte, error) { return nil, nil }\n",
+		"big/int.go":              "package big\n\n// MarshalJSON implements json.Marshaler.\nfunc (x *Int) MarshalJSON() ([]byte, error) { return json.Marshal(x) }\n\nfunc Marshal() {}\n",
+		"src/cow.rs":              "pub struct CowBytes;\nimpl CowBytes {\n    pub fn new() -> CowBytes { CowBytes }\n}\n",
+		"src/buf.rs":              "pub struct Bytes;\nimpl Bytes {\n    pub fn new() -> Bytes { Bytes }\n}\n",
+	})
+	for _, tt := range []struct{ query, path, name string }{
+		{"json.Marshal", "encoding/json/encode.go", "Marshal"},
+		{"Bytes::new", "src/buf.rs", "new"},
+	} {
+		res := search(t, x, index.Request{Query: tt.query})
+		if len(res.Hits) == 0 || res.Hits[0].Path != tt.path || res.Hits[0].Name != tt.name {
+			t.Errorf("%s: %s; want %s %s first", tt.query, hitList(res), tt.path, tt.name)
+		}
+	}
+}
