@@ -118,6 +118,7 @@ type Hit struct {
 	Workspace string        `json:"workspace,omitempty"`
 	class     scoring.PathClass
 	bonus     float64 // promotion of an exact match, in auto's units
+	parent    string  // the name of a definition's parent
 }
 
 // ContextLine is one line of source shown with a hit.

@@ -25,9 +25,11 @@ const (
 const (
 	promoteExact     = 2
 	promoteExactFold = 1.5
-	// promoteQualifiedName lifts the last part of a qualified name (Marshal of json.Marshal)
-	// found outside anything the qualifier names.
-	promoteQualifiedName = 1
+	// The promotions of the last part of a qualified name (Marshal of json.Marshal) by
+	// where the qualifier points (see qualifiedBonus).
+	promoteQualifiedPath      = 1.9
+	promoteQualifiedSignature = 1.6
+	promoteQualifiedName      = 1
 	// maxNamedCandidates caps the symbols of exactly the queried name fetched from the store
 	// besides the full-text candidates.
 	maxNamedCandidates = 200
@@ -165,10 +167,7 @@ func (s *Searcher) scoreDefinitions(req Request, q parsedQuery, keepTests bool, 
 			default:
 				// json.Marshal, Vec::new: the name is the last part, the qualifier a hint.
 				if qual != "" && scoring.MatchName(last, h.Name) == scoring.NameExact {
-					h.bonus = promoteQualifiedName
-					if qualifies(h, qual) {
-						h.bonus = promoteExact
-					}
+					h.bonus = qualifiedBonus(h, qual)
 				}
 			}
 		}
@@ -178,18 +177,25 @@ func (s *Searcher) scoreDefinitions(req Request, q parsedQuery, keepTests bool, 
 	return out
 }
 
-// qualifies reports whether a definition lives where a qualifier points: a directory or
-// the file of its path is named like it (json for encoding/json/encode.go, vec for
-// vec.rs), or its signature names it (a receiver, an impl, a return type: Bytes for
-// Bytes::new).
-func qualifies(h Hit, qual string) bool {
+// qualifiedBonus returns the promotion of a definition named like the last part of a
+// qualified query, by how well the qualifier points at it: its parent is named so
+// (TokenStream for TokenStream::new), a directory or its file is (json for
+// encoding/json/encode.go), its signature names it (a receiver or return type: Bytes for
+// Bytes::new), or nothing does.
+func qualifiedBonus(h Hit, qual string) float64 {
+	if h.parent == qual {
+		return promoteExact
+	}
 	lq := strings.ToLower(qual)
 	for _, seg := range strings.Split(strings.ToLower(h.Path), "/") {
 		if seg == lq || strings.TrimSuffix(seg, path.Ext(seg)) == lq {
-			return true
+			return promoteQualifiedPath
 		}
 	}
-	return containsWord(h.Signature, qual)
+	if containsWord(h.Signature, qual) {
+		return promoteQualifiedSignature
+	}
+	return promoteQualifiedName
 }
 
 // containsWord reports whether w occurs in s as a whole word (Bytes in "-> Bytes", not in
@@ -216,17 +222,21 @@ func sortPromoted(hits []Hit) {
 }
 
 // symbolColumns are the columns of a symbol a hit shows, in the order scanSymbolHit reads.
-const symbolColumns = `id, path, name, kind, language, signature, start_line`
+// With symbolsFrom, they include the name of the symbol's parent.
+const (
+	symbolColumns = `s.id, s.path, s.name, s.kind, s.language, s.signature, s.start_line, coalesce(p.name, '')`
+	symbolsFrom   = `symbols s LEFT JOIN symbols p ON p.id = s.parent_id`
+)
 
 func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 	h := Hit{Hit: HitDefinition}
-	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line)
+	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.parent)
 	return h, err
 }
 
 // symbolsNamed returns the symbols named name (exactly, or but for case), as hits.
 func (s *Store) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols WHERE lower(name) = lower(?) LIMIT ?`, name, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE lower(s.name) = lower(?) LIMIT ?`, name, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
 	}
@@ -252,7 +262,7 @@ func (s *Store) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, 
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbols: %w", err)
 	}
