@@ -243,3 +243,15 @@ func TestSearchQualifiedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTextWithPunctuation: several words with punctuation names never have (a colon
+// ending a word) are text to find, not a definition's words.
+func TestSearchTextWithPunctuation(t *testing.T) {
+	x := searchTree(t, map[string]string{
+		"store.go": "package store\n\n// remove deletes a key.\nfunc remove(k string) {}\n\nfunc flush() {\n\t// TODO: remove the cache\n}\n",
+	})
+	res := search(t, x, index.Request{Query: "TODO: remove"})
+	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitContent || res.Hits[0].Line != 7 {
+		t.Errorf("TODO: remove: %s; want the comment line first", hitList(res))
+	}
+}
