@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/quarrysearch/quarry/suggest"
 )
 
 // Call runs the operation named op (its CLI name or its MCP tool name) with its request as
@@ -71,7 +73,7 @@ func DecodeStrict(data json.RawMessage, v any) error {
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 		known := fieldNames(reflect.TypeOf(v).Elem())
 		msg := fmt.Sprintf("unknown field %q", field)
-		if s := Suggest(field, known); s != "" {
+		if s := suggest.Closest(field, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return Errorf(CodeUnknownField, field, "%s; fields: %s", msg, strings.Join(known, ", "))
@@ -124,44 +126,4 @@ func jsonTypeName(t reflect.Type) string {
 		return "an array of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ")
 	}
 	return t.String()
-}
-
-// Suggest returns the known name closest to typed (within two edits, a prefix, or an
-// abbreviation), or "".
-func Suggest(typed string, known []string) string {
-	best, bestDist := "", 3
-	lt := strings.ToLower(typed)
-	for _, k := range known {
-		lk := strings.ToLower(k)
-		d := editDistance(lt, lk)
-		if len(lt) >= 2 && strings.HasPrefix(lk, lt) {
-			d = min(d, 1)
-		}
-		if d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -187,12 +187,9 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if strings.TrimSpace(req.Symbol) == "" {
 		return nil, Errorf(CodeBadQuery, "symbol", "empty symbol: give the name of a definition")
 	}
-	limit := req.Limit
-	switch {
-	case limit == 0:
-		limit = index.DefaultLimit
-	case limit < 0 || limit > index.MaxLimit:
-		return nil, Errorf(CodeBadValue, "limit", "limit %d out of range: give 1 to %d", limit, index.MaxLimit)
+	limit, err := pageLimit(req.Limit, index.DefaultLimit, index.MaxLimit)
+	if err != nil {
+		return nil, err
 	}
 	rel, err := s.relPath("context_file", req.ContextFile)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/suggest"
 )
 
 // Outline modes: how much of each symbol get_symbols shows.
@@ -223,7 +224,7 @@ func parseCursor(c string) (int, error) {
 
 // didYouMean returns "; did you mean X?" for the known name closest to typed, or "".
 func didYouMean(typed string, known []string) string {
-	if s := Suggest(typed, known); s != "" {
+	if s := suggest.Closest(typed, known); s != "" {
 		return "; did you mean " + s + "?"
 	}
 	return ""

@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/quarrysearch/quarry/suggest"
 )
 
 // registryVersion is the version of registry.json this code reads and writes.
@@ -167,7 +169,7 @@ func (r *Registry) unknown(id string) error {
 		ids = append(ids, e.ID)
 	}
 	msg := fmt.Sprintf("%s %q", ErrUnknownWorkspace, id)
-	if best := closest(id, ids); best != "" {
+	if best := suggest.Closest(id, ids); best != "" {
 		msg += fmt.Sprintf("; did you mean %s?", best)
 	}
 	msg += "; known: " + strings.Join(ids, ", ")
@@ -181,38 +183,3 @@ func (e *unknownWorkspaceError) Error() string { return e.msg }
 
 // Is makes errors.Is(err, ErrUnknownWorkspace) true.
 func (e *unknownWorkspaceError) Is(target error) bool { return target == ErrUnknownWorkspace }
-
-// closest returns the known id nearest to id (sharing its prefix or within a few edits).
-func closest(id string, known []string) string {
-	best, bestDist := "", 4
-	for _, k := range known {
-		if strings.HasPrefix(k, id) && len(id) >= 3 {
-			return k
-		}
-		if d := editDistance(id, k); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -88,7 +89,7 @@ func searchRequest(cmd *cobra.Command, opts searchOptions, query string) (index.
 	}
 	t, err := index.ParseTarget(opts.target)
 	if err != nil {
-		if s := suggest(opts.target, []string{"auto", "definitions", "content", "files"}); len(s) > 0 {
+		if s := suggest.Candidates(opts.target, []string{"auto", "definitions", "content", "files"}); len(s) > 0 {
 			return req, bad("target", "--target: %v; did you mean %s?", err, s[0])
 		}
 		return req, bad("target", "--target: %v", err)

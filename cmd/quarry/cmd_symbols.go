@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/suggest"
 )
 
 type symbolsOptions struct {
@@ -177,7 +178,7 @@ func parseKinds(names []string) (map[extract.Kind]bool, error) {
 		k, err := extract.ParseKind(strings.TrimSpace(n))
 		if err != nil {
 			msg := err.Error()
-			if s := suggest(n, extract.Kinds()); len(s) > 0 {
+			if s := suggest.Candidates(n, extract.Kinds()); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %s?", s[0])
 			}
 			return nil, fmt.Errorf("%s; known kinds: %s", msg, strings.Join(extract.Kinds(), ", "))

@@ -99,18 +99,3 @@ func TestVersionAndCompletion(t *testing.T) {
 		t.Errorf("completing --lang: exit %d, output %q", code, out)
 	}
 }
-
-func TestSuggest(t *testing.T) {
-	known := []string{"lang", "json", "query", "limit"}
-	tests := []struct {
-		typed string
-		want  []string
-	}{
-		{"lnag", []string{"lang"}}, {"jsn", []string{"json"}}, {"qu", []string{"query"}}, {"xyzzy", nil},
-	}
-	for _, tt := range tests {
-		if got := suggest(tt.typed, known); !slices.Equal(got, tt.want) {
-			t.Errorf("suggest(%q) = %q, want %q", tt.typed, got, tt.want)
-		}
-	}
-}

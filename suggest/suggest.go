@@ -1,31 +1,34 @@
-package main
+// Package suggest finds the known names closest to a mistyped one, for the "did you mean"
+// of every error about an unknown flag, command, field, value or workspace.
+package suggest
 
 import (
 	"sort"
 	"strings"
 )
 
-// maxSuggestDistance is the largest edit distance at which a known name is suggested for a
-// mistyped one.
-const maxSuggestDistance = 2
+// MaxDistance is the largest edit distance at which a known name is suggested.
+const MaxDistance = 2
 
-// suggest returns the known names closest to typed: those within maxSuggestDistance edits,
-// that typed is a prefix of, or that typed abbreviates (defs for definitions: the same first
-// letter, then its letters in order), nearest first.
-func suggest(typed string, known []string) []string {
+// Candidates returns the known names close to typed, nearest first: those within
+// MaxDistance edits (ignoring case), those typed is a prefix of, and those typed abbreviates
+// (defs for definitions: the same first letter, then its letters in order).
+func Candidates(typed string, known []string) []string {
 	type cand struct {
 		name string
 		dist int
 	}
 	var cands []cand
 	seen := map[string]bool{}
+	lt := strings.ToLower(typed)
 	for _, k := range known {
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		d := editDistance(strings.ToLower(typed), strings.ToLower(k))
-		if d <= maxSuggestDistance || len(typed) >= 2 && strings.HasPrefix(k, typed) || abbreviates(strings.ToLower(typed), strings.ToLower(k)) {
+		lk := strings.ToLower(k)
+		d := Distance(lt, lk)
+		if d <= MaxDistance || len(lt) >= 2 && strings.HasPrefix(lk, lt) || abbreviates(lt, lk) {
 			cands = append(cands, cand{k, d})
 		}
 	}
@@ -35,6 +38,14 @@ func suggest(typed string, known []string) []string {
 		out[i] = c.name
 	}
 	return out
+}
+
+// Closest returns the nearest of Candidates, or "".
+func Closest(typed string, known []string) string {
+	if c := Candidates(typed, known); len(c) > 0 {
+		return c[0]
+	}
+	return ""
 }
 
 // abbreviates reports whether a, of three letters or more, abbreviates k: k starts with a's
@@ -52,8 +63,8 @@ func abbreviates(a, k string) bool {
 	return i == len(a)
 }
 
-// editDistance is the Levenshtein distance between a and b, counted in runes.
-func editDistance(a, b string) int {
+// Distance is the Levenshtein distance between a and b, counted in runes.
+func Distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
