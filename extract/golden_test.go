@@ -132,3 +132,53 @@ func extractString(t *testing.T, path, src string) *File {
 func hasIdent(f *File, name string, kind IdentKind) bool {
 	return slices.ContainsFunc(f.Identifiers, func(id Identifier) bool { return id.Name == name && id.Kind == kind })
 }
+
+// symWant is what a focused test expects of one symbol.
+type symWant struct {
+	name   string
+	kind   Kind
+	vis    Visibility
+	doc    string
+	parent string // name of the parent symbol, "" for none
+}
+
+// checkSymbols asserts the kind, visibility, doc comment and parent of the symbols of f.
+func checkSymbols(t *testing.T, f *File, wants []symWant) {
+	t.Helper()
+	syms := symbolsByName(f)
+	byID := map[string]string{}
+	for _, s := range f.Symbols {
+		byID[s.ID] = s.Name
+	}
+	for _, want := range wants {
+		s, ok := syms[want.name]
+		if !ok {
+			t.Errorf("no symbol %q in %+v", want.name, f.Symbols)
+			continue
+		}
+		if s.Kind != want.kind || s.Visibility != want.vis || s.DocComment != want.doc || byID[s.ParentID] != want.parent {
+			t.Errorf("%s: got kind %s vis %q doc %q parent %q; want kind %s vis %q doc %q parent %q",
+				want.name, s.Kind, s.Visibility, s.DocComment, byID[s.ParentID], want.kind, want.vis, want.doc, want.parent)
+		}
+	}
+}
+
+// symWantPF is symWant with the parent before the doc comment, the order of the C, C++,
+// JavaScript and Rust tables.
+type symWantPF struct {
+	name   string
+	kind   Kind
+	vis    Visibility
+	parent string // name of the parent symbol, "" for none
+	doc    string
+}
+
+// checkSymbolsPF is checkSymbols for tables in the symWantPF order.
+func checkSymbolsPF(t *testing.T, f *File, wants []symWantPF) {
+	t.Helper()
+	conv := make([]symWant, len(wants))
+	for i, w := range wants {
+		conv[i] = symWant{name: w.name, kind: w.kind, vis: w.vis, doc: w.doc, parent: w.parent}
+	}
+	checkSymbols(t, f, conv)
+}

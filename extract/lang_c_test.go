@@ -2,38 +2,6 @@ package extract
 
 import "testing"
 
-// cTestCase is an expected symbol of a C or C++ snippet.
-type cTestCase struct {
-	name   string
-	kind   Kind
-	vis    Visibility
-	parent string
-	doc    string
-}
-
-// cCheck compares the symbols of f with tests.
-func cCheck(t *testing.T, f *File, tests []cTestCase) {
-	t.Helper()
-	syms := symbolsByName(f)
-	for _, tt := range tests {
-		s, ok := syms[tt.name]
-		if !ok {
-			t.Errorf("%s: missing", tt.name)
-			continue
-		}
-		if s.Kind != tt.kind || s.Visibility != tt.vis || s.DocComment != tt.doc {
-			t.Errorf("%s: got %s %q %q, want %s %q %q", tt.name, s.Kind, s.Visibility, s.DocComment, tt.kind, tt.vis, tt.doc)
-		}
-		parent := ""
-		if p := rustTestParent(f, s); p != nil {
-			parent = p.Name
-		}
-		if parent != tt.parent {
-			t.Errorf("%s: parent %q, want %q", tt.name, parent, tt.parent)
-		}
-	}
-}
-
 func TestCSymbols(t *testing.T) {
 	f := extractString(t, "x.c", `#include <stdio.h>
 /* Counts. */
@@ -45,7 +13,7 @@ struct point { int x; };
 int add(int a, int b) { return helper(a, b); }
 static void hidden(void) {}
 `)
-	cCheck(t, f, []cTestCase{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"stdio.h", Import, "", "", ""},
 		{"count", Variable, FilePrivate, "", "Counts."},
 		{"total", Variable, Public, "", ""},
@@ -75,7 +43,7 @@ struct Open : public Base { int x; private: int y; };
 void ns::Base::helper() { this->größe = 1; }
 ns::Base::Base() {}
 `)
-	cCheck(t, f, []cTestCase{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"ns", Namespace, Public, "", ""},
 		{"Base", Class, Public, "ns", "A base."},
 		{"hidden", Field, Private, "Base", ""},

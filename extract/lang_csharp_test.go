@@ -17,7 +17,7 @@ class Outer : Base, IThing
     enum E { One }
 }
 `)
-	checkJVMSymbols(t, f, []jvmSymbolCase{
+	checkSymbols(t, f, []symWant{
 		{"N", Namespace, Public, "", ""},
 		{"Outer", Class, Internal, "Top.", "N"},
 		{"hidden", Field, Private, "", "Outer"},

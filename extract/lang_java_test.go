@@ -2,36 +2,6 @@ package extract
 
 import "testing"
 
-// jvmSymbolCase is one expectation about a symbol of a snippet.
-type jvmSymbolCase struct {
-	name   string
-	kind   Kind
-	vis    Visibility
-	doc    string
-	parent string // name of the parent symbol, "" at file level
-}
-
-// checkJVMSymbols asserts each case against the symbols of f.
-func checkJVMSymbols(t *testing.T, f *File, cases []jvmSymbolCase) {
-	t.Helper()
-	byName := symbolsByName(f)
-	byID := map[string]Symbol{}
-	for _, s := range f.Symbols {
-		byID[s.ID] = s
-	}
-	for _, c := range cases {
-		s, ok := byName[c.name]
-		if !ok {
-			t.Errorf("no symbol %q", c.name)
-			continue
-		}
-		if s.Kind != c.kind || s.Visibility != c.vis || s.DocComment != c.doc || byID[s.ParentID].Name != c.parent {
-			t.Errorf("%s: got kind %s, visibility %q, doc %q, parent %q; want %s, %q, %q, %q",
-				c.name, s.Kind, s.Visibility, s.DocComment, byID[s.ParentID].Name, c.kind, c.vis, c.doc, c.parent)
-		}
-	}
-}
-
 func TestJavaSymbols(t *testing.T) {
 	f := extractString(t, "A.java", `package p;
 /** Top. */
@@ -46,7 +16,7 @@ public class Outer extends Base implements Runnable {
 }
 class Hidden {}
 `)
-	checkJVMSymbols(t, f, []jvmSymbolCase{
+	checkSymbols(t, f, []symWant{
 		{"p", Namespace, Public, "", ""},
 		{"Outer", Class, Public, "Top.", ""},
 		{"packaged", Field, Package, "", "Outer"},

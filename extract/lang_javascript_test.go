@@ -4,36 +4,6 @@ import (
 	"testing"
 )
 
-// jsWant is what a test expects of one symbol.
-type jsWant struct {
-	name   string
-	kind   Kind
-	vis    Visibility
-	parent string // name of the parent symbol, "" for none
-	doc    string
-}
-
-// jsCheckSymbols asserts the kind, visibility, parent and doc comment of symbols of f.
-func jsCheckSymbols(t *testing.T, f *File, wants []jsWant) {
-	t.Helper()
-	syms := symbolsByName(f)
-	byID := map[string]string{}
-	for _, s := range f.Symbols {
-		byID[s.ID] = s.Name
-	}
-	for _, w := range wants {
-		s, ok := syms[w.name]
-		if !ok {
-			t.Errorf("no symbol %q", w.name)
-			continue
-		}
-		if s.Kind != w.kind || s.Visibility != w.vis || byID[s.ParentID] != w.parent || s.DocComment != w.doc {
-			t.Errorf("%s: got kind %s vis %q parent %q doc %q; want %s %q %q %q",
-				w.name, s.Kind, s.Visibility, byID[s.ParentID], s.DocComment, w.kind, w.vis, w.parent, w.doc)
-		}
-	}
-}
-
 func TestJavaScriptSymbols(t *testing.T) {
 	f := extractString(t, "a.js", `
 /** Widget does things. */
@@ -51,7 +21,7 @@ module.exports = { helper };
 export * from "./more";
 export default function () { run(); }
 `)
-	jsCheckSymbols(t, f, []jsWant{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"Widget", Class, Public, "", "Widget does things."},
 		{"#count", Property, Private, "Widget", ""},
 		{"make", Method, Public, "Widget", ""},
@@ -88,7 +58,7 @@ export class MemRepo implements Repo<User> {
 }
 namespace Inner { export type Id = string; enum Mode { A, B = 2 } }
 `)
-	jsCheckSymbols(t, f, []jsWant{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"Repo", Interface, Public, "", ""},
 		{"find", Method, Public, "Repo", "Finds one."},
 		{"size", Property, Public, "Repo", ""},
@@ -118,7 +88,7 @@ func TestTSXComponents(t *testing.T) {
 	f := extractString(t, "a.tsx", `
 export const App = (): JSX.Element => <Layout><Header title="x" /><div /></Layout>;
 `)
-	jsCheckSymbols(t, f, []jsWant{{"App", Function, Public, "", ""}})
+	checkSymbolsPF(t, f, []symWantPF{{"App", Function, Public, "", ""}})
 	if !hasIdent(f, "Layout", Call) || !hasIdent(f, "Header", Call) || hasIdent(f, "div", Call) {
 		t.Errorf("JSX component uses: %+v", f.Identifiers)
 	}

@@ -16,7 +16,7 @@ class Outer : Base(), Runnable {
 }
 fun top() { val local = 1 }
 `)
-	checkJVMSymbols(t, f, []jvmSymbolCase{
+	checkSymbols(t, f, []symWant{
 		{"p", Namespace, Public, "", ""},
 		{"Outer", Class, Public, "Top.", ""},
 		{"count", Property, Internal, "", "Outer"},

@@ -20,7 +20,7 @@ namespace Shop {
     function util($x) { return Cart::build($x); }
 }
 `)
-	jsCheckSymbols(t, f, []jsWant{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"Shop", Namespace, Public, "", ""},
 		{"Cart", Class, Public, "Shop", "Cart holds items."},
 		{"LIMIT", Constant, Public, "Cart", ""},

@@ -22,14 +22,7 @@ mod inner {
     pub(super) fn f() {}
 }
 `)
-	syms := symbolsByName(f)
-	tests := []struct {
-		name   string
-		kind   Kind
-		vis    Visibility
-		parent string
-		doc    string
-	}{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"Shape", Struct, Public, "", "A shape."},
 		{"größe", Field, Internal, "Shape", ""},
 		{"secret", Field, Private, "Shape", ""},
@@ -37,24 +30,8 @@ mod inner {
 		{"new", Method, Public, "Shape", ""},
 		{"inner", Module, Private, "", "Inner docs."},
 		{"f", Function, Internal, "inner", ""},
-	}
-	for _, tt := range tests {
-		s, ok := syms[tt.name]
-		if !ok {
-			t.Errorf("%s: missing", tt.name)
-			continue
-		}
-		if s.Kind != tt.kind || s.Visibility != tt.vis || s.DocComment != tt.doc {
-			t.Errorf("%s: got %s %q %q, want %s %q %q", tt.name, s.Kind, s.Visibility, s.DocComment, tt.kind, tt.vis, tt.doc)
-		}
-		parent := ""
-		if p := rustTestParent(f, s); p != nil {
-			parent = p.Name
-		}
-		if parent != tt.parent {
-			t.Errorf("%s: parent %q, want %q", tt.name, parent, tt.parent)
-		}
-	}
+	})
+	syms := symbolsByName(f)
 	if got := syms["Shape"].Signature; got != "#[derive(Debug)] pub struct Shape" {
 		t.Errorf("signature %q", got)
 	}
@@ -91,14 +68,4 @@ func TestRustBroken(t *testing.T) {
 	if f.ParseErrors == 0 {
 		t.Error("no parse error counted")
 	}
-}
-
-// rustTestParent returns the parent symbol of s in f, or nil.
-func rustTestParent(f *File, s Symbol) *Symbol {
-	for i := range f.Symbols {
-		if f.Symbols[i].ID == s.ParentID && s.ParentID != "" {
-			return &f.Symbols[i]
-		}
-	}
-	return nil
 }

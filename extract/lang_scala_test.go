@@ -16,7 +16,7 @@ class Outer extends Base with Runnable {
 object Outer { val Max = 1 }
 def top(): Unit = { val local = 1 }
 `)
-	checkJVMSymbols(t, f, []jvmSymbolCase{
+	checkSymbols(t, f, []symWant{
 		{"p", Namespace, Public, "", ""},
 		{"Outer", Class, Public, "Top.", ""},
 		{"count", Property, Internal, "", "Outer"},

@@ -2,36 +2,6 @@ package extract
 
 import "testing"
 
-// symWant is what a focused test expects of one symbol.
-type symWant struct {
-	name   string
-	kind   Kind
-	vis    Visibility
-	doc    string
-	parent string // name of the parent symbol, "" for none
-}
-
-// checkSymbols asserts the kind, visibility, doc comment and parent of the symbols of f.
-func checkSymbols(t *testing.T, f *File, wants []symWant) {
-	t.Helper()
-	syms := symbolsByName(f)
-	byID := map[string]string{}
-	for _, s := range f.Symbols {
-		byID[s.ID] = s.Name
-	}
-	for _, want := range wants {
-		s, ok := syms[want.name]
-		if !ok {
-			t.Errorf("no symbol %q in %+v", want.name, f.Symbols)
-			continue
-		}
-		if s.Kind != want.kind || s.Visibility != want.vis || s.DocComment != want.doc || byID[s.ParentID] != want.parent {
-			t.Errorf("%s: got kind %s vis %q doc %q parent %q; want kind %s vis %q doc %q parent %q",
-				want.name, s.Kind, s.Visibility, s.DocComment, byID[s.ParentID], want.kind, want.vis, want.doc, want.parent)
-		}
-	}
-}
-
 // checkBroken asserts a syntactically broken file still gives the symbols before the break.
 func checkBroken(t *testing.T, path, src string, names ...string) {
 	t.Helper()

@@ -17,7 +17,7 @@ extension Point: Shape {
 }
 enum Color { case red }
 `)
-	cCheck(t, f, []cTestCase{
+	checkSymbolsPF(t, f, []symWantPF{
 		{"Shape", Interface, Public, "", "A shape."},
 		{"area", Method, Public, "Shape", ""},
 		{"Base", Class, Public, "", ""},
