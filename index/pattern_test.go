@@ -106,38 +106,7 @@ func FuzzFilePattern(f *testing.F) {
 	})
 }
 
-// FuzzParseQuery: splitting any query into phrases and words never panics, and every
-// phrase and word comes from the query.
-func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{`"connection pool" exhausted`, `a"b`, `""`, `"x" "y`, `get_user_data`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, q string) {
-		pq := parseQuery(q)
-		for _, w := range append(pq.phrases, pq.words...) {
-			if !strings.Contains(q, w) {
-				t.Fatalf("parseQuery(%q) gave %q, not in the query", q, w)
-			}
-		}
-	})
-}
-
-func TestQualified(t *testing.T) {
-	tests := []struct{ q, qual, name string }{
-		{"json.Marshal", "json", "Marshal"},
-		{"Vec::with_capacity", "Vec", "with_capacity"},
-		{"std::io::Read", "io", "Read"},
-		{"a.b.c", "b", "c"},
-		{"ServeHTTP", "", "ServeHTTP"},
-		{"index.ts", "index", "ts"},
-		{"x.", "", "x."},
-		{"two words", "", "two words"},
-	}
-	for _, tt := range tests {
-		if qual, name := parseQuery(tt.q).qualified(); qual != tt.qual || name != tt.name {
-			t.Errorf("qualified(%q) = %q, %q; want %q, %q", tt.q, qual, name, tt.qual, tt.name)
-		}
-	}
+func TestContainsWord(t *testing.T) {
 	for s, want := range map[string]bool{"-> Bytes": true, "CowBytes<'a>": false, "Bytes": true, "BytesMut": false, "(b *Bytes) x": true} {
 		if got := containsWord(s, "Bytes"); got != want {
 			t.Errorf("containsWord(%q, Bytes) = %v, want %v", s, got, want)

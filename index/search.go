@@ -19,14 +19,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/search/query"
-
-	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
-	"github.com/quarrysearch/quarry/tokenizer"
 )
 
 // Target is what a search looks for.
@@ -66,11 +61,8 @@ const (
 	TestsExclude                     // left out
 )
 
-// Limits of a request.
+// Caps of a search the request does not set.
 const (
-	DefaultLimit = 10
-	MaxLimit     = 500
-	MaxContext   = 50
 	// maxContentLinesPerFile caps the lines one file contributes to a content ranking, so
 	// one file full of matches does not push every other file out.
 	maxContentLinesPerFile = 5
@@ -78,16 +70,16 @@ const (
 	maxQueryTokens = 64
 )
 
-// Request is one search.
+// Request is one search, checked where it entered (package tools): the index trusts it.
 type Request struct {
-	Query    string
-	Target   Target
-	Language string   // canonical language name, or "" for all
-	Kinds    []string // symbol kinds (definitions); empty for all
-	Pattern  *FilePattern
-	Limit    int        // results; 0 is DefaultLimit
-	Context  int        // lines of context around content hits, and of code after a definition
-	Tests    TestPolicy // tests, fixtures and test data
+	Query    *query.Query
+	Target   Target       // never ""
+	Language string       // canonical language name, or "" for all
+	Kinds    []string     // canonical symbol kind names (definitions); empty for all
+	Pattern  *FilePattern // nil for every path
+	Limit    int          // results, at least 1
+	Context  int          // lines of context around content hits, and of code after a definition
+	Tests    TestPolicy   // tests, fixtures and test data
 }
 
 // HitKind is what a hit is.
@@ -100,22 +92,23 @@ const (
 	HitFile       HitKind = "file"
 )
 
-// Hit is one result.
+// Hit is one result, from the index to the wire: the agent contract's search and goto
+// results are lists of Hit.
 type Hit struct {
-	Hit       HitKind       `json:"hit"`
-	Path      string        `json:"path"`
-	Line      int           `json:"line"`
+	Hit       HitKind       `json:"hit" jsonschema:"definition, content or file"`
+	Path      string        `json:"path" jsonschema:"workspace-relative, POSIX"`
+	Line      int           `json:"line" jsonschema:"1-based"`
 	EndLine   int           `json:"end_line"`
-	Column    int           `json:"column,omitempty"`
+	Column    int           `json:"column,omitempty" jsonschema:"1-based, in characters"`
 	Name      string        `json:"name,omitempty"`
 	Kind      string        `json:"kind,omitempty"`
 	Language  string        `json:"language,omitempty"`
 	Signature string        `json:"signature,omitempty"`
-	Text      string        `json:"text,omitempty"` // the matching line of a content hit
-	Context   []ContextLine `json:"context,omitempty"`
+	Text      string        `json:"text,omitempty" jsonschema:"the matching line of a content hit"`
+	Context   []ContextLine `json:"context,omitempty" jsonschema:"lines around a content hit; the first lines of a definition"`
 	Score     float64       `json:"score"`
 	SymbolID  string        `json:"symbol_id,omitempty"`
-	Workspace string        `json:"workspace,omitempty"`
+	Workspace string        `json:"workspace,omitempty" jsonschema:"the workspace id, when several were searched"`
 	class     scoring.PathClass
 	bonus     float64 // promotion of an exact match, in auto's units
 	parent    string  // the name of a definition's parent
@@ -129,12 +122,12 @@ type ContextLine struct {
 
 // Result is the answer to a Request.
 type Result struct {
-	Hits []Hit `json:"results"`
+	Hits []Hit
 	// Relaxed says no result held every word of a query of several, so results holding
 	// any of them are shown instead.
-	Relaxed bool `json:"relaxed,omitempty"`
+	Relaxed bool
 	// Truncated says there were more results than the limit.
-	Truncated bool `json:"truncated"`
+	Truncated bool
 }
 
 // BadRequestError is a request field with a value search cannot take.
@@ -176,50 +169,10 @@ func NewSearcher(store *Store, ft *Fulltext) (*Searcher, error) {
 	return &Searcher{store: store, ft: ft, reg: reg}, nil
 }
 
-// Validate checks req and fills its defaults.
-func (s *Searcher) Validate(req *Request) error {
-	if strings.TrimSpace(req.Query) == "" {
-		return ErrEmptyQuery
-	}
-	if req.Target == "" {
-		req.Target = TargetAuto
-	}
-	if _, err := ParseTarget(string(req.Target)); err != nil {
-		return err
-	}
-	switch {
-	case req.Limit == 0:
-		req.Limit = DefaultLimit
-	case req.Limit < 0 || req.Limit > MaxLimit:
-		return badRequest("limit", "limit %d out of range: give 1 to %d", req.Limit, MaxLimit)
-	}
-	if req.Context < 0 || req.Context > MaxContext {
-		return badRequest("context", "context %d out of range: give 0 to %d lines", req.Context, MaxContext)
-	}
-	if req.Language != "" {
-		l, err := s.reg.Resolve(req.Language)
-		if err != nil {
-			return &BadRequestError{Field: "language", Msg: err.Error(), Err: err}
-		}
-		req.Language = l.Name
-	}
-	for i, k := range req.Kinds {
-		kind, err := extract.ParseKind(k)
-		if err != nil {
-			return badRequest("kind", "unknown kind %q; valid kinds: %s", k, strings.Join(extract.Kinds(), ", "))
-		}
-		req.Kinds[i] = kind.String()
-	}
-	return nil
-}
-
 // Search runs req.
 func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
-	if err := s.Validate(&req); err != nil {
-		return nil, err
-	}
-	q := parseQuery(req.Query)
-	keepTests := req.Tests == TestsInclude || scoring.AboutTests(req.Query)
+	q := req.Query
+	keepTests := req.Tests == TestsInclude || scoring.AboutTests(q.String())
 	var (
 		hits    []Hit
 		relaxed bool
@@ -248,95 +201,18 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
-// parsedQuery is a query split into its quoted phrases and bare words.
-type parsedQuery struct {
-	raw     string
-	text    string   // the query without quotes: what is tokenized
-	phrases []string // quoted, as written
-	words   []string // bare, as written
-}
-
-func parseQuery(raw string) parsedQuery {
-	q := parsedQuery{raw: raw}
-	rest := raw
-	var text []string
-	for {
-		i := strings.IndexByte(rest, '"')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(rest[i+1:], '"')
-		if j < 0 {
-			break // an unclosed quote is a bare word character
-		}
-		q.words = append(q.words, strings.Fields(rest[:i])...)
-		if p := strings.TrimSpace(rest[i+1 : i+1+j]); p != "" {
-			q.phrases = append(q.phrases, p)
-		}
-		text = append(text, rest[:i], rest[i+1:i+1+j])
-		rest = rest[i+2+j:]
-	}
-	q.words = append(q.words, strings.Fields(strings.ReplaceAll(rest, `"`, " "))...)
-	text = append(text, strings.ReplaceAll(rest, `"`, " "))
-	q.text = strings.Join(text, " ")
-	return q
-}
-
-// single reports whether the query is one bare word (an identifier, a file name).
-func (q parsedQuery) single() bool { return len(q.phrases) == 0 && len(q.words) == 1 }
-
-// qualifiers separate the parts of a qualified name: pkg.Name, Type::name, Class#method,
-// ptr->field.
-var qualifiers = []string{"::", "->", ".", "#"}
-
-// qualified splits a one-word query naming something qualified (json.Marshal, Vec::new)
-// into the qualifier's last part and the name; any other query gives "" and itself.
-func (q parsedQuery) qualified() (qual, name string) {
-	if !q.single() {
-		return "", q.raw
-	}
-	w := q.words[0]
-	for _, sep := range qualifiers {
-		if i := strings.LastIndex(w, sep); i > 0 && i+len(sep) < len(w) {
-			qual, name = w[:i], w[i+len(sep):]
-			for _, sep2 := range qualifiers { // a.b.c: qualify by the part just before
-				if j := strings.LastIndex(qual, sep2); j >= 0 {
-					qual = qual[j+len(sep2):]
-				}
-			}
-			if isIdent(name) && isIdent(qual) {
-				return qual, name
-			}
-		}
-	}
-	return "", w
-}
-
-// isIdent reports whether s is made of word characters only.
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !languages.IsWordRune(r) {
-			return false
-		}
-	}
-	return true
-}
-
 // tokens returns the distinct query tokens of q by the rules of lang as the index was
 // built with them ("" for the language-neutral rules).
-func (s *Searcher) tokens(q parsedQuery, lang string) ([]string, error) {
+func (s *Searcher) tokens(q *query.Query, lang string) ([]string, error) {
 	tk := s.ft.tokenizer(lang)
 	var out []string
-	for _, t := range tk.Query(q.text) {
+	for _, t := range tk.Query(q.Text()) {
 		if !slices.Contains(out, t.Text) {
 			out = append(out, t.Text)
 		}
 	}
 	if len(out) == 0 {
-		return nil, badRequest("query", "query %q has no words to search for (only punctuation?)", q.raw)
+		return nil, badRequest("query", "query %q has no words to search for (only punctuation?)", q.String())
 	}
 	if len(out) > maxQueryTokens {
 		return nil, badRequest("query", "query has %d words; the most is %d", len(out), maxQueryTokens)
@@ -344,92 +220,6 @@ func (s *Searcher) tokens(q parsedQuery, lang string) ([]string, error) {
 	return out, nil
 }
 
-// tokenizer returns the tokenizer of lang as f was built with it.
-func (f *Fulltext) tokenizer(lang string) *tokenizer.Tokenizer {
-	if a, ok := f.Analyzer(lang).(*analysis.DefaultAnalyzer); ok {
-		if t, ok := a.Tokenizer.(ftTokenizer); ok {
-			return t.tk
-		}
-	}
-	return tokenizer.New(nil)
-}
-
-// filters returns the clauses every document of a search must match besides its words.
-// There is no clause on doc_type: the text fields of symbols and files differ, so the words
-// already pick the kind of document, and a term matching every symbol (three quarters of a
-// million on corpus.sh full) made each search walk its postings: 11 ms of a 12 ms median.
-func filters(docType string, req Request) (must []query.Query, mustNot []query.Query) {
-	if req.Language != "" {
-		must = append(must, termQuery(ftFieldLanguage, req.Language))
-	}
-	if docType == ftDocTypeSymbol && len(req.Kinds) > 0 {
-		var kinds []query.Query
-		for _, k := range req.Kinds {
-			kinds = append(kinds, termQuery(ftFieldKind, k))
-		}
-		must = append(must, bleve.NewDisjunctionQuery(kinds...))
-	}
-	if p := req.Pattern; p != nil {
-		if len(p.include) > 0 {
-			var inc []query.Query
-			for _, re := range p.include {
-				inc = append(inc, regexpQuery(ftFieldPath, re))
-			}
-			must = append(must, bleve.NewDisjunctionQuery(inc...))
-		}
-		for _, re := range p.exclude {
-			mustNot = append(mustNot, regexpQuery(ftFieldPath, re))
-		}
-	}
-	return must, mustNot
-}
-
-func termQuery(field, term string) query.Query {
-	q := bleve.NewTermQuery(term)
-	q.SetField(field)
-	return q
-}
-
-func boostedTerm(field, term string, boost float64) query.Query {
-	q := bleve.NewTermQuery(term)
-	q.SetField(field)
-	q.SetBoost(boost)
-	return q
-}
-
-func regexpQuery(field, re string) query.Query {
-	q := bleve.NewRegexpQuery(re)
-	q.SetField(field)
-	return q
-}
-
-// words returns the disjunction (any) or conjunction (all) of one query per token.
-func words(tokens []string, all bool, clause func(tok string) query.Query) query.Query {
-	qs := make([]query.Query, len(tokens))
-	for i, t := range tokens {
-		qs[i] = clause(t)
-	}
-	if all {
-		return bleve.NewConjunctionQuery(qs...)
-	}
-	return bleve.NewDisjunctionQuery(qs...)
-}
-
-// run executes a boolean query of must, mustNot and the scoring part, returning up to size
-// hits (document ids and scores).
-func (s *Searcher) run(ctx context.Context, scored query.Query, must, mustNot []query.Query, size int) (*bleve.SearchResult, error) {
-	bq := bleve.NewBooleanQuery()
-	bq.AddMust(append([]query.Query{scored}, must...)...)
-	if len(mustNot) > 0 {
-		bq.AddMustNot(mustNot...)
-	}
-	sr := bleve.NewSearchRequestOptions(bq, size, 0, false)
-	res, err := s.ft.idx.SearchInContext(ctx, sr)
-	if err != nil {
-		return nil, fmt.Errorf("index: search: %w", err)
-	}
-	return res, nil
-}
 
 // sortHits orders hits best first: by key (nil: none), then score, then path and line.
 func sortHits(hits []Hit, key func(Hit) float64) {
@@ -455,12 +245,6 @@ func cmpDesc(a, b float64) int {
 	}
 	return 1
 }
-
-// Query is a bleve query.
-type Query = query.Query
-
-// anyOf is the disjunction of qs.
-func anyOf(qs ...Query) Query { return bleve.NewDisjunctionQuery(qs...) }
 
 // LanguageOf returns the language of the file at path by its name ("" if none claims it).
 func (s *Searcher) LanguageOf(path string) string {

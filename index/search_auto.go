@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -54,16 +55,17 @@ func textPunct(raw string) bool {
 	return false
 }
 
-func (s *Searcher) shape(q parsedQuery) queryShape {
+func (s *Searcher) shape(q *query.Query) queryShape {
+	words := q.Words()
 	switch {
-	case len(q.phrases) > 0:
+	case len(q.Phrases()) > 0:
 		return shapePhrase
-	case len(q.words) > 1 && textPunct(q.raw):
+	case len(words) > 1 && textPunct(q.String()):
 		return shapePhrase // TODO: remove, panic: unreachable: text, not names
-	case len(q.words) > 1:
+	case len(words) > 1:
 		return shapeWords
 	}
-	w := q.words[0]
+	w := words[0]
 	if strings.Contains(w, "/") {
 		return shapeFile
 	}
@@ -79,7 +81,7 @@ func (s *Searcher) shape(q parsedQuery) queryShape {
 }
 
 // auto ranks definitions, content lines and files together.
-func (s *Searcher) auto(ctx context.Context, req Request, q parsedQuery, keepTests bool) ([]Hit, bool, error) {
+func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTests bool) ([]Hit, bool, error) {
 	want := req.Limit + 1
 	defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
 	if err != nil {
@@ -187,11 +189,12 @@ func appendNormalized(all, hits []Hit, weight float64) []Hit {
 }
 
 // fileBonus returns the promotion of a file hit at p for a query of shape.
-func fileBonus(shape queryShape, q parsedQuery, p string) float64 {
-	if len(q.words) != 1 {
+func fileBonus(shape queryShape, q *query.Query, p string) float64 {
+	words := q.Words()
+	if len(words) != 1 {
 		return 0
 	}
-	needle := strings.ToLower(strings.TrimPrefix(q.words[0], "./"))
+	needle := strings.ToLower(strings.TrimPrefix(words[0], "./"))
 	lp := strings.ToLower(p)
 	name := path.Base(lp)
 	switch {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -32,9 +33,9 @@ const (
 
 // needles returns what a content hit must hold, lower-cased: each quoted phrase as written
 // and each bare word.
-func (q parsedQuery) needles() []string {
+func needles(q *query.Query) []string {
 	var out []string
-	for _, n := range append(append([]string(nil), q.phrases...), q.words...) {
+	for _, n := range append(q.Phrases(), q.Words()...) {
 		if n = strings.ToLower(n); n != "" {
 			out = append(out, n)
 		}
@@ -44,12 +45,12 @@ func (q parsedQuery) needles() []string {
 
 // content returns up to want matching lines for q, best first, and whether the query was
 // relaxed from all words to any.
-func (s *Searcher) content(ctx context.Context, req Request, q parsedQuery, keepTests bool, want int) ([]Hit, bool, error) {
+func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, keepTests bool, want int) ([]Hit, bool, error) {
 	tokens, err := s.tokens(q, req.Language)
 	if err != nil {
 		return nil, false, err
 	}
-	needles := q.needles()
+	needles := needles(q)
 	hits, err := s.contentSearch(ctx, req, tokens, needles, true, keepTests, want)
 	if err != nil || len(hits) > 0 || len(needles) < 2 {
 		return hits, false, err
@@ -61,18 +62,17 @@ func (s *Searcher) content(ctx context.Context, req Request, q parsedQuery, keep
 // contentSearch fetches candidate files and verifies them until want lines are found or
 // the candidates run out.
 func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want int) ([]Hit, error) {
-	must, mustNot := filters(ftDocTypeFile, req)
-	scored := words(tokens, all, func(t string) Query { return termQuery(ftFieldContent, t) })
+	search := ftQuery{docType: ftDocTypeFile, tokens: tokens, all: all, req: &req}
 	fetch := max(want, minContentFetch)
 	var hits []Hit
 	for round := 0; round < contentRounds; round++ {
-		res, err := s.run(ctx, scored, must, mustNot, fetch)
+		found, total, err := s.ft.search(ctx, search, fetch)
 		if err != nil {
 			return nil, err
 		}
 		hits = hits[:0]
-		for _, d := range res.Hits {
-			path := strings.TrimPrefix(d.ID, "f:")
+		for _, d := range found {
+			path := d.id
 			class := scoring.Classify(path)
 			if req.Tests == TestsExclude && class == scoring.Test {
 				continue
@@ -81,10 +81,10 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 			if err != nil {
 				return nil, err
 			}
-			weight := d.Score * scoring.PathWeight(class, keepTests)
+			weight := d.score * scoring.PathWeight(class, keepTests)
 			hits = append(hits, matchLines(content, needles, all, path, lang, class, weight)...)
 		}
-		if len(hits) >= want || uint64(len(res.Hits)) >= res.Total {
+		if len(hits) >= want || uint64(len(found)) >= total {
 			break
 		}
 		fetch *= contentGrowth

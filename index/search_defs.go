@@ -8,16 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
-)
-
-// Field boosts of a definitions search.
-const (
-	boostName       = 5
-	boostSignature  = 3
-	boostDocComment = 2
-	boostCodeBody   = 1
 )
 
 // Promotions: how far an exact name match of a definition kind lifts a result. In the
@@ -39,21 +32,21 @@ const (
 
 // definitions returns up to want definitions for q, best first, and whether the query was
 // relaxed from all words to any.
-func (s *Searcher) definitions(ctx context.Context, req Request, q parsedQuery, keepTests bool, want int) ([]Hit, bool, error) {
+func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query, keepTests bool, want int) ([]Hit, bool, error) {
 	tokens, err := s.tokens(q, req.Language)
 	if err != nil {
 		return nil, false, err
 	}
-	must, mustNot := filters(ftDocTypeSymbol, req)
 	fetch := max(want*3, minFetch)
-	hits, err := s.defSearch(ctx, tokens, true, must, mustNot, fetch)
+	search := ftQuery{docType: ftDocTypeSymbol, tokens: tokens, all: true, req: &req}
+	hits, err := s.defSearch(ctx, search, fetch)
 	if err != nil {
 		return nil, false, err
 	}
 	relaxed := false
 	if len(hits) == 0 && len(tokens) > 1 {
-		relaxed = true
-		if hits, err = s.defSearch(ctx, tokens, false, must, mustNot, fetch); err != nil {
+		relaxed, search.all = true, false
+		if hits, err = s.defSearch(ctx, search, fetch); err != nil {
 			return nil, false, err
 		}
 	}
@@ -67,32 +60,24 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q parsedQuery, 
 	return hits, relaxed, nil
 }
 
-// defSearch runs the full-text part of a definitions search.
-func (s *Searcher) defSearch(ctx context.Context, tokens []string, all bool, must, mustNot []Query, size int) ([]Hit, error) {
-	scored := words(tokens, all, func(t string) Query {
-		return anyOf(
-			boostedTerm(ftFieldName, t, boostName),
-			boostedTerm(ftFieldSignature, t, boostSignature),
-			boostedTerm(ftFieldDocComment, t, boostDocComment),
-			boostedTerm(ftFieldCodeBody, t, boostCodeBody),
-		)
-	})
-	res, err := s.run(ctx, scored, must, mustNot, size)
+// defSearch runs the full-text part of a definitions search and reads the symbols found.
+func (s *Searcher) defSearch(ctx context.Context, search ftQuery, size int) ([]Hit, error) {
+	found, _, err := s.ft.search(ctx, search, size)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(res.Hits))
-	for i, d := range res.Hits {
-		ids[i] = strings.TrimPrefix(d.ID, "s:")
+	ids := make([]string, len(found))
+	for i, d := range found {
+		ids[i] = d.id
 	}
 	byID, err := s.store.symbolsByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]Hit, 0, len(res.Hits))
-	for i, d := range res.Hits {
-		if h, ok := byID[ids[i]]; ok { // else deleted from the store, not yet from bleve
-			h.Score = d.Score
+	hits := make([]Hit, 0, len(found))
+	for _, d := range found {
+		if h, ok := byID[d.id]; ok { // else deleted from the store, not yet from bleve
+			h.Score = d.score
 			hits = append(hits, h)
 		}
 	}
@@ -101,11 +86,11 @@ func (s *Searcher) defSearch(ctx context.Context, tokens []string, all bool, mus
 
 // addNamed adds the stored symbols named exactly like a one-word query that the full-text
 // candidates missed, so an exact definition is found however common its name's words are.
-func (s *Searcher) addNamed(ctx context.Context, req Request, q parsedQuery, hits []Hit) ([]Hit, error) {
-	if !q.single() {
+func (s *Searcher) addNamed(ctx context.Context, req Request, q *query.Query, hits []Hit) ([]Hit, error) {
+	if !q.Single() {
 		return hits, nil
 	}
-	_, name := q.qualified()
+	_, name := q.Qualified()
 	named, err := s.store.symbolsNamed(ctx, name, maxNamedCandidates)
 	if err != nil {
 		return nil, err
@@ -146,9 +131,9 @@ func (req Request) admits(lang, kind, path string) bool {
 }
 
 // scoreDefinitions applies the ranking rules to definition hits and sorts them.
-func (s *Searcher) scoreDefinitions(req Request, q parsedQuery, keepTests bool, hits []Hit) []Hit {
-	name := strings.Join(append(append([]string(nil), q.phrases...), q.words...), " ")
-	qual, last := q.qualified()
+func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool, hits []Hit) []Hit {
+	name := strings.Join(append(q.Phrases(), q.Words()...), " ")
+	qual, last := q.Qualified()
 	out := hits[:0]
 	for _, h := range hits {
 		h.class = scoring.Classify(h.Path)
@@ -275,4 +260,19 @@ func (s *Store) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, 
 		out[h.SymbolID] = h
 	}
 	return out, rows.Err()
+}
+
+// Defines reports whether h is a definition that q names: a definition kind named exactly
+// as the query (or but for its naming convention), or as the last part of a qualified
+// name (Marshal for json.Marshal).
+func (h Hit) Defines(q *query.Query) bool {
+	if !scoring.IsDefinitionKind(h.Kind) {
+		return false
+	}
+	symbol := q.String()
+	name := symbol
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
+		name = name[i+1:]
+	}
+	return scoring.MatchName(symbol, h.Name) != scoring.NameNone || scoring.MatchName(name, h.Name) == scoring.NameExact
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -56,12 +57,12 @@ func (s *Searcher) loadPaths(ctx context.Context) ([]pathEntry, error) {
 }
 
 // files returns up to want paths matching q, best first.
-func (s *Searcher) files(ctx context.Context, req Request, q parsedQuery, keepTests bool, want int) ([]Hit, error) {
+func (s *Searcher) files(ctx context.Context, req Request, q *query.Query, keepTests bool, want int) ([]Hit, error) {
 	paths, err := s.loadPaths(ctx)
 	if err != nil {
 		return nil, err
 	}
-	needle := strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(q.raw), `"`)))
+	needle := strings.ToLower(strings.TrimSpace(strings.Trim(q.String(), `"`)))
 	needle = strings.TrimPrefix(strings.TrimPrefix(needle, "./"), "/")
 	frags := strings.FieldsFunc(needle, func(r rune) bool { return strings.ContainsRune("/._- \\", r) })
 	if len(frags) == 0 {

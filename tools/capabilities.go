@@ -43,7 +43,7 @@ func GetCapabilities() (*Capabilities, error) {
 		return nil, err
 	}
 	c := &Capabilities{AgentVersion: AgentVersion, Languages: reg.Names(), Kinds: extract.Kinds(), ErrorCodes: Codes,
-		Transports: Transports, Limits: Limits{DefaultLimit: index.DefaultLimit, MaxLimit: index.MaxLimit, MaxContext: index.MaxContext},
+		Transports: Transports, Limits: Limits{DefaultLimit: DefaultLimit, MaxLimit: MaxLimit, MaxContext: MaxContext},
 		FilePattern: "globs separated by commas; * (not /), ** (any depth), ?, [abc], {a,b}; a glob without / matches the file name at any depth; !glob excludes"}
 	for _, t := range index.Targets {
 		c.Targets = append(c.Targets, string(t))

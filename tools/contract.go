@@ -63,6 +63,12 @@ func Errorf(code Code, path, format string, a ...any) *Error {
 	return &Error{Code: code, Path: path, Message: fmt.Sprintf(format, a...)}
 }
 
+// Wrap returns e with another message: the same failure (code, path, cause) told in the
+// words of another surface (the command line names flags where the contract names fields).
+func Wrap(e *Error, message string) *Error {
+	return &Error{Code: e.Code, Path: e.Path, Message: message, err: e}
+}
+
 // Envelope is the one shape of a failure on the wire.
 type Envelope struct {
 	OK    bool   `json:"ok" jsonschema:"always false"`

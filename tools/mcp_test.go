@@ -420,7 +420,7 @@ func TestRender(t *testing.T) {
 	}{
 		{&SearchResult{Results: []Hit{
 			{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F", Signature: "func F(\n\tx int)"},
-			{Hit: "content", Path: "b.py", Line: 7, Text: "  x = 1", Context: []ContextLine{{6, "def f():"}, {7, "  x = 1"}, {8, "  return x"}}},
+			{Hit: "content", Path: "b.py", Line: 7, Text: "  x = 1", Context: []ContextLine{{Line: 6, Text: "def f():"}, {Line: 7, Text: "  x = 1"}, {Line: 8, Text: "  return x"}}},
 			{Hit: "file", Path: "c/d.md", Workspace: "lib"},
 		}, Truncated: true, TruncatedReason: "limit"},
 			"a.go:3: function F — func F( x int)\nb.py-6- def f():\nb.py:7:   x = 1\nb.py-8-   return x\nlib:c/d.md\n3 results (truncated: limit)"},

@@ -84,13 +84,13 @@ func renderHits(b *strings.Builder, hits []Hit) {
 			}
 		}
 		switch h.Hit {
-		case string(index.HitDefinition):
+		case index.HitDefinition:
 			fmt.Fprintf(b, "%s:%d: %s %s", p, h.Line, h.Kind, h.Name)
 			if sig := strings.Join(strings.Fields(h.Signature), " "); sig != "" {
 				b.WriteString(" — " + sig)
 			}
 			b.WriteByte('\n')
-		case string(index.HitContent):
+		case index.HitContent:
 			text := strings.TrimSpace(h.Text)
 			if len(h.Context) > 0 { // keep the indentation that the context lines show
 				text = strings.TrimRight(h.Text, " \t\r")

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -17,7 +20,7 @@ type SearchRequest struct {
 	Language     string   `json:"language,omitempty" jsonschema:"only this language (go, python, typescript, rust, ...; aliases like py and ts work)"`
 	Kind         []string `json:"kind,omitempty" jsonschema:"only symbols of these kinds (class, function, method, struct, interface, ...)"`
 	FilePattern  string   `json:"file_pattern,omitempty" jsonschema:"only paths matching these globs, comma-separated: **/*.go, src/{api,db}/**, !**/vendor/** excludes"`
-	Limit        int      `json:"limit,omitempty" jsonschema:"at most this many results, 1 to 500 (default 10)"`
+	Limit        *int     `json:"limit,omitempty" jsonschema:"at most this many results, 1 to 500 (default 10)"`
 	ContextLines int      `json:"context_lines,omitempty" jsonschema:"lines of context around each matching line, 0 to 50 (definitions always show their first lines)"`
 	IncludeTests bool     `json:"include_tests,omitempty" jsonschema:"rank tests, fixtures and test data like source (by default they rank lower unless the query is about tests)"`
 	ExcludeTests bool     `json:"exclude_tests,omitempty" jsonschema:"leave tests out"`
@@ -25,29 +28,58 @@ type SearchRequest struct {
 	MaxBytes     int      `json:"max_bytes,omitempty" jsonschema:"cut whole results once their JSON exceeds this many bytes (0: no cut)"`
 }
 
-// Hit is one search or goto result.
-type Hit struct {
-	Hit       string        `json:"hit" jsonschema:"definition, content or file"`
-	Path      string        `json:"path" jsonschema:"workspace-relative, POSIX"`
-	Line      int           `json:"line" jsonschema:"1-based"`
-	EndLine   int           `json:"end_line"`
-	Column    int           `json:"column,omitempty" jsonschema:"1-based, in characters"`
-	Name      string        `json:"name,omitempty"`
-	Kind      string        `json:"kind,omitempty"`
-	Language  string        `json:"language,omitempty"`
-	Signature string        `json:"signature,omitempty"`
-	Text      string        `json:"text,omitempty" jsonschema:"the matching line of a content hit"`
-	Context   []ContextLine `json:"context,omitempty" jsonschema:"lines around a content hit; the first lines of a definition"`
-	Score     float64       `json:"score"`
-	SymbolID  string        `json:"symbol_id,omitempty"`
-	Workspace string        `json:"workspace,omitempty" jsonschema:"the workspace id, when several were searched"`
-}
+// Hit is one search or goto result: the index's hit, as it is on the wire.
+type Hit = index.Hit
 
 // ContextLine is one line of source shown with a hit.
-type ContextLine struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
+type ContextLine = index.ContextLine
+
+// What a hit is (its hit field).
+const (
+	HitDefinition = index.HitDefinition
+	HitContent    = index.HitContent
+	HitFile       = index.HitFile
+)
+
+// Targets lists the search targets, the default first.
+func Targets() []string { return targetNames() }
+
+// Plan is how a search runs in one workspace (quarry search --debug-query): the parsed
+// query and the compiled full-text query of each target.
+type Plan struct {
+	Workspace string
+	index.Plan
 }
+
+// ExplainSearch checks req like Search and returns how it would run in each workspace,
+// without running it.
+func (s *Service) ExplainSearch(ctx context.Context, req SearchRequest) ([]Plan, error) {
+	ireq, err := s.indexRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	xs, err := s.openIndexes(ctx, req.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release(xs)
+	var out []Plan
+	for _, x := range xs {
+		p, err := x.Explain(ireq)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		out = append(out, Plan{Workspace: x.Entry.ID, Plan: *p})
+	}
+	return out, nil
+}
+
+// Limits of search and goto requests: the one place their defaults and ranges are set.
+const (
+	DefaultLimit = 10  // results when a request sets no limit
+	MaxLimit     = 500 // the most results a request may ask for
+	MaxContext   = 50  // the most context lines a request may ask for
+)
 
 // SearchResult is the answer to a SearchRequest.
 type SearchResult struct {
@@ -62,22 +94,36 @@ type SearchResult struct {
 	Errors             []ErrorInfo `json:"errors"`
 }
 
-// indexRequest checks req and turns it into the index's request.
+// indexRequest checks req and turns it into the index's request, which the layers below
+// trust: this is the one place a search request is validated and its defaults applied.
 func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
-	out := index.Request{Query: req.Query, Language: req.Language, Limit: req.Limit, Context: req.ContextLines}
-	if strings.TrimSpace(req.Query) == "" {
-		return out, &Error{Code: CodeBadQuery, Path: "query", Message: index.ErrEmptyQuery.Error()}
-	}
-	t, err := index.ParseTarget(req.Target)
+	out := index.Request{Language: req.Language, Context: req.ContextLines}
+	q, err := parseQuery("query", req.Query)
 	if err != nil {
+		return out, err
+	}
+	out.Query = q
+	if out.Target, err = index.ParseTarget(req.Target); err != nil {
+		if s := suggest.Candidates(req.Target, targetNames()); len(s) > 0 {
+			return out, Errorf(CodeBadValue, "target", "%v; did you mean %s?", err, s[0])
+		}
 		return out, AsError(err)
 	}
-	out.Target = t
-	if req.Limit == 0 {
-		out.Limit = index.DefaultLimit
+	if out.Limit, err = resultLimit(req.Limit); err != nil {
+		return out, err
 	}
-	for _, k := range req.Kind {
-		out.Kinds = append(out.Kinds, strings.TrimSpace(k))
+	if req.ContextLines < 0 || req.ContextLines > MaxContext {
+		return out, Errorf(CodeBadValue, "context_lines", "context_lines %d out of range: give 0 to %d lines", req.ContextLines, MaxContext)
+	}
+	if req.Language != "" {
+		l, err := s.langs.Resolve(req.Language)
+		if err != nil {
+			return out, AsError(err)
+		}
+		out.Language = l.Name
+	}
+	if out.Kinds, err = parseKinds(req.Kind); err != nil {
+		return out, err
 	}
 	if out.Pattern, err = index.ParseFilePattern(req.FilePattern); err != nil {
 		return out, AsError(err)
@@ -96,6 +142,49 @@ func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
 	return out, nil
 }
 
+// resultLimit checks the limit of a search or goto: DefaultLimit when none is given, else 1
+// to MaxLimit (an explicit 0 is out of range, not the default).
+func resultLimit(limit *int) (int, error) {
+	switch {
+	case limit == nil:
+		return DefaultLimit, nil
+	case *limit < 1 || *limit > MaxLimit:
+		return 0, Errorf(CodeBadValue, "limit", "limit %d out of range: give 1 to %d", *limit, MaxLimit)
+	}
+	return *limit, nil
+}
+
+// parseQuery parses the query text of field; an error is BAD_QUERY with its position.
+func parseQuery(field, text string) (*query.Query, error) {
+	q, err := query.Parse(text)
+	if err != nil {
+		return nil, &Error{Code: CodeBadQuery, Path: field, Message: err.Error(), err: err}
+	}
+	return q, nil
+}
+
+// parseKinds checks symbol kind names, returning them canonical.
+func parseKinds(names []string) ([]string, error) {
+	var out []string
+	for _, k := range names {
+		kind, err := extract.ParseKind(strings.TrimSpace(k))
+		if err != nil {
+			return nil, Errorf(CodeBadValue, "kind", "unknown kind %q%s; valid kinds: %s", k, didYouMean(k, extract.Kinds()), strings.Join(extract.Kinds(), ", "))
+		}
+		out = append(out, kind.String())
+	}
+	return out, nil
+}
+
+// targetNames lists the search targets.
+func targetNames() []string {
+	names := make([]string, len(index.Targets))
+	for i, t := range index.Targets {
+		names[i] = string(t)
+	}
+	return names
+}
+
 // Search runs a search.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	start := time.Now()
@@ -112,7 +201,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if err != nil {
 		return nil, AsError(err)
 	}
-	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: hits(res.Hits), Relaxed: res.Relaxed,
+	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: res.Hits, Relaxed: res.Relaxed,
 		Truncated: res.Truncated, Errors: []ErrorInfo{}}
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
@@ -126,20 +215,6 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 }
 
 func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
-
-// hits converts the index's hits to the contract's.
-func hits(in []index.Hit) []Hit {
-	out := make([]Hit, len(in))
-	for i, h := range in {
-		out[i] = Hit{Hit: string(h.Hit), Path: h.Path, Line: h.Line, EndLine: h.EndLine, Column: h.Column, Name: h.Name,
-			Kind: h.Kind, Language: h.Language, Signature: h.Signature, Text: h.Text, Score: h.Score, SymbolID: h.SymbolID,
-			Workspace: h.Workspace}
-		for _, c := range h.Context {
-			out[i].Context = append(out[i].Context, ContextLine(c))
-		}
-	}
-	return out
-}
 
 // fitBytes cuts whole results from the end until their JSON fits in maxBytes (0: no cut);
 // at least one result stays, so an answer is never empty because one result is large.
@@ -167,7 +242,7 @@ type GotoRequest struct {
 	Symbol      string `json:"symbol" jsonschema:"the name to find the definition of; may be qualified (http.HandlerFunc, Vec::new)"`
 	ContextFile string `json:"context_file,omitempty" jsonschema:"the file the name is used in (workspace-relative or absolute): definitions near it come first"`
 	Workspace   string `json:"workspace,omitempty" jsonschema:"a workspace id, or all; default the primary workspace"`
-	Limit       int    `json:"limit,omitempty" jsonschema:"at most this many definitions, 1 to 500 (default 10)"`
+	Limit       *int   `json:"limit,omitempty" jsonschema:"at most this many definitions, 1 to 500 (default 10)"`
 }
 
 // GotoResult lists the definitions of a symbol, best first.
@@ -181,13 +256,20 @@ type GotoResult struct {
 	Errors             []ErrorInfo `json:"errors"`
 }
 
+// maxGotoCandidates is how many definitions goto considers before ordering them.
+const maxGotoCandidates = 100
+
 // Goto finds the definitions of a symbol.
 func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error) {
 	start := time.Now()
 	if strings.TrimSpace(req.Symbol) == "" {
 		return nil, Errorf(CodeBadQuery, "symbol", "empty symbol: give the name of a definition")
 	}
-	limit, err := pageLimit(req.Limit, index.DefaultLimit, index.MaxLimit)
+	q, err := parseQuery("symbol", strings.TrimSpace(req.Symbol))
+	if err != nil {
+		return nil, err
+	}
+	limit, err := resultLimit(req.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -200,11 +282,11 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 		return nil, err
 	}
 	defer s.release(xs)
-	found, err := workspace.Goto(ctx, xs, strings.TrimSpace(req.Symbol), rel)
+	found, err := workspace.Goto(ctx, xs, index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxGotoCandidates}, rel)
 	if err != nil {
 		return nil, AsError(err)
 	}
-	out := &GotoResult{Symbol: req.Symbol, Results: hits(found), Errors: []ErrorInfo{}}
+	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Errors: []ErrorInfo{}}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}

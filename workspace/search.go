@@ -8,10 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/quarrysearch/quarry/index"
-	"github.com/quarrysearch/quarry/scoring"
 )
 
 // ErrNotIndexed is returned when a workspace to search has no usable index.
@@ -65,6 +63,9 @@ func (x *SearchIndex) Close() {
 // Searcher returns the index's searcher.
 func (x *SearchIndex) Searcher() *index.Searcher { return x.searcher }
 
+// Explain returns how req would be searched in the index, without running it.
+func (x *SearchIndex) Explain(req index.Request) (*index.Plan, error) { return x.searcher.Explain(req) }
+
 // Search runs req on every index and merges the rankings. With more than one index, each
 // hit names its workspace.
 func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*index.Result, error) {
@@ -88,35 +89,25 @@ func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*in
 	}
 	if len(indexes) > 1 {
 		sort.SliceStable(merged.Hits, func(i, j int) bool { return merged.Hits[i].Score > merged.Hits[j].Score })
-		limit := req.Limit
-		if limit == 0 {
-			limit = index.DefaultLimit
-		}
-		if len(merged.Hits) > limit {
-			merged.Hits, merged.Truncated = merged.Hits[:limit], true
+		if len(merged.Hits) > req.Limit {
+			merged.Hits, merged.Truncated = merged.Hits[:req.Limit], true
 		}
 	}
 	return merged, nil
 }
 
-// maxGotoCandidates is how many definitions goto considers before ordering them.
-const maxGotoCandidates = 100
-
-// Goto returns the definitions of symbol, best first: exact names of definition kinds only;
-// among them those in contextFile (workspace-relative or absolute within root) first, then
-// in its directory, then in its language, then by search rank.
-func Goto(ctx context.Context, indexes []*SearchIndex, symbol, contextFile string) ([]index.Hit, error) {
-	res, err := Search(ctx, indexes, index.Request{Query: symbol, Target: index.TargetDefinitions, Limit: maxGotoCandidates})
+// Goto returns the definitions named by req's query (a definitions search), best first:
+// exact names of definition kinds only; among them those in contextFile (workspace-relative
+// or absolute within root) first, then in its directory, then in its language, then by
+// search rank.
+func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contextFile string) ([]index.Hit, error) {
+	res, err := Search(ctx, indexes, req)
 	if err != nil {
 		return nil, err
 	}
-	name := symbol
-	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
-		name = name[i+1:]
-	}
 	var out []index.Hit
 	for _, h := range res.Hits {
-		if scoring.IsDefinitionKind(h.Kind) && (scoring.MatchName(symbol, h.Name) != scoring.NameNone || scoring.MatchName(name, h.Name) == scoring.NameExact) {
+		if h.Defines(req.Query) {
 			out = append(out, h)
 		}
 	}
@@ -130,10 +121,7 @@ func Goto(ctx context.Context, indexes []*SearchIndex, symbol, contextFile strin
 		}
 	}
 	rel = filepath.ToSlash(rel)
-	lang := ""
-	if reg := indexes[0].searcher; reg != nil {
-		lang = indexes[0].searcher.LanguageOf(rel)
-	}
+	lang := indexes[0].searcher.LanguageOf(rel)
 	near := func(h index.Hit) int {
 		switch {
 		case h.Path == rel:

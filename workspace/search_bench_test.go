@@ -41,9 +41,12 @@ func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
 	for _, target := range []index.Target{index.TargetDefinitions, index.TargetContent, index.TargetAuto, index.TargetFiles} {
 		b.Run(string(target), func(b *testing.B) {
-			qs := benchQueries[target]
-			for _, q := range qs { // warm up: caches, mmaps, the path list
-				if _, err := Search(ctx, []*SearchIndex{x}, index.Request{Query: q, Target: target}); err != nil {
+			var reqs []index.Request
+			for _, text := range benchQueries[target] {
+				reqs = append(reqs, withDefaults(index.Request{Query: q(text), Target: target}))
+			}
+			for _, req := range reqs { // warm up: caches, mmaps, the path list
+				if _, err := Search(ctx, []*SearchIndex{x}, req); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -51,7 +54,7 @@ func BenchmarkSearch(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				start := time.Now()
-				if _, err := Search(ctx, []*SearchIndex{x}, index.Request{Query: qs[i%len(qs)], Target: target}); err != nil {
+				if _, err := Search(ctx, []*SearchIndex{x}, reqs[i%len(reqs)]); err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/query"
 )
 
 var updateBaseline = flag.Bool("update-baseline", false, "write the search quality figures as the new baseline")
@@ -126,7 +127,11 @@ func qualityRank(ctx context.Context, x *SearchIndex, g qualityGolden) (int, str
 	if err != nil {
 		return 0, "", err
 	}
-	req := index.Request{Query: g.Query, Target: target, Language: g.Lang, Limit: qualityDepth}
+	parsed, err := query.Parse(g.Query)
+	if err != nil {
+		return 0, "", err
+	}
+	req := index.Request{Query: parsed, Target: target, Language: g.Lang, Limit: qualityDepth}
 	if g.Kind != "" {
 		req.Kinds = strings.Split(g.Kind, ",")
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/index"
-	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/index/query"
 )
 
 // searchTree indexes files in a new workspace and opens it for searching.
@@ -26,9 +26,30 @@ func searchTree(t *testing.T, files map[string]string) *SearchIndex {
 	return x
 }
 
+// q parses a query of a test.
+func q(s string) *query.Query {
+	parsed, err := query.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return parsed
+}
+
+// withDefaults fills the defaults of a request that package tools applies where requests
+// enter: these tests build index requests directly.
+func withDefaults(req index.Request) index.Request {
+	if req.Target == "" {
+		req.Target = index.TargetAuto
+	}
+	if req.Limit == 0 {
+		req.Limit = 10
+	}
+	return req
+}
+
 func search(t *testing.T, x *SearchIndex, req index.Request) *index.Result {
 	t.Helper()
-	res, err := Search(context.Background(), []*SearchIndex{x}, req)
+	res, err := Search(context.Background(), []*SearchIndex{x}, withDefaults(req))
 	if err != nil {
 		t.Fatalf("Search(%+v): %v", req, err)
 	}
@@ -58,7 +79,7 @@ var searchFiles = map[string]string{
 
 func TestSearchDefinitionsRanking(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	res := search(t, x, index.Request{Query: "ServeHTTP", Target: index.TargetDefinitions})
+	res := search(t, x, index.Request{Query: q("ServeHTTP"), Target: index.TargetDefinitions})
 	if len(res.Hits) < 2 || res.Hits[0].Path != "server/server.go" || res.Hits[0].Name != "ServeHTTP" || res.Hits[0].Line != 4 {
 		t.Fatalf("ServeHTTP: %s; want the source definition first, then the test's", hitList(res))
 	}
@@ -67,20 +88,20 @@ func TestSearchDefinitionsRanking(t *testing.T) {
 		t.Errorf("first hit fields: %+v", h)
 	}
 
-	res = search(t, x, index.Request{Query: "refresh_tokens", Target: index.TargetDefinitions, Context: 5})
+	res = search(t, x, index.Request{Query: q("refresh_tokens"), Target: index.TargetDefinitions, Context: 5})
 	if len(res.Hits) == 0 || res.Hits[0].Line != 4 || res.Hits[0].Column != 5 || res.Hits[0].EndLine != 5 ||
 		len(res.Hits[0].Context) != 2 || res.Hits[0].Context[0] != (index.ContextLine{Line: 4, Text: "    def refresh_tokens(self):"}) ||
 		res.Hits[0].Context[1].Line != 5 {
 		t.Errorf("refresh_tokens: %+v; want svc/service.py:4:5 with its two lines as context", res.Hits)
 	}
 
-	excl := search(t, x, index.Request{Query: "ServeHTTP", Target: index.TargetDefinitions, Tests: index.TestsExclude})
+	excl := search(t, x, index.Request{Query: q("ServeHTTP"), Target: index.TargetDefinitions, Tests: index.TestsExclude})
 	for _, h := range excl.Hits {
 		if strings.HasSuffix(h.Path, "_test.go") {
 			t.Errorf("--exclude-tests returned %s", h.Path)
 		}
 	}
-	about := search(t, x, index.Request{Query: "TestServeHTTP"})
+	about := search(t, x, index.Request{Query: q("TestServeHTTP")})
 	if len(about.Hits) == 0 || about.Hits[0].Name != "TestServeHTTP" {
 		t.Errorf("TestServeHTTP (a query about tests): %s", hitList(about))
 	}
@@ -89,16 +110,16 @@ func TestSearchDefinitionsRanking(t *testing.T) {
 func TestSearchContentVerification(t *testing.T) {
 	x := searchTree(t, searchFiles)
 	// "Blake3 hash" splits into blake, 3, hash, which other.go holds too, but not as written.
-	res := search(t, x, index.Request{Query: "Blake3 hash", Target: index.TargetContent})
+	res := search(t, x, index.Request{Query: q("Blake3 hash"), Target: index.TargetContent})
 	if len(res.Hits) != 1 || res.Hits[0].Path != "hash/blake.go" || res.Hits[0].Line != 3 {
 		t.Errorf("Blake3 hash: %s; want only hash/blake.go:3", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: `"connection pool exhausted"`, Target: index.TargetContent, Context: 1})
+	res = search(t, x, index.Request{Query: q(`"connection pool exhausted"`), Target: index.TargetContent, Context: 1})
 	if len(res.Hits) != 1 || res.Hits[0].Line != 3 || !strings.Contains(res.Hits[0].Text, "connection pool exhausted") || len(res.Hits[0].Context) != 2 {
 		t.Errorf("quoted phrase: %+v; want pool/pool.go:3 with a line of context on each side", res.Hits)
 	}
 	// The words occur on another line, but not as the phrase: only the phrase's line counts.
-	res = search(t, x, index.Request{Query: `"pool exhausted"`})
+	res = search(t, x, index.Request{Query: q(`"pool exhausted"`)})
 	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitContent || res.Hits[0].Line != 3 {
 		t.Errorf("auto on a quoted phrase: %s; want the content line first", hitList(res))
 	}
@@ -106,11 +127,11 @@ func TestSearchContentVerification(t *testing.T) {
 
 func TestSearchRelaxed(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	res := search(t, x, index.Request{Query: "Acquire zebra", Target: index.TargetDefinitions})
+	res := search(t, x, index.Request{Query: q("Acquire zebra"), Target: index.TargetDefinitions})
 	if !res.Relaxed || len(res.Hits) == 0 || res.Hits[0].Name != "Acquire" {
 		t.Errorf("Acquire zebra: relaxed %v, %s; want relaxed with Acquire", res.Relaxed, hitList(res))
 	}
-	if res := search(t, x, index.Request{Query: "Acquire", Target: index.TargetDefinitions}); res.Relaxed {
+	if res := search(t, x, index.Request{Query: q("Acquire"), Target: index.TargetDefinitions}); res.Relaxed {
 		t.Errorf("a query every result matches was reported relaxed")
 	}
 }
@@ -121,12 +142,12 @@ func TestSearchFilePatternBeforeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := search(t, x, index.Request{Query: "parse config", Target: index.TargetDefinitions, Pattern: p, Limit: 1})
+	res := search(t, x, index.Request{Query: q("parse config"), Target: index.TargetDefinitions, Pattern: p, Limit: 1})
 	if len(res.Hits) != 1 || res.Hits[0].Path != "b/three.py" {
 		t.Errorf("parse config in b/** with limit 1: %s", hitList(res))
 	}
 	p, _ = index.ParseFilePattern("**/*.py,!a/two.py")
-	res = search(t, x, index.Request{Query: "parse_config", Target: index.TargetDefinitions, Pattern: p})
+	res = search(t, x, index.Request{Query: q("parse_config"), Target: index.TargetDefinitions, Pattern: p})
 	for _, h := range res.Hits {
 		if h.Path == "a/two.py" || !strings.HasSuffix(h.Path, ".py") {
 			t.Errorf("pattern **/*.py,!a/two.py let through %s", h.Path)
@@ -139,47 +160,33 @@ func TestSearchFilePatternBeforeLimit(t *testing.T) {
 
 func TestSearchFilesAndAuto(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	res := search(t, x, index.Request{Query: "server.go", Target: index.TargetFiles})
+	res := search(t, x, index.Request{Query: q("server.go"), Target: index.TargetFiles})
 	if len(res.Hits) == 0 || res.Hits[0].Path != "server/server.go" {
 		t.Errorf("files server.go: %s", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: "pool/pool.go"})
+	res = search(t, x, index.Request{Query: q("pool/pool.go")})
 	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitFile || res.Hits[0].Path != "pool/pool.go" {
 		t.Errorf("auto pool/pool.go: %s; want the file first", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: "get_config", Language: "python", Target: index.TargetDefinitions})
+	res = search(t, x, index.Request{Query: q("get_config"), Language: "python", Target: index.TargetDefinitions})
 	if !res.Relaxed {
 		t.Errorf("get_config (no symbol has get and config): not relaxed: %s", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: "zebra", Target: index.TargetDefinitions})
+	res = search(t, x, index.Request{Query: q("zebra"), Target: index.TargetDefinitions})
 	if len(res.Hits) != 0 || res.Relaxed {
 		t.Errorf("zebra found %s", hitList(res))
 	}
 }
 
+// TestSearchBadInput: what only the index can tell (a query with no words by the rules it
+// was built with) is an error; requests are otherwise checked where they enter (tools).
 func TestSearchBadInput(t *testing.T) {
 	x := searchTree(t, map[string]string{"a.go": "package a\n"})
-	tests := []struct {
-		req  index.Request
-		want string
-	}{
-		{index.Request{Query: "  "}, "empty query"},
-		{index.Request{Query: "x", Target: "defs"}, "valid targets: auto, definitions, content, files"},
-		{index.Request{Query: "x", Limit: -1}, "limit -1 out of range"},
-		{index.Request{Query: "x", Limit: index.MaxLimit + 1}, "out of range"},
-		{index.Request{Query: "x", Language: "cobol"}, "known languages"},
-		{index.Request{Query: "x", Kinds: []string{"klass"}}, "valid kinds: class"},
-		{index.Request{Query: "x", Context: -2}, "context -2 out of range"},
-		{index.Request{Query: "(*&^)", Target: index.TargetDefinitions}, "no words to search for"},
-	}
-	for _, tt := range tests {
-		_, err := Search(context.Background(), []*SearchIndex{x}, tt.req)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("Search(%+v) error = %v, want %q", tt.req, err, tt.want)
-		}
-	}
-	if _, err := Search(context.Background(), []*SearchIndex{x}, index.Request{Query: "x", Language: "cobol"}); !errors.Is(err, languages.ErrUnknownLanguage) {
-		t.Errorf("unknown language error %v does not wrap ErrUnknownLanguage", err)
+	req := withDefaults(index.Request{Query: q("(*&^)"), Target: index.TargetDefinitions})
+	_, err := Search(context.Background(), []*SearchIndex{x}, req)
+	var bad *index.BadRequestError
+	if !errors.As(err, &bad) || bad.Field != "query" || !strings.Contains(err.Error(), "no words to search for") {
+		t.Errorf("Search(%+v) error = %v, want a BadRequestError on the query: no words to search for", req, err)
 	}
 	if _, err := OpenSearch(Entry{ID: "none"}, t.TempDir()); !errors.Is(err, ErrNotIndexed) {
 		t.Errorf("OpenSearch of an empty directory: %v, want ErrNotIndexed", err)
@@ -189,7 +196,7 @@ func TestSearchBadInput(t *testing.T) {
 func TestSearchSeveralWorkspacesAndGoto(t *testing.T) {
 	a := searchTree(t, map[string]string{"lib/pool.go": "package lib\n\n// Pool is a pool.\ntype Pool struct{}\n"})
 	b := searchTree(t, map[string]string{"pool.py": "class Pool:\n    pass\n", "other/pool.go": "package other\n\ntype Pool struct{}\n"})
-	res, err := Search(context.Background(), []*SearchIndex{a, b}, index.Request{Query: "Pool", Target: index.TargetDefinitions})
+	res, err := Search(context.Background(), []*SearchIndex{a, b}, withDefaults(index.Request{Query: q("Pool"), Target: index.TargetDefinitions}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,14 +207,17 @@ func TestSearchSeveralWorkspacesAndGoto(t *testing.T) {
 	if len(res.Hits) != 3 || !ws[a.Entry.ID] || !ws[b.Entry.ID] {
 		t.Errorf("two workspaces: %s (workspaces %v)", hitList(res), ws)
 	}
-	hits, err := Goto(context.Background(), []*SearchIndex{b}, "Pool", "other/main.go")
+	gotoReq := func(name string) index.Request {
+		return index.Request{Query: q(name), Target: index.TargetDefinitions, Limit: 100}
+	}
+	hits, err := Goto(context.Background(), []*SearchIndex{b}, gotoReq("Pool"), "other/main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hits) != 2 || hits[0].Path != "other/pool.go" {
 		t.Errorf("goto Pool from other/main.go: %+v; want other/pool.go first", hits)
 	}
-	if hits, _ := Goto(context.Background(), []*SearchIndex{b}, "Poo", ""); len(hits) != 0 {
+	if hits, _ := Goto(context.Background(), []*SearchIndex{b}, gotoReq("Poo"), ""); len(hits) != 0 {
 		t.Errorf("goto Poo found %+v; want only exact names", hits)
 	}
 }
@@ -218,7 +228,7 @@ func TestSearchAutoOneAnswerPerDefinition(t *testing.T) {
 	x := searchTree(t, map[string]string{
 		"app.py": "import app\n\n@app.route(\"/users\")\ndef list_users_handler():\n    return []\n",
 	})
-	res := search(t, x, index.Request{Query: "list_users_handler"})
+	res := search(t, x, index.Request{Query: q("list_users_handler")})
 	if len(res.Hits) != 1 || res.Hits[0].Hit != index.HitDefinition {
 		t.Errorf("list_users_handler: %s; want only the definition", hitList(res))
 	}
@@ -237,7 +247,7 @@ func TestSearchQualifiedNames(t *testing.T) {
 		{"json.Marshal", "encoding/json/encode.go", "Marshal"},
 		{"Bytes::new", "src/buf.rs", "new"},
 	} {
-		res := search(t, x, index.Request{Query: tt.query})
+		res := search(t, x, index.Request{Query: q(tt.query)})
 		if len(res.Hits) == 0 || res.Hits[0].Path != tt.path || res.Hits[0].Name != tt.name {
 			t.Errorf("%s: %s; want %s %s first", tt.query, hitList(res), tt.path, tt.name)
 		}
@@ -250,7 +260,7 @@ func TestSearchTextWithPunctuation(t *testing.T) {
 	x := searchTree(t, map[string]string{
 		"store.go": "package store\n\n// remove deletes a key.\nfunc remove(k string) {}\n\nfunc flush() {\n\t// TODO: remove the cache\n}\n",
 	})
-	res := search(t, x, index.Request{Query: "TODO: remove"})
+	res := search(t, x, index.Request{Query: q("TODO: remove")})
 	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitContent || res.Hits[0].Line != 7 {
 		t.Errorf("TODO: remove: %s; want the comment line first", hitList(res))
 	}

@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/tools"
 )
+
+// gotoFlags maps the fields of a goto request to the flags that set them.
+var gotoFlags = map[string]string{"symbol": "SYMBOL", "context_file": "--context-file", "workspace": "--workspace", "limit": "--limit"}
 
 type gotoOptions struct {
 	contextFile string
@@ -31,20 +32,14 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
   quarry goto parse_config --context-file src/app/main.py`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			symbol := strings.TrimSpace(args[0])
-			if symbol == "" {
-				return usagef(cmd.CommandPath(), "empty SYMBOL: give the name of a definition")
-			}
-			if opts.limit < 1 || opts.limit > index.MaxLimit {
-				return jsonFailure(cmd, opts.json, tools.Errorf(tools.CodeBadValue, "limit", "--limit %d out of range: give 1 to %d", opts.limit, index.MaxLimit))
-			}
+			symbol := args[0]
 			svc, err := newService(cmd)
 			if err != nil {
 				return jsonFailure(cmd, opts.json, err)
 			}
-			res, err := svc.Goto(cmd.Context(), tools.GotoRequest{Symbol: symbol, ContextFile: opts.contextFile, Workspace: opts.workspace, Limit: opts.limit})
+			res, err := svc.Goto(cmd.Context(), tools.GotoRequest{Symbol: symbol, ContextFile: opts.contextFile, Workspace: opts.workspace, Limit: &opts.limit})
 			if err != nil {
-				return jsonFailure(cmd, opts.json, err)
+				return jsonFailure(cmd, opts.json, flagged(err, gotoFlags))
 			}
 			w := cmd.OutOrStdout()
 			if opts.json {
@@ -73,6 +68,6 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
 	f.StringVar(&opts.contextFile, "context-file", "", flagDoc("goto", "context_file"))
 	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("goto", "workspace"))
 	f.BoolVar(&opts.json, "json", false, "print JSON")
-	f.IntVarP(&opts.limit, "limit", "n", 10, flagDoc("goto", "limit"))
+	f.IntVarP(&opts.limit, "limit", "n", tools.DefaultLimit, flagDoc("goto", "limit"))
 	return cmd
 }

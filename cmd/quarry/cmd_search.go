@@ -11,9 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/index"
-	"github.com/quarrysearch/quarry/languages"
-	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -30,6 +27,7 @@ type searchOptions struct {
 	jsonl        bool
 	includeTests bool
 	excludeTests bool
+	debugQuery   bool
 }
 
 func newSearchCmd() *cobra.Command {
@@ -62,89 +60,48 @@ If the workspace has no index yet, it is built first.`,
 	f.StringVarP(&opts.lang, "lang", "l", "", doc("language"))
 	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, doc("kind"))
 	f.StringVarP(&opts.filePattern, "file-pattern", "g", "", doc("file_pattern"))
-	f.IntVarP(&opts.limit, "limit", "n", index.DefaultLimit, doc("limit"))
+	f.IntVarP(&opts.limit, "limit", "n", tools.DefaultLimit, doc("limit"))
 	f.IntVarP(&opts.context, "context", "C", 0, doc("context_lines"))
 	f.StringVarP(&opts.workspace, "workspace", "w", "", doc("workspace"))
 	f.BoolVar(&opts.json, "json", false, "print one JSON object (quarry schema search)")
 	f.BoolVar(&opts.jsonl, "jsonl", false, "print one JSON object per result")
 	f.BoolVar(&opts.includeTests, "include-tests", false, doc("include_tests"))
 	f.BoolVar(&opts.excludeTests, "exclude-tests", false, doc("exclude_tests"))
+	f.BoolVar(&opts.debugQuery, "debug-query", false, "print the parsed query and the compiled full-text queries on standard error")
+	_ = f.MarkHidden("debug-query")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"auto", "definitions", "content", "files"}, cobra.ShellCompDirectiveNoFileComp
+		return tools.Targets(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("lang", completeLanguages)
 	return cmd
 }
 
-// searchRequest turns the flags into a request, checking each; a bad one is a usage error
-// carrying the contract's error (code and field).
-func searchRequest(cmd *cobra.Command, opts searchOptions, query string) (index.Request, error) {
-	usage := func(code tools.Code, field, format string, a ...any) error {
-		return &usageError{cmd: cmd.CommandPath(), err: tools.Errorf(code, field, format, a...)}
-	}
-	bad := func(field, format string, a ...any) error { return usage(tools.CodeBadValue, field, format, a...) }
-	req := index.Request{Query: query, Limit: opts.limit, Context: opts.context}
-	if strings.TrimSpace(query) == "" {
-		return req, usage(tools.CodeBadQuery, "query", "%v", index.ErrEmptyQuery)
-	}
-	t, err := index.ParseTarget(opts.target)
-	if err != nil {
-		if s := suggest.Candidates(opts.target, []string{"auto", "definitions", "content", "files"}); len(s) > 0 {
-			return req, bad("target", "--target: %v; did you mean %s?", err, s[0])
-		}
-		return req, bad("target", "--target: %v", err)
-	}
-	req.Target = t
-	if opts.lang != "" {
-		reg, err := languages.Default()
-		if err != nil {
-			return req, err
-		}
-		l, err := reg.Resolve(opts.lang)
-		if err != nil {
-			return req, bad("language", "--lang: %v", err)
-		}
-		req.Language = l.Name
-	}
-	if _, err := parseKinds(opts.kinds); err != nil {
-		return req, bad("kind", "--kind: %v", err)
-	}
-	for _, k := range opts.kinds {
-		req.Kinds = append(req.Kinds, strings.TrimSpace(k))
-	}
-	if req.Limit < 1 || req.Limit > index.MaxLimit {
-		return req, bad("limit", "--limit %d out of range: give 1 to %d", req.Limit, index.MaxLimit)
-	}
-	if req.Context < 0 || req.Context > index.MaxContext {
-		return req, bad("context_lines", "--context %d out of range: give 0 to %d lines", req.Context, index.MaxContext)
-	}
-	if req.Pattern, err = index.ParseFilePattern(opts.filePattern); err != nil {
-		return req, bad("file_pattern", "--file-pattern: %v", err)
-	}
-	if opts.includeTests && opts.excludeTests {
-		return req, bad("exclude_tests", "--include-tests and --exclude-tests contradict each other; give one")
-	}
-	if opts.json && opts.jsonl {
-		return req, bad("jsonl", "--json and --jsonl: give one")
-	}
-	return req, nil
-}
+// searchFlags maps the fields of a search request to the flags that set them, for messages
+// about a field to name the flag.
+var searchFlags = map[string]string{"query": "QUERY", "target": "--target", "language": "--lang", "kind": "--kind",
+	"file_pattern": "--file-pattern", "limit": "--limit", "context_lines": "--context", "workspace": "--workspace",
+	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests"}
 
 func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
-	ireq, err := searchRequest(cmd, opts, query)
-	if err != nil {
-		return jsonFailure(cmd, opts.json || opts.jsonl, err)
+	jsonOut := opts.json || opts.jsonl
+	if opts.json && opts.jsonl {
+		return jsonFailure(cmd, jsonOut, usagef(cmd.CommandPath(), "--json and --jsonl: give one"))
 	}
-	req := tools.SearchRequest{Query: query, Target: string(ireq.Target), Language: ireq.Language, Kind: ireq.Kinds,
-		FilePattern: opts.filePattern, Limit: opts.limit, ContextLines: opts.context, IncludeTests: opts.includeTests,
+	req := tools.SearchRequest{Query: query, Target: opts.target, Language: opts.lang, Kind: opts.kinds,
+		FilePattern: opts.filePattern, Limit: &opts.limit, ContextLines: opts.context, IncludeTests: opts.includeTests,
 		ExcludeTests: opts.excludeTests, Workspace: opts.workspace}
 	svc, err := newService(cmd)
 	if err != nil {
-		return jsonFailure(cmd, opts.json || opts.jsonl, err)
+		return jsonFailure(cmd, jsonOut, err)
+	}
+	if opts.debugQuery {
+		if err := printPlans(cmd, svc, req); err != nil {
+			return jsonFailure(cmd, jsonOut, flagged(err, searchFlags))
+		}
 	}
 	res, err := svc.Search(cmd.Context(), req)
 	if err != nil {
-		return jsonFailure(cmd, opts.json || opts.jsonl, err)
+		return jsonFailure(cmd, jsonOut, flagged(err, searchFlags))
 	}
 	w := cmd.OutOrStdout()
 	switch {
@@ -163,12 +120,49 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 		printHits(w, res, isTerminal(w))
 	}
 	if len(res.Results) == 0 {
-		if !opts.json && !opts.jsonl {
+		if !jsonOut {
 			fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
 		}
 		return errNothingFound
 	}
 	return nil
+}
+
+// printPlans prints, on standard error, how req is searched in each workspace: the parsed
+// query and the compiled full-text queries (--debug-query).
+func printPlans(cmd *cobra.Command, svc *tools.Service, req tools.SearchRequest) error {
+	plans, err := svc.ExplainSearch(cmd.Context(), req)
+	if err != nil {
+		return err
+	}
+	w := cmd.ErrOrStderr()
+	for _, p := range plans {
+		fmt.Fprintf(w, "workspace %s\n  query: %s\n  terms: %s\n", p.Workspace, p.Query, strings.Join(p.Terms, ", "))
+		for _, st := range p.Steps {
+			if st.Fulltext == "" {
+				fmt.Fprintf(w, "  %s: paths matching the query\n", st.Target)
+				continue
+			}
+			fmt.Fprintf(w, "  %s: tokens %s\n    %s\n", st.Target, strings.Join(st.Tokens, " "), st.Fulltext)
+		}
+	}
+	return nil
+}
+
+// flagged returns err told in the words of the command line: a message that starts with the
+// contract's name of the field it is about starts with the flag that sets it instead
+// ("limit 0 out of range" becomes "--limit 0 out of range").
+func flagged(err error, flags map[string]string) error {
+	e := tools.AsError(err)
+	flag, ok := flags[e.Path]
+	if !ok || !strings.HasPrefix(flag, "--") {
+		return err
+	}
+	rest, found := strings.CutPrefix(e.Message, e.Path+" ")
+	if !found {
+		return err
+	}
+	return tools.Wrap(e, flag+" "+rest)
 }
 
 // newService returns the agent-contract service of the current workspace, which draws the
@@ -269,9 +263,9 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 			lastPath = p
 		}
 		switch h.Hit {
-		case string(index.HitDefinition):
+		case tools.HitDefinition:
 			fmt.Fprintf(w, "%s %s %s  %s\n", paint(colorLine, fmt.Sprintf("%6d:", h.Line)), paint(colorKind, h.Kind), paint(colorName, h.Name), paint(colorDim, oneLineText(h.Signature)))
-		case string(index.HitContent):
+		case tools.HitContent:
 			for _, c := range h.Context {
 				if c.Line < h.Line {
 					fmt.Fprintf(w, "%s %s\n", paint(colorDim, fmt.Sprintf("%6d-", c.Line)), c.Text)
@@ -283,7 +277,7 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 					fmt.Fprintf(w, "%s %s\n", paint(colorDim, fmt.Sprintf("%6d-", c.Line)), c.Text)
 				}
 			}
-		case string(index.HitFile):
+		case tools.HitFile:
 			fmt.Fprintf(w, "%s %s\n", paint(colorLine, fmt.Sprintf("%6s ", "")), paint(colorKind, "file"))
 		}
 	}
@@ -292,9 +286,9 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 // plainHit formats one hit on one line.
 func plainHit(p string, h tools.Hit) string {
 	switch h.Hit {
-	case string(index.HitDefinition):
+	case tools.HitDefinition:
 		return fmt.Sprintf("%s:%d:%d: %s %s: %s", p, h.Line, max(h.Column, 1), h.Kind, h.Name, oneLineText(h.Signature))
-	case string(index.HitContent):
+	case tools.HitContent:
 		return fmt.Sprintf("%s:%d:%s", p, h.Line, h.Text)
 	}
 	return p

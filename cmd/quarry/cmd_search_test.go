@@ -74,7 +74,7 @@ func TestSearchBadInput(t *testing.T) {
 		{[]string{"search", "x", "--include-tests", "--exclude-tests"}, "give one"},
 		{[]string{"search", "x", "--limt", "3"}, "did you mean --limit?"},
 		{[]string{"search"}, "requires at least 1 arg"},
-		{[]string{"goto", " "}, "empty SYMBOL"},
+		{[]string{"goto", " "}, "empty symbol: give the name of a definition"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := quarry(t, "", append([]string{"--root", root}, tt.args...)...)
