@@ -220,7 +220,6 @@ func (s *Searcher) tokens(q *query.Query, lang string) ([]string, error) {
 	return out, nil
 }
 
-
 // sortHits orders hits best first: by key (nil: none), then score, then path and line.
 func sortHits(hits []Hit, key func(Hit) float64) {
 	slices.SortStableFunc(hits, func(a, b Hit) int {
