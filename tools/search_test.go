@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/languages"
+)
+
+func intp(n int) *int { return &n }
+
+// TestSearchRequestChecked: a search request is checked and completed once, where it enters;
+// the index gets a request it can trust.
+func TestSearchRequestChecked(t *testing.T) {
+	s, err := NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		req   SearchRequest
+		code  Code
+		field string
+		want  string
+	}{
+		{SearchRequest{Query: "  "}, CodeBadQuery, "query", "1:1: empty query"},
+		{SearchRequest{Query: `""`}, CodeBadQuery, "query", "empty query"},
+		{SearchRequest{Query: "x", Target: "defs"}, CodeBadValue, "target", "did you mean definitions?"},
+		{SearchRequest{Query: "x", Limit: intp(0)}, CodeBadValue, "limit", "limit 0 out of range: give 1 to 500"},
+		{SearchRequest{Query: "x", Limit: intp(-1)}, CodeBadValue, "limit", "limit -1 out of range"},
+		{SearchRequest{Query: "x", Limit: intp(MaxLimit + 1)}, CodeBadValue, "limit", "out of range"},
+		{SearchRequest{Query: "x", Language: "cobol"}, CodeBadValue, "language", "known languages"},
+		{SearchRequest{Query: "x", Kind: []string{"klass"}}, CodeBadValue, "kind", "did you mean class?"},
+		{SearchRequest{Query: "x", ContextLines: -2}, CodeBadValue, "context_lines", "context_lines -2 out of range"},
+		{SearchRequest{Query: "x", ContextLines: MaxContext + 1}, CodeBadValue, "context_lines", "out of range"},
+		{SearchRequest{Query: "x", FilePattern: "src/[ab"}, CodeBadValue, "file_pattern", "unclosed ["},
+		{SearchRequest{Query: "x", IncludeTests: true, ExcludeTests: true}, CodeBadValue, "exclude_tests", "contradict"},
+	}
+	for _, tt := range bad {
+		_, err := s.indexRequest(tt.req)
+		e := AsError(err)
+		if err == nil || e.Code != tt.code || e.Path != tt.field || !strings.Contains(e.Message, tt.want) {
+			t.Errorf("indexRequest(%+v) = %v, want %s at %s with %q", tt.req, err, tt.code, tt.field, tt.want)
+		}
+	}
+	if _, err := s.indexRequest(SearchRequest{Query: "x", Language: "cobol"}); !errors.Is(err, languages.ErrUnknownLanguage) {
+		t.Errorf("unknown language error %v does not wrap languages.ErrUnknownLanguage", err)
+	}
+	got, err := s.indexRequest(SearchRequest{Query: ` "a b"  c `, Language: "py", Kind: []string{" class"}, IncludeTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Query.String() != `"a b" c` || got.Target != index.TargetAuto || got.Limit != DefaultLimit ||
+		got.Language != "python" || len(got.Kinds) != 1 || got.Kinds[0] != "class" || got.Tests != index.TestsInclude {
+		t.Errorf("indexRequest gave %+v (query %s); want the defaults filled and names made canonical", got, got.Query)
+	}
+}
