@@ -149,20 +149,19 @@ func printPlans(cmd *cobra.Command, svc *tools.Service, req tools.SearchRequest)
 	return nil
 }
 
-// flagged returns err told in the words of the command line: a message that starts with the
-// contract's name of the field it is about starts with the flag that sets it instead
-// ("limit 0 out of range" becomes "--limit 0 out of range").
+// flagged returns err told in the words of the command line: the message names the flag
+// that set the field it is about ("limit 0 out of range" becomes "--limit 0 out of range",
+// "unknown language ..." becomes "--lang: unknown language ...").
 func flagged(err error, flags map[string]string) error {
 	e := tools.AsError(err)
 	flag, ok := flags[e.Path]
 	if !ok || !strings.HasPrefix(flag, "--") {
 		return err
 	}
-	rest, found := strings.CutPrefix(e.Message, e.Path+" ")
-	if !found {
-		return err
+	if rest, found := strings.CutPrefix(e.Message, e.Path+" "); found {
+		return tools.Wrap(e, flag+" "+rest)
 	}
-	return tools.Wrap(e, flag+" "+rest)
+	return tools.Wrap(e, flag+": "+e.Message)
 }
 
 // newService returns the agent-contract service of the current workspace, which draws the
