@@ -169,3 +169,47 @@ func TestModuleImports(t *testing.T) {
 		t.Errorf("moduleImports = %v, want the three non-standard imports only", got)
 	}
 }
+
+// TestArchitectureTable: the table of ARCHITECTURE.md names the same packages and the same
+// module imports as allowed.txt (third-party modules are allowed.txt's detail).
+func TestArchitectureTable(t *testing.T) {
+	allowed := readAllowed(t, "allowed.txt")
+	doc, err := os.ReadFile(filepath.Join("..", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := map[string][]string{}
+	for line := range strings.SplitSeq(string(doc), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue // not a row of the package table
+		}
+		pkg := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		var deps []string
+		for _, d := range strings.Split(cells[3], ",") {
+			if d = strings.Trim(strings.TrimSpace(d), "`"); d != "" && d != "—" {
+				deps = append(deps, d)
+			}
+		}
+		table[pkg] = deps
+	}
+	for pkg, all := range allowed {
+		var mod []string
+		for _, d := range all {
+			if !strings.Contains(d, ".") {
+				mod = append(mod, d)
+			}
+		}
+		got, ok := table[pkg]
+		slices.Sort(mod)
+		slices.Sort(got)
+		if !ok || !slices.Equal(got, mod) {
+			t.Errorf("ARCHITECTURE.md: package %s may import %v, allowed.txt says %v", pkg, got, mod)
+		}
+	}
+	for pkg := range table {
+		if _, ok := allowed[pkg]; !ok {
+			t.Errorf("ARCHITECTURE.md lists package %s, allowed.txt does not", pkg)
+		}
+	}
+}
