@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 const goSample = "../../extract/testdata/go/sample.go"
@@ -84,7 +86,11 @@ func TestSymbolsBadInput(t *testing.T) {
 			t.Errorf("quarry %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
 		}
 	}
-	code, out, _ := quarry(t, "", "symbols", "--lang", "go", txt)
+	code, out, _ := quarry(t, "", "symbols", filepath.Join(dir, "missing.go"), "--json")
+	if code != exitUsage || tools.Validate("error", []byte(out)) != nil || !strings.Contains(out, `"NOT_FOUND"`) || !strings.Contains(out, `"path": "file"`) {
+		t.Errorf("symbols of a missing file --json: exit %d, %s", code, out)
+	}
+	code, out, _ = quarry(t, "", "symbols", "--lang", "go", txt)
 	if code != exitNotFound || !strings.Contains(out, "0 symbols") {
 		t.Errorf("symbols of a file without symbols: exit %d, %q", code, out)
 	}
