@@ -77,7 +77,11 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 		}
 		e, err := reg.Add(req.Path, req.Name)
 		if err != nil {
-			return nil, AsError(err)
+			ae := AsError(err)
+			if ae.Path == "" {
+				ae.Path = "path"
+			}
+			return nil, ae
 		}
 		if err := reg.Save(); err != nil {
 			return nil, AsError(err)

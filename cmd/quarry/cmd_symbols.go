@@ -63,10 +63,7 @@ func runSymbols(cmd *cobra.Command, opts symbolsOptions, path string) error {
 	if opts.maxSize <= 0 { // 0 would be the request's default
 		return jsonFailure(cmd, opts.json, tools.Errorf(tools.CodeBadValue, "max_size", "--max-size %d: want a positive number of bytes", opts.maxSize))
 	}
-	req := tools.OutlineRequest{File: path, Depth: opts.depth, Language: opts.lang, MaxSize: opts.maxSize}
-	for _, k := range opts.kinds {
-		req.Kind = append(req.Kind, strings.TrimSpace(k))
-	}
+	req := tools.OutlineRequest{File: path, Depth: opts.depth, Kind: opts.kinds, Language: opts.lang, MaxSize: opts.maxSize}
 	svc, err := newService(cmd)
 	if err != nil {
 		return jsonFailure(cmd, opts.json, err)
