@@ -14,6 +14,10 @@ import (
 	"github.com/quarrysearch/quarry/languages"
 )
 
+// DefaultMaxFileSize is the largest file indexed or outlined when a request sets no
+// max_size: 1 MiB.
+const DefaultMaxFileSize = extract.DefaultMaxFileSize
+
 // OutlineSymbol is a symbol of an outline with all the fields extraction gives it.
 type OutlineSymbol struct {
 	extract.Symbol
@@ -90,7 +94,7 @@ func (s *Service) readSource(req OutlineRequest) ([]byte, *languages.Language, i
 	case req.MaxSize < 0:
 		return nil, nil, 0, Errorf(CodeBadValue, "max_size", "max_size %d: want a positive number of bytes", req.MaxSize)
 	case req.MaxSize == 0:
-		maxSize = extract.DefaultMaxFileSize
+		maxSize = DefaultMaxFileSize
 	}
 	var lang *languages.Language
 	if req.Language != "" {

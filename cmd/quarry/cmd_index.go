@@ -41,7 +41,7 @@ skipped and counted by reason.`,
 	f := cmd.Flags()
 	f.BoolVar(&opts.force, "force", false, "drop the index and build it anew")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON (the index report of manage_workspace)")
-	f.Int64Var(&opts.maxSize, "max-size", defaultMaxFileSize, "skip files larger than this many bytes")
+	f.Int64Var(&opts.maxSize, "max-size", tools.DefaultMaxFileSize, "skip files larger than this many bytes")
 	return cmd
 }
 

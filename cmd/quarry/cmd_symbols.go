@@ -10,9 +10,6 @@ import (
 	"github.com/quarrysearch/quarry/tools"
 )
 
-// defaultMaxFileSize is the default of --max-size: the contract's default, 1 MiB.
-const defaultMaxFileSize = 1 << 20
-
 type symbolsOptions struct {
 	depth   int
 	kinds   []string
@@ -53,7 +50,7 @@ the result of the contract's outline operation (quarry schema outline).`,
 	f.BoolVar(&opts.json, "json", false, "print the outline as JSON, every symbol with all its fields")
 	f.StringVarP(&opts.lang, "lang", "l", "", "parse as this language instead of detecting it")
 	f.BoolVar(&opts.tree, "tree", false, "print the tree-sitter syntax tree instead (for debugging an extractor)")
-	f.IntVar(&opts.maxSize, "max-size", defaultMaxFileSize, "largest file to extract, in bytes")
+	f.IntVar(&opts.maxSize, "max-size", tools.DefaultMaxFileSize, "largest file to extract, in bytes")
 	_ = cmd.RegisterFlagCompletionFunc("lang", completeLanguages)
 	_ = cmd.RegisterFlagCompletionFunc("kind", completeKinds)
 	return cmd
