@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"os"
 	"strings"
 	"time"
 
@@ -13,11 +14,12 @@ var workspaceOps = []string{"index", "add", "remove", "list", "refresh", "stats"
 
 // WorkspaceRequest is one workspace operation.
 type WorkspaceRequest struct {
-	Operation string `json:"operation" jsonschema:"index (the primary workspace), add (a reference workspace at path), remove (id), list, refresh (id, or all), stats (id), clean (drop unused indexes), health (id)"`
+	Operation string `json:"operation" jsonschema:"index (the primary workspace), add (a reference workspace at path), remove (id: unregister it and delete its index), list, refresh (id, or all), stats (id: its counts and health report), clean (drop unused indexes), health (id)"`
 	Path      string `json:"path,omitempty" jsonschema:"add: the directory of the reference workspace"`
 	Name      string `json:"name,omitempty" jsonschema:"add: a name for it (default: its directory name)"`
 	ID        string `json:"id,omitempty" jsonschema:"remove, refresh, stats, health: the workspace id (from list); refresh without one refreshes all"`
 	Force     bool   `json:"force,omitempty" jsonschema:"index, refresh: drop the index and build it anew"`
+	KeepIndex bool   `json:"keep_index,omitempty" jsonschema:"remove: unregister the workspace but keep its index (clean deletes it later)"`
 }
 
 // WorkspaceInfo describes one workspace.
@@ -32,29 +34,13 @@ type WorkspaceInfo struct {
 	Symbols     int    `json:"symbols"`
 }
 
-// IndexSummary is what an index run did.
-type IndexSummary struct {
-	ID        string         `json:"id"`
-	Added     int            `json:"added"`
-	Changed   int            `json:"changed"`
-	Deleted   int            `json:"deleted"`
-	Renamed   int            `json:"renamed"`
-	Unchanged int            `json:"unchanged"`
-	Extracted int            `json:"extracted"`
-	Files     int            `json:"files"`
-	Symbols   int            `json:"symbols"`
-	Skipped   map[string]int `json:"skipped" jsonschema:"files skipped, by reason"`
-	ElapsedMS int64          `json:"elapsed_ms"`
-	Errors    []string       `json:"errors,omitempty"`
-}
-
 // WorkspaceResult is the outcome of a workspace operation.
 type WorkspaceResult struct {
 	Operation  string          `json:"operation"`
 	Workspaces []WorkspaceInfo `json:"workspaces" jsonschema:"list, add, remove, stats: the workspaces concerned"`
-	Indexed    []IndexSummary  `json:"indexed,omitempty" jsonschema:"index, add, refresh: what each index run did"`
-	Removed    []string        `json:"removed,omitempty" jsonschema:"clean: the index directories deleted"`
-	Health     *HealthReport   `json:"health,omitempty" jsonschema:"health: the report of quarry health --json"`
+	Indexed    []IndexReport   `json:"indexed,omitempty" jsonschema:"index, add, refresh: what each index run did (the result of quarry index --json)"`
+	Removed    []string        `json:"removed,omitempty" jsonschema:"clean, remove: the index directories deleted"`
+	Health     *HealthReport   `json:"health,omitempty" jsonschema:"health, stats: the report of quarry health --json"`
 	ElapsedMS  float64         `json:"elapsed_ms"`
 	Errors     []ErrorInfo     `json:"errors"`
 }
@@ -91,7 +77,11 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 		}
 		e, err := reg.Add(req.Path, req.Name)
 		if err != nil {
-			return nil, AsError(err)
+			ae := AsError(err)
+			if ae.Path == "" {
+				ae.Path = "path"
+			}
+			return nil, ae
 		}
 		if err := reg.Save(); err != nil {
 			return nil, AsError(err)
@@ -112,6 +102,12 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 			return nil, AsError(err)
 		}
 		out.Workspaces = append(out.Workspaces, WorkspaceInfo{ID: e.ID, Root: e.Root, Name: e.Name})
+		if !req.KeepIndex {
+			if err := os.RemoveAll(workspace.IndexDir(s.root, e.ID)); err != nil {
+				return nil, AsError(err)
+			}
+			out.Removed = append(out.Removed, e.ID)
+		}
 	case "refresh":
 		entries := reg.All()
 		if req.ID != "" && req.ID != "all" {
@@ -135,13 +131,10 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 		}
 		if req.Operation == "stats" {
 			out.Workspaces = append(out.Workspaces, s.info(ctx, reg, e))
-			break
 		}
-		h, err := workspace.CheckHealth(ctx, e, workspace.IndexDir(s.root, e.ID), e.ID != reg.Primary.ID)
-		if err != nil {
-			return nil, AsError(err)
+		if out.Health, err = s.health(ctx, reg, e); err != nil {
+			return nil, err
 		}
-		out.Health = h
 	case "clean":
 		removed, err := workspace.Clean(s.root, reg)
 		if err != nil {
@@ -160,13 +153,7 @@ func (s *Service) runIndex(ctx context.Context, reg *workspace.Registry, e works
 	if err != nil {
 		return AsError(err)
 	}
-	is := IndexSummary{ID: e.ID, Added: sum.Added, Changed: sum.Changed, Deleted: sum.Deleted, Renamed: sum.Renamed,
-		Unchanged: sum.Unchanged, Extracted: sum.Extracted, Files: sum.Counts.Files, Symbols: sum.Counts.Symbols,
-		Skipped: map[string]int{}, ElapsedMS: sum.ElapsedMS, Errors: sum.Errors}
-	for r, n := range sum.Skipped {
-		is.Skipped[string(r)] = n
-	}
-	out.Indexed = append(out.Indexed, is)
+	out.Indexed = append(out.Indexed, *newIndexReport(sum))
 	return nil
 }
 

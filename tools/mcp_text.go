@@ -167,7 +167,7 @@ func renderRefs(r *RefsResult) string {
 
 // renderWorkspace writes a workspace operation's outcome; health stays JSON.
 func renderWorkspace(r *WorkspaceResult) string {
-	if r.Health != nil {
+	if r.Health != nil && r.Operation == "health" {
 		j, _ := json.Marshal(r.Health)
 		return string(j)
 	}
@@ -186,6 +186,9 @@ func renderWorkspace(r *WorkspaceResult) string {
 	for _, s := range r.Indexed {
 		fmt.Fprintf(&b, "indexed %s: %d files, %d symbols (%d added, %d changed, %d deleted, %d renamed) in %.1fs\n",
 			s.ID, s.Files, s.Symbols, s.Added, s.Changed, s.Deleted, s.Renamed, float64(s.ElapsedMS)/1000)
+	}
+	if r.Health != nil {
+		fmt.Fprintf(&b, "health: %s, %d problems\n", r.Health.Status, len(r.Health.Problems))
 	}
 	for _, d := range r.Removed {
 		fmt.Fprintf(&b, "removed the index %s\n", d)

@@ -52,9 +52,9 @@ var Operations = []Operation{
 	{Name: "health", Summary: "Check a workspace's index (quarry health --json, quarry workspace stats --json).",
 		Request: reflect.TypeFor[HealthRequest](), Result: reflect.TypeFor[HealthReport]()},
 	{Name: "outline", Summary: "Every symbol of any file, with all its fields (quarry symbols FILE --json).",
-		Request: reflect.TypeFor[OutlineRequest](), Result: reflect.TypeFor[[]extract.Symbol]()},
-	{Name: "tokens", Summary: "The tokens the code tokenizer makes of a text (quarry tokens --json).",
-		Request: reflect.TypeFor[TokensRequest](), Result: reflect.TypeFor[[]string]()},
+		Request: reflect.TypeFor[OutlineRequest](), Result: reflect.TypeFor[OutlineResult]()},
+	{Name: "tokens", Summary: "The tokens the code tokenizer makes of a text, with their kinds and spans (quarry tokens --json).",
+		Request: reflect.TypeFor[TokensRequest](), Result: reflect.TypeFor[[]Token]()},
 	{Name: "capabilities", Summary: "What this Quarry can do: languages, targets, kinds, limits, error codes, operations (quarry capabilities).",
 		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[Capabilities]()},
 	{Name: "describe", Summary: "A command of the contract: summary, flags and schemas (quarry describe COMMAND).",
@@ -66,7 +66,7 @@ var Operations = []Operation{
 // TokensRequest is quarry tokens.
 type TokensRequest struct {
 	Text     string `json:"text"`
-	Language string `json:"language,omitempty"`
+	Language string `json:"language,omitempty" jsonschema:"the language whose rules apply (default: language-neutral rules)"`
 	Query    bool   `json:"query,omitempty" jsonschema:"tokenize as a query: compounds whose parts are present are dropped"`
 }
 
@@ -123,18 +123,15 @@ func SchemaMap(name string) (map[string]any, error) {
 
 // IndexRequest is quarry index: the workspace directory and its options.
 type IndexRequest struct {
-	Path    string `json:"path,omitempty" jsonschema:"the workspace directory (default: the current workspace)"`
+	Path    string `json:"path,omitempty" jsonschema:"the workspace directory, indexed as a primary workspace (default: the current workspace)"`
 	Force   bool   `json:"force,omitempty" jsonschema:"drop the index and build it anew"`
-	MaxSize int64  `json:"max_size,omitempty" jsonschema:"skip files larger than this many bytes"`
+	MaxSize int64  `json:"max_size,omitempty" jsonschema:"skip files larger than this many bytes (default 1 MiB)"`
 }
-
-// IndexReport is what an index run did, in full.
-type IndexReport = workspace.Summary
 
 // HealthRequest is quarry health.
 type HealthRequest struct {
 	Workspace string `json:"workspace,omitempty" jsonschema:"a workspace id (default: the primary)"`
-	Detailed  bool   `json:"detailed,omitempty"`
+	Detailed  bool   `json:"detailed,omitempty" jsonschema:"the command line's text lists languages, skipped and changed files too; the report always has them"`
 }
 
 // HealthReport is the health of a workspace's index.
@@ -142,10 +139,11 @@ type HealthReport = workspace.Health
 
 // OutlineRequest is quarry symbols FILE.
 type OutlineRequest struct {
-	File     string   `json:"file" jsonschema:"any file, in a workspace or not"`
-	Depth    int      `json:"depth,omitempty"`
-	Kind     []string `json:"kind,omitempty"`
-	Language string   `json:"language,omitempty"`
+	File     string   `json:"file" jsonschema:"any file, in a workspace or not (relative to the current directory)"`
+	Depth    int      `json:"depth,omitempty" jsonschema:"nesting depth to show: 1 top level only, 0 all (default)"`
+	Kind     []string `json:"kind,omitempty" jsonschema:"only symbols of these kinds"`
+	Language string   `json:"language,omitempty" jsonschema:"parse as this language instead of detecting it from the name or a #! line"`
+	MaxSize  int      `json:"max_size,omitempty" jsonschema:"the largest file to extract, in bytes (default 1 MiB)"`
 }
 
 // OperationNamed returns the operation called name (its CLI name or its MCP tool).

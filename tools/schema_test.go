@@ -20,7 +20,7 @@ func TestSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{`"$schema":"https://json-schema.org/draft/2020-12/schema"`, `"$id":"https://quarry.dev/schemas/v1/` + name + `.json"`, `"version":"1.0"`} {
+		for _, want := range []string{`"$schema":"https://json-schema.org/draft/2020-12/schema"`, `"$id":"https://quarry.dev/schemas/v1/` + name + `.json"`, `"version":"` + AgentVersion + `"`} {
 			if !strings.Contains(string(b), want) {
 				t.Errorf("%s lacks %s: %s", name, want, b)
 			}

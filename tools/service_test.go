@@ -119,10 +119,25 @@ func TestOperations(t *testing.T) {
 	if h := ws.Health; h == nil || h.Status != "healthy" {
 		t.Errorf("health: %+v", ws.Health)
 	}
-	call(t, s, "manage_workspace", `{"operation":"remove","id":"`+id+`"}`, &ws)
+	call(t, s, "manage_workspace", `{"operation":"stats","id":"`+id+`"}`, &ws)
+	if len(ws.Workspaces) != 1 || ws.Workspaces[0].Files != 1 || ws.Health == nil || ws.Health.Status != "healthy" {
+		t.Errorf("stats: %+v", ws)
+	}
+	call(t, s, "manage_workspace", `{"operation":"remove","id":"`+id+`","keep_index":true}`, &ws)
+	if len(ws.Workspaces) != 1 || len(ws.Removed) != 0 {
+		t.Errorf("remove keep_index: %+v", ws)
+	}
 	call(t, s, "manage_workspace", `{"operation":"clean"}`, &ws)
-	if len(ws.Removed) != 1 {
-		t.Errorf("clean after remove: %+v", ws)
+	if len(ws.Removed) != 1 || ws.Removed[0] != id {
+		t.Errorf("clean after remove keep_index: %+v", ws)
+	}
+	call(t, s, "manage_workspace", `{"operation":"add","path":`+jsonString(ref)+`}`, &ws)
+	call(t, s, "manage_workspace", `{"operation":"remove","id":"`+id+`"}`, &ws)
+	if len(ws.Removed) != 1 || ws.Removed[0] != id {
+		t.Errorf("remove: %+v", ws)
+	}
+	if _, err := os.Stat(filepath.Join(s.Root(), ".quarry", "indexes", id)); !os.IsNotExist(err) {
+		t.Errorf("remove left the index directory: %v", err)
 	}
 	if _, err := s.Call(context.Background(), "manage_workspace", json.RawMessage(`{"operation":"lst"}`)); err == nil || AsError(err).Code != CodeBadValue || !strings.Contains(err.Error(), "did you mean list?") {
 		t.Errorf("operation lst: %v", err)

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/tools"
 )
 
@@ -126,7 +125,7 @@ func commandList() string {
 
 // didYouMean returns "; did you mean X?" for the closest of known, or "".
 func didYouMean(typed string, known []string) string {
-	if s := suggest.Candidates(typed, known); len(s) > 0 {
+	if s := tools.Suggest(typed, known); len(s) > 0 {
 		return fmt.Sprintf("; did you mean %s?", s[0])
 	}
 	return ""

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -31,15 +31,11 @@ disk since the last index run, each problem with the action that fixes it.
 
 The exit code is 0 when the index is healthy and 1 when it has problems.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withRegistry(func(primary string, reg *workspace.Registry) error {
-				return printHealth(cmd, primary, reg, opts.workspace, opts, true)
-			})
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runHealth(cmd, opts) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.detailed, "detailed", false, "list languages, skipped files and changed files")
-	f.BoolVar(&opts.json, "json", false, "print JSON")
+	f.BoolVar(&opts.json, "json", false, "print the health report as JSON (as manage_workspace health)")
 	f.StringVar(&opts.workspace, "workspace", "", "the workspace to check (an id from quarry workspace list)")
 	return cmd
 }
@@ -47,32 +43,30 @@ The exit code is 0 when the index is healthy and 1 when it has problems.`,
 // errUnhealthy ends `quarry health` with exit code 1 when the index has problems.
 var errUnhealthy = fmt.Errorf("the index has problems: %w", errNothingFound)
 
-func printHealth(cmd *cobra.Command, primary string, reg *workspace.Registry, id string, opts healthOptions, failUnhealthy bool) error {
-	e, err := reg.Lookup(id)
+func runHealth(cmd *cobra.Command, opts healthOptions) error {
+	svc, err := newService(cmd)
 	if err != nil {
-		return inputError(err)
+		return jsonFailure(cmd, opts.json, err)
 	}
-	h, err := workspace.CheckHealth(cmd.Context(), e, workspace.IndexDir(primary, e.ID), e.ID != reg.Primary.ID)
+	h, err := svc.Health(cmd.Context(), tools.HealthRequest{Workspace: opts.workspace, Detailed: opts.detailed})
 	if err != nil {
-		return err
+		return jsonFailure(cmd, opts.json, err)
 	}
 	out := cmd.OutOrStdout()
 	if opts.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(h); err != nil {
+		if err := writeJSON(out, h); err != nil {
 			return err
 		}
 	} else {
 		writeHealth(out, h, opts.detailed)
 	}
-	if failUnhealthy && h.Status != workspace.Healthy {
+	if h.Status != workspace.Healthy {
 		return errUnhealthy
 	}
 	return nil
 }
 
-func writeHealth(w io.Writer, h *workspace.Health, detailed bool) {
+func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 	fmt.Fprintf(w, "%s (%s): %s\n", h.Workspace.Name, h.Workspace.ID, h.Status)
 	if h.Status == workspace.NotIndexed {
 		writeProblems(w, h)
@@ -114,7 +108,7 @@ func writeHealth(w io.Writer, h *workspace.Health, detailed bool) {
 	writeProblems(w, h)
 }
 
-func writeProblems(w io.Writer, h *workspace.Health) {
+func writeProblems(w io.Writer, h *tools.HealthReport) {
 	for _, n := range h.Notices {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -9,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/workspace"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 type indexOptions struct {
@@ -41,44 +40,36 @@ skipped and counted by reason.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.force, "force", false, "drop the index and build it anew")
-	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
-	f.Int64Var(&opts.maxSize, "max-size", 1<<20, "skip files larger than this many bytes")
+	f.BoolVar(&opts.json, "json", false, "print the summary as JSON (the index report of manage_workspace)")
+	f.Int64Var(&opts.maxSize, "max-size", tools.DefaultMaxFileSize, "skip files larger than this many bytes")
 	return cmd
 }
 
 func runIndex(cmd *cobra.Command, opts indexOptions, args []string) error {
-	if opts.maxSize <= 0 {
-		return usagef(cmd.CommandPath(), "--max-size %d: want a positive number of bytes", opts.maxSize)
+	if opts.maxSize <= 0 { // 0 would be the request's default
+		return jsonFailure(cmd, opts.json, tools.Errorf(tools.CodeBadValue, "max_size", "--max-size %d: want a positive number of bytes", opts.maxSize))
 	}
-	var root string
-	var err error
+	req := tools.IndexRequest{Force: opts.force, MaxSize: opts.maxSize}
 	if len(args) == 1 {
-		root, err = workspace.CanonicalDir(args[0])
-	} else {
-		root, err = primaryRoot()
+		req.Path = args[0]
 	}
+	svc, err := newService(cmd)
 	if err != nil {
-		return inputError(err)
+		return jsonFailure(cmd, opts.json, err)
 	}
-	reg, err := workspace.LoadRegistry(root)
+	res, err := svc.Index(cmd.Context(), req)
 	if err != nil {
-		return err
-	}
-	sum, err := indexWorkspace(cmd, reg, root, reg.Primary, workspace.IndexOptions{Force: opts.force, MaxFileSize: opts.maxSize})
-	if err != nil {
-		return err
+		return jsonFailure(cmd, opts.json, err)
 	}
 	if opts.json {
-		enc := json.NewEncoder(cmd.OutOrStdout())
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(cmd.OutOrStdout(), res)
 	}
-	printSummary(cmd.OutOrStdout(), sum)
+	printSummary(cmd.OutOrStdout(), res)
 	return nil
 }
 
-func printSummary(w io.Writer, s *workspace.Summary) {
-	fmt.Fprintf(w, "Indexed %s (%s) in %.1fs\n", s.Root, s.ID, s.Elapsed.Seconds())
+func printSummary(w io.Writer, s *tools.IndexReport) {
+	fmt.Fprintf(w, "Indexed %s (%s) in %.1fs\n", s.Root, s.ID, float64(s.ElapsedMS)/1e3)
 	fmt.Fprintf(w, "  files: %d indexed (%d added, %d changed, %d renamed, %d deleted, %d unchanged); %d extracted, %.1f MB read\n",
 		s.Counts.Files, s.Added, s.Changed, s.Renamed, s.Deleted, s.Unchanged, s.Extracted, float64(s.BytesRead)/1e6)
 	fmt.Fprintf(w, "  symbols: %d, identifiers: %d, relationships: %d\n", s.Counts.Symbols, s.Counts.Identifiers, s.Counts.Relationships)

@@ -128,7 +128,7 @@ func TestJSONAnswersValidate(t *testing.T) {
 		{"error", []string{"refs", "x", "--kind", "calls", "--json"}},
 		{"index.result", []string{"index", "--json"}},
 		{"health.result", []string{"health", "--json"}},
-		{"health.result", []string{"workspace", "stats", "--json"}},
+		{"workspace.result", []string{"workspace", "stats", "--json"}},
 		{"workspace.result", []string{"workspace", "list", "--json"}},
 		{"outline.result", []string{"symbols", "pool.py", "--json"}},
 		{"tokens.result", []string{"tokens", "--json", "getUserData"}},

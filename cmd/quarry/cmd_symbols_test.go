@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 const goSample = "../../extract/testdata/go/sample.go"
@@ -31,14 +33,19 @@ func TestSymbolsJSON(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	var syms []map[string]any
-	if err := json.Unmarshal([]byte(out), &syms); err != nil {
-		t.Fatalf("not a JSON list: %v", err)
+	var res struct {
+		File     string           `json:"file"`
+		Language string           `json:"language"`
+		Results  []map[string]any `json:"results"`
 	}
-	if len(syms) != 19 {
-		t.Errorf("%d symbols, want 19", len(syms))
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("not the outline's JSON: %v", err)
 	}
-	for _, key := range []string{"id", "name", "kind", "language", "path", "start_line", "end_line", "start_column", "end_column", "start_byte", "end_byte", "signature"} {
+	syms := res.Results
+	if len(syms) != 19 || res.Language != "go" || res.File != goSample {
+		t.Fatalf("%d symbols of %s in %s, want 19 of go in %s", len(syms), res.Language, res.File, goSample)
+	}
+	for _, key := range []string{"id", "name", "kind", "language", "path", "start_line", "end_line", "start_column", "end_column", "start_byte", "end_byte", "signature", "depth"} {
 		if _, ok := syms[8][key]; !ok {
 			t.Errorf("symbol %v lacks %q", syms[8], key)
 		}
@@ -70,7 +77,7 @@ func TestSymbolsBadInput(t *testing.T) {
 		{[]string{"symbols", txt}, "unknown language"},
 		{[]string{"symbols", "--lang", "cobol", txt}, `unknown language "cobol"`},
 		{[]string{"symbols", "--kind", "klass", goSample}, "did you mean class?"},
-		{[]string{"symbols", "--depth", "-1", goSample}, "--depth -1"},
+		{[]string{"symbols", "--depth", "-1", goSample}, "depth -1"},
 		{[]string{"symbols"}, "accepts 1 arg(s)"},
 	}
 	for _, tt := range tests {
@@ -79,7 +86,11 @@ func TestSymbolsBadInput(t *testing.T) {
 			t.Errorf("quarry %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
 		}
 	}
-	code, out, _ := quarry(t, "", "symbols", "--lang", "go", txt)
+	code, out, _ := quarry(t, "", "symbols", filepath.Join(dir, "missing.go"), "--json")
+	if code != exitUsage || tools.Validate("error", []byte(out)) != nil || !strings.Contains(out, `"NOT_FOUND"`) || !strings.Contains(out, `"path": "file"`) {
+		t.Errorf("symbols of a missing file --json: exit %d, %s", code, out)
+	}
+	code, out, _ = quarry(t, "", "symbols", "--lang", "go", txt)
 	if code != exitNotFound || !strings.Contains(out, "0 symbols") {
 		t.Errorf("symbols of a file without symbols: exit %d, %q", code, out)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,8 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/languages"
-	"github.com/quarrysearch/quarry/tokenizer"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // maxStdinText caps the text `quarry tokens` reads from standard input.
@@ -46,50 +44,39 @@ token.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.lang, "lang", "l", "", "language whose rules apply (default: language-neutral rules)")
-	f.BoolVar(&opts.json, "json", false, "print a JSON array of the token strings in emission order")
+	f.BoolVar(&opts.json, "json", false, "print a JSON array of the tokens (text, kind, span) in emission order")
 	f.BoolVar(&opts.query, "query", false, "tokenize TEXT as a search query (compounds filtered)")
 	_ = cmd.RegisterFlagCompletionFunc("lang", completeLanguages)
 	return cmd
 }
 
 func completeLanguages(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	reg, err := languages.Default()
+	c, err := tools.GetCapabilities()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
 	}
-	return reg.Names(), cobra.ShellCompDirectiveNoFileComp
+	return c.Languages, cobra.ShellCompDirectiveNoFileComp
 }
 
 func runTokens(cmd *cobra.Command, opts tokensOptions, args []string) error {
-	reg, err := languages.Default()
-	if err != nil {
-		return err
-	}
-	var lang *languages.Language
-	if cmd.Flags().Changed("lang") {
-		if lang, err = reg.Resolve(opts.lang); err != nil {
-			return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--lang: %w", err)}
-		}
+	if cmd.Flags().Changed("lang") && strings.TrimSpace(opts.lang) == "" {
+		return jsonFailure(cmd, opts.json, tools.Errorf(tools.CodeBadValue, "language", "--lang: give a language name"))
 	}
 	text, err := tokensInput(cmd, args)
 	if err != nil {
-		return err
+		return jsonFailure(cmd, opts.json, err)
 	}
-	tk := tokenizer.New(lang)
-	var toks []tokenizer.Token
-	if opts.query {
-		toks = tk.Query(text)
-	} else {
-		toks = tk.Tokenize(text)
+	svc, err := newService(cmd)
+	if err != nil {
+		return jsonFailure(cmd, opts.json, err)
+	}
+	toks, err := svc.Tokens(cmd.Context(), tools.TokensRequest{Text: text, Language: opts.lang, Query: opts.query})
+	if err != nil {
+		return jsonFailure(cmd, opts.json, err)
 	}
 	out := cmd.OutOrStdout()
 	if opts.json {
-		list := make([]string, len(toks))
-		for i, t := range toks {
-			list[i] = t.Text
-		}
-		enc := json.NewEncoder(out)
-		return enc.Encode(list)
+		return writeJSON(out, toks)
 	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOKEN\tKIND\tSPAN\tSOURCE")

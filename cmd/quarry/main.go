@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 
-	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // Exit codes.
@@ -65,11 +65,26 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, errNothingFound):
 		return exitNotFound
-	case errors.As(err, &ue), errors.Is(err, languages.ErrUnknownLanguage):
+	case errors.As(err, &ue), requestError(err):
 		return exitUsage
 	default:
 		return exitInternal
 	}
+}
+
+// requestError reports whether err is an error of the agent contract about the request (a
+// bad value, an unknown workspace, a missing file, ...) rather than a failure of Quarry or
+// its environment.
+func requestError(err error) bool {
+	var e *tools.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code {
+	case tools.CodeInternal, tools.CodeBusy, tools.CodeTimeout:
+		return false
+	}
+	return true
 }
 
 // errNothingFound ends a command that ran fine but found nothing.

@@ -24,11 +24,22 @@ func tokensJSON(t *testing.T, args ...string) []string {
 	if code != exitOK {
 		t.Fatalf("quarry tokens --json %q: exit %d, stderr %q", args, code, errOut)
 	}
-	var toks []string
-	if err := json.Unmarshal([]byte(out), &toks); err != nil {
-		t.Fatalf("quarry tokens --json %q: output %q is not a JSON array of strings: %v", args, out, err)
+	var toks []struct {
+		Text       string
+		Kind       string
+		Start, End int
 	}
-	return toks
+	if err := json.Unmarshal([]byte(out), &toks); err != nil {
+		t.Fatalf("quarry tokens --json %q: output %q is not a JSON array of tokens: %v", args, out, err)
+	}
+	var texts []string
+	for _, tok := range toks {
+		if tok.Kind == "" || tok.Start > tok.End {
+			t.Errorf("quarry tokens --json %q: token %+v", args, tok)
+		}
+		texts = append(texts, tok.Text)
+	}
+	return texts
 }
 
 func TestTokensAcceptance(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/quarrysearch/quarry/suggest"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // version is the release version; the agent contract has its own version.
@@ -107,7 +107,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 	msg := err.Error()
-	if s := suggest.Candidates(m[1], names); len(s) > 0 {
+	if s := tools.Suggest(m[1], names); len(s) > 0 {
 		msg += fmt.Sprintf("; did you mean --%s?", strings.Join(s, " or --"))
 	} else {
 		sort.Strings(names)

@@ -7,9 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -40,27 +37,6 @@ func inputError(err error) error {
 		return &usageError{err: err}
 	}
 	return err
-}
-
-// indexWorkspace indexes the workspace e of the primary root, with a progress line on a
-// terminal, and records it in the registry.
-func indexWorkspace(cmd *cobra.Command, reg *workspace.Registry, primary string, e workspace.Entry, opts workspace.IndexOptions) (*workspace.Summary, error) {
-	langs, err := languages.Default()
-	if err != nil {
-		return nil, err
-	}
-	p := newProgress(cmd.ErrOrStderr(), "indexing "+e.Name)
-	opts.Progress = p.update
-	sum, err := workspace.Index(cmd.Context(), e.Root, workspace.IndexDir(primary, e.ID), langs, opts)
-	p.finish()
-	if err != nil {
-		return nil, inputError(err)
-	}
-	reg.MarkIndexed(e.ID, time.Now())
-	if err := reg.Save(); err != nil {
-		return nil, err
-	}
-	return sum, nil
 }
 
 // progress draws a one-line progress report on a terminal and nothing elsewhere.

@@ -1,0 +1,88 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// IndexReport is what an index run did, in full: the result of quarry index --json, and each
+// entry of manage_workspace's indexed (operations index, add and refresh), so the command
+// line and an agent read one shape.
+type IndexReport struct {
+	workspace.Summary
+	Files   int `json:"files" jsonschema:"files in the index after the run (counts.files)"`
+	Symbols int `json:"symbols" jsonschema:"symbols in the index after the run (counts.symbols)"`
+}
+
+// newIndexReport returns the report of the index run sum, with its lists never null.
+func newIndexReport(sum *workspace.Summary) *IndexReport {
+	r := &IndexReport{Summary: *sum, Files: sum.Counts.Files, Symbols: sum.Counts.Symbols}
+	if r.Languages == nil {
+		r.Languages = []index.LanguageStats{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = map[workspace.SkipReason]int{}
+	}
+	return r
+}
+
+// Index indexes a workspace as a primary one, or brings its index up to date: req.Path
+// (relative to the current directory), else the service's workspace.
+func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, error) {
+	if req.MaxSize < 0 {
+		return nil, Errorf(CodeBadValue, "max_size", "max_size %d: want a positive number of bytes (0: the default, 1 MiB)", req.MaxSize)
+	}
+	at := s
+	if req.Path != "" {
+		root, err := workspace.CanonicalDir(req.Path)
+		if err != nil {
+			e := AsError(err)
+			e.Path = "path"
+			return nil, e
+		}
+		at = s.at(root)
+	}
+	at.dropCache() // an index run needs the index to itself
+	reg, err := at.registry()
+	if err != nil {
+		return nil, AsError(err)
+	}
+	sum, err := at.index(ctx, reg, reg.Primary, workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize})
+	if err != nil {
+		return nil, AsError(err)
+	}
+	return newIndexReport(sum), nil
+}
+
+// at returns a service for the workspace at root: s itself, or a new one with s's settings.
+func (s *Service) at(root string) *Service {
+	if root == s.root {
+		return s
+	}
+	return &Service{root: root, langs: s.langs, Progress: s.Progress, OnIndexStart: s.OnIndexStart,
+		OnIndexEnd: s.OnIndexEnd, MaxBytes: s.MaxBytes}
+}
+
+// Health checks the index of a workspace (default: the primary): the report of quarry
+// health --json, and of manage_workspace health and stats.
+func (s *Service) Health(ctx context.Context, req HealthRequest) (*HealthReport, error) {
+	reg, err := s.registry()
+	if err != nil {
+		return nil, AsError(err)
+	}
+	e, err := reg.Lookup(req.Workspace)
+	if err != nil {
+		return nil, &Error{Code: CodeUnknownWorkspace, Path: "workspace", Message: err.Error(), err: err}
+	}
+	return s.health(ctx, reg, e)
+}
+
+func (s *Service) health(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*HealthReport, error) {
+	h, err := workspace.CheckHealth(ctx, e, workspace.IndexDir(s.root, e.ID), e.ID != reg.Primary.ID)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	return h, nil
+}
