@@ -165,18 +165,20 @@ func parseKinds(names []string) (map[extract.Kind]bool, error) {
 	}
 	kinds := map[extract.Kind]bool{}
 	for _, n := range names {
-		k, err := extract.ParseKind(strings.TrimSpace(n))
+		k, err := parseKind(n)
 		if err != nil {
-			return nil, Errorf(CodeBadValue, "kind", "%v%s; known kinds: %s", err, didYouMean(n, extract.Kinds()), strings.Join(extract.Kinds(), ", "))
+			return nil, err
 		}
 		kinds[k] = true
 	}
 	return kinds, nil
 }
 
-// CheckKinds checks symbol kind names as every operation reads them: nil, or a BAD_VALUE
-// error at kind with a did-you-mean.
-func CheckKinds(names []string) error {
-	_, err := parseKinds(names)
-	return err
+// parseKind reads one symbol kind name, with a did-you-mean for a mistyped one.
+func parseKind(name string) (extract.Kind, error) {
+	k, err := extract.ParseKind(strings.TrimSpace(name))
+	if err != nil {
+		return k, Errorf(CodeBadValue, "kind", "%v%s; valid kinds: %s", err, didYouMean(name, extract.Kinds()), strings.Join(extract.Kinds(), ", "))
+	}
+	return k, nil
 }

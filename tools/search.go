@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/suggest"
@@ -122,7 +121,7 @@ func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
 		}
 		out.Language = l.Name
 	}
-	if out.Kinds, err = parseKinds(req.Kind); err != nil {
+	if out.Kinds, err = kindNames(req.Kind); err != nil {
 		return out, err
 	}
 	if out.Pattern, err = index.ParseFilePattern(req.FilePattern); err != nil {
@@ -163,15 +162,15 @@ func parseQuery(field, text string) (*query.Query, error) {
 	return q, nil
 }
 
-// parseKinds checks symbol kind names, returning them canonical.
-func parseKinds(names []string) ([]string, error) {
+// kindNames checks symbol kind names, returning them canonical.
+func kindNames(names []string) ([]string, error) {
 	var out []string
-	for _, k := range names {
-		kind, err := extract.ParseKind(strings.TrimSpace(k))
+	for _, n := range names {
+		k, err := parseKind(n)
 		if err != nil {
-			return nil, Errorf(CodeBadValue, "kind", "unknown kind %q%s; valid kinds: %s", k, didYouMean(k, extract.Kinds()), strings.Join(extract.Kinds(), ", "))
+			return nil, err
 		}
-		out = append(out, kind.String())
+		out = append(out, k.String())
 	}
 	return out, nil
 }

@@ -91,11 +91,6 @@ func runSymbols(cmd *cobra.Command, opts symbolsOptions, path string) error {
 	return nil
 }
 
-// parseKinds checks symbol kind names (search's --kind too) the way the contract does.
-func parseKinds(names []string) ([]string, error) {
-	return names, tools.CheckKinds(names)
-}
-
 func completeKinds(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	c, err := tools.GetCapabilities()
 	if err != nil {
