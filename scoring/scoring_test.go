@@ -3,6 +3,7 @@ package scoring
 import (
 	"testing"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -82,10 +83,37 @@ func TestImportantBoostAndWeights(t *testing.T) {
 	if PathWeight(Test, false) >= PathWeight(Source, false) || PathWeight(Test, true) != 1 || PathWeight(Vendor, true) >= 1 {
 		t.Errorf("path weights: test %v (kept %v), vendor %v", PathWeight(Test, false), PathWeight(Test, true), PathWeight(Vendor, true))
 	}
-	if KindWeight("class") <= KindWeight("variable") || KindWeight("import") >= KindWeight("field") {
-		t.Errorf("kind weights out of order")
+}
+
+func TestKindWeight(t *testing.T) {
+	tests := map[string]float64{
+		"class": 1, "interface": 1, "struct": 1, "trait": 1, "enum": 1, "type": 1, "union": 1,
+		"function": 1, "method": 1, "module": 1, "namespace": 1,
+		"constant": 0.9, "property": 0.9, "delegate": 0.9, "event": 0.9, "operator": 0.9,
+		"destructor": 0.9, "constructor": 0.9,
+		"field": 0.75, "enum_member": 0.75, "variable": 0.75,
+		"import": 0.5, "export": 0.5, "unknown": 0.5, "": 0.5, "no such kind": 0.5,
 	}
-	if IsDefinitionKind("import") || !IsDefinitionKind("method") {
-		t.Errorf("IsDefinitionKind wrong for import or method")
+	if len(tests) != len(extract.Kinds())+3 {
+		t.Errorf("%d kinds tested, want every kind (%d) and 3 others", len(tests), len(extract.Kinds()))
+	}
+	for kind, want := range tests {
+		if got := KindWeight(kind); got != want {
+			t.Errorf("KindWeight(%q) = %v, want %v", kind, got, want)
+		}
+	}
+}
+
+func TestIsDefinitionKind(t *testing.T) {
+	for _, kind := range extract.Kinds() {
+		want := kind != "import" && kind != "export"
+		if got := IsDefinitionKind(kind); got != want {
+			t.Errorf("IsDefinitionKind(%q) = %v, want %v", kind, got, want)
+		}
+	}
+	for _, kind := range []string{"", "unknown", "Function"} {
+		if IsDefinitionKind(kind) {
+			t.Errorf("IsDefinitionKind(%q) = true, want false", kind)
+		}
 	}
 }
