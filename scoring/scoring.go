@@ -1,6 +1,8 @@
 // Package scoring holds the ranking rules search applies after the full-text index has
-// scored its candidates: the important-pattern boost of each language, exact-name
-// promotion, and the priors of a path (tests, fixtures, vendored and generated code rank
+// scored its candidates: the important-pattern boost of each language, the weight of a
+// symbol's kind (by the categories of extract.Kind), exact and qualified name promotion,
+// file promotions, how lines and paths score, the weights of the targets auto ranks
+// together, and the priors of a path (tests, fixtures, vendored and generated code rank
 // below source). Everything here is a pure function of its arguments; the weights are
 // named constants so a ranking change shows in one place.
 package scoring
