@@ -90,7 +90,7 @@ func (c *cFamily) qualify(name string) string {
 // locals.
 func (c *cFamily) inBody() bool {
 	s := c.w.container()
-	return s != nil && (s.Kind == Function || s.Kind == Method || s.Kind == Constructor || s.Kind == Destructor || s.Kind == Operator)
+	return s != nil && s.Kind.IsCallable()
 }
 
 // inType reports whether the innermost container is a class, struct or union.

@@ -17,7 +17,7 @@ func extractGo(w *walker, root *sitter.Node) {
 	w.walk(root, goNode)
 	types := map[string]*Symbol{}
 	for _, s := range w.syms {
-		if s.ParentID == "" && (s.Kind == Struct || s.Kind == Interface || s.Kind == Type) {
+		if s.ParentID == "" && s.Kind.IsType() { // Go's are struct, interface and named types
 			types[s.Name] = s
 		}
 	}

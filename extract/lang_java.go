@@ -238,7 +238,7 @@ func javaVisibility(w *walker, n *sitter.Node) Visibility {
 		return Public
 	case c.Kind == Enum && n.Type() == "constructor_declaration":
 		return Private
-	case c.Kind == Method || c.Kind == Constructor || c.Kind == Function:
+	case c.Kind.IsCallable():
 		return ""
 	}
 	return Package

@@ -214,11 +214,16 @@ func ktVisibility(w *walker, mods map[string]bool) Visibility {
 	return Public
 }
 
-// ktInFunction reports whether the innermost enclosing symbol is a function body.
+// ktInFunction reports whether the innermost enclosing symbol is a function body, whose
+// definitions are locals.
 func ktInFunction(w *walker) bool {
 	c := w.container()
-	return c != nil && (c.Kind == Function || c.Kind == Method || c.Kind == Constructor || c.Kind == Operator || c.Kind == Property || c.Kind == Variable)
+	return c != nil && (c.Kind.HasBody() || ktLocalScope(c.Kind))
 }
+
+// ktLocalScope reports whether k is, in Kotlin only, a scope of locals besides the kinds
+// with a body: a variable, whose initializer (a lambda, an object expression) holds locals.
+func ktLocalScope(k Kind) bool { return k == Variable }
 
 // ktClass records a class, interface, enum class, object or companion object with its
 // supertypes, primary-constructor properties and members.

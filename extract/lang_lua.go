@@ -317,9 +317,9 @@ func luaDeclare(w *walker, n, decl, value *sitter.Node, local bool, lf *luaFile)
 		sym.Visibility = Public
 	}
 	end := int(n.EndByte())
-	if value != nil && (kind == Function || kind == Operator || strings.Contains(luaText(w, value), "\n") || len(luaText(w, value)) > luaMaxValueLen) {
+	if value != nil && (kind.IsCallable() || strings.Contains(luaText(w, value), "\n") || len(luaText(w, value)) > luaMaxValueLen) {
 		end = int(value.StartByte())
-		if kind == Function || kind == Operator {
+		if kind.IsCallable() {
 			if b := childOfType(value, "function_body"); b != nil {
 				end = int(b.StartByte())
 			} else if ps := childrenOfType(value, "function_body_paren"); len(ps) > 0 {
@@ -331,7 +331,7 @@ func luaDeclare(w *walker, n, decl, value *sitter.Node, local bool, lf *luaFile)
 	if table == "" && value != nil && (value.Type() == "tableconstructor" || luaIsSetmetatable(w, value)) {
 		lf.tables[name] = sym
 	}
-	if kind == Function || kind == Operator {
+	if kind.IsCallable() {
 		w.within(sym, func() {
 			w.walk(childOfType(value, "function_body"), func(w *walker, c *sitter.Node) { luaNode(w, c, lf, false) })
 		})

@@ -66,7 +66,7 @@ func rustAttachImpls(w *walker) {
 // constants are locals.
 func rustInBody(w *walker) bool {
 	c := w.container()
-	return c != nil && (c.Kind == Function || c.Kind == Method || c.Kind == Operator)
+	return c != nil && c.Kind.IsCallable()
 }
 
 // rustNode extracts the node n: a definition, a use of a name, or a node to walk through.

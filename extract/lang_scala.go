@@ -206,8 +206,12 @@ func scalaVisibility(w *walker, mods map[string]bool, qualifier string) Visibili
 // definitions are locals.
 func scalaInFunction(w *walker) bool {
 	c := w.container()
-	return c != nil && (c.Kind == Function || c.Kind == Method || c.Kind == Constructor || c.Kind == Operator || c.Kind == Variable || c.Kind == Property || c.Kind == Constant)
+	return c != nil && (c.Kind.HasBody() || scalaLocalScope(c.Kind))
 }
+
+// scalaLocalScope reports whether k is a Scala value (val, var, lazy val): unlike most
+// languages, its right-hand side is a block whose definitions are locals too.
+func scalaLocalScope(k Kind) bool { return k == Variable || k == Constant }
 
 // scalaSetup fills what every Scala definition shares: Scaladoc, visibility and the
 // modifiers worth keeping.

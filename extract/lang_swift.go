@@ -56,11 +56,11 @@ func swiftAttachExtensions(w *walker) {
 	w.f.Relationships = rels
 }
 
-// swiftInBody reports whether the innermost container is a function-like symbol, where
-// declarations are locals.
+// swiftInBody reports whether the innermost container has a body of statements (a
+// function-like symbol or a computed property), where declarations are locals.
 func swiftInBody(w *walker) bool {
 	c := w.container()
-	return c != nil && (c.Kind == Function || c.Kind == Method || c.Kind == Constructor || c.Kind == Destructor || c.Kind == Operator || c.Kind == Property)
+	return c != nil && c.Kind.HasBody()
 }
 
 // swiftNode extracts n: a definition, a use of a name, or a node to walk through.

@@ -56,10 +56,8 @@ func Kinds() []string { return append([]string(nil), kindNames[1:]...) }
 
 // ParseKind returns the kind named s.
 func ParseKind(s string) (Kind, error) {
-	for k, name := range kindNames {
-		if k > 0 && name == s {
-			return Kind(k), nil
-		}
+	if k, ok := KindNamed(s); ok {
+		return k, nil
 	}
 	return KindUnknown, fmt.Errorf("unknown symbol kind %q", s)
 }

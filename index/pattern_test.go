@@ -105,11 +105,3 @@ func FuzzFilePattern(f *testing.F) {
 		p.Match(path)
 	})
 }
-
-func TestContainsWord(t *testing.T) {
-	for s, want := range map[string]bool{"-> Bytes": true, "CowBytes<'a>": false, "Bytes": true, "BytesMut": false, "(b *Bytes) x": true} {
-		if got := containsWord(s, "Bytes"); got != want {
-			t.Errorf("containsWord(%q, Bytes) = %v, want %v", s, got, want)
-		}
-	}
-}

@@ -20,19 +20,12 @@ const (
 )
 
 // autoWeights are the weights of definition, content and file hits per query shape.
-var autoWeights = map[queryShape]struct{ def, content, file float64 }{
-	shapeIdentifier: {def: 1, content: 0.4, file: 0.5},
-	shapeFile:       {def: 0.4, content: 0.3, file: 1},
-	shapeWords:      {def: 1, content: 0.9, file: 0.3},
-	shapePhrase:     {def: 0.6, content: 1, file: 0.2},
+var autoWeights = map[queryShape]scoring.TargetWeights{
+	shapeIdentifier: scoring.IdentifierWeights,
+	shapeFile:       scoring.FileNameWeights,
+	shapeWords:      scoring.WordsWeights,
+	shapePhrase:     scoring.PhraseWeights,
 }
-
-// Promotions of file hits in auto: a file named exactly as asked for, and a file whose name
-// is the identifier asked for (UserService finds UserService.java, below the class).
-const (
-	promoteFileExact = 2
-	promoteFileStem  = 1
-)
 
 // docExtensions are file extensions that make a one-word query a file name although no
 // language claims them.
@@ -112,12 +105,12 @@ func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTe
 		lines = dropHeads(lines, defs)
 	}
 	var all []Hit
-	all = appendNormalized(all, defs, w.def)
-	all = appendNormalized(all, lines, w.content)
+	all = appendNormalized(all, defs, w.Definition)
+	all = appendNormalized(all, lines, w.Content)
 	for i := range files {
 		files[i].bonus = fileBonus(shape, q, files[i].Path)
 	}
-	all = appendNormalized(all, files, w.file)
+	all = appendNormalized(all, files, w.File)
 	sortHits(all, nil)
 	// Relaxed only if what is shown came from a relaxed search.
 	relaxed := len(all) > 0 && (all[0].Hit == HitDefinition && defRelaxed || all[0].Hit == HitContent && lineRelaxed)
@@ -195,13 +188,11 @@ func fileBonus(shape queryShape, q *query.Query, p string) float64 {
 		return 0
 	}
 	needle := strings.ToLower(strings.TrimPrefix(words[0], "./"))
-	lp := strings.ToLower(p)
-	name := path.Base(lp)
-	switch {
-	case shape == shapeFile && (name == needle || lp == needle || strings.HasSuffix(lp, "/"+needle)):
-		return promoteFileExact
-	case shape == shapeIdentifier && scoring.Fold(strings.TrimSuffix(name, path.Ext(name))) == scoring.Fold(needle):
-		return promoteFileStem
+	switch shape {
+	case shapeFile:
+		return scoring.FileNamePromotion(needle, p)
+	case shapeIdentifier:
+		return scoring.FileStemPromotion(needle, p)
 	}
 	return 0
 }

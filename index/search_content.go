@@ -22,8 +22,6 @@ const (
 	// contentGrowth times more.
 	contentRounds = 3
 	contentGrowth = 4
-	// phraseLineBoost rewards a line holding the query's words as written, side by side.
-	phraseLineBoost = 1.5
 	// maxLineText caps the text of a line shown with a hit, in bytes.
 	maxLineText = 400
 	// minContentFetch is the fewest candidate files fetched; each gives up to
@@ -146,11 +144,7 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 				hits, best = hits[:0], cov
 			}
 			if len(hits) < maxContentLinesPerFile {
-				frac := float64(cov) / float64(len(needles))
-				score := fileScore * frac * frac
-				if len(needles) > 1 && bytes.Contains(l, []byte(together)) {
-					score *= phraseLineBoost
-				}
+				score := scoring.LineScore(fileScore, cov, len(needles), len(needles) > 1 && bytes.Contains(l, []byte(together)))
 				hits = append(hits, Hit{Hit: HitContent, Path: path, Language: lang, Line: line, EndLine: line,
 					Column: utf8.RuneCount(content[start:start+col]) + 1, Text: lineText(content[start:end]), Score: score, class: class})
 			}

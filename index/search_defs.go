@@ -4,25 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/index/query"
-	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
-// Promotions: how far an exact name match of a definition kind lifts a result. In the
-// definitions target they sort first; in auto they add to a score normalized to at most 1.
+// Candidates of a definitions search.
 const (
-	promoteExact     = 2
-	promoteExactFold = 1.5
-	// The promotions of the last part of a qualified name (Marshal of json.Marshal) by
-	// where the qualifier points (see qualifiedBonus).
-	promoteQualifiedPath      = 1.9
-	promoteQualifiedSignature = 1.6
-	promoteQualifiedName      = 1
 	// maxNamedCandidates caps the symbols of exactly the queried name fetched from the store
 	// besides the full-text candidates.
 	maxNamedCandidates = 200
@@ -143,62 +132,12 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 		lang, _ := s.reg.Lookup(h.Language)
 		weight := scoring.PathWeight(h.class, keepTests)
 		h.Score *= scoring.ImportantBoost(lang, h.Signature) * weight * scoring.KindWeight(h.Kind)
-		if scoring.IsDefinitionKind(h.Kind) && weight >= scoring.DocsWeight {
-			switch scoring.MatchName(name, h.Name) {
-			case scoring.NameExact:
-				h.bonus = promoteExact
-			case scoring.NameExactFold:
-				h.bonus = promoteExactFold
-			default:
-				// json.Marshal, Vec::new: the name is the last part, the qualifier a hint.
-				if qual != "" && scoring.MatchName(last, h.Name) == scoring.NameExact {
-					h.bonus = qualifiedBonus(h, qual)
-				}
-			}
-		}
+		def := scoring.Definition{Name: h.Name, Kind: h.Kind, Parent: h.parent, Path: h.Path, Signature: h.Signature}
+		h.bonus = scoring.Promotion(name, qual, last, def, weight)
 		out = append(out, h)
 	}
 	sortPromoted(out)
 	return out
-}
-
-// qualifiedBonus returns the promotion of a definition named like the last part of a
-// qualified query, by how well the qualifier points at it: its parent is named so
-// (TokenStream for TokenStream::new), a directory or its file is (json for
-// encoding/json/encode.go), its signature names it (a receiver or return type: Bytes for
-// Bytes::new), or nothing does.
-func qualifiedBonus(h Hit, qual string) float64 {
-	if h.parent == qual {
-		return promoteExact
-	}
-	lq := strings.ToLower(qual)
-	for _, seg := range strings.Split(strings.ToLower(h.Path), "/") {
-		if seg == lq || strings.TrimSuffix(seg, path.Ext(seg)) == lq {
-			return promoteQualifiedPath
-		}
-	}
-	if containsWord(h.Signature, qual) {
-		return promoteQualifiedSignature
-	}
-	return promoteQualifiedName
-}
-
-// containsWord reports whether w occurs in s as a whole word (Bytes in "-> Bytes", not in
-// "CowBytes").
-func containsWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(w)
-		before, _ := utf8.DecodeLastRuneInString(s[:start])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if (start == 0 || !languages.IsWordRune(before)) && (end == len(s) || !languages.IsWordRune(after)) {
-			return true
-		}
-		i = start + 1
-	}
 }
 
 // sortPromoted sorts hits by promotion first, then by score.

@@ -11,19 +11,6 @@ import (
 	"github.com/quarrysearch/quarry/scoring"
 )
 
-// Scores of a path match, best first: how a file name or path fragment matches a path.
-const (
-	fileExactName    = 100 // the file name itself: index.ts
-	fileExactPath    = 95  // the whole path, or its tail on a / boundary: search/mod.rs
-	fileNamePrefix   = 70  // the start of the file name: serv for server.go
-	fileStemMatch    = 65  // the file name without extension, but for case and _ -: user_service for UserService.java
-	fileNameContains = 50  // inside the file name
-	filePathContains = 40  // inside the path
-	fileFragments    = 25  // every fragment (split at / . _ - and spaces), in order
-	// filePathLengthCost prefers, among equal matches, the shorter path.
-	filePathLengthCost = 0.01
-)
-
 type pathEntry struct {
 	path, lower, lang string
 	name              string // the lower-cased file name (a suffix of lower)
@@ -82,7 +69,7 @@ func (s *Searcher) files(ctx context.Context, req Request, q *query.Query, keepT
 		if req.Tests == TestsExclude && class == scoring.Test {
 			continue
 		}
-		score = (score - filePathLengthCost*float64(len(e.path))) * scoring.PathWeight(class, keepTests)
+		score = scoring.PathScore(score, e.path, class, keepTests)
 		hits = append(hits, Hit{Hit: HitFile, Path: e.path, Language: e.lang, Line: 1, EndLine: 1, Score: score, class: class})
 	}
 	sortHits(hits, nil)
@@ -103,17 +90,17 @@ func (m *pathMatcher) match(e *pathEntry) float64 {
 	p := e.lower
 	switch {
 	case e.name == m.needle:
-		return fileExactName
+		return scoring.PathExactName
 	case p == m.needle || strings.HasSuffix(p, m.needle) && p[len(p)-len(m.needle)-1] == '/':
-		return fileExactPath
+		return scoring.PathExactPath
 	case strings.HasPrefix(e.name, m.needle):
-		return fileNamePrefix
+		return scoring.PathNamePrefix
 	case foldEqual(stem(e.name), m.folded):
-		return fileStemMatch
+		return scoring.PathStemMatch
 	case strings.Contains(e.name, m.needle):
-		return fileNameContains
+		return scoring.PathNameContains
 	case strings.Contains(p, m.needle):
-		return filePathContains
+		return scoring.PathContains
 	}
 	rest := p
 	for _, f := range m.frags {
@@ -123,7 +110,7 @@ func (m *pathMatcher) match(e *pathEntry) float64 {
 		}
 		rest = rest[i+len(f):]
 	}
-	return fileFragments
+	return scoring.PathFragments
 }
 
 // stem returns a file name without its extension.

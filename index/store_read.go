@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
 )
 
 // Counts are the sizes of a store's tables.
@@ -79,23 +81,17 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 // MaxCodeBody caps the source text of a symbol given to the full-text index.
 const MaxCodeBody = 2 << 10
 
-// bodyKinds are the symbol kinds whose code_body is indexed: those with a body of statements.
-// A container's body is made of other symbols (a class's methods, a module's functions),
-// each indexed on its own, so its own code_body would index the same text again; a
-// declaration's (variable, constant, field, import, enum member, type alias) is the
-// declaration itself, already in its signature, or a data initializer (tables, literals)
-// that only buries real definitions. On corpus.sh full, leaving those out of code_body is
-// 30 MB of text (of 300 MB) the full-text index no longer analyzes.
-var bodyKinds = map[string]bool{
-	"function": true, "method": true, "constructor": true, "destructor": true, "operator": true,
-	"property": true,
-}
-
 // SymbolBody returns the code_body of a symbol of kind spanning content[start:end]: its
-// source capped at MaxCodeBody bytes on a line boundary for the kinds of bodyKinds, else
-// empty.
+// source capped at MaxCodeBody bytes on a line boundary for the kinds with a body of
+// statements (extract.Kind.HasBody), else empty. A container's body is made of other
+// symbols (a class's methods, a module's functions), each indexed on its own, so its own
+// code_body would index the same text again; a declaration's (variable, constant, field,
+// import, enum member, type alias) is the declaration itself, already in its signature, or
+// a data initializer (tables, literals) that only buries real definitions. On corpus.sh
+// full, leaving those out of code_body is 30 MB of text (of 300 MB) the full-text index no
+// longer analyzes.
 func SymbolBody(kind string, content []byte, start, end int) string {
-	if !bodyKinds[kind] {
+	if k, _ := extract.KindNamed(kind); !k.HasBody() {
 		return ""
 	}
 	return CodeBody(content, start, end)

@@ -1,6 +1,8 @@
 // Package scoring holds the ranking rules search applies after the full-text index has
-// scored its candidates: the important-pattern boost of each language, exact-name
-// promotion, and the priors of a path (tests, fixtures, vendored and generated code rank
+// scored its candidates: the important-pattern boost of each language, the weight of a
+// symbol's kind (by the categories of extract.Kind), exact and qualified name promotion,
+// file promotions, how lines and paths score, the weights of the targets auto ranks
+// together, and the priors of a path (tests, fixtures, vendored and generated code rank
 // below source). Everything here is a pure function of its arguments; the weights are
 // named constants so a ranking change shows in one place.
 package scoring
@@ -9,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -206,29 +209,45 @@ func Fold(s string) string {
 	return b.String()
 }
 
-// definitionKinds are the symbol kinds that define something a developer goes to: exact
-// name matches of these are promoted first. Imports (and exports) only name a definition
-// made elsewhere.
-var definitionKinds = map[string]bool{
-	"class": true, "interface": true, "function": true, "method": true, "variable": true, "constant": true,
-	"property": true, "enum": true, "enum_member": true, "module": true, "namespace": true, "type": true,
-	"trait": true, "struct": true, "union": true, "field": true, "constructor": true, "destructor": true,
-	"operator": true, "event": true, "delegate": true,
-}
+// Kind weights: how well a definition of a kind answers "where is X defined".
+const (
+	// PrimaryKindWeight is the weight of types, containers, functions and methods.
+	PrimaryKindWeight = 1
+	// MemberKindWeight is the weight of the other definitions but values: constructors,
+	// destructors, operators, delegates, constants, properties and events (a constructor
+	// below the type it builds: ArrayList).
+	MemberKindWeight = 0.9
+	// ValueKindWeight is the weight of what merely holds a value: fields, enum members and
+	// variables.
+	ValueKindWeight = 0.75
+	// OtherKindWeight is the weight of imports, exports and unknown kinds.
+	OtherKindWeight = 0.5
+)
 
-// IsDefinitionKind reports whether kind is a kind of definition (not an import or export).
-func IsDefinitionKind(kind string) bool { return definitionKinds[kind] }
+// IsDefinitionKind reports whether the kind named kind is a kind of definition (not an
+// import or export): exact name matches of these are promoted first.
+func IsDefinitionKind(kind string) bool {
+	k, _ := extract.KindNamed(kind)
+	return k.IsDefinition()
+}
 
 // KindWeight ranks kinds that usually answer "where is X defined" above those that merely
 // hold a value: a type or a function over a field or a local variable of the same name.
 func KindWeight(kind string) float64 {
-	switch kind {
-	case "class", "interface", "struct", "trait", "enum", "type", "union", "function", "method", "module", "namespace":
-		return 1
-	case "constant", "property", "delegate", "event", "operator", "destructor", "constructor":
-		return 0.9 // a constructor below the type it builds (ArrayList)
-	case "field", "enum_member", "variable":
-		return 0.75
+	k, _ := extract.KindNamed(kind)
+	switch {
+	case !k.IsDefinition():
+		return OtherKindWeight
+	case k.IsType() || k.IsContainer() || k == extract.Function || k == extract.Method:
+		return PrimaryKindWeight
+	case isValueKind(k):
+		return ValueKindWeight
 	}
-	return 0.5 // import, export, unknown
+	return MemberKindWeight
+}
+
+// isValueKind reports whether k merely holds a value: a field, an enum member or a
+// variable (a constant or a property ranks above them).
+func isValueKind(k extract.Kind) bool {
+	return k == extract.Field || k == extract.EnumMember || k == extract.Variable
 }

@@ -3,6 +3,7 @@ package scoring
 import (
 	"testing"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -82,10 +83,160 @@ func TestImportantBoostAndWeights(t *testing.T) {
 	if PathWeight(Test, false) >= PathWeight(Source, false) || PathWeight(Test, true) != 1 || PathWeight(Vendor, true) >= 1 {
 		t.Errorf("path weights: test %v (kept %v), vendor %v", PathWeight(Test, false), PathWeight(Test, true), PathWeight(Vendor, true))
 	}
-	if KindWeight("class") <= KindWeight("variable") || KindWeight("import") >= KindWeight("field") {
-		t.Errorf("kind weights out of order")
+}
+
+func TestKindWeight(t *testing.T) {
+	tests := map[string]float64{
+		"class": 1, "interface": 1, "struct": 1, "trait": 1, "enum": 1, "type": 1, "union": 1,
+		"function": 1, "method": 1, "module": 1, "namespace": 1,
+		"constant": 0.9, "property": 0.9, "delegate": 0.9, "event": 0.9, "operator": 0.9,
+		"destructor": 0.9, "constructor": 0.9,
+		"field": 0.75, "enum_member": 0.75, "variable": 0.75,
+		"import": 0.5, "export": 0.5, "unknown": 0.5, "": 0.5, "no such kind": 0.5,
 	}
-	if IsDefinitionKind("import") || !IsDefinitionKind("method") {
-		t.Errorf("IsDefinitionKind wrong for import or method")
+	if len(tests) != len(extract.Kinds())+3 {
+		t.Errorf("%d kinds tested, want every kind (%d) and 3 others", len(tests), len(extract.Kinds()))
+	}
+	for kind, want := range tests {
+		if got := KindWeight(kind); got != want {
+			t.Errorf("KindWeight(%q) = %v, want %v", kind, got, want)
+		}
+	}
+}
+
+func TestIsDefinitionKind(t *testing.T) {
+	for _, kind := range extract.Kinds() {
+		want := kind != "import" && kind != "export"
+		if got := IsDefinitionKind(kind); got != want {
+			t.Errorf("IsDefinitionKind(%q) = %v, want %v", kind, got, want)
+		}
+	}
+	for _, kind := range []string{"", "unknown", "Function"} {
+		if IsDefinitionKind(kind) {
+			t.Errorf("IsDefinitionKind(%q) = true, want false", kind)
+		}
+	}
+}
+
+func TestPromotion(t *testing.T) {
+	marshal := Definition{Name: "Marshal", Kind: "function", Path: "encoding/json/encode.go", Signature: "func Marshal(v any) ([]byte, error)"}
+	newBytes := Definition{Name: "new", Kind: "function", Path: "src/lib.rs", Signature: "pub fn new() -> Bytes"}
+	tests := []struct {
+		name, qual, last string
+		def              Definition
+		weight           float64
+		want             float64
+	}{
+		{"Marshal", "", "Marshal", marshal, 1, PromoteExact},
+		{"marshal", "", "marshal", marshal, 1, PromoteExactFold},
+		{"get user data", "", "get user data", Definition{Name: "getUserData", Kind: "method"}, 1, PromoteExactFold},
+		{"Marshal", "", "Marshal", marshal, TestWeight, 0},                            // a test, not asked for
+		{"Marshal", "", "Marshal", marshal, DocsWeight, PromoteExact},                 // docs still count
+		{"Marshal", "", "Marshal", Definition{Name: "Marshal", Kind: "import"}, 1, 0}, // an import only names it
+		{"json.Marshal", "json", "Marshal", marshal, 1, PromoteQualifiedPath},
+		{"Bytes::new", "Bytes", "new", newBytes, 1, PromoteQualifiedSignature},
+		{"Vec::new", "Vec", "new", newBytes, 1, PromoteQualifiedName},
+		{"Bytes::new", "Bytes", "new", Definition{Name: "new", Kind: "method", Parent: "Bytes"}, 1, PromoteExact},
+		{"Bytes::old", "Bytes", "old", newBytes, 1, 0},
+		{"Unmarshal", "", "Unmarshal", marshal, 1, 0},
+	}
+	for _, tt := range tests {
+		if got := Promotion(tt.name, tt.qual, tt.last, tt.def, tt.weight); got != tt.want {
+			t.Errorf("Promotion(%q, %q, %q, %+v, %v) = %v, want %v", tt.name, tt.qual, tt.last, tt.def, tt.weight, got, tt.want)
+		}
+	}
+}
+
+func TestQualifiedBonus(t *testing.T) {
+	tests := []struct {
+		parent, path, signature, qual string
+		want                          float64
+	}{
+		{"TokenStream", "src/lib.rs", "pub fn new() -> Self", "TokenStream", PromoteExact},
+		{"", "encoding/json/encode.go", "func Marshal(v any)", "json", PromoteQualifiedPath},
+		{"", "src/Json.java", "", "json", PromoteQualifiedPath}, // the file, without extension, any case
+		{"", "src/bytes.rs", "pub fn new() -> Bytes", "Bytes", PromoteQualifiedPath},
+		{"", "src/lib.rs", "pub fn new() -> Bytes", "Bytes", PromoteQualifiedSignature},
+		{"", "src/lib.rs", "pub fn new() -> CowBytes", "Bytes", PromoteQualifiedName},
+		{"", "src/lib.rs", "", "Vec", PromoteQualifiedName},
+	}
+	for _, tt := range tests {
+		if got := QualifiedBonus(tt.parent, tt.path, tt.signature, tt.qual); got != tt.want {
+			t.Errorf("QualifiedBonus(%q, %q, %q, %q) = %v, want %v", tt.parent, tt.path, tt.signature, tt.qual, got, tt.want)
+		}
+	}
+}
+
+func TestContainsWord(t *testing.T) {
+	tests := map[string]bool{"-> Bytes": true, "CowBytes<'a>": false, "Bytes": true, "BytesMut": false, "(b *Bytes) x": true, "": false}
+	for s, want := range tests {
+		if got := containsWord(s, "Bytes"); got != want {
+			t.Errorf("containsWord(%q, Bytes) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestFilePromotions(t *testing.T) {
+	tests := []struct {
+		needle, path string
+		name, stem   float64
+	}{
+		{"index.ts", "src/index.ts", PromoteFileExact, 0},
+		{"search/mod.rs", "src/search/mod.rs", PromoteFileExact, 0},
+		{"src/search/mod.rs", "src/search/mod.rs", PromoteFileExact, 0},
+		{"arch/mod.rs", "src/search/mod.rs", 0, 0},
+		{"userservice", "src/UserService.java", 0, PromoteFileStem},
+		{"user_service", "src/UserService.java", 0, PromoteFileStem},
+		{"user", "src/UserService.java", 0, 0},
+	}
+	for _, tt := range tests {
+		if got := FileNamePromotion(tt.needle, tt.path); got != tt.name {
+			t.Errorf("FileNamePromotion(%q, %q) = %v, want %v", tt.needle, tt.path, got, tt.name)
+		}
+		if got := FileStemPromotion(tt.needle, tt.path); got != tt.stem {
+			t.Errorf("FileStemPromotion(%q, %q) = %v, want %v", tt.needle, tt.path, got, tt.stem)
+		}
+	}
+}
+
+func TestLineScore(t *testing.T) {
+	tests := []struct {
+		file             float64
+		covered, needles int
+		together         bool
+		want             float64
+	}{
+		{8, 1, 1, false, 8},
+		{8, 2, 2, true, 8 * PhraseLineBoost},
+		{8, 1, 2, false, 2},
+		{8, 0, 2, false, 0},
+	}
+	for _, tt := range tests {
+		if got := LineScore(tt.file, tt.covered, tt.needles, tt.together); got != tt.want {
+			t.Errorf("LineScore(%v, %d, %d, %v) = %v, want %v", tt.file, tt.covered, tt.needles, tt.together, got, tt.want)
+		}
+	}
+}
+
+func TestPathScore(t *testing.T) {
+	tests := []struct {
+		match     float64
+		path      string
+		class     PathClass
+		keepTests bool
+		want      float64
+	}{
+		{PathExactName, "a.go", Source, false, PathExactName - 4*PathLengthCost},
+		{PathExactName, "a_test.go", Test, false, (PathExactName - 9*PathLengthCost) * TestWeight},
+		{PathExactName, "a_test.go", Test, true, PathExactName - 9*PathLengthCost},
+	}
+	for _, tt := range tests {
+		if got := PathScore(tt.match, tt.path, tt.class, tt.keepTests); got != tt.want {
+			t.Errorf("PathScore(%v, %q, %s, %v) = %v, want %v", tt.match, tt.path, tt.class, tt.keepTests, got, tt.want)
+		}
+	}
+	if !(PathExactName > PathExactPath && PathExactPath > PathNamePrefix && PathNamePrefix > PathStemMatch &&
+		PathStemMatch > PathNameContains && PathNameContains > PathContains && PathContains > PathFragments) {
+		t.Errorf("path match scores out of order")
 	}
 }

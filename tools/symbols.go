@@ -183,20 +183,11 @@ func symbolOf(e outlined, mode string, targeted bool, src []byte) Symbol {
 	out.EndLine, out.Column, out.Signature, out.Parent, out.Visibility, out.SymbolID = s.EndLine, s.StartColumn, s.Signature, e.parent, string(s.Visibility), s.ID
 	if mode == ModeFull {
 		out.DocComment = s.DocComment
-		if targeted || !containerKind(s.Kind) {
+		if targeted || !s.Kind.IsContainer() { // a container's members are shown on their own
 			out.Body = index.CodeBody(src, s.StartByte, s.EndByte)
 		}
 	}
 	return out
-}
-
-// containerKind reports whether a kind's body is made of other symbols (shown on their own).
-func containerKind(k extract.Kind) bool {
-	switch k {
-	case extract.Class, extract.Interface, extract.Struct, extract.Trait, extract.Enum, extract.Union, extract.Module, extract.Namespace:
-		return true
-	}
-	return false
 }
 
 // pageLimit checks a limit (0: def).
