@@ -34,14 +34,6 @@ const (
 	binarySniffLen = 8000
 )
 
-// Reasons a file is not extracted (File.Skipped).
-const (
-	SkipTooLarge        = "too_large"
-	SkipUnknownLanguage = "unknown_language"
-	SkipBinary          = "binary"
-	SkipNoExtractor     = "no_extractor"
-)
-
 // ErrNotAFile is returned by ExtractPath for a directory or another non-regular file.
 var ErrNotAFile = errors.New("not a regular file")
 

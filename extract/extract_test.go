@@ -13,7 +13,8 @@ import (
 func TestSkipped(t *testing.T) {
 	ex := New(registry(t), Options{MaxFileSize: 64})
 	tests := []struct {
-		path, src, want string
+		path, src string
+		want      SkipReason
 	}{
 		{"big.go", "package x\n" + strings.Repeat("// x\n", 20), SkipTooLarge},
 		{"bin.go", "package x\x00\x01", SkipBinary},

@@ -221,5 +221,5 @@ type File struct {
 	// are still extracted.
 	ParseErrors int `json:"parse_errors,omitempty"`
 	// Skipped says why no extraction was done (too large, unknown language, binary).
-	Skipped string `json:"skipped,omitempty"`
+	Skipped SkipReason `json:"skipped,omitempty"`
 }

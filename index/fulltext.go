@@ -110,13 +110,13 @@ const (
 // ftLockTimeout is how long opening waits for another process that holds the index open.
 const ftLockTimeout = "2s"
 
-// ErrFulltextLocked is returned by OpenFulltext when another process holds the index open.
+// ErrFulltextLocked is returned by openFulltext when another process holds the index open.
 var ErrFulltextLocked = errors.New("index: the full-text index is in use by another process")
 
-// FulltextStatus tells what OpenFulltext found.
+// FulltextStatus tells what openFulltext found.
 type FulltextStatus string
 
-// Statuses of OpenFulltext. Every status but FulltextReady means the index is empty and the
+// Statuses of openFulltext. Every status but FulltextReady means the index is empty and the
 // caller must fill it from the store.
 const (
 	FulltextReady   FulltextStatus = "ready"   // opened an index of the current version
@@ -128,21 +128,27 @@ const (
 // String returns the status's name.
 func (s FulltextStatus) String() string { return string(s) }
 
-// SymbolDoc is the full-text document of one symbol.
-type SymbolDoc struct {
+// symbolDoc is the full-text document of one symbol.
+type symbolDoc struct {
 	ID, Name, Signature, DocComment, CodeBody, Language, Kind, Path string
 }
 
-// FileDoc is the full-text document of one file.
-type FileDoc struct {
+// fileDoc is the full-text document of one file.
+type fileDoc struct {
 	Path, Language, Content string
 }
 
-// SymbolDocID returns the document id of the symbol with the store id symbolID.
-func SymbolDocID(symbolID string) string { return "s:" + symbolID }
+// Document ids: a prefix for the kind of document, then the id of what it stands for.
+const (
+	symbolDocPrefix = "s:"
+	fileDocPrefix   = "f:"
+)
 
-// FileDocID returns the document id of the file at path.
-func FileDocID(path string) string { return "f:" + path }
+// symbolDocID returns the document id of the symbol with the store id symbolID.
+func symbolDocID(symbolID string) string { return symbolDocPrefix + symbolID }
+
+// fileDocID returns the document id of the file at path.
+func fileDocID(path string) string { return fileDocPrefix + path }
 
 // ftOptions are the choices the mapping and the store are built with. The defaults are
 // ftDefaultOptions; benchmarks try others.
@@ -295,14 +301,14 @@ func ftAddText(dm *mapping.DocumentMapping, name, analyzer string, o ftOptions) 
 	dm.AddFieldMappingsAt(name, fm)
 }
 
-// OpenFulltext opens the bleve index in dir or creates it; the returned status tells whether
+// openFulltext opens the bleve index in dir or creates it; the returned status tells whether
 // the caller must (re)fill it from the store (every status but FulltextReady). An index
 // that cannot be opened or was built by another FulltextVersion is removed and recreated
 // empty, never served. ErrFulltextLocked means another process holds it open.
 //
 // FulltextReady says nothing about how complete the index is: a caller that fills it in
 // several batches records its progress with SetMeta, after the last Apply.
-func OpenFulltext(dir string) (*Fulltext, FulltextStatus, error) {
+func openFulltext(dir string) (*Fulltext, FulltextStatus, error) {
 	return ftOpen(dir, ftDefaultOptions)
 }
 
@@ -496,21 +502,21 @@ func (f *Fulltext) Meta(key string) (string, error) {
 	return string(v), nil
 }
 
-// FulltextBatch collects additions and deletions for one Apply. Adding a document whose id
+// fulltextBatch collects additions and deletions for one Apply. Adding a document whose id
 // is already in the index replaces it. A batch is not safe for concurrent use.
-type FulltextBatch struct {
+type fulltextBatch struct {
 	f   *Fulltext
 	b   *bleve.Batch
 	err error // the first error of an Add, reported by Apply
 }
 
 // NewBatch returns an empty batch for f.
-func (f *Fulltext) NewBatch() *FulltextBatch {
-	return &FulltextBatch{f: f, b: f.idx.NewBatch()}
+func (f *Fulltext) newBatch() *fulltextBatch {
+	return &fulltextBatch{f: f, b: f.idx.NewBatch()}
 }
 
 // AddSymbol adds (or replaces) the document of a symbol.
-func (b *FulltextBatch) AddSymbol(d SymbolDoc) {
+func (b *fulltextBatch) AddSymbol(d symbolDoc) {
 	lang, field := b.f.language(d.Language)
 	doc := &ftSymbolDocument{
 		Type:       ftTypeName(ftDocTypeSymbol, lang),
@@ -523,11 +529,11 @@ func (b *FulltextBatch) AddSymbol(d SymbolDoc) {
 		DocComment: d.DocComment,
 		CodeBody:   d.CodeBody,
 	}
-	b.add(SymbolDocID(d.ID), doc)
+	b.add(symbolDocID(d.ID), doc)
 }
 
 // AddFile adds (or replaces) the document of a file.
-func (b *FulltextBatch) AddFile(d FileDoc) {
+func (b *fulltextBatch) AddFile(d fileDoc) {
 	lang, field := b.f.language(d.Language)
 	doc := &ftFileDocument{
 		Type:     ftTypeName(ftDocTypeFile, lang),
@@ -536,26 +542,26 @@ func (b *FulltextBatch) AddFile(d FileDoc) {
 		Path:     d.Path,
 		Content:  d.Content,
 	}
-	b.add(FileDocID(d.Path), doc)
+	b.add(fileDocID(d.Path), doc)
 }
 
-func (b *FulltextBatch) add(id string, doc any) {
+func (b *fulltextBatch) add(id string, doc any) {
 	if err := b.b.Index(id, doc); err != nil && b.err == nil {
 		b.err = fmt.Errorf("index: fulltext add %s: %w", id, err)
 	}
 }
 
-// Delete removes the document with the id docID (from SymbolDocID or FileDocID).
-func (b *FulltextBatch) Delete(docID string) { b.b.Delete(docID) }
+// Delete removes the document with the id docID (from symbolDocID or fileDocID).
+func (b *fulltextBatch) Delete(docID string) { b.b.Delete(docID) }
 
 // Size returns the number of additions and deletions in the batch.
-func (b *FulltextBatch) Size() int { return b.b.Size() }
+func (b *fulltextBatch) Size() int { return b.b.Size() }
 
 // Apply writes the batch to the index and empties it, so it can be filled again. The
 // changes are on disk when Apply returns. A batch one of whose additions failed is not
 // applied at all. Several goroutines may Apply batches at once (see FulltextApplyWorkers);
 // their order is then undefined, so a document id should not be in two of them.
-func (f *Fulltext) Apply(b *FulltextBatch) error {
+func (f *Fulltext) apply(b *fulltextBatch) error {
 	defer b.reset()
 	if b.err != nil {
 		return b.err
@@ -566,7 +572,7 @@ func (f *Fulltext) Apply(b *FulltextBatch) error {
 	return nil
 }
 
-func (b *FulltextBatch) reset() {
+func (b *fulltextBatch) reset() {
 	b.b.Reset()
 	b.err = nil
 }

@@ -38,7 +38,7 @@ func InspectFulltext(dir string) (status FulltextStatus, symbols, files uint64, 
 }
 
 // OpenFulltextReader opens the full-text index in dir read-only, for searching. Unlike
-// OpenFulltext it never removes or rebuilds anything: an index built by another
+// openFulltext it never removes or rebuilds anything: an index built by another
 // FulltextVersion (older tokenizer rules, a reference workspace indexed by an older Quarry) is
 // opened as it is, with status FulltextStale, and its analyzers are the ones defined in its
 // own mapping, so its queries are tokenized by the rules its terms were made with. With no

@@ -157,9 +157,9 @@ func (f *Fulltext) search(ctx context.Context, s ftQuery, size int) ([]ftHit, ui
 // ftDocIDPrefix is the prefix of the document ids of docType.
 func ftDocIDPrefix(docType string) string {
 	if docType == ftDocTypeSymbol {
-		return SymbolDocID("")
+		return symbolDocPrefix
 	}
-	return FileDocID("")
+	return fileDocPrefix
 }
 
 // explain returns s's bleve query as JSON.

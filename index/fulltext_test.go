@@ -25,7 +25,7 @@ import (
 // ftTestSymbols and ftTestFiles cover several languages, an unknown one and the naming
 // conventions the tokenizer bridges.
 var (
-	ftTestSymbols = []SymbolDoc{
+	ftTestSymbols = []symbolDoc{
 		{ID: "1", Name: "getUserData", Signature: "func getUserData(id string) (*User, error)", DocComment: "getUserData loads a user.", CodeBody: "return db.Find(id)", Language: "go", Kind: "function", Path: "api/user.go"},
 		{ID: "2", Name: "get_user_data", Signature: "pub fn get_user_data(id: &str) -> Result<User>", CodeBody: "self.db.find(id)", Language: "rust", Kind: "function", Path: "src/user.rs"},
 		{ID: "3", Name: "IUserService", Signature: "public interface IUserService", Language: "csharp", Kind: "interface", Path: "Services/IUserService.cs"},
@@ -33,7 +33,7 @@ var (
 		{ID: "5", Name: "Island", Signature: "class Island(BaseModel):", DocComment: "An island on the map.", Language: "py", Kind: "class", Path: "geo/island.py"},
 		{ID: "6", Name: "Setup", Signature: "## Setup", Language: "markdown", Kind: "heading", Path: "README.md"},
 	}
-	ftTestFiles = []FileDoc{
+	ftTestFiles = []fileDoc{
 		{Path: "api/user.go", Language: "go", Content: "package api\n\nfunc getUserData(id string) (*User, error) {\n\treturn db.Find(id)\n}\n"},
 		{Path: "src/user.rs", Language: "rust", Content: "use std::io::Read;\n\npub fn get_user_data(id: &str) -> Result<User> {\n    self.db.find(id)\n}\n"},
 		{Path: "geo/island.py", Language: "python", Content: "class Island(BaseModel):\n    \"\"\"An island on the map.\"\"\"\n"},
@@ -43,20 +43,20 @@ var (
 
 func openTestFulltext(t *testing.T, dir string) *Fulltext {
 	t.Helper()
-	f, status, err := OpenFulltext(dir)
+	f, status, err := openFulltext(dir)
 	if err != nil {
-		t.Fatalf("OpenFulltext: %v", err)
+		t.Fatalf("openFulltext: %v", err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
 	if status != FulltextCreated {
-		t.Fatalf("OpenFulltext of a new directory: status %s, want %s", status, FulltextCreated)
+		t.Fatalf("openFulltext of a new directory: status %s, want %s", status, FulltextCreated)
 	}
 	return f
 }
 
 func fillTestFulltext(t *testing.T, f *Fulltext) {
 	t.Helper()
-	b := f.NewBatch()
+	b := f.newBatch()
 	for _, d := range ftTestSymbols {
 		b.AddSymbol(d)
 	}
@@ -66,7 +66,7 @@ func fillTestFulltext(t *testing.T, f *Fulltext) {
 	if got, want := b.Size(), len(ftTestSymbols)+len(ftTestFiles); got != want {
 		t.Errorf("batch Size() = %d, want %d", got, want)
 	}
-	if err := f.Apply(b); err != nil {
+	if err := f.apply(b); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	if b.Size() != 0 {
@@ -170,12 +170,12 @@ func TestFulltextCounts(t *testing.T) {
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
 
 	// Re-adding replaces; deleting removes.
-	b := f.NewBatch()
+	b := f.newBatch()
 	b.AddSymbol(ftTestSymbols[0])
-	b.Delete(SymbolDocID("2"))
-	b.Delete(FileDocID("src/user.rs"))
-	b.Delete(FileDocID("no/such/file"))
-	if err := f.Apply(b); err != nil {
+	b.Delete(symbolDocID("2"))
+	b.Delete(fileDocID("src/user.rs"))
+	b.Delete(fileDocID("no/such/file"))
+	if err := f.apply(b); err != nil {
 		t.Fatal(err)
 	}
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols))-1, uint64(len(ftTestFiles))-1)
@@ -200,9 +200,9 @@ func ftCheckCounts(t *testing.T, f *Fulltext, symbols, files uint64) {
 
 func TestFulltextReopen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fulltext")
-	f, status, err := OpenFulltext(dir)
+	f, status, err := openFulltext(dir)
 	if err != nil || status != FulltextCreated {
-		t.Fatalf("OpenFulltext = %s, %v, want %s", status, err, FulltextCreated)
+		t.Fatalf("openFulltext = %s, %v, want %s", status, err, FulltextCreated)
 	}
 	fillTestFulltext(t, f)
 	if err := f.SetMeta("generation", "42"); err != nil {
@@ -212,9 +212,9 @@ func TestFulltextReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f, status, err = OpenFulltext(dir)
+	f, status, err = openFulltext(dir)
 	if err != nil || status != FulltextReady {
-		t.Fatalf("reopen: OpenFulltext = %s, %v, want %s", status, err, FulltextReady)
+		t.Fatalf("reopen: openFulltext = %s, %v, want %s", status, err, FulltextReady)
 	}
 	defer f.Close()
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
@@ -254,9 +254,9 @@ func TestFulltextReopen(t *testing.T) {
 
 func TestFulltextEmptyDirIsCreated(t *testing.T) {
 	dir := t.TempDir()
-	f, status, err := OpenFulltext(dir)
+	f, status, err := openFulltext(dir)
 	if err != nil || status != FulltextCreated {
-		t.Fatalf("OpenFulltext(empty dir) = %s, %v, want %s", status, err, FulltextCreated)
+		t.Fatalf("openFulltext(empty dir) = %s, %v, want %s", status, err, FulltextCreated)
 	}
 	_ = f.Close()
 }
@@ -271,17 +271,17 @@ func TestFulltextStale(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, status, err := OpenFulltext(dir)
+	f, status, err := openFulltext(dir)
 	if err != nil || status != FulltextStale {
-		t.Fatalf("OpenFulltext = %s, %v, want %s", status, err, FulltextStale)
+		t.Fatalf("openFulltext = %s, %v, want %s", status, err, FulltextStale)
 	}
 	ftCheckCounts(t, f, 0, 0)
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, status, err = OpenFulltext(dir)
+	f, status, err = openFulltext(dir)
 	if err != nil || status != FulltextReady {
-		t.Fatalf("OpenFulltext after rebuild = %s, %v, want %s", status, err, FulltextReady)
+		t.Fatalf("openFulltext after rebuild = %s, %v, want %s", status, err, FulltextReady)
 	}
 	_ = f.Close()
 }
@@ -328,15 +328,15 @@ func TestFulltextCorrupt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "fulltext")
-			f, _, err := OpenFulltext(dir)
+			f, _, err := openFulltext(dir)
 			ftMust(t, err)
 			fillTestFulltext(t, f)
 			ftMust(t, f.Close())
 			tt.spoil(t, dir)
 
-			f, status, err := OpenFulltext(dir)
+			f, status, err := openFulltext(dir)
 			if err != nil || status != FulltextCorrupt {
-				t.Fatalf("OpenFulltext = %s, %v, want %s", status, err, FulltextCorrupt)
+				t.Fatalf("openFulltext = %s, %v, want %s", status, err, FulltextCorrupt)
 			}
 			defer f.Close()
 			ftCheckCounts(t, f, 0, 0)
@@ -360,21 +360,21 @@ func TestFulltextLocked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fulltext")
 	f := openTestFulltext(t, dir)
 	fillTestFulltext(t, f)
-	if g, status, err := OpenFulltext(dir); !errors.Is(err, ErrFulltextLocked) {
+	if g, status, err := openFulltext(dir); !errors.Is(err, ErrFulltextLocked) {
 		if g != nil {
 			_ = g.Close()
 		}
-		t.Fatalf("second OpenFulltext = %s, %v, want %v", status, err, ErrFulltextLocked)
+		t.Fatalf("second openFulltext = %s, %v, want %v", status, err, ErrFulltextLocked)
 	}
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
 }
 
 func TestFulltextBatchError(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
-	b := f.NewBatch()
+	b := f.newBatch()
 	b.AddFile(ftTestFiles[0])
 	b.add("", &ftFileDocument{}) // bleve refuses an empty id
-	if err := f.Apply(b); err == nil {
+	if err := f.apply(b); err == nil {
 		t.Error("Apply of a batch with an empty id succeeded")
 	}
 	ftCheckCounts(t, f, 0, 0)
@@ -437,13 +437,13 @@ func ftBenchRoot() string { return filepath.Join(runtime.GOROOT(), "src", "net",
 const ftBenchLimit = 512 << 20
 
 // ftBenchCorpus reads the source files under root whose language is known.
-func ftBenchCorpus(b *testing.B, root string) ([]FileDoc, int) {
+func ftBenchCorpus(b *testing.B, root string) ([]fileDoc, int) {
 	b.Helper()
 	reg, err := languages.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var files []FileDoc
+	var files []fileDoc
 	total := 0
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || total >= ftBenchLimit {
@@ -458,7 +458,7 @@ func ftBenchCorpus(b *testing.B, root string) ([]FileDoc, int) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		files = append(files, FileDoc{Path: filepath.ToSlash(rel), Language: lang.Name, Content: string(data)})
+		files = append(files, fileDoc{Path: filepath.ToSlash(rel), Language: lang.Name, Content: string(data)})
 		total += len(data)
 		return nil
 	})
@@ -476,8 +476,8 @@ var ftBenchDecl = regexp.MustCompile(`^\s*(?:(?:export|pub|public|private|protec
 
 // ftBenchSymbols makes fake symbol documents: one for each line of a file that looks like a
 // declaration, with the comment lines above it and up to 30 lines of body.
-func ftBenchSymbols(files []FileDoc) []SymbolDoc {
-	var syms []SymbolDoc
+func ftBenchSymbols(files []fileDoc) []symbolDoc {
+	var syms []symbolDoc
 	for _, f := range files {
 		lines := strings.Split(f.Content, "\n")
 		for i, line := range lines {
@@ -489,7 +489,7 @@ func ftBenchSymbols(files []FileDoc) []SymbolDoc {
 			for doc > 0 && strings.HasPrefix(strings.TrimSpace(lines[doc-1]), "//") {
 				doc--
 			}
-			syms = append(syms, SymbolDoc{
+			syms = append(syms, symbolDoc{
 				ID: fmt.Sprintf("%s:%d", f.Path, i+1), Name: m[1],
 				Signature: strings.TrimSpace(line), DocComment: strings.Join(lines[doc:i], "\n"),
 				CodeBody: strings.Join(lines[i:min(i+30, len(lines))], "\n"), Language: f.Language,
@@ -502,12 +502,12 @@ func ftBenchSymbols(files []FileDoc) []SymbolDoc {
 
 // ftBenchDoc is a file or a symbol document.
 type ftBenchDoc struct {
-	file *FileDoc
-	sym  *SymbolDoc
+	file *fileDoc
+	sym  *symbolDoc
 }
 
 // ftBenchDocs orders documents as an indexer sends them: each file, then its symbols.
-func ftBenchDocs(files []FileDoc, syms []SymbolDoc) []ftBenchDoc {
+func ftBenchDocs(files []fileDoc, syms []symbolDoc) []ftBenchDoc {
 	var docs []ftBenchDoc
 	j := 0
 	for i := range files {
@@ -528,7 +528,7 @@ func ftFill(f *Fulltext, docs []ftBenchDoc, batchSize, workers int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := f.NewBatch()
+			b := f.newBatch()
 			for chunk := range chunks {
 				for _, d := range chunk {
 					if d.file != nil {
@@ -537,7 +537,7 @@ func ftFill(f *Fulltext, docs []ftBenchDoc, batchSize, workers int) error {
 						b.AddSymbol(*d.sym)
 					}
 				}
-				if err := f.Apply(b); err != nil {
+				if err := f.apply(b); err != nil {
 					errs <- err
 					for range chunks { // let the sender finish
 					}
@@ -687,9 +687,9 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 	idx, err := ftCreate(dir, oldReg, ftDefaultOptions, oldVersion)
 	ftMust(t, err)
 	old := &Fulltext{idx: idx, reg: oldReg}
-	b := old.NewBatch()
-	b.AddSymbol(SymbolDoc{ID: "1", Name: "UserModel", Signature: "a ~~ b", Language: "python", Kind: "class", Path: "m.py"})
-	ftMust(t, old.Apply(b))
+	b := old.newBatch()
+	b.AddSymbol(symbolDoc{ID: "1", Name: "UserModel", Signature: "a ~~ b", Language: "python", Kind: "class", Path: "m.py"})
+	ftMust(t, old.apply(b))
 	ftMust(t, old.Close())
 
 	f, status, err := OpenFulltextReader(dir)
@@ -715,15 +715,15 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 		t.Errorf("an unknown language does not get the neutral analyzer")
 	}
 
-	// OpenFulltext, which writes, does rebuild a stale index.
+	// openFulltext, which writes, does rebuild a stale index.
 	f.Close()
-	w, status, err := OpenFulltext(dir)
+	w, status, err := openFulltext(dir)
 	ftMust(t, err)
 	defer w.Close()
 	if status != FulltextStale {
-		t.Errorf("OpenFulltext status = %s, want %s", status, FulltextStale)
+		t.Errorf("openFulltext status = %s, want %s", status, FulltextStale)
 	}
 	if n, _, err := w.Counts(); err != nil || n != 0 {
-		t.Errorf("after OpenFulltext of a stale index: %d symbols, %v; want an empty index", n, err)
+		t.Errorf("after openFulltext of a stale index: %d symbols, %v; want an empty index", n, err)
 	}
 }

@@ -102,12 +102,12 @@ var ErrNewerSchema = errors.New("index: the store was written by a newer version
 type Store struct {
 	db   *sql.DB
 	path string
-	bulk bool // see SetBulk
+	bulk bool // see setBulk
 }
 
-// SetBulk tells the store that every Put until SetBulk(false) is for a path it does not hold
+// setBulk tells the store that every Put until setBulk(false) is for a path it does not hold
 // yet (a load into an empty store), so Put need not look for old rows to replace.
-func (s *Store) SetBulk(on bool) { s.bulk = on }
+func (s *Store) setBulk(on bool) { s.bulk = on }
 
 // OpenStore opens the store at path, creating it (and its directory) when missing, and
 // migrates it to SchemaVersion.
@@ -125,15 +125,15 @@ func OpenStore(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
-	if err := s.CreateSecondaryIndexes(context.Background()); err != nil {
+	if err := s.createSecondaryIndexes(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
 	return s, nil
 }
 
-// CreateSecondaryIndexes creates the lookup indexes that are missing.
-func (s *Store) CreateSecondaryIndexes(ctx context.Context) error {
+// createSecondaryIndexes creates the lookup indexes that are missing.
+func (s *Store) createSecondaryIndexes(ctx context.Context) error {
 	for _, q := range secondaryIndexes {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("index: %s: %w", q, err)
@@ -142,8 +142,8 @@ func (s *Store) CreateSecondaryIndexes(ctx context.Context) error {
 	return nil
 }
 
-// DropSecondaryIndexes drops the lookup indexes before a bulk load into an empty store.
-func (s *Store) DropSecondaryIndexes(ctx context.Context) error {
+// dropSecondaryIndexes drops the lookup indexes before a bulk load into an empty store.
+func (s *Store) dropSecondaryIndexes(ctx context.Context) error {
 	for _, q := range secondaryIndexes {
 		name := strings.Fields(q)[5] // CREATE INDEX IF NOT EXISTS <name> ON ...
 		if _, err := s.db.ExecContext(ctx, "DROP INDEX IF EXISTS "+name); err != nil {
@@ -231,7 +231,7 @@ type FileState struct {
 	MTime       int64 // Unix nanoseconds
 	ParseErrors int
 	Symbols     int
-	Skipped     string // why the file is not indexed, or ""
+	Skipped     extract.SkipReason // why the file is not indexed, or ""
 }
 
 // Files returns the state of every stored file, by path.
@@ -284,13 +284,13 @@ func (s *Store) strings(ctx context.Context, query string, args ...any) ([]strin
 	return out, rows.Err()
 }
 
-// PendingDocs returns the full-text documents not yet confirmed written to bleve.
-func (s *Store) PendingDocs(ctx context.Context) ([]string, error) {
+// pendingDocs returns the full-text documents not yet confirmed written to bleve.
+func (s *Store) pendingDocs(ctx context.Context) ([]string, error) {
 	return s.strings(ctx, `SELECT doc_id FROM fulltext_pending`)
 }
 
-// ClearPending forgets the given pending documents: bleve has them.
-func (s *Store) ClearPending(ctx context.Context, docIDs []string) error {
+// clearPending forgets the given pending documents: bleve has them.
+func (s *Store) clearPending(ctx context.Context, docIDs []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -338,6 +338,6 @@ type FileRecord struct {
 	Size     int64
 	MTime    int64
 	Content  []byte
-	Extract  *extract.File // nil for a file without an extractor (content only)
-	Skipped  string        // why the file is not indexed (then Content is empty), or ""
+	Extract  *extract.File      // nil for a file without an extractor (content only)
+	Skipped  extract.SkipReason // why the file is not indexed (then Content is empty), or ""
 }

@@ -81,7 +81,7 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 // MaxCodeBody caps the source text of a symbol given to the full-text index.
 const MaxCodeBody = 2 << 10
 
-// SymbolBody returns the code_body of a symbol of kind spanning content[start:end]: its
+// symbolBody returns the code_body of a symbol of kind spanning content[start:end]: its
 // source capped at MaxCodeBody bytes on a line boundary for the kinds with a body of
 // statements (extract.Kind.HasBody), else empty. A container's body is made of other
 // symbols (a class's methods, a module's functions), each indexed on its own, so its own
@@ -90,7 +90,7 @@ const MaxCodeBody = 2 << 10
 // a data initializer (tables, literals) that only buries real definitions. On corpus.sh
 // full, leaving those out of code_body is 30 MB of text (of 300 MB) the full-text index no
 // longer analyzes.
-func SymbolBody(kind string, content []byte, start, end int) string {
+func symbolBody(kind string, content []byte, start, end int) string {
 	if k, _ := extract.KindNamed(kind); !k.HasBody() {
 		return ""
 	}

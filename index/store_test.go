@@ -90,8 +90,8 @@ func TestStoreReplaceAndDelete(t *testing.T) {
 	if _, err := s.Content(ctx, "b.go"); !os.IsNotExist(err) && err == nil {
 		t.Errorf("Content(deleted) = %v", err)
 	}
-	pending, _ := s.PendingDocs(ctx)
-	if err := s.ClearPending(ctx, pending); err != nil {
+	pending, _ := s.pendingDocs(ctx)
+	if err := s.clearPending(ctx, pending); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := s.Counts(ctx); c.Pending != 0 {
@@ -145,8 +145,8 @@ func TestSymbolBodyKinds(t *testing.T) {
 		"function": true, "method": true, "constructor": true, "property": true,
 		"class": false, "struct": false, "module": false, "constant": false, "variable": false, "import": false, "field": false,
 	} {
-		if got := SymbolBody(kind, src, 0, len(src)) != ""; got != want {
-			t.Errorf("SymbolBody(%s) indexed: %v, want %v", kind, got, want)
+		if got := symbolBody(kind, src, 0, len(src)) != ""; got != want {
+			t.Errorf("symbolBody(%s) indexed: %v, want %v", kind, got, want)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // Batch is one store transaction that replaces, renames or deletes many files. Every full-text
 // document it touches is recorded in fulltext_pending in the same transaction.
 type Batch struct {
-	bulk    bool // Store.SetBulk: no old rows to remove
+	bulk    bool // Store.setBulk: no old rows to remove
 	ctx     context.Context
 	tx      *sql.Tx
 	stmts   map[string]*sql.Stmt
@@ -82,11 +82,11 @@ func (b *Batch) removeRows(path string) error {
 	}
 	rows.Close()
 	for _, id := range ids {
-		if err := b.touch(SymbolDocID(id)); err != nil {
+		if err := b.touch(symbolDocID(id)); err != nil {
 			return err
 		}
 	}
-	if err := b.touch(FileDocID(path)); err != nil {
+	if err := b.touch(fileDocID(path)); err != nil {
 		return err
 	}
 	for _, q := range []string{"delFile", "delSym", "delIdent", "delRel", "delType"} {
@@ -118,7 +118,7 @@ func (b *Batch) Put(rec *FileRecord) error {
 		return err
 	}
 	if rec.Skipped == "" {
-		if err := b.touch(FileDocID(rec.Path)); err != nil {
+		if err := b.touch(fileDocID(rec.Path)); err != nil {
 			return err
 		}
 	}
@@ -132,7 +132,7 @@ func (b *Batch) Put(rec *FileRecord) error {
 			s.ParentID, marshalMeta(s.Metadata)); err != nil {
 			return err
 		}
-		if err := b.touch(SymbolDocID(s.ID)); err != nil {
+		if err := b.touch(symbolDocID(s.ID)); err != nil {
 			return err
 		}
 	}
@@ -164,9 +164,9 @@ func (b *Batch) Delete(path string) error {
 	return b.removeRows(path)
 }
 
-// ClearPending removes documents from the full-text log: bleve has them. A document this
+// clearPending removes documents from the full-text log: bleve has them. A document this
 // batch touches again is logged again by it.
-func (b *Batch) ClearPending(docIDs []string) error {
+func (b *Batch) clearPending(docIDs []string) error {
 	for _, id := range docIDs {
 		if err := b.exec("clear", id); err != nil {
 			return err

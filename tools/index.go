@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -23,7 +24,7 @@ func newIndexReport(sum *workspace.Summary) *IndexReport {
 		r.Languages = []index.LanguageStats{}
 	}
 	if r.Skipped == nil {
-		r.Skipped = map[workspace.SkipReason]int{}
+		r.Skipped = map[extract.SkipReason]int{}
 	}
 	return r
 }

@@ -143,7 +143,7 @@ func readFile(path string, maxSize int) ([]byte, error) {
 	return src, nil
 }
 
-func skipReason(reason string, size, maxSize int) string {
+func skipReason(reason extract.SkipReason, size, maxSize int) string {
 	switch reason {
 	case extract.SkipTooLarge:
 		return fmt.Sprintf("the file is %d bytes, over the %d-byte limit (raise max_size, --max-size)", size, maxSize)
@@ -154,7 +154,7 @@ func skipReason(reason string, size, maxSize int) string {
 	case extract.SkipNoExtractor:
 		return "no extractor for its language"
 	}
-	return reason
+	return string(reason)
 }
 
 // parseKinds reads symbol kinds (nil for none: every kind), with a did-you-mean for a

@@ -56,8 +56,8 @@ var minifiedNameSuffixes = []string{
 	".bundle.js", "-bundle.js", ".chunk.js",
 }
 
-// Classify checks a file's content after reading it: SkipBinary if it has a NUL byte near the
-// start (extract.IsBinary), SkipMinified if it is minified or machine-packed text, or "" to
+// Classify checks a file's content after reading it: extract.SkipBinary if it has a NUL byte near the
+// start (extract.IsBinary), extract.SkipMinified if it is minified or machine-packed text, or "" to
 // index it. Only path's base name counts, for its extension and minified-by-name suffixes.
 //
 // Judged on its first 64 KiB, text is dense if its lines average over 500 bytes or half its
@@ -66,12 +66,12 @@ var minifiedNameSuffixes = []string{
 // and under a tenth of it is spaces and tabs, so that source with one huge literal and prose
 // with one paragraph a line are kept. A *.min.js, *.min.css, *-bundle.js or similar file is
 // minified if any line is over 1000 bytes. See the constants above.
-func Classify(path string, content []byte) SkipReason {
+func Classify(path string, content []byte) extract.SkipReason {
 	if extract.IsBinary(content) {
-		return SkipBinary
+		return extract.SkipBinary
 	}
 	if isMinified(path, content) {
-		return SkipMinified
+		return extract.SkipMinified
 	}
 	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/extract"
 )
 
 // Building blocks for Classify's cases.
@@ -40,23 +42,23 @@ func classifyBase64(n int) string {
 func TestClassify(t *testing.T) {
 	tests := []struct {
 		name, path, content string
-		want                SkipReason
+		want                extract.SkipReason
 	}{
 		{"empty", "a.go", "", ""},
-		{"NUL byte", "a.dat", "abc\x00def", SkipBinary},
+		{"NUL byte", "a.dat", "abc\x00def", extract.SkipBinary},
 		{"NUL byte past the sniffed head", "a.txt", strings.Repeat("x\n", 4500) + "\x00", ""},
 		{"Go code", "main.go", "package main\n\nfunc main() {\n" + classifyCodeLines(200) + "}\n", ""},
-		{"minified JS", "app.js", classifyMinifiedJS, SkipMinified},
+		{"minified JS", "app.js", classifyMinifiedJS, extract.SkipMinified},
 		{"minified JS after a licence header", "lib.js",
-			"/*!\n * lib v1.0\n * (c) someone\n * MIT licence\n */\n" + classifyMinifiedJS + "\n", SkipMinified},
-		{"minified CSS", "site.css", classifyMinifiedCSS, SkipMinified},
-		{"compact JSON", "data.json", classifyCompactJSON, SkipMinified},
+			"/*!\n * lib v1.0\n * (c) someone\n * MIT licence\n */\n" + classifyMinifiedJS + "\n", extract.SkipMinified},
+		{"minified CSS", "site.css", classifyMinifiedCSS, extract.SkipMinified},
+		{"compact JSON", "data.json", classifyCompactJSON, extract.SkipMinified},
 		{"pretty JSON", "data.json", strings.ReplaceAll(classifyCompactJSON, "},", "},\n"), ""},
-		{"source map", "app.js.map", `{"version":3,"mappings":"` + strings.Repeat("AAAA,CAAC;", 500) + `"}`, SkipMinified},
-		{"*.min.js with one long line", "vendor.min.js", classifyCodeLines(100) + strings.Repeat("x", 1500) + "\n", SkipMinified},
+		{"source map", "app.js.map", `{"version":3,"mappings":"` + strings.Repeat("AAAA,CAAC;", 500) + `"}`, extract.SkipMinified},
+		{"*.min.js with one long line", "vendor.min.js", classifyCodeLines(100) + strings.Repeat("x", 1500) + "\n", extract.SkipMinified},
 		{"the same as a plain .js", "vendor.js", classifyCodeLines(100) + strings.Repeat("x", 1500) + "\n", ""},
 		{"*.min.js without long lines", "small.min.js", classifyCodeLines(20), ""},
-		{"-bundle.js", "main-bundle.js", classifyMinifiedJS[:2000], SkipMinified},
+		{"-bundle.js", "main-bundle.js", classifyMinifiedJS[:2000], extract.SkipMinified},
 		{"JS with one data URI among code", "icons.js",
 			classifyCodeLines(300) + "const icon = \"data:image/png;base64," + classifyBase64(6000) + "\";\n", ""},
 		{"Markdown with a few long lines", "README.md",
@@ -66,16 +68,16 @@ func TestClassify(t *testing.T) {
 		{"README with an inline image", "README.md",
 			"# Tool\n\n" + strings.Repeat("Some prose about the tool and how to run it.\n", 30) +
 				"![logo](data:image/png;base64," + classifyBase64(6000) + ")\n", ""},
-		{"base64 blob", "core.base64", classifyBase64(40000), SkipMinified},
-		{"digits", "pi.txt", "3." + strings.Repeat("1415926535897932384626433832795028841971", 1000), SkipMinified},
-		{"fuzz corpus", "testdata/fuzz/FuzzX/0a1b", "go test fuzz v1\n[]byte(\"" + classifyBase64(4000) + "\")\n", SkipMinified},
+		{"base64 blob", "core.base64", classifyBase64(40000), extract.SkipMinified},
+		{"digits", "pi.txt", "3." + strings.Repeat("1415926535897932384626433832795028841971", 1000), extract.SkipMinified},
+		{"fuzz corpus", "testdata/fuzz/FuzzX/0a1b", "go test fuzz v1\n[]byte(\"" + classifyBase64(4000) + "\")\n", extract.SkipMinified},
 		{"Go test with a huge literal", "x_test.go",
 			"package x\n\nfunc TestX(t *testing.T) {\n" + classifyCodeLines(40) + "\tconst data = `" + classifyCompactJSON + "`\n}\n", ""},
 		{"Go file that is all one packed literal", "bindata.go",
-			"package x\n\nvar data = \"" + classifyBase64(30000) + "\"\n", SkipMinified},
+			"package x\n\nvar data = \"" + classifyBase64(30000) + "\"\n", extract.SkipMinified},
 		{"long-lined but spaced-out code", "table.go",
 			"package x\n\nvar table = []int{" + strings.Repeat("1, 2, 3, 4, 5, 6, ", 2000) + "}\n", ""},
-		{"upper-case name", "APP.MIN.JS", classifyMinifiedJS[:1500], SkipMinified},
+		{"upper-case name", "APP.MIN.JS", classifyMinifiedJS[:1500], extract.SkipMinified},
 		{"CRLF lines", "win.js", strings.Repeat("var x = 1;\r\n", 500), ""},
 	}
 	for _, tt := range tests {

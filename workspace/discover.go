@@ -25,34 +25,6 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 )
 
-// SkipReason says why a file was not indexed.
-type SkipReason string
-
-// Reasons a file or directory is not indexed.
-const (
-	// SkipIgnored: a rule in .gitignore, .git/info/exclude or .quarryignore.
-	SkipIgnored SkipReason = "ignored"
-	// SkipBuiltin: VCS metadata and .quarry, dependency and cache directories, and build
-	// output; see neverIndexedDirs, builtinSkipDirs, buildOutputDirs and builtinMarkerFiles.
-	// vendor/ is not one: vendored code is source, and search ranks it lower.
-	SkipBuiltin SkipReason = "builtin"
-	// SkipTooLarge: larger than WalkOptions.MaxFileSize.
-	SkipTooLarge SkipReason = "too_large"
-	// SkipBinary: a NUL byte near the start (Classify).
-	SkipBinary SkipReason = "binary"
-	// SkipMinified: minified or otherwise machine-packed text (Classify).
-	SkipMinified SkipReason = "minified"
-	// SkipSymlink: a symlink to a directory, out of the root, broken, or in a loop.
-	SkipSymlink SkipReason = "symlink"
-	// SkipUnreadable: permission denied, or vanished or changed while walking.
-	SkipUnreadable SkipReason = "unreadable"
-	// SkipNotRegular: a named pipe, socket or device; reading one could block or never end.
-	SkipNotRegular SkipReason = "not_regular"
-)
-
-// String returns the reason as it appears in reports and JSON.
-func (r SkipReason) String() string { return string(r) }
-
 // MaxSkippedSamples is how many examples WalkResult.Samples keeps for each reason.
 const MaxSkippedSamples = 20
 
@@ -76,22 +48,22 @@ type Candidate struct {
 // under a skipped directory is looked at or counted.
 type Skipped struct {
 	Path   string
-	Reason SkipReason
+	Reason extract.SkipReason
 }
 
 // WalkResult is what Walk found.
 type WalkResult struct {
-	Files   []Candidate        // sorted by Path
-	Skipped map[SkipReason]int // how many files and directories were left out for each reason
-	Samples []Skipped          // at most MaxSkippedSamples for each reason, sorted by reason then path
+	Files   []Candidate                // sorted by Path
+	Skipped map[extract.SkipReason]int // how many files and directories were left out for each reason
+	Samples []Skipped                  // at most MaxSkippedSamples for each reason, sorted by reason then path
 }
 
 // Walk lists the files under root to index. Directories that are ignored are not descended.
 //
 // Root must be an existing directory. An entry inside it that cannot be read (permission
-// denied, vanished while walking) is counted under SkipUnreadable, never fatal. Symlinks are
+// denied, vanished while walking) is counted under extract.SkipUnreadable, never fatal. Symlinks are
 // never followed to a directory: a symlink to a regular file inside the root is a Candidate
-// under the link's own path, every other symlink is SkipSymlink. So Walk cannot loop or
+// under the link's own path, every other symlink is extract.SkipSymlink. So Walk cannot loop or
 // leave the root. The walk stops with the context's error once ctx is done.
 //
 // The ignore rules found under root apply (see ignore.go); .gitignore files above root, in an
@@ -116,7 +88,7 @@ func Walk(ctx context.Context, root string, opts WalkOptions) (*WalkResult, erro
 		ctx:      ctx,
 		realRoot: realRoot,
 		maxSize:  opts.MaxFileSize,
-		res:      &WalkResult{Skipped: map[SkipReason]int{}},
+		res:      &WalkResult{Skipped: map[extract.SkipReason]int{}},
 	}
 	if w.maxSize <= 0 {
 		w.maxSize = extract.DefaultMaxFileSize
@@ -222,12 +194,12 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 	typ := e.Type()
 	isDir := typ.IsDir()
 	if neverIndexedDirs[name] {
-		w.skip(rel, isDir, SkipBuiltin)
+		w.skip(rel, isDir, extract.SkipBuiltin)
 		return nil
 	}
 	verdict, fromQuarry := dir.rules.match(path, isDir)
 	if verdict == gitignore.Exclude {
-		w.skip(rel, isDir, SkipIgnored)
+		w.skip(rel, isDir, extract.SkipIgnored)
 		return nil
 	}
 	reincluded := verdict == gitignore.Include && fromQuarry
@@ -235,7 +207,7 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 	switch {
 	case isDir:
 		if !reincluded && isBuiltinSkipDir(name, dir.entries) {
-			w.skip(rel, true, SkipBuiltin)
+			w.skip(rel, true, extract.SkipBuiltin)
 			return nil
 		}
 		return w.walkSubdir(abs, rel, path, dir.rules, reincluded)
@@ -244,7 +216,7 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 	case typ.IsRegular():
 		w.visitFile(abs, rel, e)
 	default:
-		w.skip(rel, false, SkipNotRegular)
+		w.skip(rel, false, extract.SkipNotRegular)
 	}
 	return nil
 }
@@ -255,10 +227,10 @@ func (w *walkState) walkSubdir(abs, rel string, path []string, rules *ignoreRule
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		// Entries read before the error are still walked; usually there are none.
-		w.skip(rel, true, SkipUnreadable)
+		w.skip(rel, true, extract.SkipUnreadable)
 	}
 	if !reincluded && hasBuiltinMarker(entries) {
-		w.skip(rel, true, SkipBuiltin)
+		w.skip(rel, true, extract.SkipBuiltin)
 		return nil
 	}
 	return w.walkEntries(abs, rel, slices.Clone(path), entries, rules)
@@ -268,7 +240,7 @@ func (w *walkState) walkSubdir(abs, rel string, path []string, rules *ignoreRule
 func (w *walkState) visitFile(abs, rel string, e os.DirEntry) {
 	info, err := e.Info()
 	if err != nil || !info.Mode().IsRegular() {
-		w.skip(rel, false, SkipUnreadable) // vanished, or replaced since the directory was listed
+		w.skip(rel, false, extract.SkipUnreadable) // vanished, or replaced since the directory was listed
 		return
 	}
 	w.addFile(abs, rel, info)
@@ -279,17 +251,17 @@ func (w *walkState) visitFile(abs, rel string, e os.DirEntry) {
 func (w *walkState) visitSymlink(abs, rel string) {
 	target, err := filepath.EvalSymlinks(abs)
 	if err != nil || !w.insideRoot(target) {
-		w.skip(rel, false, SkipSymlink) // broken, a loop, or out of the root
+		w.skip(rel, false, extract.SkipSymlink) // broken, a loop, or out of the root
 		return
 	}
 	info, err := os.Stat(target)
 	switch {
 	case err != nil:
-		w.skip(rel, false, SkipUnreadable)
+		w.skip(rel, false, extract.SkipUnreadable)
 	case info.IsDir():
-		w.skip(rel, false, SkipSymlink) // the directory is walked under its own path
+		w.skip(rel, false, extract.SkipSymlink) // the directory is walked under its own path
 	case !info.Mode().IsRegular():
-		w.skip(rel, false, SkipNotRegular)
+		w.skip(rel, false, extract.SkipNotRegular)
 	default:
 		w.addFile(abs, rel, info)
 	}
@@ -313,7 +285,7 @@ func (w *walkState) insideRoot(target string) bool {
 // addFile adds a Candidate for a regular file described by info, unless it is too large.
 func (w *walkState) addFile(abs, rel string, info fs.FileInfo) {
 	if info.Size() > w.maxSize {
-		w.skip(rel, false, SkipTooLarge)
+		w.skip(rel, false, extract.SkipTooLarge)
 		return
 	}
 	c := Candidate{Path: rel, AbsPath: abs, Size: info.Size(), ModTime: info.ModTime()}
@@ -321,7 +293,7 @@ func (w *walkState) addFile(abs, rel string, info fs.FileInfo) {
 }
 
 // skip counts a left-out entry and keeps it as a sample while there are few of its reason.
-func (w *walkState) skip(rel string, isDir bool, reason SkipReason) {
+func (w *walkState) skip(rel string, isDir bool, reason extract.SkipReason) {
 	w.res.Skipped[reason]++
 	if w.res.Skipped[reason] > MaxSkippedSamples {
 		return

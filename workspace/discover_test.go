@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/extract"
 )
 
 // writeWalkTestTree creates files under root: each key is a slash-separated path, its value the
@@ -49,7 +51,7 @@ func walkTestPaths(t *testing.T, root string, opts WalkOptions) ([]string, *Walk
 }
 
 // hasSkippedSample reports whether res holds a sample of path skipped for reason.
-func hasSkippedSample(res *WalkResult, path string, reason SkipReason) bool {
+func hasSkippedSample(res *WalkResult, path string, reason extract.SkipReason) bool {
 	return slices.Contains(res.Samples, Skipped{Path: path, Reason: reason})
 }
 
@@ -105,11 +107,11 @@ func TestWalkBuiltinSkips(t *testing.T) {
 		"py/.venv/", "py/__pycache__/", "py/build/", "py/venv/", "rs/target/", "sub/.git",
 		"web/dist/", "web/node_modules/",
 	}
-	if n := res.Skipped[SkipBuiltin]; n != len(skipped) {
+	if n := res.Skipped[extract.SkipBuiltin]; n != len(skipped) {
 		t.Errorf("Skipped[builtin] = %d, want %d", n, len(skipped))
 	}
 	for _, p := range skipped {
-		if !hasSkippedSample(res, p, SkipBuiltin) {
+		if !hasSkippedSample(res, p, extract.SkipBuiltin) {
 			t.Errorf("no builtin sample %q in %v", p, res.Samples)
 		}
 	}
@@ -191,11 +193,11 @@ func TestWalkSizeCap(t *testing.T) {
 					t.Errorf("%s: Size = %d, want %d", f.Path, f.Size, tt.sizes[f.Path])
 				}
 			}
-			if n := res.Skipped[SkipTooLarge]; n != len(tt.tooLarge) {
+			if n := res.Skipped[extract.SkipTooLarge]; n != len(tt.tooLarge) {
 				t.Errorf("Skipped[too_large] = %d, want %d", n, len(tt.tooLarge))
 			}
 			for _, p := range tt.tooLarge {
-				if !hasSkippedSample(res, p, SkipTooLarge) {
+				if !hasSkippedSample(res, p, extract.SkipTooLarge) {
 					t.Errorf("no too_large sample %q in %v", p, res.Samples)
 				}
 			}
@@ -242,15 +244,15 @@ func TestWalkSymlinks(t *testing.T) {
 		t.Errorf("Walk files = %q, want %q", got, want)
 	}
 	symlinks := []string{"broken", "dir-link", "git-link", "loop-a", "loop-b", "out-dir", "out-file", "out-rel", "root-link", "self"}
-	if n := res.Skipped[SkipSymlink]; n != len(symlinks) {
+	if n := res.Skipped[extract.SkipSymlink]; n != len(symlinks) {
 		t.Errorf("Skipped[symlink] = %d, want %d (samples %v)", n, len(symlinks), res.Samples)
 	}
 	for _, p := range symlinks {
-		if !hasSkippedSample(res, p, SkipSymlink) {
+		if !hasSkippedSample(res, p, extract.SkipSymlink) {
 			t.Errorf("no symlink sample %q in %v", p, res.Samples)
 		}
 	}
-	if !hasSkippedSample(res, "large-link", SkipTooLarge) {
+	if !hasSkippedSample(res, "large-link", extract.SkipTooLarge) {
 		t.Errorf("large-link not too_large: %v", res.Samples)
 	}
 	for _, f := range res.Files {
@@ -262,7 +264,7 @@ func TestWalkSymlinks(t *testing.T) {
 
 func TestWalkUnreadableDirectory(t *testing.T) {
 	if os.Getuid() == 0 {
-		t.Skip("running as root, which reads a chmod 000 directory anyway; TestWalkVanished covers SkipUnreadable")
+		t.Skip("running as root, which reads a chmod 000 directory anyway; TestWalkVanished covers extract.SkipUnreadable")
 	}
 	if runtime.GOOS == "windows" {
 		t.Skip("chmod does not remove read permission on Windows")
@@ -278,7 +280,7 @@ func TestWalkUnreadableDirectory(t *testing.T) {
 	if want := []string{"ok.go"}; !slices.Equal(got, want) {
 		t.Errorf("Walk files = %q, want %q", got, want)
 	}
-	if !hasSkippedSample(res, "locked/", SkipUnreadable) {
+	if !hasSkippedSample(res, "locked/", extract.SkipUnreadable) {
 		t.Errorf("no unreadable sample locked/ in %v", res.Samples)
 	}
 }
@@ -300,7 +302,7 @@ func TestWalkVanished(t *testing.T) {
 		t.Errorf("Walk files = %q, want %q", got, want)
 	}
 	for _, p := range []string{"gone.go", "gonedir/"} {
-		if !hasSkippedSample(res, p, SkipUnreadable) {
+		if !hasSkippedSample(res, p, extract.SkipUnreadable) {
 			t.Errorf("no unreadable sample %q in %v", p, res.Samples)
 		}
 	}
@@ -374,7 +376,7 @@ func TestWalkNotRegular(t *testing.T) {
 	if want := []string{"a.go"}; !slices.Equal(got, want) {
 		t.Errorf("Walk files = %q, want %q", got, want)
 	}
-	if !hasSkippedSample(res, "sock", SkipNotRegular) {
+	if !hasSkippedSample(res, "sock", extract.SkipNotRegular) {
 		t.Errorf("no not_regular sample sock in %v", res.Samples)
 	}
 }
@@ -425,7 +427,7 @@ func TestWalkSamplesCapped(t *testing.T) {
 	}
 	writeWalkTestTree(t, root, files)
 	_, res := walkTestPaths(t, root, WalkOptions{})
-	if n := res.Skipped[SkipIgnored]; n != 25 {
+	if n := res.Skipped[extract.SkipIgnored]; n != 25 {
 		t.Errorf("Skipped[ignored] = %d, want 25", n)
 	}
 	if n := len(res.Samples); n != MaxSkippedSamples {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 )
 
@@ -71,10 +72,10 @@ type FulltextHealth struct {
 
 // LastIndex is what the last Index run recorded.
 type LastIndex struct {
-	At        time.Time          `json:"at"`
-	ElapsedMS int64              `json:"elapsed_ms"`
-	Skipped   map[SkipReason]int `json:"skipped"`
-	Errors    int                `json:"errors"`
+	At        time.Time                  `json:"at"`
+	ElapsedMS int64                      `json:"elapsed_ms"`
+	Skipped   map[extract.SkipReason]int `json:"skipped"`
+	Errors    int                        `json:"errors"`
 }
 
 // Changes are the files that differ on disk from the index (by size and modification time).

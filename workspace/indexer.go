@@ -40,33 +40,33 @@ type Progress struct {
 
 // Summary is the outcome of an Index run.
 type Summary struct {
-	Root      string                `json:"root"`
-	ID        string                `json:"id"`
-	Added     int                   `json:"added"`
-	Changed   int                   `json:"changed"`
-	Deleted   int                   `json:"deleted"`
-	Renamed   int                   `json:"renamed"`
-	Unchanged int                   `json:"unchanged"`
-	Extracted int                   `json:"extracted"`
-	BytesRead int64                 `json:"bytes_read"`
-	Counts    index.Counts          `json:"counts"`
-	Languages []index.LanguageStats `json:"languages"`
-	Skipped   map[SkipReason]int    `json:"skipped"`
-	Samples   []Skipped             `json:"skipped_samples,omitempty"`
-	Fulltext  string                `json:"fulltext"` // what happened to the full-text index
-	Errors    []string              `json:"errors,omitempty"`
-	Elapsed   time.Duration         `json:"-"`
-	ElapsedMS int64                 `json:"elapsed_ms"`
+	Root      string                     `json:"root"`
+	ID        string                     `json:"id"`
+	Added     int                        `json:"added"`
+	Changed   int                        `json:"changed"`
+	Deleted   int                        `json:"deleted"`
+	Renamed   int                        `json:"renamed"`
+	Unchanged int                        `json:"unchanged"`
+	Extracted int                        `json:"extracted"`
+	BytesRead int64                      `json:"bytes_read"`
+	Counts    index.Counts               `json:"counts"`
+	Languages []index.LanguageStats      `json:"languages"`
+	Skipped   map[extract.SkipReason]int `json:"skipped"`
+	Samples   []Skipped                  `json:"skipped_samples,omitempty"`
+	Fulltext  string                     `json:"fulltext"` // what happened to the full-text index
+	Errors    []string                   `json:"errors,omitempty"`
+	Elapsed   time.Duration              `json:"-"`
+	ElapsedMS int64                      `json:"elapsed_ms"`
 }
 
 // job is a file to read, and what it becomes.
 type job struct {
 	cand   Candidate
 	stored *index.FileState
-	rec    *index.FileRecord // set when the file is to be (re)written
-	skip   SkipReason        // set when the file is to be skipped after reading
-	touch  bool              // content unchanged: only mtime and size are updated
-	moved  bool              // the extraction was moved from a deleted file, not parsed
+	rec    *index.FileRecord  // set when the file is to be (re)written
+	skip   extract.SkipReason // set when the file is to be skipped after reading
+	touch  bool               // content unchanged: only mtime and size are updated
+	moved  bool               // the extraction was moved from a deleted file, not parsed
 	err    error
 }
 
@@ -91,18 +91,19 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 			}
 		}
 	}
-	ix, err := openIndex(ctx, indexDir)
+	ix, err := index.OpenWriter(ctx, StorePath(indexDir), FulltextPath(indexDir))
 	if err != nil {
 		return nil, err
 	}
-	defer ix.close()
-	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.ftStatus)}
+	defer ix.Close()
+	store := ix.Store()
+	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status())}
 	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize})
 	if err != nil {
 		return nil, err
 	}
 	sum.Skipped, sum.Samples = walk.Skipped, walk.Samples
-	stored, err := ix.store.Files(ctx)
+	stored, err := store.Files(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("workspace: read the store: %w", err)
 	}
@@ -119,7 +120,7 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		}
 	}
 	ex := extract.New(reg, extract.Options{MaxFileSize: int(maxFileSize(opts))})
-	rd := &reader{ctx: ctx, ex: ex, reg: reg, store: ix.store, movable: movable}
+	rd := &reader{ctx: ctx, ex: ex, reg: reg, store: store, movable: movable}
 	if err := w.run(todo, rd.read); err != nil {
 		return nil, err
 	}
@@ -127,21 +128,21 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		return nil, err
 	}
 	sum.Deleted -= sum.Renamed
-	if err := ix.finish(ctx); err != nil {
+	if err := ix.Finish(ctx); err != nil {
 		return nil, err
 	}
-	if ix.ftStatus != index.FulltextReady {
-		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.ftStatus)
+	if ix.Status() != index.FulltextReady {
+		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.Status())
 	}
-	if sum.Counts, err = ix.store.Counts(ctx); err != nil {
+	if sum.Counts, err = store.Counts(ctx); err != nil {
 		return nil, err
 	}
-	if sum.Languages, err = ix.store.Languages(ctx); err != nil {
+	if sum.Languages, err = store.Languages(ctx); err != nil {
 		return nil, err
 	}
 	sum.Elapsed = time.Since(start)
 	sum.ElapsedMS = sum.Elapsed.Milliseconds()
-	if err := recordLastIndex(ctx, ix.store, sum, time.Now()); err != nil {
+	if err := recordLastIndex(ctx, store, sum, time.Now()); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -162,7 +163,7 @@ func plan(files []Candidate, stored map[string]index.FileState, sum *Summary) (t
 		st, ok := stored[c.Path]
 		if ok && st.Size == c.Size && st.MTime == c.ModTime.UnixNano() {
 			if st.Skipped != "" {
-				sum.Skipped[SkipReason(st.Skipped)]++
+				sum.Skipped[st.Skipped]++
 			} else {
 				sum.Unchanged++
 			}
@@ -196,7 +197,7 @@ type reader struct {
 func (rd *reader) read(j *job) {
 	content, err := os.ReadFile(j.cand.AbsPath)
 	if err != nil {
-		j.skip = SkipUnreadable
+		j.skip = extract.SkipUnreadable
 		return
 	}
 	if reason := Classify(j.cand.Path, content); reason != "" {
@@ -238,7 +239,7 @@ func (rd *reader) read(j *job) {
 // writer applies jobs to the store and the full-text index in batches.
 type writer struct {
 	ctx      context.Context
-	ix       *openedIndex
+	ix       *index.Writer
 	progress func(Progress)
 	total    int
 	done     int
@@ -253,17 +254,17 @@ type writer struct {
 func (w *writer) deleteAll(paths []string) error {
 	for len(paths) > 0 {
 		n := min(len(paths), writeBatchFiles)
-		b, err := w.ix.begin(w.ctx)
+		b, err := w.ix.Begin(w.ctx)
 		if err != nil {
 			return err
 		}
 		for _, p := range paths[:n] {
-			if err := b.delete(p); err != nil {
-				b.rollback()
+			if err := b.Delete(p); err != nil {
+				b.Rollback()
 				return err
 			}
 		}
-		if err := b.commit(w.ctx); err != nil {
+		if err := b.Commit(w.ctx); err != nil {
 			return err
 		}
 		w.sum.Deleted += n
@@ -308,13 +309,13 @@ func (w *writer) run(jobs []*job, work func(*job)) error {
 
 // consume writes finished jobs in batches.
 func (w *writer) consume(out <-chan *job) error {
-	var b *writeBatch
+	var b *index.WriteBatch
 	files, bytes := 0, int64(0)
 	flush := func() error {
 		if b == nil {
 			return nil
 		}
-		err := b.commit(w.ctx)
+		err := b.Commit(w.ctx)
 		w.advance(files, bytes)
 		b, files, bytes = nil, 0, 0
 		return err
@@ -322,7 +323,7 @@ func (w *writer) consume(out <-chan *job) error {
 	for j := range out {
 		if b == nil {
 			var err error
-			if b, err = w.ix.begin(w.ctx); err != nil {
+			if b, err = w.ix.Begin(w.ctx); err != nil {
 				return err
 			}
 		}
@@ -334,7 +335,7 @@ func (w *writer) consume(out <-chan *job) error {
 		// until the run ends, must not keep the content and the extraction alive.
 		j.rec = nil
 		if err != nil {
-			b.rollback()
+			b.Rollback()
 			return err
 		}
 		files++
@@ -344,7 +345,7 @@ func (w *writer) consume(out <-chan *job) error {
 			}
 		}
 		if w.ctx.Err() != nil {
-			b.rollback()
+			b.Rollback()
 			return w.ctx.Err()
 		}
 	}
@@ -352,21 +353,21 @@ func (w *writer) consume(out <-chan *job) error {
 }
 
 // apply adds one finished job to a batch and counts it.
-func (w *writer) apply(b *writeBatch, j *job) error {
+func (w *writer) apply(b *index.WriteBatch, j *job) error {
 	if j.err != nil {
 		w.sum.Errors = append(w.sum.Errors, j.err.Error())
 	}
 	switch {
-	case j.skip == SkipUnreadable:
+	case j.skip == extract.SkipUnreadable:
 		w.sum.Skipped[j.skip]++
 		return nil // keep what the store has; the next run tries again
 	case j.skip != "":
 		// Remember the file as skipped, so it is not read again until it changes.
 		w.sum.Skipped[j.skip]++
-		return b.put(&index.FileRecord{Path: j.cand.Path, Size: j.cand.Size, MTime: j.cand.ModTime.UnixNano(), Skipped: string(j.skip)})
+		return b.Put(&index.FileRecord{Path: j.cand.Path, Size: j.cand.Size, MTime: j.cand.ModTime.UnixNano(), Skipped: j.skip})
 	case j.touch:
 		w.sum.Unchanged++
-		return b.touch(j.cand.Path, j.cand.ModTime.UnixNano(), j.cand.Size)
+		return b.Touch(j.cand.Path, j.cand.ModTime.UnixNano(), j.cand.Size)
 	}
 	switch {
 	case j.stored != nil:
@@ -381,7 +382,7 @@ func (w *writer) apply(b *writeBatch, j *job) error {
 		w.sum.Extracted++
 	}
 	w.sum.BytesRead += j.rec.Size
-	return b.put(j.rec)
+	return b.Put(j.rec)
 }
 
 func (w *writer) advance(files int, bytes int64) {

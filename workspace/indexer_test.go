@@ -84,7 +84,7 @@ func TestIncremental(t *testing.T) {
 		"bin.dat":       "\x00\x01\x02",
 	})
 	sum := indexTree(t, root, IndexOptions{})
-	if sum.Added != 3 || sum.Extracted != 2 || sum.Skipped[SkipBinary] != 1 {
+	if sum.Added != 3 || sum.Extracted != 2 || sum.Skipped[extract.SkipBinary] != 1 {
 		t.Errorf("first run: %+v", sum)
 	}
 	c := checkConsistent(t, root)
@@ -121,7 +121,7 @@ func TestIncremental(t *testing.T) {
 	if _, ok := files["docs/pool.md"]; !ok {
 		t.Errorf("renamed docs/pool.md is not stored: %v", files)
 	}
-	if f := files["bin.dat"]; f.Skipped != string(SkipBinary) {
+	if f := files["bin.dat"]; f.Skipped != extract.SkipBinary {
 		t.Errorf("bin.dat stored as %+v, want skipped binary", f)
 	}
 }

@@ -1,0 +1,274 @@
+package index
+
+// The write side of an index: the store and the full-text index kept in step.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// rebuildBatchDocs is how many full-text documents a rebuild from the store writes in one
+// bleve batch.
+const rebuildBatchDocs = 800
+
+// Writer writes a workspace's index: the store and the full-text index, kept in step. Every
+// change goes to the store first, in a transaction that also logs the full-text documents it
+// touches (fulltext_pending), then to bleve, and the log entries are cleared only once bleve
+// has them. After a crash anywhere in between, opening a Writer replays the log, so the
+// full-text index never answers from documents the store no longer has. The callers hand it
+// file records (FileRecord); the documents, their ids and the log are its own.
+//
+// One Writer at a time may write an index (the caller holds the workspace's lock). Its
+// batches are used from one goroutine; the full-text side of each is written by a
+// background applier while the next is filled.
+type Writer struct {
+	store    *Store
+	ft       *Fulltext
+	ftStatus FulltextStatus
+	applier  *applier
+}
+
+// OpenWriter opens the store at storePath and the full-text index at fulltextPath for
+// writing, replaying the log of a run that did not finish. Over an empty store (a first
+// load) it fills the full-text index as files are written and builds the store's lookup
+// indexes once, in Finish.
+func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, error) {
+	store, err := OpenStore(storePath)
+	if err != nil {
+		return nil, err
+	}
+	ft, status, err := openFulltext(fulltextPath)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	ix := &Writer{store: store, ft: ft, ftStatus: status}
+	empty, err := store.Empty(ctx)
+	if err != nil {
+		ix.Close()
+		return nil, err
+	}
+	if empty {
+		// A first load: the full-text index, new or replaced, is filled as files are written
+		// (over a store with files it is rebuilt at the end instead), and the store's lookup
+		// indexes are built once after the load.
+		ix.ftStatus = FulltextReady
+		store.setBulk(true)
+		if err := store.dropSecondaryIndexes(ctx); err != nil {
+			ix.Close()
+			return nil, err
+		}
+	}
+	ix.applier = newApplier(ix)
+	if status == FulltextReady {
+		pending, err := store.pendingDocs(ctx)
+		if err == nil && len(pending) > 0 {
+			err = ix.syncDocs(ctx, pending)
+		}
+		if err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("index: replay the full-text log: %w", err)
+		}
+	}
+	return ix, nil
+}
+
+// Status returns what the full-text index was when the writer opened it: ready, or to be
+// rebuilt from the store by Finish (created, stale, corrupt, ...).
+func (ix *Writer) Status() FulltextStatus { return ix.ftStatus }
+
+// Store returns the store, to read what it holds (files, a stored extraction, counts).
+func (ix *Writer) Store() *Store { return ix.store }
+
+// Close waits for the full-text batches in flight and closes both indexes. After a Close
+// without Finish, the log keeps what bleve did not get, for the next writer to replay.
+func (ix *Writer) Close() {
+	if ix.applier != nil {
+		ix.applier.wait()
+	}
+	ix.ft.Close()
+	ix.store.Close()
+}
+
+// Finish ends a run: waits for the full-text batches, clears their log, builds the store's
+// lookup indexes, rebuilds the full-text index from the store when it was missing, stale or
+// corrupt, and folds the WAL into the database.
+func (ix *Writer) Finish(ctx context.Context) error {
+	err := ix.applier.wait()
+	if err == nil {
+		err = ix.store.clearPending(ctx, ix.applier.takeApplied())
+	}
+	ix.applier = nil
+	if err != nil {
+		return err
+	}
+	ix.store.setBulk(false)
+	if err := ix.store.createSecondaryIndexes(ctx); err != nil {
+		return err
+	}
+	if ix.ftStatus != FulltextReady {
+		if err := ix.rebuild(ctx); err != nil {
+			return fmt.Errorf("index: rebuild the full-text index: %w", err)
+		}
+	}
+	return ix.store.Checkpoint(ctx)
+}
+
+// rebuild writes every stored file and symbol to the full-text index.
+func (ix *Writer) rebuild(ctx context.Context) error {
+	b := ix.ft.newBatch()
+	err := ix.store.FileDocs(ctx, func(path, lang string, content []byte) error {
+		if err := ix.addFileDocs(ctx, b, path, lang, content); err != nil {
+			return err
+		}
+		if b.Size() >= rebuildBatchDocs {
+			if err := ix.ft.apply(b); err != nil {
+				return err
+			}
+			b = ix.ft.newBatch()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := ix.ft.apply(b); err != nil {
+		return err
+	}
+	pending, err := ix.store.pendingDocs(ctx)
+	if err != nil {
+		return err
+	}
+	return ix.store.clearPending(ctx, pending)
+}
+
+// addFileDocs adds the documents of one stored file to b.
+func (ix *Writer) addFileDocs(ctx context.Context, b *fulltextBatch, path, lang string, content []byte) error {
+	b.AddFile(fileDoc{Path: path, Language: lang, Content: string(content)})
+	syms, err := ix.store.FileSymbols(ctx, path)
+	if err != nil {
+		return err
+	}
+	for _, s := range syms {
+		b.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
+			CodeBody: symbolBody(s.Kind, content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind, Path: s.Path})
+	}
+	return nil
+}
+
+// syncDocs brings the given full-text documents in line with the store.
+func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
+	b := ix.ft.newBatch()
+	paths := map[string]bool{}
+	for _, id := range docIDs {
+		b.Delete(id)
+		switch {
+		case strings.HasPrefix(id, fileDocPrefix):
+			paths[strings.TrimPrefix(id, fileDocPrefix)] = true
+		case strings.HasPrefix(id, symbolDocPrefix):
+			p, err := ix.store.SymbolPath(ctx, strings.TrimPrefix(id, symbolDocPrefix))
+			if err != nil {
+				return err
+			}
+			if p != "" {
+				paths[p] = true
+			}
+		}
+	}
+	files, err := ix.store.Files(ctx)
+	if err != nil {
+		return err
+	}
+	for p := range paths {
+		f, ok := files[p]
+		if !ok || f.Skipped != "" {
+			continue
+		}
+		content, err := ix.store.Content(ctx, p)
+		if err != nil {
+			return err
+		}
+		if err := ix.addFileDocs(ctx, b, p, f.Language, content); err != nil {
+			return err
+		}
+	}
+	if err := ix.ft.apply(b); err != nil {
+		return err
+	}
+	return ix.store.clearPending(ctx, docIDs)
+}
+
+// WriteBatch is a store transaction and the full-text batch that follows it: what Put,
+// Delete and Touch write to the store commits at once, and the full-text index follows.
+type WriteBatch struct {
+	ix    *Writer
+	store *Batch
+	ft    *fulltextBatch
+	added map[string]bool // full-text documents this batch (re)writes
+}
+
+// Begin starts a batch. One batch at a time: commit or roll back one before the next.
+func (ix *Writer) Begin(ctx context.Context) (*WriteBatch, error) {
+	sb, err := ix.store.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := sb.clearPending(ix.applier.takeApplied()); err != nil {
+		sb.Rollback()
+		return nil, err
+	}
+	return &WriteBatch{ix: ix, store: sb, ft: ix.ft.newBatch(), added: map[string]bool{}}, nil
+}
+
+// Put writes a file: its store rows and, unless it is skipped, its full-text documents
+// (the file's content and each symbol).
+func (b *WriteBatch) Put(rec *FileRecord) error {
+	if err := b.store.Put(rec); err != nil {
+		return err
+	}
+	if b.ix.ftStatus != FulltextReady || rec.Skipped != "" {
+		return nil // the whole full-text index is rebuilt at the end
+	}
+	b.ft.AddFile(fileDoc{Path: rec.Path, Language: rec.Language, Content: string(rec.Content)})
+	b.added[fileDocID(rec.Path)] = true
+	if rec.Extract == nil {
+		return nil
+	}
+	for i := range rec.Extract.Symbols {
+		s := &rec.Extract.Symbols[i]
+		b.ft.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
+			CodeBody: symbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path})
+		b.added[symbolDocID(s.ID)] = true
+	}
+	return nil
+}
+
+// Delete removes the file at path: its rows and its full-text documents.
+func (b *WriteBatch) Delete(path string) error { return b.store.Delete(path) }
+
+// Touch records a new modification time and size of a file whose content is unchanged.
+func (b *WriteBatch) Touch(path string, mtime, size int64) error {
+	return b.store.Touch(path, mtime, size)
+}
+
+// Rollback abandons the batch.
+func (b *WriteBatch) Rollback() { b.store.Rollback() }
+
+// Commit commits the store transaction and hands the full-text batch to the applier, which
+// writes it to bleve and then has the log cleared, while the next batch is being filled.
+func (b *WriteBatch) Commit(ctx context.Context) error {
+	if err := b.store.Commit(); err != nil {
+		return err
+	}
+	touched := b.store.Touched()
+	if b.ix.ftStatus != FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
+		return nil
+	}
+	for _, id := range touched {
+		if !b.added[id] {
+			b.ft.Delete(id)
+		}
+	}
+	return b.ix.applier.submit(ctx, b.ft, touched)
+}
