@@ -26,16 +26,22 @@ type TermKind uint8
 
 // Term kinds.
 const (
-	Word   TermKind = iota + 1 // a bare word: tokenized, every token must match
-	Phrase                     // a quoted phrase: must occur as written
+	Word         TermKind = iota + 1 // a bare word: tokenized, every token must match
+	Phrase                           // a quoted phrase: must occur as written ("a b"~N: within N words)
+	Prefix                           // a word's start: pars*
+	Wildcard                         // a field value with * and ?: name:get*User?
+	Fuzzy                            // a word within an edit distance: parse~1
+	Regex                            // an RE2 regular expression: /func \w+/
+	Exists                           // the field has a value: parent:*
+	PhrasePrefix                     // a phrase whose last word is a prefix: "connection po"*
 )
 
+var termKindNames = [...]string{Word: "word", Phrase: "phrase", Prefix: "prefix", Wildcard: "wildcard",
+	Fuzzy: "fuzzy", Regex: "regex", Exists: "exists", PhrasePrefix: "phrase_prefix"}
+
 func (k TermKind) String() string {
-	switch k {
-	case Word:
-		return "word"
-	case Phrase:
-		return "phrase"
+	if k > 0 && int(k) < len(termKindNames) {
+		return termKindNames[k]
 	}
 	return fmt.Sprintf("term_kind(%d)", k)
 }
