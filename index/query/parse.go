@@ -84,7 +84,9 @@ func (p *parser) keyword(kw string) bool {
 
 // isSpace reports whether c separates terms: ASCII white space (other spaces are part of
 // words).
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // atEnd reports whether the expression at the current depth ends here.
 func (p *parser) atEnd() bool {
