@@ -278,11 +278,16 @@ func (p *parser) set(f *Field, at int) (Node, error) {
 			break
 		}
 		if len(clauses) > 0 {
+			kwAt, next := p.pos, And
 			if p.keyword("OR") {
-				op = Or
+				next = Or
 			} else {
 				p.keyword("AND")
 			}
+			if len(clauses) > 1 && next != op {
+				return nil, p.errAt(kwAt, "the values of %s:( ) mix AND and OR: use one, or write the field before each group", f.Name)
+			}
+			op = next
 			p.skipSpace()
 		}
 		vat := p.pos

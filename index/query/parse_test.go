@@ -41,6 +41,7 @@ func TestParseExpr(t *testing.T) {
 		{"line:>=100", "line:[100 TO *]"},
 		{"line:<5", "line:[* TO 5}"},
 		{"kind:(class OR struct)", "kind:class OR kind:struct"},
+		{"name:(get set)", "name:get name:set"},
 		{"kind:(class OR struct) lang:go", "(kind:class OR kind:struct) lang:go"},
 		{"name:parse^2 body:retry", "name:parse^2 body:retry"},
 		{`/func \w+Handler\(/ lang:go`, `/func \w+Handler\(/ lang:go`},
@@ -96,6 +97,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"a^x", ""}, // not a boost: the word a^x
 		{"(a b)^2", "1:6: a boost applies to a term or a range, not a group"},
 		{"- a", `1:2: expected a term after "-"`},
+		{"kind:(class OR struct method)", "the values of kind:( ) mix AND and OR"},
 		{"+OR", `1:2: expected a term, got the operator OR (to search for the word, quote it: "OR")`},
 		{"NOT", `1:4: expected a term after "NOT"`},
 		{"vis:secret", `valid values: public, protected, internal, package, fileprivate, private`},
