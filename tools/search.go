@@ -53,11 +53,7 @@ type Plan struct {
 // ExplainSearch checks req like Search and returns how it would run in each workspace,
 // without running it.
 func (s *Service) ExplainSearch(ctx context.Context, req SearchRequest) ([]Plan, error) {
-	ireq, err := s.indexRequest(req)
-	if err != nil {
-		return nil, err
-	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	ireq, xs, err := s.prepareSearch(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -184,14 +180,20 @@ func targetNames() []string {
 	return names
 }
 
+// prepareSearch checks req and opens the indexes it covers; the caller releases them.
+func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (index.Request, []*workspace.SearchIndex, error) {
+	ireq, err := s.indexRequest(req)
+	if err != nil {
+		return ireq, nil, err
+	}
+	xs, err := s.openIndexes(ctx, req.Workspace)
+	return ireq, xs, err
+}
+
 // Search runs a search.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	start := time.Now()
-	ireq, err := s.indexRequest(req)
-	if err != nil {
-		return nil, err
-	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	ireq, xs, err := s.prepareSearch(ctx, req)
 	if err != nil {
 		return nil, err
 	}
