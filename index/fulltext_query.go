@@ -9,12 +9,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
 
@@ -93,19 +96,23 @@ func (s ftQuery) compile() bq.Query {
 }
 
 // filters returns the clauses every document must match besides its words.
-func (s ftQuery) filters() []bq.Query {
+func (s ftQuery) filters() []bq.Query { return requestFilters(s.docType, s.req) }
+
+// requestFilters returns the clauses of req's filters (language, kinds, file pattern's
+// includes) for docType's documents.
+func requestFilters(docType string, req *Request) []bq.Query {
 	var must []bq.Query
-	if s.req.Language != "" {
-		must = append(must, term(ftFieldLanguage, s.req.Language, 0))
+	if req.Language != "" {
+		must = append(must, term(ftFieldLanguage, req.Language, 0))
 	}
-	if s.docType == ftDocTypeSymbol && len(s.req.Kinds) > 0 {
+	if docType == ftDocTypeSymbol && len(req.Kinds) > 0 {
 		var kinds []bq.Query
-		for _, k := range s.req.Kinds {
+		for _, k := range req.Kinds {
 			kinds = append(kinds, term(ftFieldKind, k, 0))
 		}
 		must = append(must, bleve.NewDisjunctionQuery(kinds...))
 	}
-	if p := s.req.Pattern; p != nil && len(p.include) > 0 {
+	if p := req.Pattern; p != nil && len(p.include) > 0 {
 		var inc []bq.Query
 		for _, re := range p.include {
 			inc = append(inc, regexpQuery(ftFieldPath, re))
@@ -198,6 +205,9 @@ type PlanStep struct {
 
 // Explain returns the plan of req without running it.
 func (s *Searcher) Explain(req Request) (*Plan, error) {
+	if req.Expr != nil {
+		return s.explainExpr(req), nil
+	}
 	p := &Plan{Query: req.Query.String()}
 	for _, t := range req.Query.Terms {
 		p.Terms = append(p.Terms, fmt.Sprintf("%s@%d %q", t.Kind, t.Pos, t.Text))
@@ -223,4 +233,376 @@ func (s *Searcher) Explain(req Request) (*Plan, error) {
 		p.Steps = append(p.Steps, step)
 	}
 	return p, nil
+}
+
+// exprFTQuery is a query-language expression compiled for one kind of document: a bleve
+// query whose matches are a superset of what the expression matches (nil: anything), and
+// whether it is exact (its matches need no verification against the stored text).
+type exprFTQuery struct {
+	docType string
+	q       bq.Query
+	exact   bool
+}
+
+// compileExpr compiles an expression for docType's documents. tokens tokenizes a query
+// word by the index's rules. Leaves bleve cannot decide exactly (phrases, regexes, paths
+// by regex, line numbers, visibility, parents, case-sensitive words) compile to a superset,
+// and the caller verifies the candidates.
+func compileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string) exprFTQuery {
+	c := exprCompiler{docType: docType, cs: cs, tokens: tokens}
+	q, exact := c.node(n)
+	return exprFTQuery{docType: docType, q: q, exact: exact}
+}
+
+type exprCompiler struct {
+	docType string
+	cs      query.Case
+	tokens  func(string) []string
+}
+
+func (c exprCompiler) node(n query.Node) (bq.Query, bool) {
+	switch x := n.(type) {
+	case *query.Bool:
+		var qs []bq.Query
+		exact := true
+		for _, cl := range x.Clauses {
+			q, ex := c.node(cl)
+			exact = exact && ex
+			if q == nil && x.Op == query.Or {
+				return nil, false
+			}
+			if q != nil {
+				qs = append(qs, q)
+			}
+		}
+		switch {
+		case len(qs) == 0:
+			return nil, exact
+		case x.Op == query.Or:
+			return bleve.NewDisjunctionQuery(qs...), exact
+		case len(qs) == 1:
+			return qs[0], exact
+		}
+		return bleve.NewConjunctionQuery(qs...), exact
+	case *query.Not:
+		q, exact := c.node(x.X)
+		if q == nil || !exact {
+			return nil, false
+		}
+		b := bleve.NewBooleanQuery()
+		b.AddMust(c.everyDoc())
+		b.AddMustNot(q)
+		return b, true
+	case *query.Range:
+		return nil, false
+	case *query.Leaf:
+		q, exact := c.leaf(x)
+		if q != nil && x.Boost > 0 {
+			if bst, ok := q.(bq.BoostableQuery); ok {
+				bst.SetBoost(x.Boost)
+			}
+		}
+		return q, exact
+	}
+	return nil, false
+}
+
+// everyDoc matches every document of the compiler's kind.
+func (c exprCompiler) everyDoc() bq.Query { return term(ftFieldDocType, c.docType, 0) }
+
+// textFields returns the text fields a leaf of field searches in the compiler's documents.
+func (c exprCompiler) textFields(field string) []ftField {
+	if c.docType == ftDocTypeFile {
+		if field == "" || field == "content" {
+			return ftFileFields
+		}
+		return nil
+	}
+	switch field {
+	case "":
+		return ftSymbolFields
+	case "name":
+		return []ftField{{ftFieldName, boostName}}
+	case "signature":
+		return []ftField{{ftFieldSignature, boostSignature}}
+	case "doc":
+		return []ftField{{ftFieldDocComment, boostDocComment}}
+	case "body":
+		return []ftField{{ftFieldCodeBody, boostCodeBody}}
+	}
+	return nil
+}
+
+func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
+	switch l.Field {
+	case "lang":
+		return term(ftFieldLanguage, l.Text, 0), true
+	case "kind":
+		if c.docType != ftDocTypeSymbol {
+			return nil, false
+		}
+		return term(ftFieldKind, l.Text, 0), true
+	case "path":
+		switch {
+		case l.Kind == query.Wildcard || l.Kind == query.Word && strings.ContainsAny(l.Text, "[{"):
+			p, err := ParseFilePattern(l.Text)
+			if err != nil || p == nil || len(p.include) != 1 {
+				return nil, false
+			}
+			return regexpQuery(ftFieldPath, p.include[0]), true
+		case l.Kind == query.Word || l.Kind == query.Phrase:
+			return regexpQuery(ftFieldPath, ".*"+regexp.QuoteMeta(l.Text)+".*"), true
+		}
+		return nil, false
+	case "ext":
+		if l.Kind == query.Word && isPlainExt(l.Text) {
+			return regexpQuery(ftFieldPath, `.*\.`+regexp.QuoteMeta(l.Text)), l.Text == strings.ToLower(l.Text)
+		}
+		return nil, false
+	}
+	fields := c.textFields(l.Field)
+	if fields == nil {
+		return nil, false
+	}
+	sensitive := c.cs.Sensitive(l.Kind, l.Text)
+	perField := func(mk func(field string) bq.Query) bq.Query {
+		var alts []bq.Query
+		for _, f := range fields {
+			q := mk(f.name)
+			if f.boost != 0 {
+				q.(bq.BoostableQuery).SetBoost(f.boost)
+			}
+			alts = append(alts, q)
+		}
+		return disjunction(alts)
+	}
+	switch l.Kind {
+	case query.Word, query.Phrase, query.PhrasePrefix:
+		toks := c.tokens(l.Text)
+		if l.Kind == query.PhrasePrefix && len(toks) > 0 {
+			toks = toks[:len(toks)-1] // the last word may be cut short
+		}
+		if len(toks) == 0 {
+			return nil, false
+		}
+		var all []bq.Query
+		for _, t := range toks {
+			all = append(all, perField(func(f string) bq.Query { return term(f, t, 0) }))
+		}
+		exact := l.Kind == query.Word && !sensitive && c.docType == ftDocTypeSymbol
+		if len(all) == 1 {
+			return all[0], exact
+		}
+		return bleve.NewConjunctionQuery(all...), exact
+	case query.Prefix:
+		lower := strings.ToLower(l.Text)
+		if !isWordText(lower) {
+			return nil, false
+		}
+		return perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(lower); q.SetField(f); return q }), !sensitive && c.docType == ftDocTypeSymbol
+	case query.Fuzzy:
+		lower := strings.ToLower(l.Text)
+		if !isWordText(lower) {
+			return nil, false
+		}
+		return perField(func(f string) bq.Query {
+			q := bleve.NewFuzzyQuery(lower)
+			q.SetFuzziness(l.Edits)
+			q.SetField(f)
+			return q
+		}), !sensitive && c.docType == ftDocTypeSymbol
+	case query.Wildcard:
+		lower := strings.ToLower(l.Text)
+		if !strings.ContainsAny(lower, "abcdefghijklmnopqrstuvwxyz0123456789_") {
+			return nil, false
+		}
+		return perField(func(f string) bq.Query { q := bleve.NewWildcardQuery(lower); q.SetField(f); return q }), false
+	case query.Regex:
+		return c.need(query.RegexNeed(l.Text, !sensitive), perField), false
+	}
+	return nil, false
+}
+
+// need compiles what a regex requires into word queries: a word of a literal that is
+// whole (bounded by non-word characters in the regex) must be a token, one whose end is
+// open a token's prefix, one whose start is open the end of a token (a wildcard). Words
+// too short to narrow anything are left out, which only widens the candidates.
+func (c exprCompiler) need(n query.Need, perField func(func(string) bq.Query) bq.Query) bq.Query {
+	switch n.Op {
+	case query.NeedLit:
+		words := literalWords(n.Lit)
+		var qs []bq.Query
+		for i, w := range words {
+			openL := i == 0 && n.OpenLeft && startsWithWord(n.Lit)
+			openR := i == len(words)-1 && n.OpenRight && endsWithWord(n.Lit)
+			w = strings.ToLower(w)
+			switch {
+			case !openL && !openR:
+				qs = append(qs, perField(func(f string) bq.Query { return term(f, w, 0) }))
+			case !openL && len(w) >= 2:
+				qs = append(qs, perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(w); q.SetField(f); return q }))
+			case len(w) >= 3:
+				pat := "*" + w
+				if openR {
+					pat += "*"
+				}
+				qs = append(qs, perField(func(f string) bq.Query { q := bleve.NewWildcardQuery(pat); q.SetField(f); return q }))
+			}
+		}
+		switch len(qs) {
+		case 0:
+			return nil
+		case 1:
+			return qs[0]
+		}
+		return bleve.NewConjunctionQuery(qs...)
+	case query.NeedAll:
+		var qs []bq.Query
+		for _, s := range n.Subs {
+			if q := c.need(s, perField); q != nil {
+				qs = append(qs, q)
+			}
+		}
+		switch len(qs) {
+		case 0:
+			return nil
+		case 1:
+			return qs[0]
+		}
+		return bleve.NewConjunctionQuery(qs...)
+	case query.NeedAny:
+		var qs []bq.Query
+		for _, s := range n.Subs {
+			q := c.need(s, perField)
+			if q == nil {
+				return nil
+			}
+			qs = append(qs, q)
+		}
+		return bleve.NewDisjunctionQuery(qs...)
+	}
+	return nil
+}
+
+// isPlainExt reports whether s is a file extension without wildcards.
+func isPlainExt(s string) bool {
+	return s != "" && !strings.ContainsAny(s, "*?/[]{}\\")
+}
+
+// compileExprDoc returns q restricted to docType when it would otherwise match anything.
+func (e exprFTQuery) query() bq.Query {
+	if e.q == nil {
+		return term(ftFieldDocType, e.docType, 0)
+	}
+	return e.q
+}
+
+// searchExpr runs a compiled expression and returns up to size hits, best first (score,
+// then id), and how many documents match.
+func (f *Fulltext) searchExpr(ctx context.Context, e exprFTQuery, filters []bq.Query, size int) ([]ftHit, uint64, error) {
+	q := e.query()
+	if len(filters) > 0 {
+		b := bleve.NewBooleanQuery()
+		b.AddMust(append([]bq.Query{q}, filters...)...)
+		q = b
+	}
+	sr := bleve.NewSearchRequestOptions(q, size, 0, false)
+	sr.SortBy([]string{"-_score", "_id"})
+	res, err := f.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		return nil, 0, fmt.Errorf("index: search: %w", err)
+	}
+	prefix := ftDocIDPrefix(e.docType)
+	hits := make([]ftHit, 0, len(res.Hits))
+	for _, d := range res.Hits {
+		if !strings.HasPrefix(d.ID, prefix) {
+			continue
+		}
+		hits = append(hits, ftHit{id: strings.TrimPrefix(d.ID, prefix), score: d.Score})
+	}
+	return hits, res.Total, nil
+}
+
+// explainExpr returns e's bleve query as JSON.
+func (e exprFTQuery) explain() string {
+	b, err := json.Marshal(e.query())
+	if err != nil {
+		return fmt.Sprintf("(cannot print: %v)", err)
+	}
+	return string(b)
+}
+
+// literalWords returns the runs of word characters of a literal, as the tokenizer sees
+// words.
+func literalWords(lit string) []string {
+	return strings.FieldsFunc(lit, func(r rune) bool { return !isWordByte(r) })
+}
+
+// startsWithWord and endsWithWord report whether lit starts or ends with a word character.
+func startsWithWord(lit string) bool {
+	r, _ := utf8.DecodeRuneInString(lit)
+	return isWordByte(r)
+}
+
+func endsWithWord(lit string) bool {
+	r, _ := utf8.DecodeLastRuneInString(lit)
+	return isWordByte(r)
+}
+
+// isWordText reports whether s is one word: what a prefix or fuzzy query can look up.
+func isWordText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !isWordByte(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// explainExpr returns the plan of an expression search: the full-text query each target
+// runs, and whether its matches are verified against the stored text.
+func (s *Searcher) explainExpr(req Request) *Plan {
+	p := &Plan{Query: req.Expr.String()}
+	query.Walk(req.Expr, func(n query.Node, neg bool) {
+		switch x := n.(type) {
+		case *query.Leaf:
+			t := fmt.Sprintf("%s@%d %s", x.Kind, x.At, x.String())
+			if neg {
+				t = "NOT " + t
+			}
+			if x.Kind == query.Regex {
+				t += " needs " + query.RegexNeed(x.Text, !req.Case.Sensitive(x.Kind, x.Text)).String()
+			}
+			p.Terms = append(p.Terms, t)
+		case *query.Range:
+			p.Terms = append(p.Terms, fmt.Sprintf("range@%d %s", x.At, x.String()))
+		}
+	})
+	targets := []Target{req.Target}
+	if req.Target == TargetAuto {
+		targets = nil
+		for _, t := range query.Targets(req.Expr) {
+			targets = append(targets, Target(t))
+		}
+	}
+	for _, t := range targets {
+		docType := ftDocTypeSymbol
+		if t != TargetDefinitions {
+			docType = ftDocTypeFile
+		}
+		if t == TargetFiles && len(query.Leaves(req.Expr, "content")) == 0 {
+			p.Steps = append(p.Steps, PlanStep{Target: t})
+			continue
+		}
+		e := compileExpr(req.Expr, docType, req.Case, s.exprTokens(req))
+		step := PlanStep{Target: t, Fulltext: e.explain()}
+		if !e.exact || t != TargetDefinitions {
+			step.Tokens = []string{"(candidates verified against the stored text)"}
+		}
+		p.Steps = append(p.Steps, step)
+	}
+	return p
 }

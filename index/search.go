@@ -59,6 +59,7 @@ const (
 	TestsRankLower TestPolicy = iota // the default: below source, unless the query is about tests
 	TestsInclude                     // ranked like source
 	TestsExclude                     // left out
+	TestsOnly                        // nothing else (test:yes)
 )
 
 // Caps of a search the request does not set.
@@ -80,6 +81,13 @@ type Request struct {
 	Limit    int          // results, at least 1
 	Context  int          // lines of context around content hits, and of code after a definition
 	Tests    TestPolicy   // tests, fixtures and test data
+	// Expr is the query-language expression, or nil for a plain query (words and phrases,
+	// the fast path). With an expression, Query holds its plain words for the ranking.
+	Expr query.Node
+	Case query.Case // how terms match letters' case (case:)
+	// Offset is how many results of the ordered list to skip: the page a cursor asked for
+	// (content and files targets).
+	Offset int
 }
 
 // HitKind is what a hit is.
@@ -110,8 +118,9 @@ type Hit struct {
 	SymbolID  string        `json:"symbol_id,omitempty"`
 	Workspace string        `json:"workspace,omitempty" jsonschema:"the workspace id, when several were searched"`
 	class     scoring.PathClass
-	bonus     float64 // promotion of an exact match, in auto's units
-	parent    string  // the name of a definition's parent
+	bonus     float64       // promotion of an exact match, in auto's units
+	parent    string        // the name of a definition's parent
+	rec       *symbolRecord // the rest of a definition's row, for an expression search
 }
 
 // ContextLine is one line of source shown with a hit.
@@ -128,6 +137,9 @@ type Result struct {
 	Relaxed bool
 	// Truncated says there were more results than the limit.
 	Truncated bool
+	// TimedOut says the request's time ran out before the search finished: the results are
+	// what was found until then.
+	TimedOut bool
 }
 
 // BadRequestError is a request field with a value search cannot take.
@@ -174,31 +186,49 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 	q := req.Query
 	keepTests := req.Tests == TestsInclude || scoring.AboutTests(q.String())
 	var (
-		hits    []Hit
-		relaxed bool
-		err     error
+		hits     []Hit
+		relaxed  bool
+		timedOut bool
+		err      error
 	)
-	switch req.Target {
-	case TargetDefinitions:
-		hits, relaxed, err = s.definitions(ctx, req, q, keepTests, req.Limit+1)
-	case TargetContent:
-		hits, relaxed, err = s.content(ctx, req, q, keepTests, req.Limit+1)
-	case TargetFiles:
-		hits, err = s.files(ctx, req, q, keepTests, req.Limit+1)
+	switch {
+	case req.Expr != nil:
+		hits, timedOut, err = s.exprSearch(ctx, req, keepTests || req.Tests == TestsOnly)
 	default:
-		hits, relaxed, err = s.auto(ctx, req, q, keepTests)
+		hits, relaxed, err = s.plainSearch(ctx, req, q, keepTests)
 	}
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Hits: hits, Relaxed: relaxed}
+	res := &Result{Hits: hits, Relaxed: relaxed, TimedOut: timedOut}
 	if len(res.Hits) > req.Limit {
 		res.Hits, res.Truncated = res.Hits[:req.Limit], true
 	}
 	if err := s.addContext(ctx, res.Hits, req.Context); err != nil {
+		if ctx.Err() != nil {
+			res.TimedOut = true
+			return res, nil
+		}
 		return nil, err
 	}
 	return res, nil
+}
+
+// plainSearch runs a plain query (words and phrases) on req's target.
+func (s *Searcher) plainSearch(ctx context.Context, req Request, q *query.Query, keepTests bool) (hits []Hit, relaxed bool, err error) {
+	switch req.Target {
+	case TargetDefinitions:
+		hits, relaxed, err = s.definitions(ctx, req, q, keepTests, req.Limit+1)
+	case TargetContent:
+		hits, relaxed, err = s.content(ctx, req, q, keepTests, req.Offset+req.Limit+1, 0)
+		hits = cut(hits, req.Offset)
+	case TargetFiles:
+		hits, err = s.files(ctx, req, q, keepTests, req.Offset+req.Limit+1)
+		hits = cut(hits, req.Offset)
+	default:
+		hits, relaxed, err = s.auto(ctx, req, q, keepTests)
+	}
+	return hits, relaxed, err
 }
 
 // tokens returns the distinct query tokens of q by the rules of lang as the index was

@@ -86,7 +86,7 @@ func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTe
 		}
 		return defs, defRelaxed, nil
 	}
-	lines, lineRelaxed, err := s.content(ctx, req, q, keepTests, want)
+	lines, lineRelaxed, err := s.content(ctx, req, q, keepTests, want, maxContentLinesPerFile)
 	if err != nil {
 		return nil, false, err
 	}

@@ -42,24 +42,27 @@ func needles(q *query.Query) []string {
 }
 
 // content returns up to want matching lines for q, best first, and whether the query was
-// relaxed from all words to any.
-func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, keepTests bool, want int) ([]Hit, bool, error) {
+// relaxed from all words to any. A file's lines are those holding the most of the words
+// (every line holding a one-word query); perFile > 0 keeps at most perFile of them
+// (auto's mix), 0 keeps them all, grouped by file: files by their best line, a file's
+// lines best first.
+func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, keepTests bool, want, perFile int) ([]Hit, bool, error) {
 	tokens, err := s.tokens(q, req.Language)
 	if err != nil {
 		return nil, false, err
 	}
 	needles := needles(q)
-	hits, err := s.contentSearch(ctx, req, tokens, needles, true, keepTests, want)
+	hits, err := s.contentSearch(ctx, req, tokens, needles, true, keepTests, want, perFile)
 	if err != nil || len(hits) > 0 || len(needles) < 2 {
 		return hits, false, err
 	}
-	hits, err = s.contentSearch(ctx, req, tokens, needles, false, keepTests, want)
+	hits, err = s.contentSearch(ctx, req, tokens, needles, false, keepTests, want, perFile)
 	return hits, len(hits) > 0, err
 }
 
 // contentSearch fetches candidate files and verifies them until want lines are found or
 // the candidates run out.
-func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want int) ([]Hit, error) {
+func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
 	search := ftQuery{docType: ftDocTypeFile, tokens: tokens, all: all, req: &req}
 	fetch := max(want, minContentFetch)
 	var hits []Hit
@@ -80,21 +83,46 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 				return nil, err
 			}
 			weight := d.score * scoring.PathWeight(class, keepTests)
-			hits = append(hits, matchLines(content, needles, all, path, lang, class, weight)...)
+			hits = append(hits, matchLines(content, needles, all, path, lang, class, weight, perFile)...)
 		}
 		if len(hits) >= want || uint64(len(found)) >= total {
 			break
 		}
 		fetch *= contentGrowth
 	}
-	sortHits(hits, nil)
+	if perFile > 0 {
+		sortHits(hits, nil)
+	} else {
+		sortGrouped(hits)
+	}
 	return hits, nil
+}
+
+// sortGrouped orders content hits grouped by file: files by their best line, then by
+// path; a file's lines best first, then in order.
+func sortGrouped(hits []Hit) {
+	best := map[string]float64{}
+	for _, h := range hits {
+		best[h.Path] = max(best[h.Path], h.Score)
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		if ba, bb := best[a.Path], best[b.Path]; ba != bb {
+			return cmpDesc(ba, bb)
+		}
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if a.Score != b.Score {
+			return cmpDesc(a.Score, b.Score)
+		}
+		return a.Line - b.Line
+	})
 }
 
 // matchLines verifies one candidate file against the needles and returns its best lines as
 // hits: none when the file does not hold every needle (any, when relaxed), else the lines
 // holding the most needles, at most maxContentLinesPerFile of them.
-func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64) []Hit {
+func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int) []Hit {
 	ascii := isASCII(needles)
 	if ascii && !holdsNeedles(content, needles, all) {
 		return nil // most candidates that fail do so here, without lower-casing the file
@@ -143,7 +171,7 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 			if cov > best {
 				hits, best = hits[:0], cov
 			}
-			if len(hits) < maxContentLinesPerFile {
+			if perFile == 0 || len(hits) < perFile {
 				score := scoring.LineScore(fileScore, cov, len(needles), len(needles) > 1 && bytes.Contains(l, []byte(together)))
 				hits = append(hits, Hit{Hit: HitContent, Path: path, Language: lang, Line: line, EndLine: line,
 					Column: utf8.RuneCount(content[start:start+col]) + 1, Text: lineText(content[start:end]), Score: score, class: class})

@@ -137,5 +137,5 @@ type ErrorInfo struct {
 const (
 	TruncatedLimit    = "limit"     // more results than the limit
 	TruncatedMaxBytes = "max_bytes" // the results did not fit in max_bytes
-	TruncatedTimeout  = "timeout"   // the time ran out
+	TruncatedTimeout  = "timeout"   // the time budget ran out first: what was found until then
 )

@@ -1,11 +1,18 @@
 package tools
 
 import (
+	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/suggest"
@@ -14,7 +21,7 @@ import (
 
 // SearchRequest is a search: fast_search over MCP, quarry search on the command line.
 type SearchRequest struct {
-	Query        string   `json:"query" jsonschema:"what to find: a name (ServeHTTP, get_user_data), words (all must match), \"quoted phrases\" (as written), a file name or path fragment"`
+	Query        string   `json:"query" jsonschema:"what to find: a name (ServeHTTP, get_user_data), words (all must match), \"quoted phrases\" (as written), a file name or path fragment; or the query language: fields (name: kind: lang: path: content: ...), AND OR NOT - ( ), /regex/, prefix*, fuzzy~1 (resource quarry://query-language)"`
 	Target       string   `json:"target,omitempty" jsonschema:"auto (default: definitions, lines and files ranked together), definitions, content (matching lines) or files (paths)"`
 	Language     string   `json:"language,omitempty" jsonschema:"only this language (go, python, typescript, rust, ...; aliases like py and ts work)"`
 	Kind         []string `json:"kind,omitempty" jsonschema:"only symbols of these kinds (class, function, method, struct, interface, ...)"`
@@ -25,6 +32,8 @@ type SearchRequest struct {
 	ExcludeTests bool     `json:"exclude_tests,omitempty" jsonschema:"leave tests out"`
 	Workspace    string   `json:"workspace,omitempty" jsonschema:"a workspace id (from the workspace list), or all; default the primary workspace"`
 	MaxBytes     int      `json:"max_bytes,omitempty" jsonschema:"cut whole results once their JSON exceeds this many bytes (0: no cut)"`
+	Cursor       string   `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer to the same request: its next page (content and files targets)"`
+	TimeoutMS    int      `json:"timeout_ms,omitempty" jsonschema:"stop after this many milliseconds and answer with what was found, truncated_reason timeout (default 10000, at most 60000)"`
 }
 
 // Hit is one search or goto result: the index's hit, as it is on the wire.
@@ -84,20 +93,41 @@ type SearchResult struct {
 	Relaxed            bool        `json:"relaxed" jsonschema:"no result held every word, so results with any of them are shown"`
 	Truncated          bool        `json:"truncated"`
 	TruncatedReason    string      `json:"truncated_reason,omitempty" jsonschema:"limit, max_bytes or timeout"`
+	NextCursor         string      `json:"next_cursor,omitempty" jsonschema:"pass as cursor to get the next page (content and files targets, when truncated by the limit)"`
 	TotalFilesSearched int         `json:"total_files_searched"`
 	ElapsedMS          float64     `json:"elapsed_ms"`
 	Errors             []ErrorInfo `json:"errors"`
 }
 
+// Time budgets of a search.
+const (
+	DefaultTimeoutMS = 10000 // a search's time when the request sets none
+	MaxTimeoutMS     = 60000 // the most a request may ask for
+)
+
 // indexRequest checks req and turns it into the index's request, which the layers below
 // trust: this is the one place a search request is validated and its defaults applied.
 func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
+	out, _, err := s.searchRequest(req)
+	return out, err
+}
+
+// searchRequest is indexRequest that also returns the workspace searched: the request's,
+// or the query's workspace: field.
+func (s *Service) searchRequest(req SearchRequest) (index.Request, string, error) {
+	ws := req.Workspace
+	out, err := s.checkSearch(req, &ws)
+	return out, ws, err
+}
+
+func (s *Service) checkSearch(req SearchRequest, workspace *string) (index.Request, error) {
 	out := index.Request{Language: req.Language, Context: req.ContextLines}
-	q, err := parseQuery("query", req.Query)
-	if err != nil {
-		return out, err
+	var err error
+	if !query.Engages(req.Query) {
+		if out.Query, err = parseQuery("query", req.Query); err != nil {
+			return out, err
+		}
 	}
-	out.Query = q
 	if out.Target, err = index.ParseTarget(req.Target); err != nil {
 		if s := suggest.Candidates(req.Target, targetNames()); len(s) > 0 {
 			return out, Errorf(CodeBadValue, "target", "%v; did you mean %s?", err, s[0])
@@ -134,7 +164,157 @@ func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
 	if req.MaxBytes < 0 {
 		return out, Errorf(CodeBadValue, "max_bytes", "max_bytes %d: give 0 (no cut) or a positive number of bytes", req.MaxBytes)
 	}
+	if req.TimeoutMS < 0 || req.TimeoutMS > MaxTimeoutMS {
+		return out, Errorf(CodeBadValue, "timeout_ms", "timeout_ms %d out of range: give 1 to %d milliseconds (0: the default, %d)", req.TimeoutMS, MaxTimeoutMS, DefaultTimeoutMS)
+	}
+	if out.Query == nil {
+		if err := s.expression(req, &out, workspace); err != nil {
+			return out, err
+		}
+	}
+	if req.Cursor != "" {
+		if out.Offset, err = decodeCursor(req, out); err != nil {
+			return out, err
+		}
+	}
 	return out, nil
+}
+
+// expression parses req's query as a query-language expression into out: the directives
+// (case:, type:, test:, workspace:) set how the search runs, and contradict the request's
+// parameters only at the cost of an error.
+func (s *Service) expression(req SearchRequest, out *index.Request, workspace *string) error {
+	text := req.Query
+	n, err := query.ParseExpr(text, query.Options{Values: map[string][]string{"kind": extract.Kinds(), "lang": s.languageNames()}})
+	if err != nil {
+		return badQuery(err)
+	}
+	rest, dirs, err := query.Split(text, n)
+	if err != nil {
+		return badQuery(err)
+	}
+	fail := func(pos int, format string, a ...any) error {
+		return badQuery(query.NewError(text, pos, fmt.Sprintf(format, a...)))
+	}
+	if rest == nil {
+		return fail(0, "the query holds only %s: add what to search for (a word, a phrase, a /regex/ or a field like name: or lang:)", "case:, type:, test: or workspace:")
+	}
+	at := func(field string) int {
+		for _, l := range query.Leaves(n, field) {
+			return l.At
+		}
+		return 0
+	}
+	if dirs.Type != "" {
+		t := map[string]index.Target{"def": index.TargetDefinitions, "line": index.TargetContent, "file": index.TargetFiles}[dirs.Type]
+		if out.Target != index.TargetAuto && out.Target != t {
+			return fail(at("type"), "type:%s contradicts target %s: give one", dirs.Type, out.Target)
+		}
+		out.Target = t
+	}
+	switch dirs.Test {
+	case "yes":
+		if req.ExcludeTests {
+			return fail(at("test"), "test:yes contradicts exclude_tests: give one")
+		}
+		out.Tests = index.TestsOnly
+	case "no":
+		if req.IncludeTests {
+			return fail(at("test"), "test:no contradicts include_tests: give one")
+		}
+		out.Tests = index.TestsExclude
+	}
+	if dirs.Workspace != "" && req.Workspace != "" && dirs.Workspace != req.Workspace {
+		return fail(at("workspace"), "workspace:%s contradicts workspace %s: give one", dirs.Workspace, req.Workspace)
+	}
+	if dirs.Workspace != "" {
+		*workspace = dirs.Workspace
+	}
+	for _, l := range query.Leaves(rest, "lang") {
+		lang, err := s.langs.Resolve(l.Text)
+		if err != nil {
+			return fail(l.At, "%v", err)
+		}
+		l.Text = lang.Name
+		if out.Language != "" && lang.Name != out.Language {
+			return fail(l.At, "lang:%s contradicts language %s: give one", lang.Name, out.Language)
+		}
+	}
+	if len(out.Kinds) > 0 {
+		for _, l := range query.Leaves(rest, "kind") {
+			if !slices.Contains(out.Kinds, l.Text) {
+				return fail(l.At, "kind:%s contradicts kind %s: give one", l.Text, strings.Join(out.Kinds, ","))
+			}
+		}
+	}
+	if out.Target != index.TargetAuto {
+		if f, pos := query.FieldFor(rest, string(out.Target)); f != "" {
+			fd, _ := query.LookupField(f)
+			return fail(pos, "%s: applies to %s, not to the %s target", f, strings.Join(fd.Targets, " and "), out.Target)
+		}
+	} else if len(query.Targets(rest)) == 0 {
+		return fail(0, "the fields of this query apply to no one target (definitions, content or files): split it into several searches")
+	}
+	out.Expr, out.Case, out.Query = rest, dirs.Case, query.Plain(rest)
+	return nil
+}
+
+// languageNames lists every language name and alias, the values lang: takes.
+func (s *Service) languageNames() []string {
+	var out []string
+	for _, l := range s.langs.All() {
+		out = append(out, l.Name)
+		out = append(out, l.Aliases...)
+	}
+	return out
+}
+
+// badQuery is a query error as the contract's BAD_QUERY (or UNKNOWN_FIELD for a field
+// name that does not exist), with the position in its message.
+func badQuery(err error) error {
+	code := CodeBadQuery
+	if strings.Contains(err.Error(), "unknown field") {
+		code = CodeUnknownField
+	}
+	return &Error{Code: code, Path: "query", Message: err.Error(), err: err}
+}
+
+// cursor is what a next_cursor encodes: the offset of the next page, and a fingerprint of
+// the request it pages, so a cursor is not used with another query.
+type cursor struct {
+	Offset int    `json:"o"`
+	Of     string `json:"q"`
+}
+
+// fingerprint identifies what a cursor pages: the query and every parameter that changes
+// the results.
+func fingerprint(req SearchRequest, ir index.Request) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00%s\x00%v\x00%v\x00%s", req.Query, ir.Target, ir.Language, ir.Kinds, ir.Pattern.String(), ir.Tests, ir.Case, req.Workspace)
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+func encodeCursor(req SearchRequest, ir index.Request, offset int) string {
+	b, _ := json.Marshal(cursor{Offset: offset, Of: fingerprint(req, ir)})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(req SearchRequest, ir index.Request) (int, error) {
+	var c cursor
+	b, err := base64.RawURLEncoding.DecodeString(req.Cursor)
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil || c.Offset < 0 {
+		return 0, Errorf(CodeBadValue, "cursor", "cursor %q is not a next_cursor of Quarry's: pass the next_cursor of the previous answer as it was", req.Cursor)
+	}
+	if c.Of != fingerprint(req, ir) {
+		return 0, Errorf(CodeBadValue, "cursor", "this cursor pages another request: give the same query and parameters as the answer it came from")
+	}
+	if ir.Target != index.TargetContent && ir.Target != index.TargetFiles {
+		return 0, Errorf(CodeBadValue, "cursor", "only the content and files targets page with a cursor; target %s answers at most limit results", ir.Target)
+	}
+	return c.Offset, nil
 }
 
 // resultLimit checks the limit of a search or goto: DefaultLimit when none is given, else 1
@@ -182,11 +362,11 @@ func targetNames() []string {
 
 // prepareSearch checks req and opens the indexes it covers; the caller releases them.
 func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (index.Request, []*workspace.SearchIndex, error) {
-	ireq, err := s.indexRequest(req)
+	ireq, ws, err := s.searchRequest(req)
 	if err != nil {
 		return ireq, nil, err
 	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	xs, err := s.openIndexes(ctx, ws)
 	return ireq, xs, err
 }
 
@@ -198,14 +378,26 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		return nil, err
 	}
 	defer s.release(xs)
-	res, err := workspace.Search(ctx, xs, ireq)
+	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := workspace.Search(sctx, xs, ireq)
 	if err != nil {
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return nil, Errorf(CodeTimeout, "timeout_ms", "the search took longer than %v: narrow it (a field like lang: or path:, a longer literal) or give a larger timeout_ms", timeout)
+		}
 		return nil, AsError(err)
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: res.Hits, Relaxed: res.Relaxed,
 		Truncated: res.Truncated, Errors: []ErrorInfo{}}
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
+		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {
+			out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(res.Hits))
+		}
+	}
+	if res.TimedOut {
+		out.Truncated, out.TruncatedReason, out.NextCursor = true, TruncatedTimeout, ""
 	}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
@@ -318,4 +510,63 @@ func filesIn(ctx context.Context, xs []*workspace.SearchIndex) (int, error) {
 		total += n
 	}
 	return total, nil
+}
+
+// ParsedQuery is a search request's query as Quarry reads it, without searching
+// (quarry search --parse-only): for an agent to check a query before it runs it.
+type ParsedQuery struct {
+	Query     string       `json:"query" jsonschema:"the query as given"`
+	Canonical string       `json:"canonical" jsonschema:"the query in canonical form: it parses to the same query"`
+	Syntax    string       `json:"syntax" jsonschema:"plain (words and phrases) or expression (the query language)"`
+	Target    string       `json:"target" jsonschema:"the target searched, after type: and the request's target"`
+	Targets   []string     `json:"targets,omitempty" jsonschema:"for auto: the targets every field of the query applies to"`
+	Case      string       `json:"case,omitempty" jsonschema:"yes, no or auto when case: was given"`
+	Workspace string       `json:"workspace,omitempty" jsonschema:"the workspace the query names (workspace:)"`
+	Terms     []ParsedTerm `json:"terms" jsonschema:"each term and range of the query, in order"`
+}
+
+// ParsedTerm is one term or range of a parsed query.
+type ParsedTerm struct {
+	Field   string `json:"field,omitempty" jsonschema:"the field, empty for a bare term"`
+	Kind    string `json:"kind" jsonschema:"word, phrase, prefix, wildcard, fuzzy, regex, exists or range"`
+	Text    string `json:"text" jsonschema:"the term as printed in the canonical form"`
+	Negated bool   `json:"negated,omitempty" jsonschema:"under a NOT: results must not match it"`
+	Pos     int    `json:"pos" jsonschema:"byte offset in the query"`
+}
+
+// ParseQuery checks req like Search and returns its query as parsed, without opening an
+// index.
+func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
+	ir, ws, err := s.searchRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	out := &ParsedQuery{Query: req.Query, Target: string(ir.Target), Workspace: ws, Terms: []ParsedTerm{}}
+	if ir.Expr == nil {
+		out.Canonical, out.Syntax = ir.Query.String(), "plain"
+		for _, t := range ir.Query.Terms {
+			out.Terms = append(out.Terms, ParsedTerm{Kind: t.Kind.String(), Text: t.Text, Pos: t.Pos})
+		}
+		return out, nil
+	}
+	out.Syntax, out.Canonical = "expression", ir.Expr.String()
+	if ws != "" && ws != req.Workspace {
+		out.Canonical = "workspace:" + ws + " " + out.Canonical
+	}
+	if ir.Case != query.CaseDefault {
+		out.Case = [...]string{"", "yes", "no", "auto"}[ir.Case]
+		out.Canonical = "case:" + out.Case + " " + out.Canonical
+	}
+	if ir.Target == index.TargetAuto {
+		out.Targets = query.Targets(ir.Expr)
+	}
+	query.Walk(ir.Expr, func(n query.Node, neg bool) {
+		switch x := n.(type) {
+		case *query.Leaf:
+			out.Terms = append(out.Terms, ParsedTerm{Field: x.Field, Kind: x.Kind.String(), Text: x.String(), Negated: neg, Pos: x.At})
+		case *query.Range:
+			out.Terms = append(out.Terms, ParsedTerm{Field: x.Field, Kind: "range", Text: x.String(), Negated: neg, Pos: x.At})
+		}
+	})
+	return out, nil
 }

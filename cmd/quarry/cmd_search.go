@@ -25,6 +25,9 @@ type searchOptions struct {
 	includeTests bool
 	excludeTests bool
 	debugQuery   bool
+	cursor       string
+	timeoutMS    int
+	parseOnly    bool
 }
 
 func newSearchCmd() *cobra.Command {
@@ -64,6 +67,9 @@ If the workspace has no index yet, it is built first.`,
 	f.BoolVar(&opts.jsonl, "jsonl", false, "print one JSON object per result")
 	f.BoolVar(&opts.includeTests, "include-tests", false, doc("include_tests"))
 	f.BoolVar(&opts.excludeTests, "exclude-tests", false, doc("exclude_tests"))
+	f.StringVar(&opts.cursor, "cursor", "", doc("cursor"))
+	f.IntVar(&opts.timeoutMS, "timeout-ms", 0, doc("timeout_ms"))
+	f.BoolVar(&opts.parseOnly, "parse-only", false, "check and print the parsed query (canonical form, target, fields) without searching")
 	f.BoolVar(&opts.debugQuery, "debug-query", false, "print the parsed query and the compiled full-text queries on standard error")
 	_ = f.MarkHidden("debug-query")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -77,7 +83,7 @@ If the workspace has no index yet, it is built first.`,
 // about a field to name the flag.
 var searchFlags = map[string]string{"query": "QUERY", "target": "--target", "language": "--lang", "kind": "--kind",
 	"file_pattern": "--file-pattern", "limit": "--limit", "context_lines": "--context", "workspace": "--workspace",
-	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests"}
+	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests", "cursor": "--cursor", "timeout_ms": "--timeout-ms"}
 
 func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	jsonOut := opts.json || opts.jsonl
@@ -86,10 +92,21 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	}
 	req := tools.SearchRequest{Query: query, Target: opts.target, Language: opts.lang, Kind: opts.kinds,
 		FilePattern: opts.filePattern, Limit: &opts.limit, ContextLines: opts.context, IncludeTests: opts.includeTests,
-		ExcludeTests: opts.excludeTests, Workspace: opts.workspace}
+		ExcludeTests: opts.excludeTests, Workspace: opts.workspace, Cursor: opts.cursor, TimeoutMS: opts.timeoutMS}
 	svc, err := newService(cmd)
 	if err != nil {
 		return jsonFailure(cmd, jsonOut, err)
+	}
+	if opts.parseOnly {
+		p, err := svc.ParseQuery(req)
+		if err != nil {
+			return jsonFailure(cmd, jsonOut, flagged(err, searchFlags))
+		}
+		if jsonOut {
+			return writeJSON(cmd.OutOrStdout(), p)
+		}
+		printParsed(cmd.OutOrStdout(), p)
+		return nil
 	}
 	if opts.debugQuery {
 		if err := printPlans(cmd, svc, req); err != nil {
@@ -115,6 +132,12 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 		}
 	default:
 		printHits(w, res, isTerminal(w))
+		switch {
+		case res.NextCursor != "":
+			fmt.Fprintf(cmd.ErrOrStderr(), "(more results: --cursor %s)\n", res.NextCursor)
+		case res.TruncatedReason == tools.TruncatedTimeout:
+			fmt.Fprintln(cmd.ErrOrStderr(), "(the search ran out of time: these are the results found until then; --timeout-ms gives it more)")
+		}
 	}
 	if len(res.Results) == 0 {
 		if !jsonOut {
@@ -123,6 +146,22 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 		return errNothingFound
 	}
 	return nil
+}
+
+// printParsed prints a parsed query: its canonical form, how it runs, and its terms.
+func printParsed(w io.Writer, p *tools.ParsedQuery) {
+	fmt.Fprintf(w, "query:     %s\n", p.Canonical)
+	fmt.Fprintf(w, "syntax:    %s\n", p.Syntax)
+	fmt.Fprintf(w, "target:    %s\n", p.Target)
+	if len(p.Targets) > 0 {
+		fmt.Fprintf(w, "searches:  %s\n", strings.Join(p.Targets, ", "))
+	}
+	if p.Case != "" {
+		fmt.Fprintf(w, "case:      %s\n", p.Case)
+	}
+	for _, t := range p.Terms {
+		fmt.Fprintf(w, "  %-9s %-8s %s\n", t.Field, t.Kind, t.Text)
+	}
 }
 
 // printPlans prints, on standard error, how req is searched in each workspace: the parsed

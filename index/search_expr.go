@@ -1,0 +1,396 @@
+package index
+
+// Searching with a query-language expression (Request.Expr): each target compiles the
+// expression into a full-text query that finds candidates (fulltext_query.go, compileExpr),
+// then verifies every candidate against the expression with the stored text (matcher.go)
+// unless the full-text query was exact. Content is complete: every matching line of every
+// file, in pages (Request.Offset).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/scoring"
+)
+
+// Candidate fetching of expression searches.
+const (
+	// exprRounds bounds the rounds of a definitions search that fetch more candidates when
+	// verification rejected too many; each round fetches exprGrowth times more.
+	exprRounds = 4
+	exprGrowth = 8
+	// maxExprCandidates caps the candidate files or symbols one expression search reads.
+	maxExprCandidates = 200000
+)
+
+// errBudget is returned inside an expression search when the request's time ran out.
+var errBudget = errors.New("index: the search's time budget ran out")
+
+// budgetLeft reports whether ctx still has time.
+func budgetLeft(ctx context.Context) bool { return ctx.Err() == nil }
+
+// exprTokens returns the function that tokenizes a word of the query by the index's rules
+// of req's language.
+func (s *Searcher) exprTokens(req Request) func(string) []string {
+	tk := s.ft.tokenizer(req.Language)
+	return func(text string) []string {
+		var out []string
+		for _, t := range tk.Query(text) {
+			if !slices.Contains(out, t.Text) {
+				out = append(out, t.Text)
+			}
+		}
+		return out
+	}
+}
+
+// exprDefinitions returns up to want definitions matching req.Expr, best first, and
+// whether the time budget ran out first.
+func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests bool, want int) ([]Hit, bool, error) {
+	m, err := s.newMatcher(req)
+	if err != nil {
+		return nil, false, err
+	}
+	ft := compileExpr(req.Expr, ftDocTypeSymbol, req.Case, s.exprTokens(req))
+	filters := requestFilters(ftDocTypeSymbol, &req)
+	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
+	bodies := &bodyCache{store: s.store}
+	var hits []Hit
+	fetch := max(want*3, minFetch)
+	timedOut := false
+	for round := 0; round < exprRounds; round++ {
+		found, total, err := s.ft.searchExpr(ctx, ft, filters, fetch)
+		if err != nil {
+			if ctx.Err() != nil {
+				timedOut = true
+				break
+			}
+			return nil, false, err
+		}
+		ids := make([]string, len(found))
+		for i, d := range found {
+			ids[i] = d.id
+		}
+		byID, err := s.store.symbolRecords(ctx, ids)
+		if err != nil {
+			if ctx.Err() != nil {
+				timedOut = true
+				break
+			}
+			return nil, false, err
+		}
+		hits = hits[:0]
+		for _, d := range found {
+			h, ok := byID[d.id]
+			if !ok {
+				continue
+			}
+			if verify {
+				if !budgetLeft(ctx) {
+					timedOut = true
+					break
+				}
+				ok, err := m.symbol(ctx, &h, bodies)
+				if err != nil {
+					return nil, false, err
+				}
+				if !ok || !s.admitsTests(req, h.Path) {
+					continue
+				}
+			}
+			h.Score = d.score
+			hits = append(hits, h)
+		}
+		if timedOut || len(hits) >= want || uint64(len(found)) >= total || fetch >= maxExprCandidates {
+			break
+		}
+		fetch = min(fetch*exprGrowth, maxExprCandidates)
+	}
+	hits = s.scoreDefinitions(req, query.Plain(req.Expr), keepTests, hits)
+	if len(hits) > want {
+		hits = hits[:want]
+	}
+	return hits, timedOut, nil
+}
+
+// admitsTests reports whether a file at path passes req's test policy and file pattern.
+func (s *Searcher) admitsTests(req Request, path string) bool {
+	class := scoring.Classify(path)
+	switch req.Tests {
+	case TestsExclude:
+		if class == scoring.Test {
+			return false
+		}
+	case TestsOnly:
+		if class != scoring.Test {
+			return false
+		}
+	}
+	return req.Pattern.Match(path)
+}
+
+// exprFile is a candidate file of a content or files search.
+type exprFile struct {
+	path, lang string
+	score      float64
+}
+
+// exprFiles returns the candidate files of req.Expr in the order results are given: best
+// full-text score (times the path's weight) first, then by path. Without anything the
+// full-text index can look up, every indexed file is a candidate.
+func (s *Searcher) exprFiles(ctx context.Context, req Request, keepTests bool) ([]exprFile, error) {
+	ft := compileExpr(req.Expr, ftDocTypeFile, req.Case, s.exprTokens(req))
+	filters := requestFilters(ftDocTypeFile, &req)
+	var out []exprFile
+	if ft.q == nil && len(filters) == 0 {
+		paths, err := s.loadPaths(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range paths {
+			if s.admitsTests(req, e.path) {
+				out = append(out, exprFile{path: e.path, lang: e.lang, score: scoring.PathWeight(scoring.Classify(e.path), keepTests)})
+			}
+		}
+	} else {
+		_, total, err := s.ft.searchExpr(ctx, ft, filters, 0)
+		if err != nil {
+			return nil, err
+		}
+		found, _, err := s.ft.searchExpr(ctx, ft, filters, int(min(total, maxExprCandidates)))
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range found {
+			if s.admitsTests(req, d.id) {
+				out = append(out, exprFile{path: d.id, lang: s.LanguageOf(d.id), score: d.score * scoring.PathWeight(scoring.Classify(d.id), keepTests)})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b exprFile) int {
+		if a.score != b.score {
+			return cmpDesc(a.score, b.score)
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	return out, nil
+}
+
+// exprContent returns matching lines of req.Expr from the offset-th on, up to want, with at
+// most perFile lines of a file (0: all), and whether the time budget ran out first. Lines
+// are grouped by file, files in exprFiles's order, lines in order.
+func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool, offset, want, perFile int) ([]Hit, bool, error) {
+	m, err := s.newMatcher(req)
+	if err != nil {
+		return nil, false, err
+	}
+	files, err := s.exprFiles(ctx, req, keepTests)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, true, nil
+		}
+		return nil, false, err
+	}
+	var hits []Hit
+	for _, f := range files {
+		if !budgetLeft(ctx) {
+			return cut(hits, offset), true, nil
+		}
+		lang, content, err := s.store.fileContent(ctx, f.path)
+		if err != nil {
+			if ctx.Err() != nil {
+				return cut(hits, offset), true, nil
+			}
+			return nil, false, err
+		}
+		if content == nil || !m.file(f.path, lang, content) {
+			continue
+		}
+		lines := m.lines(content)
+		if perFile > 0 && len(lines) > perFile {
+			lines = lines[:perFile]
+		}
+		class := scoring.Classify(f.path)
+		for _, l := range lines {
+			hits = append(hits, Hit{Hit: HitContent, Path: f.path, Language: lang, Line: l.line, EndLine: l.line, Column: l.column,
+				Text: lineText(l.text), Score: f.score, class: class})
+		}
+		if len(hits) >= offset+want {
+			break
+		}
+	}
+	return cut(hits, offset), false, nil
+}
+
+// cut drops the first offset hits.
+func cut(hits []Hit, offset int) []Hit {
+	if offset >= len(hits) {
+		return nil
+	}
+	return hits[offset:]
+}
+
+// exprPaths returns up to want files matching req.Expr (the files target), best first.
+// Paths are matched by the path, ext, lang and test fields and bare words (path
+// fragments); a content: field reads the files' text.
+func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, offset, want int) ([]Hit, bool, error) {
+	m, err := s.newMatcher(req)
+	if err != nil {
+		return nil, false, err
+	}
+	readsText := len(query.Leaves(req.Expr, "content")) > 0
+	var cands []exprFile
+	if readsText {
+		if cands, err = s.exprFiles(ctx, req, keepTests); err != nil {
+			return nil, ctx.Err() != nil, nil
+		}
+	} else {
+		paths, err := s.loadPaths(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, e := range paths {
+			if req.Language != "" && e.lang != req.Language || !s.admitsTests(req, e.path) {
+				continue
+			}
+			cands = append(cands, exprFile{path: e.path, lang: e.lang})
+		}
+	}
+	plain := query.Plain(req.Expr)
+	var hits []Hit
+	for _, f := range cands {
+		if !budgetLeft(ctx) {
+			return cut(hits, offset), true, nil
+		}
+		var content []byte
+		if readsText {
+			if _, content, err = s.store.fileContent(ctx, f.path); err != nil || content == nil {
+				continue
+			}
+		}
+		if !m.pathMatches(f.path, f.lang, content) {
+			continue
+		}
+		class := scoring.Classify(f.path)
+		score := f.score
+		if !readsText {
+			score = pathScore(plain, f.path) * scoring.PathWeight(class, keepTests)
+		}
+		hits = append(hits, Hit{Hit: HitFile, Path: f.path, Language: f.lang, Line: 1, EndLine: 1, Score: score, class: class})
+	}
+	sortHits(hits, nil)
+	hits = cut(hits, offset)
+	if len(hits) > want {
+		hits = hits[:want]
+	}
+	return hits, false, nil
+}
+
+// pathScore scores a path for the plain words of q (1 when it has none): the files
+// target's matching of names and fragments.
+func pathScore(q *query.Query, p string) float64 {
+	words := q.Words()
+	if len(words) == 0 {
+		return 1
+	}
+	e := newPathEntry(p, "")
+	total := 0.0
+	for _, w := range words {
+		needle := strings.ToLower(w)
+		frags := strings.FieldsFunc(needle, func(r rune) bool { return strings.ContainsRune("/._- \\", r) })
+		if len(frags) == 0 {
+			continue
+		}
+		m := pathMatcher{needle: needle, folded: scoring.Fold(needle), frags: frags}
+		total += max(m.match(&e), 0.01)
+	}
+	return total
+}
+
+// exprSearch runs an expression search for req's target.
+func (s *Searcher) exprSearch(ctx context.Context, req Request, keepTests bool) (hits []Hit, timedOut bool, err error) {
+	want := req.Limit + 1
+	switch req.Target {
+	case TargetDefinitions:
+		return s.exprDefinitions(ctx, req, keepTests, want)
+	case TargetContent:
+		return s.exprContent(ctx, req, keepTests, req.Offset, want, 0)
+	case TargetFiles:
+		return s.exprPaths(ctx, req, keepTests, req.Offset, want)
+	}
+	// auto: each target every field of the expression applies to, ranked together.
+	targets := query.Targets(req.Expr)
+	var defs, lines, files []Hit
+	for _, t := range targets {
+		var got []Hit
+		var out bool
+		switch Target(t) {
+		case TargetDefinitions:
+			got, out, err = s.exprDefinitions(ctx, req, keepTests, want)
+			defs = got
+		case TargetContent:
+			got, out, err = s.exprContent(ctx, req, keepTests, 0, want, maxContentLinesPerFile)
+			lines = got
+		case TargetFiles:
+			got, out, err = s.exprPaths(ctx, req, keepTests, 0, want)
+			files = got
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		timedOut = timedOut || out
+	}
+	w := scoring.WordsWeights
+	if plain := query.Plain(req.Expr); len(plain.Terms) > 0 {
+		w = autoWeights[s.shape(plain)]
+	}
+	lines = dropLines(lines, defs)
+	var all []Hit
+	all = appendNormalized(all, defs, w.Definition)
+	all = appendNormalized(all, lines, w.Content)
+	all = appendNormalized(all, files, w.File)
+	sortHits(all, nil)
+	return all, timedOut, nil
+}
+
+// symbolRecords returns the symbols ids as hits with the rest of their rows (doc comment,
+// visibility, byte span), by id.
+func (s *Store) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, error) {
+	out := make(map[string]Hit, len(ids))
+	for len(ids) > 0 {
+		batch := ids[:min(len(ids), maxSQLParams)]
+		ids = ids[len(batch):]
+		args := make([]any, len(batch))
+		for i, id := range batch {
+			args[i] = id
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+`, s.doc_comment, s.visibility, s.start_byte, s.end_byte FROM `+symbolsFrom+
+			` WHERE s.id IN (?`+strings.Repeat(",?", len(batch)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("index: read symbols: %w", err)
+		}
+		for rows.Next() {
+			h := Hit{Hit: HitDefinition, rec: &symbolRecord{}}
+			if err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.parent,
+				&h.rec.doc, &h.rec.visibility, &h.rec.startByte, &h.rec.endByte); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[h.SymbolID] = h
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// maxSQLParams caps the parameters of one SQLite statement.
+const maxSQLParams = 30000
