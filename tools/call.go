@@ -45,6 +45,7 @@ var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	"workspace": func(ctx context.Context, s *Service, r any) (any, error) {
 		return s.Workspace(ctx, r.(WorkspaceRequest))
 	},
+	QueryOperation: func(context.Context, *Service, any) (any, error) { return QueryLanguage() },
 }
 
 // DecodeStrict decodes the JSON object data into v (a pointer to a request struct),

@@ -31,8 +31,9 @@ type callFunc func(ctx context.Context, op string, args json.RawMessage) (any, e
 
 // NewMCPServer returns an MCP server offering the operations of svc as tools, with
 // instructions and tool descriptions generated from the contract, and the capabilities
-// document as a resource. version is Quarry's release version. It panics if the contract
-// cannot be described (a type without a schema): a programmer error.
+// document and the query language document as resources. version is Quarry's release
+// version. It panics if the contract cannot be described (a type without a schema): a
+// programmer error.
 func NewMCPServer(svc *Service, version string) *mcp.Server {
 	return newMCPServer(svc.Call, version)
 }
@@ -61,6 +62,9 @@ func newMCPServer(call callFunc, version string) *mcp.Server {
 	srv.AddResource(&mcp.Resource{URI: CapabilitiesURI, Name: "capabilities", MIMEType: "application/json",
 		Description: "What this Quarry can do: operations, languages, targets, symbol kinds, limits, error codes, file_pattern syntax."},
 		readCapabilities)
+	srv.AddResource(&mcp.Resource{URI: QueryLanguageURI, Name: "query-language", MIMEType: "application/json",
+		Description: "The query language of fast_search: fields (names, aliases, types, targets, values), operators, rules and examples."},
+		readQueryLanguage)
 	return srv
 }
 

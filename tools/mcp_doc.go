@@ -29,6 +29,8 @@ var Examples = map[string][]Example{
 		{`{"query":"Model","kind":["class"],"language":"python"}`, "only Python classes"},
 		{`{"query":"parse config","file_pattern":"src/**/*.rs,!**/tests/**"}`, "only under src/, tests left out"},
 		{`{"query":"docker-compose","target":"files"}`, "a file by name or path fragment"},
+		{`{"query":"kind:(class OR struct) name:*Service lang:go"}`, "the query language: Go classes and structs whose name ends in Service"},
+		{`{"query":"content:/TODO|FIXME/ -path:**/vendor/**","target":"content"}`, "the query language: lines matching a regex, outside vendor/"},
 	},
 	"goto": {
 		{`{"symbol":"http.HandlerFunc"}`, "a qualified name"},
@@ -37,8 +39,8 @@ var Examples = map[string][]Example{
 }
 
 // Instructions returns the MCP server's instructions: what Quarry is, its tools, how to
-// search well (parameters, targets, kinds, languages, globs, limits), examples, and what a
-// failure looks like.
+// search well (parameters, targets, kinds, languages, globs, the query language, limits),
+// examples, and what a failure looks like.
 func Instructions(caps *Capabilities) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Quarry is an index of this workspace's source code (%d languages): definitions, lines and file paths, found in milliseconds. "+
@@ -67,6 +69,7 @@ func Instructions(caps *Capabilities) (string, error) {
 	for _, f := range fields {
 		fmt.Fprintf(&b, "- %s: %s\n", f, params[f])
 	}
+	b.WriteString("\n" + queryLanguageSection())
 	b.WriteString("\nExamples:\n")
 	for _, op := range Operations {
 		for _, ex := range Examples[op.Name] {
@@ -85,7 +88,8 @@ func Instructions(caps *Capabilities) (string, error) {
 }
 
 // ToolDescription returns the description of op's MCP tool: its summary, its parameters,
-// examples, and what a result and a failure look like.
+// the query language in short when it takes a query, examples, and what a result and a
+// failure look like.
 func ToolDescription(op Operation, caps *Capabilities) (string, error) {
 	s, err := SchemaFor(op.Name+".request", op.Request)
 	if err != nil {
@@ -100,6 +104,9 @@ func ToolDescription(op Operation, caps *Capabilities) (string, error) {
 		}
 		fmt.Fprintf(&b, "- %s (%s%s): %s\n", f, typeName(s.Properties[f]), req, paramDoc(f, s.Properties[f], caps))
 	}
+	if takesQuery(op) {
+		b.WriteString("\n" + queryLanguageSection())
+	}
 	if exs := Examples[op.Name]; len(exs) > 0 {
 		b.WriteString("\nExamples:\n")
 		for _, ex := range exs {
@@ -112,6 +119,9 @@ func ToolDescription(op Operation, caps *Capabilities) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// takesQuery reports whether op's request has a query field: a text in the query language.
+func takesQuery(op Operation) bool { return slices.Contains(requestFields(op.Request), "query") }
 
 // paramDoc describes the request field f: its description, and the values the
 // capabilities allow for it.

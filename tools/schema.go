@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -61,6 +62,8 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[DescribeRequest](), Result: reflect.TypeFor[Description]()},
 	{Name: "agent-version", Summary: "The version of the agent contract (quarry agent-version --json).",
 		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[AgentVersionResult]()},
+	{Name: QueryOperation, Summary: "The query language of search: fields, operators, rules and examples (quarry describe query; as text, quarry help query; over MCP, the resource " + QueryLanguageURI + ").",
+		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[query.Language]()},
 }
 
 // TokensRequest is quarry tokens.

@@ -50,13 +50,24 @@ They are generated from the contract's Go types.`,
 
 func newDescribeCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "describe COMMAND",
-		Short: "Describe a command of the agent contract: summary, flags, schemas",
-		Args:  cobra.ExactArgs(1),
+		Use:   "describe COMMAND | query",
+		Short: "Describe a command of the agent contract (summary, flags, schemas), or the query language",
+		Long: `Describe a command of the agent contract: its summary, flags and the JSON Schemas of its
+request and result (quarry describe search). quarry describe query prints the query
+language instead: its fields, operators, rules and examples (the text of quarry help query,
+as JSON).`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			op, err := tools.OperationNamed(args[0])
 			if err != nil {
 				return usagef(cmd.CommandPath(), "%v%s", err, didYouMean(args[0], tools.OperationNames()))
+			}
+			if op.Name == tools.QueryOperation {
+				l, err := tools.QueryLanguage()
+				if err != nil {
+					return err
+				}
+				return writeJSON(cmd.OutOrStdout(), l)
 			}
 			d := tools.Description{Name: op.Name, Tool: op.Tool, Summary: op.Summary, AgentVersion: tools.AgentVersion, Flags: []tools.FlagInfo{}}
 			if c, _, err := cmd.Root().Find([]string{op.Name}); err == nil && c != cmd.Root() {

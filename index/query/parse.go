@@ -219,7 +219,7 @@ func (p *parser) fieldName() (*Field, int, bool, error) {
 		// "kind:" with nothing after it: a mistake, unless the word is not a field's name in
 		// lower case (TODO:, Type:).
 		if _, ok := LookupField(name); ok && name == strings.ToLower(name) {
-			return nil, 0, false, p.errAt(p.pos+i+1, "expected a value after %q", name+":")
+			return nil, 0, false, p.errAt(p.pos+i+1, "expected a value after %q (to search for the text, quote it: \"%s:\")", name+":", name)
 		}
 		return nil, 0, false, nil
 	}
@@ -421,9 +421,11 @@ func (p *parser) term(field string, at int) (Node, error) {
 	return l, nil
 }
 
+// isNumber reports whether s is a number as boost reads it: digits and a decimal point
+// (1e3, Inf and -1 are not, so a^1e3 stays one word rather than a^1 and the word e3).
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
-	return s != "" && err == nil
+	return s != "" && strings.Trim(s, "0123456789.") == "" && err == nil
 }
 
 // phrase parses "..." with \" and \\ escapes, and its ~N or * suffix.

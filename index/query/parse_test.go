@@ -44,6 +44,7 @@ func TestParseExpr(t *testing.T) {
 		{"name:(get set)", "name:get name:set"},
 		{"kind:(class OR struct) lang:go", "(kind:class OR kind:struct) lang:go"},
 		{"name:parse^2 body:retry", "name:parse^2 body:retry"},
+		{"a^1e3 b^-1", "a^1e3 b^-1"},
 		{`/func \w+Handler\(/ lang:go`, `/func \w+Handler\(/ lang:go`},
 		{`path:/_test\.go$/`, `path:/_test\.go$/`},
 		{`content:/a\/b/`, `content:/a\/b/`},

@@ -1,0 +1,89 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrysearch/quarry/index/query"
+)
+
+// The query language as the contract shows it: the document (quarry describe query, the
+// MCP resource), the text (quarry help query) and the short section of the MCP
+// instructions and of the descriptions of tools that take a query. All of them are
+// rendered from the registry of index/query (fields, operators, rules, examples), with the
+// contract's kinds and languages as the values of kind: and lang:.
+
+// QueryLanguageURI is the URI of the MCP resource holding the query language document.
+const QueryLanguageURI = "quarry://query-language"
+
+// QueryOperation is the operation whose result is the query language document: quarry
+// describe query prints it.
+const QueryOperation = "query"
+
+// queryLanguageExamples is how many examples the short section shows.
+const queryLanguageExamples = 2
+
+// QueryLanguage returns the query language document.
+func QueryLanguage() (*query.Language, error) {
+	caps, err := GetCapabilities()
+	if err != nil {
+		return nil, err
+	}
+	return query.Describe(queryLanguageValues(caps)), nil
+}
+
+// QueryLanguageHelp returns the query language as text for a terminal.
+func QueryLanguageHelp() (string, error) {
+	caps, err := GetCapabilities()
+	if err != nil {
+		return "", err
+	}
+	return query.Help(queryLanguageValues(caps)), nil
+}
+
+// queryLanguageValues are the values of the enum fields the registry leaves open: the
+// contract's symbol kinds and language names.
+func queryLanguageValues(caps *Capabilities) map[string][]string {
+	return map[string][]string{"kind": caps.Kinds, "lang": caps.Languages}
+}
+
+func readQueryLanguage(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	l, err := QueryLanguage()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: QueryLanguageURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// queryLanguageSection is the query language in short: the fields with their aliases, the
+// operators' syntax, two examples, and the resource that holds the rest.
+func queryLanguageSection() string {
+	var b strings.Builder
+	b.WriteString("Query language (plain words and \"quoted phrases\" need none of it):\n")
+	fields := make([]string, len(query.Fields))
+	for i, f := range query.Fields {
+		fields[i] = f.Name
+		if len(f.Aliases) > 0 {
+			fields[i] += " (" + strings.Join(f.Aliases, ", ") + ")"
+		}
+	}
+	fmt.Fprintf(&b, "- fields, as FIELD:value: %s\n", strings.Join(fields, ", "))
+	syntax := make([]string, len(query.Operators))
+	for i, o := range query.Operators {
+		syntax[i] = o.Syntax
+	}
+	fmt.Fprintf(&b, "- operators: %s\n", strings.Join(syntax, " | "))
+	for _, e := range query.Examples[:min(queryLanguageExamples, len(query.Examples))] {
+		fmt.Fprintf(&b, "- example: %s (%s)\n", e.Query, e.Doc)
+	}
+	fmt.Fprintf(&b, "The whole language (field types and values, what each operator does, rules, more examples) is the resource %s.\n", QueryLanguageURI)
+	return b.String()
+}
