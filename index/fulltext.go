@@ -167,6 +167,9 @@ type Fulltext struct {
 	reg       *languages.Registry
 	closeOnce sync.Once
 	closeErr  error
+
+	termsMu sync.Mutex
+	terms   map[string]*termIndex // by field: the terms, for words inside terms (termindex.go)
 }
 
 // FulltextVersion changes whenever the mapping or the tokenizer rules change; an index built

@@ -248,8 +248,8 @@ type exprFTQuery struct {
 // word by the index's rules. Leaves bleve cannot decide exactly (phrases, regexes, paths
 // by regex, line numbers, visibility, parents, case-sensitive words) compile to a superset,
 // and the caller verifies the candidates.
-func compileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string) exprFTQuery {
-	c := exprCompiler{docType: docType, cs: cs, tokens: tokens}
+func compileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string, ft *Fulltext) exprFTQuery {
+	c := exprCompiler{docType: docType, cs: cs, tokens: tokens, ft: ft}
 	q, exact := c.node(n)
 	return exprFTQuery{docType: docType, q: q, exact: exact}
 }
@@ -258,6 +258,31 @@ type exprCompiler struct {
 	docType string
 	cs      query.Case
 	tokens  func(string) []string
+	ft      *Fulltext // for the terms holding a word; nil: wildcard queries
+}
+
+// inside matches the documents with a term of field holding w (ending with it unless
+// openRight): the terms from memory when the index keeps them, else a wildcard query.
+func (c exprCompiler) inside(field, w string, openRight bool) bq.Query {
+	if c.ft != nil {
+		if terms, ok := c.ft.termsHolding(field, w, openRight); ok {
+			if len(terms) == 0 {
+				return bleve.NewMatchNoneQuery()
+			}
+			alts := make([]bq.Query, len(terms))
+			for i, t := range terms {
+				alts[i] = term(field, t, 0)
+			}
+			return disjunction(alts)
+		}
+	}
+	pat := "*" + w
+	if openRight {
+		pat += "*"
+	}
+	q := bleve.NewWildcardQuery(pat)
+	q.SetField(field)
+	return q
 }
 
 func (c exprCompiler) node(n query.Node) (bq.Query, bool) {
@@ -378,6 +403,21 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 	}
 	switch l.Kind {
 	case query.Word, query.Phrase, query.PhrasePrefix:
+		if c.docType == ftDocTypeFile {
+			// Content words and phrases match as written, inside longer words too (return
+			// in "returned"), as rg -F does: their words are looked up inside terms.
+			text := l.Text
+			if l.Kind == query.Phrase && l.Slop > 0 {
+				var qs []bq.Query
+				for _, w := range strings.Fields(text) {
+					if q := c.need(query.Need{Op: query.NeedLit, Lit: w, Fold: true, OpenLeft: true, OpenRight: true}, perField); q != nil {
+						qs = append(qs, q)
+					}
+				}
+				return conjunction(qs), false
+			}
+			return c.need(query.Need{Op: query.NeedLit, Lit: text, Fold: !sensitive, OpenLeft: true, OpenRight: true}, perField), false
+		}
 		toks := c.tokens(l.Text)
 		if l.Kind == query.PhrasePrefix && len(toks) > 0 {
 			toks = toks[:len(toks)-1] // the last word may be cut short
@@ -428,60 +468,76 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 // open a token's prefix, one whose start is open the end of a token (a wildcard). Words
 // too short to narrow anything are left out, which only widens the candidates.
 func (c exprCompiler) need(n query.Need, perField func(func(string) bq.Query) bq.Query) bq.Query {
+	q, _ := c.needQuery(n, perField)
+	return q
+}
+
+// needQuery compiles n, and says whether the query looks words up inside terms (slower
+// and less selective than whole terms and prefixes): a conjunction keeps those parts only
+// when it has nothing better.
+func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Query) bq.Query) (bq.Query, bool) {
 	switch n.Op {
 	case query.NeedLit:
 		words := literalWords(n.Lit)
-		var qs []bq.Query
+		var whole, inside []bq.Query
 		for i, w := range words {
 			openL := i == 0 && n.OpenLeft && startsWithWord(n.Lit)
 			openR := i == len(words)-1 && n.OpenRight && endsWithWord(n.Lit)
 			w = strings.ToLower(w)
 			switch {
 			case !openL && !openR:
-				qs = append(qs, perField(func(f string) bq.Query { return term(f, w, 0) }))
+				whole = append(whole, perField(func(f string) bq.Query { return term(f, w, 0) }))
 			case !openL && len(w) >= 2:
-				qs = append(qs, perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(w); q.SetField(f); return q }))
+				whole = append(whole, perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(w); q.SetField(f); return q }))
 			case len(w) >= 3:
-				pat := "*" + w
-				if openR {
-					pat += "*"
-				}
-				qs = append(qs, perField(func(f string) bq.Query { q := bleve.NewWildcardQuery(pat); q.SetField(f); return q }))
+				inside = append(inside, perField(func(f string) bq.Query { return c.inside(f, w, openR) }))
 			}
 		}
-		switch len(qs) {
-		case 0:
-			return nil
-		case 1:
-			return qs[0]
+		if len(whole) > 0 {
+			return conjunction(whole), false
 		}
-		return bleve.NewConjunctionQuery(qs...)
+		return conjunction(inside), len(inside) > 0
 	case query.NeedAll:
-		var qs []bq.Query
+		var whole, inside []bq.Query
 		for _, s := range n.Subs {
-			if q := c.need(s, perField); q != nil {
-				qs = append(qs, q)
+			q, in := c.needQuery(s, perField)
+			switch {
+			case q == nil:
+			case in:
+				inside = append(inside, q)
+			default:
+				whole = append(whole, q)
 			}
 		}
-		switch len(qs) {
-		case 0:
-			return nil
-		case 1:
-			return qs[0]
+		if len(whole) > 0 {
+			return conjunction(whole), false
 		}
-		return bleve.NewConjunctionQuery(qs...)
+		return conjunction(inside), len(inside) > 0
 	case query.NeedAny:
 		var qs []bq.Query
+		anyInside := false
 		for _, s := range n.Subs {
-			q := c.need(s, perField)
+			q, in := c.needQuery(s, perField)
 			if q == nil {
-				return nil
+				return nil, false
 			}
+			anyInside = anyInside || in
 			qs = append(qs, q)
 		}
-		return bleve.NewDisjunctionQuery(qs...)
+		return bleve.NewDisjunctionQuery(qs...), anyInside
 	}
-	return nil
+	return nil, false
+}
+
+// conjunction is nil for no queries, the one query, or their conjunction.
+func conjunction(qs []bq.Query) bq.Query {
+	switch len(qs) {
+	case 0:
+		return nil
+	case 1:
+		return qs[0]
+	}
+	return bleve.NewConjunctionQuery(qs...)
 }
 
 // isPlainExt reports whether s is a file extension without wildcards.
@@ -597,7 +653,7 @@ func (s *Searcher) explainExpr(req Request) *Plan {
 			p.Steps = append(p.Steps, PlanStep{Target: t})
 			continue
 		}
-		e := compileExpr(req.Expr, docType, req.Case, s.exprTokens(req))
+		e := compileExpr(req.Expr, docType, req.Case, s.exprTokens(req), nil)
 		step := PlanStep{Target: t, Fulltext: e.explain()}
 		if !e.exact || t != TargetDefinitions {
 			step.Tokens = []string{"(candidates verified against the stored text)"}

@@ -136,6 +136,12 @@ func compileLeaf(l *query.Leaf, cs query.Case) (*leafMatch, error) {
 		src = l.Text
 		lm.need = query.RegexNeed(l.Text, !lm.sensitive)
 		lm.cover = lm.need.Cover()
+		for _, c := range lm.cover {
+			if c.Fold && !isASCII([]string{c.Lit}) {
+				lm.cover = nil // folding non-ASCII literals byte-wise could miss lines
+				break
+			}
+		}
 	case query.Fuzzy, query.Exists:
 		return lm, nil
 	}
@@ -293,7 +299,9 @@ func (m *matcher) symbol(ctx context.Context, h *Hit, bodies *bodyCache) (bool, 
 			return lm.valueMatch(h.rec.visibility)
 		}
 		return m.fileLeaf(lm, h.Path, h.Language, nil)
-	}, func(r *query.Range) bool { return rangeMatch(r, h.Line, h.Name, h.parent) })
+	}, func(r *query.Range) bool {
+		return rangeMatch(r, h.Line, map[string]string{"name": h.Name, "parent": h.parent, "ext": extOf(h.Path)}[r.Field])
+	})
 	return ok, err
 }
 
@@ -402,7 +410,7 @@ func (m *matcher) fileLeaf(lm *leafMatch, p, lang string, content []byte) bool {
 // its lines).
 func (m *matcher) file(p, lang string, content []byte) bool {
 	return m.eval(m.root, func(l *query.Leaf) bool { return m.fileLeaf(m.leaves[l], p, lang, content) },
-		func(*query.Range) bool { return true })
+		func(r *query.Range) bool { return r.Field != "ext" || rangeMatch(r, 0, extOf(p)) })
 }
 
 // pathMatches reports whether a file matches as a files-target result: bare words are path
@@ -420,7 +428,7 @@ func (m *matcher) pathMatches(p, lang string, content []byte) bool {
 			return lm.textMatch([]byte(p))
 		}
 		return m.fileLeaf(lm, p, lang, content)
-	}, func(*query.Range) bool { return true })
+	}, func(r *query.Range) bool { return r.Field != "ext" || rangeMatch(r, 0, extOf(p)) })
 }
 
 // eval evaluates n with leaf and rng deciding the leaves and ranges.
@@ -447,8 +455,12 @@ func (m *matcher) eval(n query.Node, leaf func(*query.Leaf) bool, rng func(*quer
 	return false
 }
 
-// rangeMatch matches a range of line numbers (n) or of names (name:, parent:).
-func rangeMatch(r *query.Range, n int, name, parent string) bool {
+// extOf returns the extension of p without its dot.
+func extOf(p string) string { return strings.TrimPrefix(path.Ext(p), ".") }
+
+// rangeMatch matches a range of line numbers (n) or of a value (a name, a parent's name, an
+// extension), compared ignoring case.
+func rangeMatch(r *query.Range, n int, value string) bool {
 	if r.Field == "line" {
 		if r.Lo != "*" {
 			lo, _ := strconv.Atoi(r.Lo)
@@ -464,10 +476,7 @@ func rangeMatch(r *query.Range, n int, name, parent string) bool {
 		}
 		return true
 	}
-	v := strings.ToLower(name)
-	if r.Field == "parent" {
-		v = strings.ToLower(parent)
-	}
+	v := strings.ToLower(value)
 	if r.Lo != "*" {
 		c := strings.Compare(v, strings.ToLower(r.Lo))
 		if c < 0 || c == 0 && !r.IncLo {
@@ -523,7 +532,7 @@ func (m *matcher) lines(content []byte) []lineMatch {
 
 func (m *matcher) lineAllowed(n int) bool {
 	for _, r := range m.lineRanges {
-		if !rangeMatch(r, n, "", "") {
+		if !rangeMatch(r, n, "") {
 			return false
 		}
 	}
@@ -673,23 +682,29 @@ func abs(n int) int {
 	return n
 }
 
-// levenshtein returns the edit distance of a and b.
+// levenshtein returns the edit distance of a and b, a swap of two neighbouring letters
+// counting as one edit (optimal string alignment), as the full-text index's fuzzy queries
+// count it.
 func levenshtein(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }

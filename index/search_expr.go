@@ -30,6 +30,10 @@ const (
 // errBudget is returned inside an expression search when the request's time ran out.
 var errBudget = errors.New("index: the search's time budget ran out")
 
+// errNoDefinitionTerms is a definitions search whose expression gives the full-text index
+// nothing to look up: every symbol would be a candidate.
+var errNoDefinitionTerms = badRequest("query", "the query gives the index nothing to look up among definitions (only punctuation, or a regex without literal text): add a word, or a field such as name:, kind: or lang:")
+
 // budgetLeft reports whether ctx still has time.
 func budgetLeft(ctx context.Context) bool { return ctx.Err() == nil }
 
@@ -55,8 +59,11 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	if err != nil {
 		return nil, false, err
 	}
-	ft := compileExpr(req.Expr, ftDocTypeSymbol, req.Case, s.exprTokens(req))
+	ft := compileExpr(req.Expr, ftDocTypeSymbol, req.Case, s.exprTokens(req), s.ft)
 	filters := requestFilters(ftDocTypeSymbol, &req)
+	if ft.q == nil && len(filters) == 0 {
+		return nil, false, errNoDefinitionTerms
+	}
 	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
 	bodies := &bodyCache{store: s.store}
 	var hits []Hit
@@ -143,7 +150,7 @@ type exprFile struct {
 // full-text score (times the path's weight) first, then by path. Without anything the
 // full-text index can look up, every indexed file is a candidate.
 func (s *Searcher) exprFiles(ctx context.Context, req Request, keepTests bool) ([]exprFile, error) {
-	ft := compileExpr(req.Expr, ftDocTypeFile, req.Case, s.exprTokens(req))
+	ft := compileExpr(req.Expr, ftDocTypeFile, req.Case, s.exprTokens(req), s.ft)
 	filters := requestFilters(ftDocTypeFile, &req)
 	var out []exprFile
 	if ft.q == nil && len(filters) == 0 {
@@ -157,11 +164,7 @@ func (s *Searcher) exprFiles(ctx context.Context, req Request, keepTests bool) (
 			}
 		}
 	} else {
-		_, total, err := s.ft.searchExpr(ctx, ft, filters, 0)
-		if err != nil {
-			return nil, err
-		}
-		found, _, err := s.ft.searchExpr(ctx, ft, filters, int(min(total, maxExprCandidates)))
+		found, _, err := s.ft.searchExpr(ctx, ft, filters, maxExprCandidates)
 		if err != nil {
 			return nil, err
 		}
@@ -331,6 +334,9 @@ func (s *Searcher) exprSearch(ctx context.Context, req Request, keepTests bool) 
 		switch Target(t) {
 		case TargetDefinitions:
 			got, out, err = s.exprDefinitions(ctx, req, keepTests, want)
+			if err == errNoDefinitionTerms && len(targets) > 1 {
+				err = nil // the other targets still search
+			}
 			defs = got
 		case TargetContent:
 			got, out, err = s.exprContent(ctx, req, keepTests, 0, want, maxContentLinesPerFile)

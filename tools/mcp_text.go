@@ -41,6 +41,9 @@ func renderSearch(r *SearchResult) string {
 	if r.Truncated {
 		notes = append(notes, "truncated: "+r.TruncatedReason)
 	}
+	if r.NextCursor != "" {
+		notes = append(notes, "more: cursor "+r.NextCursor)
+	}
 	if r.Relaxed {
 		notes = append(notes, "relaxed: no result has every word, these have some")
 	}

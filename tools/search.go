@@ -247,6 +247,32 @@ func (s *Service) expression(req SearchRequest, out *index.Request, workspace *s
 			}
 		}
 	}
+	var badRange *query.Range
+	query.Walk(rest, func(n query.Node, _ bool) {
+		if r, ok := n.(*query.Range); ok && badRange == nil && !rangeFields[r.Field] {
+			badRange = r
+		}
+	})
+	if badRange != nil {
+		return fail(badRange.At, "%s: takes no range: ranges apply to line:, name:, parent: and ext:", badRange.Field)
+	}
+	if out.Target == index.TargetContent || out.Target == index.TargetAuto {
+		top := map[query.Node]bool{rest: true}
+		if b, ok := rest.(*query.Bool); ok && b.Op == query.And {
+			for _, c := range b.Clauses {
+				top[c] = true
+			}
+		}
+		var inner *query.Range
+		query.Walk(rest, func(n query.Node, _ bool) {
+			if r, ok := n.(*query.Range); ok && r.Field == "line" && !top[n] && inner == nil {
+				inner = r
+			}
+		})
+		if inner != nil {
+			return fail(inner.At, "line: chooses the lines shown: put it at the top level of the query, not under OR, NOT or in a group (or search definitions: type:def)")
+		}
+	}
 	if out.Target != index.TargetAuto {
 		if f, pos := query.FieldFor(rest, string(out.Target)); f != "" {
 			fd, _ := query.LookupField(f)
@@ -258,6 +284,10 @@ func (s *Service) expression(req SearchRequest, out *index.Request, workspace *s
 	out.Expr, out.Case, out.Query = rest, dirs.Case, query.Plain(rest)
 	return nil
 }
+
+// rangeFields are the fields a range [a TO b] applies to: line numbers, and names and
+// extensions compared as text.
+var rangeFields = map[string]bool{"line": true, "name": true, "parent": true, "ext": true}
 
 // languageNames lists every language name and alias, the values lang: takes.
 func (s *Service) languageNames() []string {
@@ -403,6 +433,9 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		return nil, err
 	}
 	fitBytes(&out.Results, s.budget(req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	if out.TruncatedReason == TruncatedMaxBytes && (ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles) {
+		out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(out.Results)) // the next page starts after what fit
+	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }
@@ -550,12 +583,16 @@ func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
 		return out, nil
 	}
 	out.Syntax, out.Canonical = "expression", ir.Expr.String()
-	if ws != "" && ws != req.Workspace {
-		out.Canonical = "workspace:" + ws + " " + out.Canonical
+	if n, err := query.ParseExpr(req.Query, query.Options{}); err == nil {
+		if _, dirs, err := query.Split(req.Query, n); err == nil && dirs.String() != "" {
+			if _, ok := ir.Expr.(*query.Bool); ok && ir.Expr.(*query.Bool).Op == query.Or {
+				out.Canonical = "(" + out.Canonical + ")"
+			}
+			out.Canonical = dirs.String() + " " + out.Canonical
+		}
 	}
 	if ir.Case != query.CaseDefault {
 		out.Case = [...]string{"", "yes", "no", "auto"}[ir.Case]
-		out.Canonical = "case:" + out.Case + " " + out.Canonical
 	}
 	if ir.Target == index.TargetAuto {
 		out.Targets = query.Targets(ir.Expr)

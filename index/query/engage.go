@@ -194,6 +194,24 @@ type Directives struct {
 	Workspace string // a workspace id; "" when not given
 }
 
+// String prints the directives given, as query text ("" for none).
+func (d Directives) String() string {
+	var parts []string
+	if d.Case != CaseDefault {
+		parts = append(parts, "case:"+[...]string{"", "yes", "no", "auto"}[d.Case])
+	}
+	if d.Type != "" {
+		parts = append(parts, "type:"+d.Type)
+	}
+	if d.Test != "" {
+		parts = append(parts, "test:"+d.Test)
+	}
+	if d.Workspace != "" {
+		parts = append(parts, "workspace:"+d.Workspace)
+	}
+	return strings.Join(parts, " ")
+}
+
 // directiveFields are the fields Split takes out of an expression.
 var directiveFields = map[string]bool{"case": true, "type": true, "test": true, "workspace": true}
 

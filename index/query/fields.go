@@ -45,7 +45,7 @@ type Field struct {
 // The targets a field can apply to.
 var (
 	defs    = []string{"definitions"}
-	lines   = []string{"content"}
+	text    = []string{"content", "files"}
 	every   = []string{"definitions", "content", "files"}
 	noFiles = []string{"definitions", "content"}
 )
@@ -56,7 +56,7 @@ var Fields = []Field{
 	{Name: "signature", Aliases: []string{"sig"}, Type: TextField, Targets: defs, Doc: "a definition's signature", Example: `sig:"context.Context"`},
 	{Name: "doc", Type: TextField, Targets: defs, Doc: "a definition's doc comment", Example: `doc:"connection pool"`},
 	{Name: "body", Type: TextField, Targets: defs, Doc: "the code of a function, method or property", Example: "body:retry"},
-	{Name: "content", Type: TextField, Targets: lines, Doc: "a line of a file", Example: "content:/TODO|FIXME/"},
+	{Name: "content", Type: TextField, Targets: text, Doc: "a line of a file (for the files target: the file's text)", Example: "content:/TODO|FIXME/"},
 	{Name: "path", Aliases: []string{"file"}, Type: GlobField, Targets: every, Doc: "the file's workspace-relative path (a glob, case-sensitive; a bare value is a path fragment)", Example: "-path:**/*_test.go"},
 	{Name: "ext", Type: KeywordField, Targets: every, Doc: "the file's extension, without the dot", Example: "ext:rs"},
 	{Name: "lang", Aliases: []string{"language"}, Type: EnumField, Targets: every, Doc: "the file's language (names and aliases)", Example: "lang:go"},

@@ -246,7 +246,7 @@ func (p *parser) value(f *Field, at int) (Node, error) {
 		return &Leaf{Field: f.Name, Kind: Exists, At: at}, nil
 	case c == '(':
 		return p.set(f, at)
-	case c == '[' || c == '{':
+	case c == '[' || c == '{' && isRange(p.src[p.pos:]):
 		return p.rangeValue(f, at)
 	case c == '>' || c == '<':
 		return p.comparison(f, at)
@@ -260,7 +260,13 @@ func (p *parser) value(f *Field, at int) (Node, error) {
 		l.Kind, l.Text = Exists, ""
 		return l, nil
 	}
-	return l, p.check(f, l)
+	if err := p.check(f, l); err != nil {
+		return nil, err
+	}
+	if f.Type == NumberField { // line:100 is the range [100 TO 100]
+		return &Range{Field: f.Name, Lo: l.Text, Hi: l.Text, IncLo: true, IncHi: true, At: at}, nil
+	}
+	return l, nil
 }
 
 // set parses field:(a OR b ...): the field applies to every value in the group.
@@ -343,6 +349,13 @@ func (p *parser) rangeValue(f *Field, at int) (Node, error) {
 	return r, nil
 }
 
+// isRange reports whether s, starting with a bracket, holds a range (lo TO hi) rather than
+// a glob's {a,b} alternatives.
+func isRange(s string) bool {
+	end := strings.IndexAny(s, "]}")
+	return end > 0 && strings.Contains(s[:end], " TO ")
+}
+
 // comparison parses >N, >=N, <N, <=N as a range with an open end.
 func (p *parser) comparison(f *Field, at int) (Node, error) {
 	op := p.src[p.pos : p.pos+1]
@@ -408,6 +421,9 @@ func (p *parser) term(field string, at int) (Node, error) {
 		n := w[i+1:]
 		if n != "1" && n != "2" {
 			return nil, p.errAt(start+i, "expected 1 or 2 after ~ (the edit distance of a fuzzy word), got %q", n)
+		}
+		if strings.ContainsAny(w[:i], "*?") {
+			return nil, p.errAt(start, "a word is fuzzy (~N) or has wildcards (* ?), not both: %q", w)
 		}
 		l.Kind, l.Text, l.Edits = Fuzzy, w[:i], int(n[0]-'0')
 		return l, nil

@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/quarrysearch/quarry/index/query"
+)
+
+// benchExprQueries are query-language searches of BenchmarkExprSearch: the content regexes
+// of the issue, compared with zoekt in bench/, and fielded definition searches.
+var benchExprQueries = []struct{ name, q, target string }{
+	{"regex_server_method", `/func \(\w+ \*Server\) \w+\(/`, "content"},
+	{"regex_exception_class", `/class \w+(Exception|Error)\b/`, "content"},
+	{"regex_todo_fixme", `/TODO|FIXME/`, "content"},
+	{"fields_go_serve", `kind:(function OR method) lang:go name:Serve* -path:**/*_test.go`, "auto"},
+	{"doc_phrase", `doc:"connection pool" -lang:java`, "auto"},
+	{"case_context", `case:yes Context lang:go -file:_test`, "auto"},
+	{"plain_word", `ServeHTTP`, "auto"},
+}
+
+// BenchmarkExprSearch measures warm query-language searches through the service, as the
+// MCP server runs them (the index kept open), on the workspace at QUARRY_CORPUS, which must
+// be indexed. It reports each query's median as p50-ms.
+func BenchmarkExprSearch(b *testing.B) {
+	root := os.Getenv("QUARRY_CORPUS")
+	if root == "" {
+		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
+	}
+	s, err := NewService(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Keep = time.Hour
+	ctx := context.Background()
+	limit := 500
+	for _, bq := range benchExprQueries {
+		b.Run(bq.name, func(b *testing.B) {
+			req := SearchRequest{Query: bq.q, Target: bq.target, Limit: &limit}
+			if _, err := s.Search(ctx, req); err != nil { // warm up
+				b.Fatal(err)
+			}
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if _, err := s.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		})
+	}
+}
+
+// BenchmarkParseCompile parses a query of 20 clauses and checks it as a search request
+// (the expression, its directives and fields), without searching.
+func BenchmarkParseCompile(b *testing.B) {
+	q := `kind:(function OR method) lang:go name:Serve* -path:**/*_test.go doc:"connection pool"~2 ` +
+		`body:retry^2 parent:Server vis:public line:[10 TO 500] ext:go case:yes Context ` +
+		`/func \w+Handler\(/ test:no (sig:context OR sig:ctx) parse~1 "not implemented" ` +
+		`NOT deprecated`
+	s, err := NewService(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !query.Engages(q) {
+		b.Fatal("the query does not engage the parser")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.ParseQuery(SearchRequest{Query: q}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
