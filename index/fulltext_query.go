@@ -259,6 +259,9 @@ type exprCompiler struct {
 	cs      query.Case
 	tokens  func(string) []string
 	ft      *Fulltext // for the terms holding a word; nil: wildcard queries
+	// keepInside keeps the words looked up inside terms beside whole words and prefixes
+	// (set per leaf, when that lookup is cheap).
+	keepInside bool
 }
 
 // inside matches the documents with a term of field holding w (ending with it unless
@@ -390,6 +393,7 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 		return nil, false
 	}
 	sensitive := c.cs.Sensitive(l.Kind, l.Text)
+	c.keepInside = c.insideCheap(fields)
 	perField := func(mk func(field string) bq.Query) bq.Query {
 		var alts []bq.Query
 		for _, f := range fields {
@@ -472,6 +476,19 @@ func (c exprCompiler) need(n query.Need, perField func(func(string) bq.Query) bq
 	return q
 }
 
+// insideCheap reports whether words inside terms of the fields are looked up in memory:
+// then they narrow a conjunction cheaply and are kept beside whole words.
+func (c exprCompiler) insideCheap(fields []ftField) bool {
+	if c.ft == nil {
+		return false
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.name
+	}
+	return c.ft.termsReady(names...)
+}
+
 // needQuery compiles n, and says whether the query looks words up inside terms (slower
 // and less selective than whole terms and prefixes): a conjunction keeps those parts only
 // when it has nothing better.
@@ -494,6 +511,9 @@ func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Quer
 			}
 		}
 		if len(whole) > 0 {
+			if c.keepInside {
+				return conjunction(append(whole, inside...)), false
+			}
 			return conjunction(whole), false
 		}
 		return conjunction(inside), len(inside) > 0
@@ -510,6 +530,9 @@ func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Quer
 			}
 		}
 		if len(whole) > 0 {
+			if c.keepInside {
+				return conjunction(append(whole, inside...)), false
+			}
 			return conjunction(whole), false
 		}
 		return conjunction(inside), len(inside) > 0

@@ -17,6 +17,8 @@ import (
 
 // termIndex is the terms of one field.
 type termIndex struct {
+	field string
+	ft    *Fulltext
 	uses  atomic.Int32
 	ready atomic.Bool
 	once  sync.Once
@@ -28,23 +30,8 @@ type termIndex struct {
 // when !openRight. ok is false when the field's terms are not in memory (yet): the caller
 // then asks bleve with a wildcard.
 func (f *Fulltext) termsHolding(field, word string, openRight bool) (terms []string, ok bool) {
-	f.termsMu.Lock()
-	if f.terms == nil {
-		f.terms = map[string]*termIndex{}
-	}
-	ti := f.terms[field]
-	if ti == nil {
-		ti = &termIndex{}
-		f.terms[field] = ti
-	}
-	f.termsMu.Unlock()
-	if !ti.ready.Load() {
-		if ti.uses.Add(1) == 2 {
-			go ti.once.Do(func() { ti.build(f, field) })
-		}
-		return nil, false
-	}
-	if ti.err != nil {
+	ti := f.termIndex(field)
+	if !ti.use() {
 		return nil, false
 	}
 	blob, w := ti.blob, []byte(word)
@@ -62,6 +49,43 @@ func (f *Fulltext) termsHolding(field, word string, openRight bool) (terms []str
 		i = end + 1
 	}
 	return terms, true
+}
+
+// termIndex returns the term index of field, built or not.
+func (f *Fulltext) termIndex(field string) *termIndex {
+	f.termsMu.Lock()
+	defer f.termsMu.Unlock()
+	if f.terms == nil {
+		f.terms = map[string]*termIndex{}
+	}
+	ti := f.terms[field]
+	if ti == nil {
+		ti = &termIndex{field: field, ft: f}
+		f.terms[field] = ti
+	}
+	return ti
+}
+
+// termsReady reports whether the terms of every field are in memory (and counts the ask
+// as a use, which starts building them on the second).
+func (f *Fulltext) termsReady(fields ...string) bool {
+	ok := true
+	for _, field := range fields {
+		ok = f.termIndex(field).use() && ok
+	}
+	return ok
+}
+
+// use reports whether the terms are in memory; the second use starts reading them in the
+// background.
+func (ti *termIndex) use() bool {
+	if ti.ready.Load() {
+		return ti.err == nil
+	}
+	if ti.uses.Add(1) == 2 {
+		go ti.once.Do(func() { ti.build(ti.ft, ti.field) })
+	}
+	return false
 }
 
 // build reads the terms of field.
