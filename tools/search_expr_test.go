@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -763,6 +764,7 @@ func TestExpressionErrors(t *testing.T) {
 		{sq("type:def content:x"), CodeBadQuery, 10, "not to the definitions target"},
 		{SearchRequest{Query: "foo workspace:other_1a2b3c4d", Workspace: "mine_5e6f7a8b"}, CodeBadQuery, 5, "contradicts workspace"},
 	}
+	cs := connect(t, NewMCPServer(s, "test"))
 	for _, tt := range tests {
 		_, err := s.Search(context.Background(), tt.req)
 		var e *Error
@@ -773,6 +775,16 @@ func TestExpressionErrors(t *testing.T) {
 		prefix := fmt.Sprintf("1:%d: ", tt.col)
 		if e.Code != tt.code || e.Path != "query" || !strings.HasPrefix(e.Message, prefix) || !strings.Contains(e.Message, tt.want) {
 			t.Errorf("Search(%q) = %s at %s: %q\nwant %s at query: %q...%q", tt.req.Query, e.Code, e.Path, e.Message, tt.code, prefix, tt.want)
+		}
+		// the same through MCP: an error result carrying the envelope with the position
+		res := callTool(t, cs, "fast_search", tt.req)
+		var env struct {
+			Error *Error `json:"error"`
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &env); err != nil || !res.IsError || env.Error == nil ||
+			env.Error.Code != tt.code || !strings.HasPrefix(env.Error.Message, prefix) {
+			t.Errorf("fast_search %q: isError %v, %s; want %s with %q", tt.req.Query, res.IsError, b, tt.code, prefix)
 		}
 	}
 }
