@@ -42,7 +42,7 @@ import (
 	"strconv"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
+	sqlite3 "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -109,6 +109,18 @@ type Store struct {
 // yet (a load into an empty store), so Put need not look for old rows to replace.
 func (s *Store) setBulk(on bool) { s.bulk = on }
 
+// sqliteDriver is SQLite with the settings every connection of a store gets: reads through
+// a memory map of the database file (up to 1 GiB) rather than a read system call per page,
+// which made reading candidate files' content during a search about twice as fast.
+const sqliteDriver = "sqlite3_quarry"
+
+func init() {
+	sql.Register(sqliteDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec("PRAGMA mmap_size = 1073741824", nil)
+		return err
+	}})
+}
+
 // OpenStore opens the store at path, creating it (and its directory) when missing, and
 // migrates it to SchemaVersion.
 func OpenStore(path string) (*Store, error) {
@@ -116,7 +128,7 @@ func OpenStore(path string) (*Store, error) {
 		return nil, fmt.Errorf("index: create %s: %w", filepath.Dir(path), err)
 	}
 	dsn := "file:" + path + "?_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := sql.Open(sqliteDriver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}

@@ -86,6 +86,7 @@ func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*in
 		}
 		merged.Relaxed = merged.Relaxed || res.Relaxed
 		merged.Truncated = merged.Truncated || res.Truncated
+		merged.TimedOut = merged.TimedOut || res.TimedOut
 	}
 	if len(indexes) > 1 {
 		sort.SliceStable(merged.Hits, func(i, j int) bool { return merged.Hits[i].Score > merged.Hits[j].Score })

@@ -265,3 +265,32 @@ func TestSearchTextWithPunctuation(t *testing.T) {
 		t.Errorf("TODO: remove: %s; want the comment line first", hitList(res))
 	}
 }
+
+// TestSearchTimeBudget: a search whose time has run out answers with what it found and says
+// so (TimedOut), in every workspace searched; it is never a silent empty result.
+func TestSearchTimeBudget(t *testing.T) {
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("pkg%d/a.go", i)] = "package pkg\n\nfunc f() {}\n"
+	}
+	a := searchTree(t, files)
+	b := searchTree(t, files)
+	n, err := query.ParseExpr(`/\w+\(\)/`, query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := withDefaults(index.Request{Query: query.Plain(n), Expr: n, Target: index.TargetContent})
+	res, err := Search(context.Background(), []*SearchIndex{a}, req)
+	if err != nil || res.TimedOut || len(res.Hits) == 0 {
+		t.Fatalf("with time: %v, timed out %v, %d hits; want hits", err, res != nil && res.TimedOut, len(res.Hits))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err = Search(ctx, []*SearchIndex{a, b}, req)
+	if err != nil {
+		t.Fatalf("out of time: %v, want the results found so far", err)
+	}
+	if !res.TimedOut {
+		t.Errorf("out of time: TimedOut false with %d hits: a silent (partial) result", len(res.Hits))
+	}
+}

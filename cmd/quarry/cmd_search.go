@@ -136,11 +136,11 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 		case res.NextCursor != "":
 			fmt.Fprintf(cmd.ErrOrStderr(), "(more results: --cursor %s)\n", res.NextCursor)
 		case res.TruncatedReason == tools.TruncatedTimeout:
-			fmt.Fprintln(cmd.ErrOrStderr(), "(the search ran out of time: these are the results found until then; --timeout-ms gives it more)")
+			fmt.Fprintf(cmd.ErrOrStderr(), "(the search ran out of time after %d results; --timeout-ms gives it more)\n", len(res.Results))
 		}
 	}
 	if len(res.Results) == 0 {
-		if !jsonOut {
+		if !jsonOut && res.TruncatedReason != tools.TruncatedTimeout {
 			fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
 		}
 		return errNothingFound
