@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +19,7 @@ import (
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
 
@@ -291,6 +293,9 @@ func (c exprCompiler) inside(field, w string, openRight bool) bq.Query {
 func (c exprCompiler) node(n query.Node) (bq.Query, bool) {
 	switch x := n.(type) {
 	case *query.Bool:
+		if x.Op == query.And {
+			return c.and(x)
+		}
 		var qs []bq.Query
 		exact := true
 		for _, cl := range x.Clauses {
@@ -333,6 +338,39 @@ func (c exprCompiler) node(n query.Node) (bq.Query, bool) {
 		return q, exact
 	}
 	return nil, false
+}
+
+// and compiles a conjunction: its negated clauses that compile exactly become the
+// must_not of one boolean query beside the others, rather than each a "every document but"
+// query of its own.
+func (c exprCompiler) and(x *query.Bool) (bq.Query, bool) {
+	var must, mustNot []bq.Query
+	exact := true
+	for _, cl := range x.Clauses {
+		if n, ok := cl.(*query.Not); ok {
+			if q, ex := c.node(n.X); q != nil && ex {
+				mustNot = append(mustNot, q)
+				continue
+			}
+			exact = false
+			continue
+		}
+		q, ex := c.node(cl)
+		exact = exact && ex
+		if q != nil {
+			must = append(must, q)
+		}
+	}
+	if len(mustNot) == 0 {
+		return conjunction(must), exact
+	}
+	if len(must) == 0 {
+		must = []bq.Query{c.everyDoc()}
+	}
+	b := bleve.NewBooleanQuery()
+	b.AddMust(must...)
+	b.AddMustNot(mustNot...)
+	return b, exact
 }
 
 // everyDoc matches every document of the compiler's kind.
@@ -644,6 +682,33 @@ func isWordText(s string) bool {
 // explainExpr returns the plan of an expression search: the full-text query each target
 // runs, and whether its matches are verified against the stored text.
 func (s *Searcher) explainExpr(req Request) *Plan {
+	return explainExpr(req, s.exprTokens(req))
+}
+
+// ExplainExpr returns the plan of an expression search with the current tokenizer rules,
+// without an index (quarry search --parse-only).
+func ExplainExpr(req Request) (*Plan, error) {
+	reg, err := languages.Default()
+	if err != nil {
+		return nil, err
+	}
+	var lang *languages.Language
+	if req.Language != "" {
+		lang, _ = reg.Lookup(req.Language)
+	}
+	tk := tokenizer.New(lang)
+	return explainExpr(req, func(text string) []string {
+		var out []string
+		for _, t := range tk.Query(text) {
+			if !slices.Contains(out, t.Text) {
+				out = append(out, t.Text)
+			}
+		}
+		return out
+	}), nil
+}
+
+func explainExpr(req Request, tokens func(string) []string) *Plan {
 	p := &Plan{Query: req.Expr.String()}
 	query.Walk(req.Expr, func(n query.Node, neg bool) {
 		switch x := n.(type) {
@@ -676,7 +741,7 @@ func (s *Searcher) explainExpr(req Request) *Plan {
 			p.Steps = append(p.Steps, PlanStep{Target: t})
 			continue
 		}
-		e := compileExpr(req.Expr, docType, req.Case, s.exprTokens(req), nil)
+		e := compileExpr(req.Expr, docType, req.Case, tokens, nil)
 		step := PlanStep{Target: t, Fulltext: e.explain()}
 		if !e.exact || t != TargetDefinitions {
 			step.Tokens = []string{"(candidates verified against the stored text)"}

@@ -62,6 +62,8 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[DescribeRequest](), Result: reflect.TypeFor[Description]()},
 	{Name: "agent-version", Summary: "The version of the agent contract (quarry agent-version --json).",
 		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[AgentVersionResult]()},
+	{Name: "parse", Summary: "A search request's query as Quarry reads it, without searching: canonical form, target, terms, plan (quarry search --parse-only --json).",
+		Request: reflect.TypeFor[SearchRequest](), Result: reflect.TypeFor[ParsedQuery]()},
 	{Name: QueryOperation, Summary: "The query language of search: fields, operators, rules and examples (quarry describe query; as text, quarry help query; over MCP, the resource " + QueryLanguageURI + ").",
 		Request: reflect.TypeFor[NoRequest](), Result: reflect.TypeFor[query.Language]()},
 }

@@ -556,6 +556,14 @@ type ParsedQuery struct {
 	Case      string       `json:"case,omitempty" jsonschema:"yes, no or auto when case: was given"`
 	Workspace string       `json:"workspace,omitempty" jsonschema:"the workspace the query names (workspace:)"`
 	Terms     []ParsedTerm `json:"terms" jsonschema:"each term and range of the query, in order"`
+	Plan      []ParsedStep `json:"plan,omitempty" jsonschema:"for an expression: what each target asks of the full-text index, and whether candidates are then verified against the stored text"`
+}
+
+// ParsedStep is how one target runs an expression.
+type ParsedStep struct {
+	Target   string `json:"target"`
+	Fulltext string `json:"fulltext,omitempty" jsonschema:"the full-text query (bleve's JSON); empty when the target matches paths"`
+	Verified bool   `json:"verified" jsonschema:"candidates are checked against the stored text (phrases, regexes, case, paths by regex...)"`
 }
 
 // ParsedTerm is one term or range of a parsed query.
@@ -596,6 +604,13 @@ func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
 	}
 	if ir.Target == index.TargetAuto {
 		out.Targets = query.Targets(ir.Expr)
+	}
+	plan, err := index.ExplainExpr(ir)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	for _, st := range plan.Steps {
+		out.Plan = append(out.Plan, ParsedStep{Target: string(st.Target), Fulltext: st.Fulltext, Verified: len(st.Tokens) > 0 || st.Fulltext == ""})
 	}
 	query.Walk(ir.Expr, func(n query.Node, neg bool) {
 		switch x := n.(type) {

@@ -160,7 +160,18 @@ func printParsed(w io.Writer, p *tools.ParsedQuery) {
 		fmt.Fprintf(w, "case:      %s\n", p.Case)
 	}
 	for _, t := range p.Terms {
-		fmt.Fprintf(w, "  %-9s %-8s %s\n", t.Field, t.Kind, t.Text)
+		neg := ""
+		if t.Negated {
+			neg = "NOT "
+		}
+		fmt.Fprintf(w, "  %-9s %-8s %s%s\n", t.Field, t.Kind, neg, t.Text)
+	}
+	for _, st := range p.Plan {
+		how := "exact"
+		if st.Verified {
+			how = "candidates verified against the stored text"
+		}
+		fmt.Fprintf(w, "plan %s (%s):\n  %s\n", st.Target, how, st.Fulltext)
 	}
 }
 

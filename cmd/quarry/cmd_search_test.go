@@ -134,6 +134,8 @@ func TestJSONAnswersValidate(t *testing.T) {
 		{"tokens.result", []string{"tokens", "--json", "getUserData"}},
 		{"capabilities.result", []string{"capabilities"}},
 		{"describe.result", []string{"describe", "search"}},
+		{"parse.result", []string{"search", "--parse-only", "--json", "kind:(class OR struct) lang:go name:*Pool -path:**/vendor/**"}},
+		{"parse.result", []string{"search", "--parse-only", "--json", "connection pool"}},
 		{"describe.result", []string{"describe", "fast_refs"}},
 		{"agent-version.result", []string{"agent-version", "--json"}},
 		{"error", []string{"search", "x", "--limit", "0", "--json"}},
