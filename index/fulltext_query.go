@@ -244,7 +244,18 @@ type exprFTQuery struct {
 	docType string
 	q       bq.Query
 	exact   bool
+	filters []bq.Query // the request's filters (language, kinds, file pattern)
 }
+
+// compileRequest compiles req's expression for docType's documents, with req's filters.
+func compileRequest(req *Request, docType string, tokens func(string) []string, ft *Fulltext) exprFTQuery {
+	e := compileExpr(req.Expr, docType, req.Case, tokens, ft)
+	e.filters = requestFilters(docType, req)
+	return e
+}
+
+// matchesAll reports whether e would match every document of its kind.
+func (e exprFTQuery) matchesAll() bool { return e.q == nil && len(e.filters) == 0 }
 
 // compileExpr compiles an expression for docType's documents. tokens tokenizes a query
 // word by the index's rules. Leaves bleve cannot decide exactly (phrases, regexes, paths
@@ -436,6 +447,9 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 		var alts []bq.Query
 		for _, f := range fields {
 			q := mk(f.name)
+			if q == nil {
+				return nil // this field may hold anything: so may the disjunction
+			}
 			if f.boost != 0 {
 				q.(bq.BoostableQuery).SetBoost(f.boost)
 			}
@@ -545,7 +559,9 @@ func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Quer
 			case !openL && len(w) >= 2:
 				whole = append(whole, perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(w); q.SetField(f); return q }))
 			case len(w) >= 3:
-				inside = append(inside, perField(func(f string) bq.Query { return c.inside(f, w, openR) }))
+				if q := perField(func(f string) bq.Query { return c.inside(f, w, openR) }); q != nil {
+					inside = append(inside, q)
+				}
 			}
 		}
 		if len(whole) > 0 {
@@ -616,11 +632,11 @@ func (e exprFTQuery) query() bq.Query {
 
 // searchExpr runs a compiled expression and returns up to size hits, best first (score,
 // then id), and how many documents match.
-func (f *Fulltext) searchExpr(ctx context.Context, e exprFTQuery, filters []bq.Query, size int) ([]ftHit, uint64, error) {
+func (f *Fulltext) searchExpr(ctx context.Context, e exprFTQuery, size int) ([]ftHit, uint64, error) {
 	q := e.query()
-	if len(filters) > 0 {
+	if len(e.filters) > 0 {
 		b := bleve.NewBooleanQuery()
-		b.AddMust(append([]bq.Query{q}, filters...)...)
+		b.AddMust(append([]bq.Query{q}, e.filters...)...)
 		q = b
 	}
 	sr := bleve.NewSearchRequestOptions(q, size, 0, false)

@@ -210,12 +210,34 @@ func (lm *leafMatch) textMatch(text []byte) bool {
 	case lm.l.Kind == query.Fuzzy:
 		return fuzzyFind(text, lm.l.Text, lm.l.Edits) >= 0
 	case lm.re != nil:
-		if lm.cover != nil && !holdsCover(text, lm.cover) {
-			return false
+		if lm.cover != nil {
+			return lm.coverMatch(text)
 		}
 		return lm.fileRe.Match(text)
 	}
 	return false
+}
+
+// coverMatch reports whether a line of text holds a match, running the regex only on the
+// lines that hold one of its literals: a regex over a whole file is many times slower than
+// finding the literals.
+func (lm *leafMatch) coverMatch(text []byte) bool {
+	found := false
+	lm.coverLines(text, lineBounds(text), func(int, int) { found = true }, func() bool { return found })
+	return found
+}
+
+// lineBounds returns the function giving the start and end of the line holding offset i of
+// text.
+func lineBounds(text []byte) func(int) (int, int) {
+	return func(i int) (int, int) {
+		s := bytes.LastIndexByte(text[:i], '\n') + 1
+		e := bytes.IndexByte(text[i:], '\n')
+		if e < 0 {
+			return s, len(text)
+		}
+		return s, i + e
+	}
 }
 
 // holdsCover reports whether text holds one of the literals.
@@ -595,7 +617,7 @@ func (lm *leafMatch) lineStarts(content []byte, cols map[int]int) {
 		}
 	case lm.re != nil:
 		if lm.cover != nil {
-			lm.coverLines(content, lineOf, record)
+			lm.coverLines(content, lineOf, record, func() bool { return false })
 			return
 		}
 		done := -1
@@ -616,10 +638,13 @@ func (lm *leafMatch) lineStarts(content []byte, cols map[int]int) {
 
 // coverLines finds the lines holding a regex match by its literals: only lines holding one
 // of them are run through the regex.
-func (lm *leafMatch) coverLines(content []byte, lineOf func(int) (int, int), record func(int, int)) {
+func (lm *leafMatch) coverLines(content []byte, lineOf func(int) (int, int), record func(int, int), done func() bool) {
 	var lower []byte
 	tried := map[int]bool{}
 	for _, c := range lm.cover {
+		if done() {
+			return
+		}
 		hay, lit := content, []byte(c.Lit)
 		if c.Fold {
 			if lower == nil {
@@ -637,6 +662,9 @@ func (lm *leafMatch) coverLines(content []byte, lineOf func(int) (int, int), rec
 				tried[s] = true
 				if at := lm.re.FindIndex(content[s:e]); at != nil {
 					record(s, s+at[0])
+					if done() {
+						return
+					}
 				}
 			}
 			i = e + 1

@@ -59,9 +59,8 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	if err != nil {
 		return nil, false, err
 	}
-	ft := compileExpr(req.Expr, ftDocTypeSymbol, req.Case, s.exprTokens(req), s.ft)
-	filters := requestFilters(ftDocTypeSymbol, &req)
-	if ft.q == nil && len(filters) == 0 {
+	ft := compileRequest(&req, ftDocTypeSymbol, s.exprTokens(req), s.ft)
+	if ft.matchesAll() {
 		return nil, false, errNoDefinitionTerms
 	}
 	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
@@ -70,7 +69,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	fetch := max(want*3, minFetch)
 	timedOut := false
 	for round := 0; round < exprRounds; round++ {
-		found, total, err := s.ft.searchExpr(ctx, ft, filters, fetch)
+		found, total, err := s.ft.searchExpr(ctx, ft, fetch)
 		if err != nil {
 			if ctx.Err() != nil {
 				timedOut = true
@@ -146,62 +145,97 @@ type exprFile struct {
 	score      float64
 }
 
-// exprFiles returns the candidate files of req.Expr in the order results are given: best
-// full-text score (times the path's weight) first, then by path. Without anything the
-// full-text index can look up, every indexed file is a candidate.
-func (s *Searcher) exprFiles(ctx context.Context, req Request, keepTests bool) ([]exprFile, error) {
-	ft := compileExpr(req.Expr, ftDocTypeFile, req.Case, s.exprTokens(req), s.ft)
-	filters := requestFilters(ftDocTypeFile, &req)
-	var out []exprFile
-	if ft.q == nil && len(filters) == 0 {
-		paths, err := s.loadPaths(ctx)
-		if err != nil {
-			return nil, err
+// exprCandidates lists the candidate files of an expression in a fixed order, fetching
+// more from the full-text index as they are consumed: best full-text score first, then by
+// path, so the files of one page are a prefix of those of the next (paging never skips or
+// repeats a file). Without anything the full-text index can look up, every indexed file is
+// a candidate, by path.
+type exprCandidates struct {
+	s        *Searcher
+	req      Request
+	ft       exprFTQuery
+	all      bool // every indexed file
+	files    []exprFile
+	fetched  int    // documents asked of the full-text index so far
+	total    uint64 // documents matching
+	complete bool   // files holds every candidate
+}
+
+// minExprFiles is the fewest candidate files fetched at a time.
+const minExprFiles = 64
+
+func (s *Searcher) exprCandidates(req Request) *exprCandidates {
+	c := &exprCandidates{s: s, req: req, ft: compileRequest(&req, ftDocTypeFile, s.exprTokens(req), s.ft)}
+	c.all = c.ft.matchesAll()
+	return c
+}
+
+// next returns the i-th candidate, fetching more when needed (want: how many are likely
+// needed in all); ok is false past the last.
+func (c *exprCandidates) next(ctx context.Context, i, want int) (exprFile, bool, error) {
+	for i >= len(c.files) {
+		if c.complete {
+			return exprFile{}, false, nil
 		}
-		for _, e := range paths {
-			if s.admitsTests(req, e.path) {
-				out = append(out, exprFile{path: e.path, lang: e.lang, score: scoring.PathWeight(scoring.Classify(e.path), keepTests)})
-			}
-		}
-	} else {
-		found, _, err := s.ft.searchExpr(ctx, ft, filters, maxExprCandidates)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range found {
-			if s.admitsTests(req, d.id) {
-				out = append(out, exprFile{path: d.id, lang: s.LanguageOf(d.id), score: d.score * scoring.PathWeight(scoring.Classify(d.id), keepTests)})
-			}
+		if err := c.fetch(ctx, max(want, c.fetched*4, minExprFiles)); err != nil {
+			return exprFile{}, false, err
 		}
 	}
-	slices.SortStableFunc(out, func(a, b exprFile) int {
-		if a.score != b.score {
-			return cmpDesc(a.score, b.score)
+	return c.files[i], true, nil
+}
+
+func (c *exprCandidates) fetch(ctx context.Context, size int) error {
+	if c.all {
+		paths, err := c.s.loadPaths(ctx)
+		if err != nil {
+			return err
 		}
-		return strings.Compare(a.path, b.path)
-	})
-	return out, nil
+		for _, e := range paths {
+			if c.s.admitsTests(c.req, e.path) {
+				c.files = append(c.files, exprFile{path: e.path, lang: e.lang, score: 1})
+			}
+		}
+		c.complete = true
+		return nil
+	}
+	size = min(size, maxExprCandidates)
+	found, total, err := c.s.ft.searchExpr(ctx, c.ft, size)
+	if err != nil {
+		return err
+	}
+	for _, d := range found[min(c.fetched, len(found)):] {
+		if c.s.admitsTests(c.req, d.id) {
+			c.files = append(c.files, exprFile{path: d.id, lang: c.s.LanguageOf(d.id), score: d.score})
+		}
+	}
+	c.fetched, c.total = len(found), total
+	c.complete = uint64(len(found)) >= total || size >= maxExprCandidates
+	return nil
 }
 
 // exprContent returns matching lines of req.Expr from the offset-th on, up to want, with at
 // most perFile lines of a file (0: all), and whether the time budget ran out first. Lines
-// are grouped by file, files in exprFiles's order, lines in order.
+// are grouped by file, files in exprCandidates's order, lines in order.
 func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool, offset, want, perFile int) ([]Hit, bool, error) {
 	m, err := s.newMatcher(req)
 	if err != nil {
 		return nil, false, err
 	}
-	files, err := s.exprFiles(ctx, req, keepTests)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, true, nil
-		}
-		return nil, false, err
-	}
+	cands := s.exprCandidates(req)
 	var hits []Hit
-	for _, f := range files {
+	for i := 0; ; i++ {
 		if !budgetLeft(ctx) {
 			return cut(hits, offset), true, nil
+		}
+		f, ok, err := cands.next(ctx, i, offset+want)
+		if err != nil {
+			if ctx.Err() != nil {
+				return cut(hits, offset), true, nil
+			}
+			return nil, false, err
+		}
+		if !ok {
+			break
 		}
 		lang, content, err := s.store.fileContent(ctx, f.path)
 		if err != nil {
@@ -218,9 +252,10 @@ func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool,
 			lines = lines[:perFile]
 		}
 		class := scoring.Classify(f.path)
+		score := f.score * scoring.PathWeight(class, keepTests)
 		for _, l := range lines {
 			hits = append(hits, Hit{Hit: HitContent, Path: f.path, Language: lang, Line: l.line, EndLine: l.line, Column: l.column,
-				Text: lineText(l.text), Score: f.score, class: class})
+				Text: lineText(l.text), Score: score, class: class})
 		}
 		if len(hits) >= offset+want {
 			break
@@ -248,8 +283,19 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 	readsText := len(query.Leaves(req.Expr, "content")) > 0
 	var cands []exprFile
 	if readsText {
-		if cands, err = s.exprFiles(ctx, req, keepTests); err != nil {
-			return nil, ctx.Err() != nil, nil
+		c := s.exprCandidates(req)
+		for i := 0; ; i++ {
+			f, ok, err := c.next(ctx, i, maxExprCandidates)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, true, nil
+				}
+				return nil, false, err
+			}
+			if !ok {
+				break
+			}
+			cands = append(cands, f)
 		}
 	} else {
 		paths, err := s.loadPaths(ctx)
@@ -257,7 +303,7 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 			return nil, false, err
 		}
 		for _, e := range paths {
-			if req.Language != "" && e.lang != req.Language || !s.admitsTests(req, e.path) {
+			if req.Language != "" && e.lang != req.Language {
 				continue
 			}
 			cands = append(cands, exprFile{path: e.path, lang: e.lang})
@@ -275,7 +321,7 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 				continue
 			}
 		}
-		if !m.pathMatches(f.path, f.lang, content) {
+		if !m.pathMatches(f.path, f.lang, content) || !readsText && !s.admitsTests(req, f.path) {
 			continue
 		}
 		class := scoring.Classify(f.path)
