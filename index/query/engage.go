@@ -48,8 +48,8 @@ func wordEngages(w, rest string) bool {
 	case "AND", "OR", "NOT":
 		return true
 	}
-	if strings.ContainsAny(w, "()") {
-		return true
+	if strings.HasPrefix(strings.TrimLeft(w, "-+"), "(") {
+		return true // a group; a parenthesis inside a word is code (foo(), Map<K, V>)
 	}
 	if (w[0] == '-' || w[0] == '+') && len(w) > 1 && isWordStart(w[1:]) {
 		return true
@@ -57,7 +57,9 @@ func wordEngages(w, rest string) bool {
 	if w[0] == '/' && regexCloses(w[1:]+rest) {
 		return true
 	}
-	if i := strings.IndexByte(w, ':'); i > 0 && (i+1 == len(w) || w[i+1] != ':' && w[i+1] != '/') {
+	// a field and its value; a field name ending a word (name: string, path: str) is code
+	// unless something else engages the parser, which then asks for the value
+	if i := strings.IndexByte(w, ':'); i > 0 && i+1 < len(w) && w[i+1] != ':' && w[i+1] != '/' {
 		if _, ok := LookupField(w[:i]); ok && w[:i] == strings.ToLower(w[:i]) {
 			return true
 		}

@@ -1,0 +1,192 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var updateQualityBaseline = flag.Bool("update-quality-baseline", false, "write the corpus quality figures as the new baseline (testdata/quality/baseline.json)")
+
+// qualityQuery is one query of the corpus quality suite (testdata/quality/queries-*.json).
+type qualityQuery struct {
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	Lang   string `json:"lang"`
+	Query  string `json:"query"`
+	Target struct {
+		Path string `json:"path"`
+		Line int    `json:"line"`
+		Name string `json:"name"`
+	} `json:"target"`
+}
+
+// half is the query's half of the suite: "test" when the sha1 of its id is odd, else "dev".
+func (q qualityQuery) half() string {
+	sum := sha1.Sum([]byte(q.ID))
+	if new(big.Int).SetBytes(sum[:]).Bit(0) == 1 {
+		return "test"
+	}
+	return "dev"
+}
+
+// qualityLineSlack is how far a hit's line may be from the target's: the target is the line
+// naming the definition, a definition may start at its decorators or attributes.
+const qualityLineSlack = 3
+
+// rank returns the 1-based rank of the target among hits (0: not in them).
+func (q qualityQuery) rank(hits []Hit) int {
+	for i, h := range hits {
+		d := h.Line - q.Target.Line
+		if h.Path == q.Target.Path && h.Name == q.Target.Name && d >= -qualityLineSlack && d <= qualityLineSlack {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// qualityFigures are top-1 and MRR@10 of a group of queries.
+type qualityFigures struct {
+	N    int     `json:"n"`
+	Top1 float64 `json:"top1"`
+	MRR  float64 `json:"mrr10"`
+}
+
+// TestQualityCorpus runs the corpus quality suite (issue 12) over the workspace at
+// QUARRY_CORPUS (../shared/bench/corpus.sh small; indexed first if it has no index): each
+// query as a definitions search, the rank of its verified target among the first 10. It
+// prints top-1 and MRR@10 per half, kind and language (the test half's details only with
+// QUARRY_QUALITY_TEST=1), and fails when a half's overall figures drop below
+// testdata/quality/baseline.json.
+func TestQualityCorpus(t *testing.T) {
+	root := os.Getenv("QUARRY_CORPUS")
+	if root == "" {
+		t.Skip("QUARRY_CORPUS is not set: point it at ../shared/bench/corpus.sh small")
+	}
+	files, err := filepath.Glob("../testdata/quality/queries-*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no queries: %v", err)
+	}
+	var queries []qualityQuery
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var qs []qualityQuery
+		if err := json.Unmarshal(b, &qs); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		queries = append(queries, qs...)
+	}
+	s, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The test half is held back: its details show only when asked for, at the end of a
+	// piece of ranking work (its overall figures are always checked against the baseline).
+	showTest := os.Getenv("QUARRY_QUALITY_TEST") != ""
+	ctx := context.Background()
+	limit := 10
+	type result struct {
+		q    qualityQuery
+		rank int
+	}
+	var results []result
+	for _, q := range queries {
+		res, err := s.Search(ctx, SearchRequest{Query: q.Query, Target: "definitions", Limit: &limit})
+		rank := 0
+		if err == nil {
+			rank = q.rank(res.Results)
+		} else if testing.Verbose() {
+			t.Logf("%s %q: %v", q.ID, q.Query, err)
+		}
+		results = append(results, result{q, rank})
+	}
+	groups := map[string]*qualityFigures{}
+	add := func(key string, rank int) {
+		g := groups[key]
+		if g == nil {
+			g = &qualityFigures{}
+			groups[key] = g
+		}
+		g.N++
+		if rank == 1 {
+			g.Top1++
+		}
+		if rank > 0 {
+			g.MRR += 1 / float64(rank)
+		}
+	}
+	for _, r := range results {
+		h := r.q.half()
+		for _, key := range []string{h, h + " kind:" + r.q.Kind, h + " lang:" + r.q.Lang, "all"} {
+			add(key, r.rank)
+		}
+		if testing.Verbose() && r.rank != 1 && (h == "dev" || showTest) {
+			t.Logf("miss %-22s rank %2d  %-60q want %s:%d %s", r.q.ID, r.rank, r.q.Query, r.q.Target.Path, r.q.Target.Line, r.q.Target.Name)
+		}
+	}
+	keys := make([]string, 0, len(groups))
+	for k, g := range groups {
+		g.Top1 /= float64(g.N)
+		g.MRR /= float64(g.N)
+		if showTest || !strings.HasPrefix(k, "test ") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-28s %4s %6s %6s\n", "group", "n", "top1", "mrr10")
+	for _, k := range keys {
+		g := groups[k]
+		fmt.Fprintf(&table, "%-28s %4d %6.3f %6.3f\n", k, g.N, g.Top1, g.MRR)
+	}
+	t.Logf("corpus quality (definitions, %d queries):\n%s", len(results), table.String())
+
+	baselinePath := "../testdata/quality/baseline.json"
+	if *updateQualityBaseline {
+		base := map[string]qualityFigures{}
+		for _, k := range []string{"dev", "test", "all"} {
+			base[k] = *groups[k]
+		}
+		b, _ := json.MarshalIndent(base, "", "  ")
+		if err := os.WriteFile(baselinePath, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(baselinePath)
+	if err != nil {
+		t.Fatalf("no baseline (run with -update-quality-baseline to write one): %v", err)
+	}
+	var base map[string]qualityFigures
+	if err := json.Unmarshal(b, &base); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range base {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		got, want := groups[k], base[k]
+		if got == nil {
+			continue
+		}
+		const eps = 1e-9
+		if got.Top1+eps < want.Top1 || got.MRR+eps < want.MRR {
+			t.Errorf("%s: top-1 %.3f, MRR@10 %.3f; the baseline is %.3f, %.3f", k, got.Top1, got.MRR, want.Top1, want.MRR)
+		}
+	}
+}
