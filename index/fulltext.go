@@ -43,6 +43,7 @@ package index
 // built the index; "quarry:meta:<key>" holds SetMeta's values.
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -456,6 +457,26 @@ func (f *Fulltext) Close() error {
 
 // bleveIndex returns the underlying index for the search layer.
 func (f *Fulltext) bleveIndex() bleve.Index { return f.idx }
+
+// compact merges the index's segments into one. A full build leaves a score of segments
+// behind (22 on corpus.sh full), and every term a search looks up is looked up in each of
+// them: merged, a search's term lookups cost a twentieth (plain searches' p50 fell by a
+// third, content regexes' by more). Incremental runs add a few small segments, which
+// bleve's own merge policy folds in.
+func (f *Fulltext) compact(ctx context.Context) error {
+	adv, err := f.idx.Advanced()
+	if err != nil {
+		return fmt.Errorf("index: compact the full-text index: %w", err)
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	if err := s.ForceMerge(ctx, nil); err != nil {
+		return fmt.Errorf("index: compact the full-text index: %w", err)
+	}
+	return nil
+}
 
 // DocCount returns the number of documents of both kinds.
 func (f *Fulltext) DocCount() (uint64, error) {

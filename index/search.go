@@ -170,6 +170,8 @@ type Searcher struct {
 	pathsOnce sync.Once
 	paths     []pathEntry
 	pathsErr  error
+
+	contents *contentCache // file text read by expression searches
 }
 
 // NewSearcher returns a searcher over store and ft.
@@ -178,7 +180,7 @@ func NewSearcher(store *Store, ft *Fulltext) (*Searcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Searcher{store: store, ft: ft, reg: reg}, nil
+	return &Searcher{store: store, ft: ft, reg: reg, contents: newContentCache(contentCacheBytes)}, nil
 }
 
 // Search runs req.

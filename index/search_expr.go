@@ -237,7 +237,7 @@ func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool,
 		if !ok {
 			break
 		}
-		lang, content, err := s.store.fileContent(ctx, f.path)
+		lang, content, err := s.contents.fileContent(ctx, s.store, f.path)
 		if err != nil {
 			if ctx.Err() != nil {
 				return cut(hits, offset), true, nil
@@ -317,7 +317,7 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 		}
 		var content []byte
 		if readsText {
-			if _, content, err = s.store.fileContent(ctx, f.path); err != nil || content == nil {
+			if _, content, err = s.contents.fileContent(ctx, s.store, f.path); err != nil || content == nil {
 				continue
 			}
 		}

@@ -24,7 +24,13 @@ type termIndex struct {
 	once  sync.Once
 	blob  []byte
 	err   error
+
+	mu   sync.Mutex
+	seen map[string][]string // word (with a trailing "*" when open on the right) -> its terms
 }
+
+// maxSeenWords caps the words whose terms a term index remembers.
+const maxSeenWords = 1024
 
 // termsHolding returns the terms of field holding word (a lower-case word): ending with it
 // when !openRight. ok is false when the field's terms are not in memory (yet): the caller
@@ -34,6 +40,24 @@ func (f *Fulltext) termsHolding(field, word string, openRight bool) (terms []str
 	if !ti.use() {
 		return nil, false
 	}
+	key := word
+	if openRight {
+		key += "*"
+	}
+	ti.mu.Lock()
+	terms, seen := ti.seen[key]
+	ti.mu.Unlock()
+	if seen {
+		return terms, true
+	}
+	defer func() {
+		ti.mu.Lock()
+		if ti.seen == nil || len(ti.seen) >= maxSeenWords {
+			ti.seen = map[string][]string{}
+		}
+		ti.seen[key] = terms
+		ti.mu.Unlock()
+	}()
 	blob, w := ti.blob, []byte(word)
 	for i := 0; i < len(blob); {
 		j := bytes.Index(blob[i:], w)

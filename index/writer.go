@@ -27,6 +27,9 @@ type Writer struct {
 	ft       *Fulltext
 	ftStatus FulltextStatus
 	applier  *applier
+	// firstLoad: the store was empty, so this run writes the whole full-text index, which
+	// Finish then compacts.
+	firstLoad bool
 }
 
 // OpenWriter opens the store at storePath and the full-text index at fulltextPath for
@@ -45,6 +48,7 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	}
 	ix := &Writer{store: store, ft: ft, ftStatus: status}
 	empty, err := store.Empty(ctx)
+	ix.firstLoad = empty
 	if err != nil {
 		ix.Close()
 		return nil, err
@@ -110,6 +114,11 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if ix.ftStatus != FulltextReady {
 		if err := ix.rebuild(ctx); err != nil {
 			return fmt.Errorf("index: rebuild the full-text index: %w", err)
+		}
+	}
+	if ix.firstLoad || ix.ftStatus != FulltextReady {
+		if err := ix.ft.compact(ctx); err != nil {
+			return err
 		}
 	}
 	return ix.store.Checkpoint(ctx)
