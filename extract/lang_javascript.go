@@ -16,8 +16,6 @@ var jsLanguages = []string{"javascript", "typescript", "tsx"}
 var (
 	// jsFunctionValues are expressions that define a function when assigned to a name.
 	jsFunctionValues = map[string]bool{"arrow_function": true, "function_expression": true, "function": true, "generator_function": true}
-	// jsTypeLeaves are the type name nodes recorded as type usages.
-	jsTypeLeaves = []string{"type_identifier"}
 )
 
 // Metadata keys the JavaScript extractor sets.

@@ -577,8 +577,6 @@ type ftBenchCase struct {
 	opts      ftOptions
 }
 
-// ftBenchDefaultBatch is the batch size an indexer is expected to use.
-const ftBenchDefaultBatch = 500
 
 func ftBenchCases() []ftBenchCase {
 	tv := func(fields ...string) ftOptions {

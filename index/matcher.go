@@ -240,16 +240,6 @@ func lineBounds(text []byte) func(int) (int, int) {
 	}
 }
 
-// holdsCover reports whether text holds one of the literals.
-func holdsCover(text []byte, cover []query.Need) bool {
-	for _, c := range cover {
-		if c.Fold && containsFoldASCII(text, c.Lit) || !c.Fold && bytes.Contains(text, []byte(c.Lit)) {
-			return true
-		}
-	}
-	return false
-}
-
 // symbolRecord is what the matcher reads of a symbol besides its hit: the rest of its row.
 type symbolRecord struct {
 	doc, visibility    string

@@ -8,7 +8,6 @@ package index
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,9 +25,6 @@ const (
 	// maxExprCandidates caps the candidate files or symbols one expression search reads.
 	maxExprCandidates = 200000
 )
-
-// errBudget is returned inside an expression search when the request's time ran out.
-var errBudget = errors.New("index: the search's time budget ran out")
 
 // errNoDefinitionTerms is a definitions search whose expression gives the full-text index
 // nothing to look up: every symbol would be a candidate.

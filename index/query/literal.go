@@ -129,14 +129,6 @@ func markAt(n *Need, start, end bool) {
 	}
 }
 
-// isLiteral reports whether r is a literal, or a capture of one.
-func isLiteral(r *syntax.Regexp) bool {
-	for r.Op == syntax.OpCapture {
-		r = r.Sub[0]
-	}
-	return r.Op == syntax.OpLiteral
-}
-
 // distribute undoes the parser's factoring of common prefixes out of an alternation of
 // literals (Exception|Error parses as E(?:xception|rror)): a literal followed by an
 // alternation of literals becomes one alternation of whole literals, whose words the index
