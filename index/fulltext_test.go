@@ -577,7 +577,6 @@ type ftBenchCase struct {
 	opts      ftOptions
 }
 
-
 func ftBenchCases() []ftBenchCase {
 	tv := func(fields ...string) ftOptions {
 		m := map[string]bool{}
