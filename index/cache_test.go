@@ -1,0 +1,124 @@
+package index
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTermsHolding: the terms of a field holding a word, ending with it unless open on the
+// right; unavailable (ok false) until the terms were asked for twice and read.
+func TestTermsHolding(t *testing.T) {
+	f := openTestFulltext(t, t.TempDir())
+	fillTestFulltext(t, f)
+	if _, ok := f.termsHolding(ftFieldContent, "user", true); ok {
+		t.Fatal("the first use answered from memory: one-shot searches must not pay for reading the terms")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var terms []string
+	for ok := false; !ok; {
+		if time.Now().After(deadline) {
+			t.Fatal("the terms were never read")
+		}
+		terms, ok = f.termsHolding(ftFieldContent, "user", true)
+		time.Sleep(time.Millisecond)
+	}
+	for _, want := range []string{"user", "getuserdata", "get_user_data"} {
+		if !slices.Contains(terms, want) {
+			t.Errorf("terms holding user = %v, want %s among them", terms, want)
+		}
+	}
+	for _, term := range terms {
+		if !strings.Contains(term, "user") {
+			t.Errorf("term %q does not hold user", term)
+		}
+	}
+	ending, _ := f.termsHolding(ftFieldContent, "data", false)
+	if !slices.Contains(ending, "getuserdata") || slices.Contains(ending, "database") {
+		t.Errorf("terms ending with data = %v", ending)
+	}
+	none, ok := f.termsHolding(ftFieldContent, "zzyzx", true)
+	if !ok || len(none) != 0 {
+		t.Errorf("terms holding zzyzx = %v, %v; want none, from memory", none, ok)
+	}
+	again, _ := f.termsHolding(ftFieldContent, "user", true)
+	if !slices.Equal(again, terms) {
+		t.Errorf("a remembered word gave %v, then %v", terms, again)
+	}
+}
+
+// TestContentCache: text read once is served from memory, the least recently used file
+// leaves first when the cache is full, and a file larger than an eighth of it is never
+// kept.
+func TestContentCache(t *testing.T) {
+	s := openTestStore(t)
+	ctx := context.Background()
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "big"}
+	text := func(p string) string {
+		if p == "big" {
+			return strings.Repeat("x", 1000)
+		}
+		return strings.Repeat(p[1:], 100)
+	}
+	for _, p := range names {
+		if err := b.Put(&FileRecord{Path: p, Language: "text", Hash: p, Size: int64(len(text(p))), Content: []byte(text(p))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	c := newContentCache(800) // eight files of 100 bytes
+	read := func(p string) {
+		_, content, err := c.fileContent(ctx, s, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(content) != text(p) {
+			t.Fatalf("%s = %q, want %q", p, content, text(p))
+		}
+	}
+	for _, p := range []string{"f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f0", "f8"} {
+		read(p)
+	}
+	if _, ok := c.byKey["f1"]; ok {
+		t.Errorf("f1, the least recently used, is still cached: %v", keys(c))
+	}
+	if _, ok := c.byKey["f0"]; !ok {
+		t.Errorf("f0, used again, left the cache: %v", keys(c))
+	}
+	if c.size > c.max || len(c.byKey) != 8 {
+		t.Errorf("cache holds %d bytes in %d files, want at most %d in 8", c.size, len(c.byKey), c.max)
+	}
+	read("big")
+	if _, ok := c.byKey["big"]; ok {
+		t.Errorf("a file over an eighth of the cache was kept")
+	}
+	// served from memory: a cached file is read even once the store no longer has it
+	b, err = s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Delete("f0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	read("f0")
+}
+
+func keys(c *contentCache) []string {
+	var out []string
+	for k := range c.byKey {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
