@@ -271,6 +271,7 @@ func (p *parser) value(f *Field, at int) (Node, error) {
 
 // set parses field:(a OR b ...): the field applies to every value in the group.
 func (p *parser) set(f *Field, at int) (Node, error) {
+	open := p.pos
 	p.pos++ // (
 	var clauses []Node
 	op := And
@@ -295,6 +296,9 @@ func (p *parser) set(f *Field, at int) (Node, error) {
 			}
 			op = next
 			p.skipSpace()
+			if p.pos >= len(p.src) {
+				return nil, p.errAt(open, "unclosed (: expected a value and a closing ) after the values of %s:", f.Name)
+			}
 		}
 		vat := p.pos
 		n, err := p.value(f, vat)

@@ -208,3 +208,12 @@ func TestFieldRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestUnclosedSet: a set cut off after an operator is an unclosed parenthesis, at the
+// parenthesis.
+func TestUnclosedSet(t *testing.T) {
+	_, err := ParseExpr("x name:(get OR", testOpts)
+	if err == nil || !strings.HasPrefix(err.Error(), "1:8: unclosed (") {
+		t.Errorf("ParseExpr(%q) = %v, want 1:8: unclosed (", "x name:(get OR", err)
+	}
+}
