@@ -564,13 +564,7 @@ func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Quer
 				}
 			}
 		}
-		if len(whole) > 0 {
-			if c.keepInside {
-				return conjunction(append(whole, inside...)), false
-			}
-			return conjunction(whole), false
-		}
-		return conjunction(inside), len(inside) > 0
+		return c.narrowest(whole, inside)
 	case query.NeedAll:
 		var whole, inside []bq.Query
 		for _, s := range n.Subs {
@@ -583,13 +577,7 @@ func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Quer
 				whole = append(whole, q)
 			}
 		}
-		if len(whole) > 0 {
-			if c.keepInside {
-				return conjunction(append(whole, inside...)), false
-			}
-			return conjunction(whole), false
-		}
-		return conjunction(inside), len(inside) > 0
+		return c.narrowest(whole, inside)
 	case query.NeedAny:
 		var qs []bq.Query
 		anyInside := false
@@ -604,6 +592,19 @@ func (c exprCompiler) needQuery(n query.Need, perField func(func(string) bq.Quer
 		return bleve.NewDisjunctionQuery(qs...), anyInside
 	}
 	return nil, false
+}
+
+// narrowest joins the parts of a conjunction: the whole words and prefixes, with the
+// words inside terms beside them only when that lookup is cheap; the words inside terms
+// alone when there is nothing else. The bool says the result looks words up inside terms.
+func (c exprCompiler) narrowest(whole, inside []bq.Query) (bq.Query, bool) {
+	if len(whole) == 0 {
+		return conjunction(inside), len(inside) > 0
+	}
+	if c.keepInside {
+		return conjunction(append(whole, inside...)), false
+	}
+	return conjunction(whole), false
 }
 
 // conjunction is nil for no queries, the one query, or their conjunction.

@@ -39,6 +39,7 @@ type leafMatch struct {
 	l         *query.Leaf
 	sensitive bool
 	needle    []byte         // a word or phrase (lower-case unless sensitive)
+	ascii     bool           // needle is ASCII: matched by folding ASCII letters only
 	re        *regexp.Regexp // a regex, prefix, wildcard or sloppy phrase, on one line or value
 	fileRe    *regexp.Regexp // re over a whole file: ^ and $ at line ends
 	cover     []query.Need   // literals every regex match holds (nil: none known)
@@ -98,9 +99,9 @@ func compileLeaf(l *query.Leaf, cs query.Case) (*leafMatch, error) {
 	case query.Word, query.Phrase:
 		lm.needle = []byte(l.Text)
 		if !lm.sensitive {
-			lm.needle = asciiLower(nil, lm.needle)
 			lm.needle = bytes.ToLower(lm.needle)
 		}
+		lm.ascii = isASCII([]string{l.Text})
 		if l.Kind == query.Phrase && l.Slop > 0 {
 			lm.words = strings.Fields(strings.ToLower(l.Text))
 			parts := make([]string, len(lm.words))
@@ -203,7 +204,7 @@ func (lm *leafMatch) textMatch(text []byte) bool {
 		if lm.sensitive {
 			return bytes.Contains(text, lm.needle)
 		}
-		if isASCII([]string{string(lm.needle)}) {
+		if lm.ascii {
 			return containsFoldASCII(text, string(lm.needle))
 		}
 		return bytes.Contains(bytes.ToLower(text), lm.needle)
@@ -570,13 +571,13 @@ func (lm *leafMatch) lineStarts(content []byte, cols map[int]int) {
 	switch {
 	case lm.needle != nil:
 		hay := content
-		if !lm.sensitive {
+		switch {
+		case lm.sensitive:
+		case lm.ascii:
 			hay = asciiLower(nil, content)
-			if !isASCII([]string{string(lm.needle)}) {
-				hay = bytes.ToLower(content)
-				if len(hay) != len(content) {
-					hay = asciiLower(nil, content)
-				}
+		default:
+			if hay = bytes.ToLower(content); len(hay) != len(content) {
+				hay = asciiLower(nil, content) // keep offsets when a rune changes length
 			}
 		}
 		for i := 0; ; {
