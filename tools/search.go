@@ -112,15 +112,21 @@ func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
 	return out, err
 }
 
-// searchRequest is indexRequest that also returns the workspace searched: the request's,
-// or the query's workspace: field.
-func (s *Service) searchRequest(req SearchRequest) (index.Request, string, error) {
-	ws := req.Workspace
-	out, err := s.checkSearch(req, &ws)
-	return out, ws, err
+// checkedSearch is what checking a search request finds besides the index's request.
+type checkedSearch struct {
+	workspace string           // the workspace searched: the request's, or the query's workspace:
+	dirs      query.Directives // the query's directives (case:, type:, test:, workspace:)
 }
 
-func (s *Service) checkSearch(req SearchRequest, workspace *string) (index.Request, error) {
+// searchRequest is indexRequest that also returns the workspace searched and the query's
+// directives.
+func (s *Service) searchRequest(req SearchRequest) (index.Request, checkedSearch, error) {
+	c := checkedSearch{workspace: req.Workspace}
+	out, err := s.checkSearch(req, &c)
+	return out, c, err
+}
+
+func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.Request, error) {
 	out := index.Request{Language: req.Language, Context: req.ContextLines}
 	var err error
 	if !query.Engages(req.Query) {
@@ -168,7 +174,7 @@ func (s *Service) checkSearch(req SearchRequest, workspace *string) (index.Reque
 		return out, Errorf(CodeBadValue, "timeout_ms", "timeout_ms %d out of range: give 1 to %d milliseconds (0: the default, %d)", req.TimeoutMS, MaxTimeoutMS, DefaultTimeoutMS)
 	}
 	if out.Query == nil {
-		if err := s.expression(req, &out, workspace); err != nil {
+		if err := s.expression(req, &out, checked); err != nil {
 			return out, err
 		}
 	}
@@ -183,7 +189,7 @@ func (s *Service) checkSearch(req SearchRequest, workspace *string) (index.Reque
 // expression parses req's query as a query-language expression into out: the directives
 // (case:, type:, test:, workspace:) set how the search runs, and contradict the request's
 // parameters only at the cost of an error.
-func (s *Service) expression(req SearchRequest, out *index.Request, workspace *string) error {
+func (s *Service) expression(req SearchRequest, out *index.Request, checked *checkedSearch) error {
 	text := req.Query
 	n, err := query.ParseExpr(text, query.Options{Values: map[string][]string{"kind": extract.Kinds(), "lang": s.languageNames()}})
 	if err != nil {
@@ -227,8 +233,9 @@ func (s *Service) expression(req SearchRequest, out *index.Request, workspace *s
 	if dirs.Workspace != "" && req.Workspace != "" && dirs.Workspace != req.Workspace {
 		return fail(at("workspace"), "workspace:%s contradicts workspace %s: give one", dirs.Workspace, req.Workspace)
 	}
+	checked.dirs = dirs
 	if dirs.Workspace != "" {
-		*workspace = dirs.Workspace
+		checked.workspace = dirs.Workspace
 	}
 	for _, l := range query.Leaves(rest, "lang") {
 		lang, err := s.langs.Resolve(l.Text)
@@ -392,11 +399,11 @@ func targetNames() []string {
 
 // prepareSearch checks req and opens the indexes it covers; the caller releases them.
 func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (index.Request, []*workspace.SearchIndex, error) {
-	ireq, ws, err := s.searchRequest(req)
+	ireq, checked, err := s.searchRequest(req)
 	if err != nil {
 		return ireq, nil, err
 	}
-	xs, err := s.openIndexes(ctx, ws)
+	xs, err := s.openIndexes(ctx, checked.workspace)
 	return ireq, xs, err
 }
 
@@ -578,11 +585,11 @@ type ParsedTerm struct {
 // ParseQuery checks req like Search and returns its query as parsed, without opening an
 // index.
 func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
-	ir, ws, err := s.searchRequest(req)
+	ir, checked, err := s.searchRequest(req)
 	if err != nil {
 		return nil, err
 	}
-	out := &ParsedQuery{Query: req.Query, Target: string(ir.Target), Workspace: ws, Terms: []ParsedTerm{}}
+	out := &ParsedQuery{Query: req.Query, Target: string(ir.Target), Workspace: checked.workspace, Terms: []ParsedTerm{}}
 	if ir.Expr == nil {
 		out.Canonical, out.Syntax = ir.Query.String(), "plain"
 		for _, t := range ir.Query.Terms {
@@ -591,17 +598,13 @@ func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
 		return out, nil
 	}
 	out.Syntax, out.Canonical = "expression", ir.Expr.String()
-	if n, err := query.ParseExpr(req.Query, query.Options{}); err == nil {
-		if _, dirs, err := query.Split(req.Query, n); err == nil && dirs.String() != "" {
-			if _, ok := ir.Expr.(*query.Bool); ok && ir.Expr.(*query.Bool).Op == query.Or {
-				out.Canonical = "(" + out.Canonical + ")"
-			}
-			out.Canonical = dirs.String() + " " + out.Canonical
+	if dirs := checked.dirs.String(); dirs != "" {
+		if b, ok := ir.Expr.(*query.Bool); ok && b.Op == query.Or {
+			out.Canonical = "(" + out.Canonical + ")"
 		}
+		out.Canonical = dirs + " " + out.Canonical
 	}
-	if ir.Case != query.CaseDefault {
-		out.Case = [...]string{"", "yes", "no", "auto"}[ir.Case]
-	}
+	out.Case = ir.Case.String()
 	if ir.Target == index.TargetAuto {
 		out.Targets = query.Targets(ir.Expr)
 	}

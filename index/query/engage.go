@@ -173,6 +173,16 @@ const (
 	CaseAuto         // a term with an upper-case letter is case-sensitive
 )
 
+// String returns the mode as case: takes it ("" for the default).
+func (c Case) String() string {
+	if int(c) < len(caseNames) {
+		return caseNames[c]
+	}
+	return ""
+}
+
+var caseNames = [...]string{CaseDefault: "", CaseYes: "yes", CaseNo: "no", CaseAuto: "auto"}
+
 // Sensitive reports whether a term of kind with text is matched case-sensitively under c.
 func (c Case) Sensitive(kind TermKind, text string) bool {
 	switch c {
@@ -200,7 +210,7 @@ type Directives struct {
 func (d Directives) String() string {
 	var parts []string
 	if d.Case != CaseDefault {
-		parts = append(parts, "case:"+[...]string{"", "yes", "no", "auto"}[d.Case])
+		parts = append(parts, "case:"+d.Case.String())
 	}
 	if d.Type != "" {
 		parts = append(parts, "type:"+d.Type)
@@ -233,7 +243,11 @@ func Split(src string, n Node) (Node, Directives, error) {
 		seen[l.Field] = l.Text
 		switch l.Field {
 		case "case":
-			d.Case = map[string]Case{"yes": CaseYes, "no": CaseNo, "auto": CaseAuto}[l.Text]
+			for c, name := range caseNames {
+				if name == l.Text {
+					d.Case = Case(c)
+				}
+			}
 		case "type":
 			d.Type = l.Text
 		case "test":
