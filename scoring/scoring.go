@@ -88,7 +88,7 @@ func Classify(p string) PathClass {
 		}
 	}
 	base := path.Base(p)
-	if isGenerated(base) {
+	if extract.IsGeneratedName(base) {
 		return Generated
 	}
 	if isTestFile(base) {
@@ -122,18 +122,6 @@ func isTestFile(base string) bool {
 		if len(stem) > len(suffix) && strings.HasSuffix(stem, suffix) {
 			return true
 		}
-	}
-	return false
-}
-
-// isGenerated reports whether a file name marks generated code.
-func isGenerated(base string) bool {
-	lower := strings.ToLower(base)
-	switch {
-	case strings.HasSuffix(lower, ".pb.go"), strings.HasSuffix(lower, "_pb2.py"), strings.Contains(lower, "_generated."),
-		strings.Contains(lower, ".generated."), strings.HasPrefix(lower, "zz_generated"), strings.Contains(lower, ".gen."),
-		strings.HasSuffix(lower, ".min.js"), strings.HasSuffix(lower, ".min.css"), strings.HasSuffix(lower, ".g.dart"):
-		return true
 	}
 	return false
 }

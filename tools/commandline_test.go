@@ -58,6 +58,7 @@ func TestCommandLineOperations(t *testing.T) {
 		path, want string
 	}{
 		{"index max_size", func() error { _, err := s.Index(ctx, IndexRequest{MaxSize: -1}); return err }, CodeBadValue, "max_size", "max_size -1"},
+		{"index max_source_size", func() error { _, err := s.Index(ctx, IndexRequest{MaxSourceSize: -1}); return err }, CodeBadValue, "max_source_size", "max_source_size -1"},
 		{"index missing", func() error { _, err := s.Index(ctx, IndexRequest{Path: filepath.Join(s.Root(), "nope")}); return err }, CodeNotFound, "path", "does not exist"},
 		{"health workspace", func() error { _, err := s.Health(ctx, HealthRequest{Workspace: "nope"}); return err }, CodeUnknownWorkspace, "workspace", "nope"},
 		{"outline missing", func() error { _, err := s.Outline(ctx, OutlineRequest{File: "nope.go"}); return err }, CodeNotFound, "file", "no such file"},

@@ -35,6 +35,9 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 	if req.MaxSize < 0 {
 		return nil, Errorf(CodeBadValue, "max_size", "max_size %d: want a positive number of bytes (0: the default, 1 MiB)", req.MaxSize)
 	}
+	if req.MaxSourceSize < 0 {
+		return nil, Errorf(CodeBadValue, "max_source_size", "max_source_size %d: want a positive number of bytes (0: the default, 16 MiB)", req.MaxSourceSize)
+	}
 	at := s
 	if req.Path != "" {
 		root, err := workspace.CanonicalDir(req.Path)
@@ -50,7 +53,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 	if err != nil {
 		return nil, AsError(err)
 	}
-	sum, err := at.index(ctx, reg, reg.Primary, workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize})
+	sum, err := at.index(ctx, reg, reg.Primary, workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize, MaxSourceSize: req.MaxSourceSize})
 	if err != nil {
 		return nil, AsError(err)
 	}

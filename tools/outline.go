@@ -14,9 +14,12 @@ import (
 	"github.com/quarrysearch/quarry/languages"
 )
 
-// DefaultMaxFileSize is the largest file indexed or outlined when a request sets no
-// max_size: 1 MiB.
-const DefaultMaxFileSize = extract.DefaultMaxFileSize
+// Size limits when a request sets none: DefaultMaxFileSize is the largest file indexed
+// (1 MiB), DefaultMaxSourceSize the largest source file indexed or outlined (16 MiB).
+const (
+	DefaultMaxFileSize   = extract.DefaultMaxFileSize
+	DefaultMaxSourceSize = extract.DefaultMaxSourceSize
+)
 
 // OutlineSymbol is a symbol of an outline with all the fields extraction gives it.
 type OutlineSymbol struct {
@@ -54,7 +57,7 @@ func (s *Service) Outline(ctx context.Context, req OutlineRequest) (*OutlineResu
 		return nil, err
 	}
 	path := filepath.ToSlash(req.File)
-	f, err := extract.New(s.langs, extract.Options{MaxFileSize: maxSize}).Extract(ctx, path, src, lang)
+	f, err := extract.New(s.langs, extract.Options{MaxFileSize: maxSize, MaxSourceSize: maxSize}).Extract(ctx, path, src, lang)
 	if err != nil {
 		return nil, AsError(err)
 	}
@@ -79,7 +82,7 @@ func (s *Service) SyntaxTree(ctx context.Context, req OutlineRequest) (string, e
 	if err != nil {
 		return "", err
 	}
-	tree, err := extract.New(s.langs, extract.Options{MaxFileSize: maxSize}).SyntaxTree(ctx, src, lang)
+	tree, err := extract.New(s.langs, extract.Options{MaxFileSize: maxSize, MaxSourceSize: maxSize}).SyntaxTree(ctx, src, lang)
 	if err != nil {
 		return "", AsError(fmt.Errorf("%s: %w", req.File, err))
 	}
@@ -94,7 +97,7 @@ func (s *Service) readSource(req OutlineRequest) ([]byte, *languages.Language, i
 	case req.MaxSize < 0:
 		return nil, nil, 0, Errorf(CodeBadValue, "max_size", "max_size %d: want a positive number of bytes", req.MaxSize)
 	case req.MaxSize == 0:
-		maxSize = DefaultMaxFileSize
+		maxSize = DefaultMaxSourceSize
 	}
 	var lang *languages.Language
 	if req.Language != "" {

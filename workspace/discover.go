@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/languages"
 )
 
 // MaxSkippedSamples is how many examples WalkResult.Samples keeps for each reason.
@@ -33,7 +34,11 @@ var ErrRootNotDir = errors.New("want a directory")
 
 // WalkOptions tune Walk. The zero value uses the defaults.
 type WalkOptions struct {
-	MaxFileSize int64 // bytes; 0 or less means extract.DefaultMaxFileSize (1 MiB)
+	MaxFileSize   int64 // bytes; 0 or less means extract.DefaultMaxFileSize (1 MiB)
+	MaxSourceSize int64 // bytes, for source code; 0 or less means extract.DefaultMaxSourceSize (16 MiB)
+	// Languages tells source code from other files (extract.Options.Limit); nil: the
+	// built-in languages.
+	Languages *languages.Registry
 }
 
 // Candidate is a file Walk found that is to be read and indexed.
@@ -84,14 +89,17 @@ func Walk(ctx context.Context, root string, opts WalkOptions) (*WalkResult, erro
 	if err != nil {
 		return nil, fmt.Errorf("workspace: walk %s: %w", root, err)
 	}
+	if opts.Languages == nil {
+		if opts.Languages, err = languages.Default(); err != nil {
+			return nil, fmt.Errorf("workspace: walk %s: %w", root, err)
+		}
+	}
 	w := &walkState{
 		ctx:      ctx,
 		realRoot: realRoot,
-		maxSize:  opts.MaxFileSize,
+		limits:   extract.Options{MaxFileSize: int(opts.MaxFileSize), MaxSourceSize: int(opts.MaxSourceSize)},
+		langs:    opts.Languages,
 		res:      &WalkResult{Skipped: map[extract.SkipReason]int{}},
-	}
-	if w.maxSize <= 0 {
-		w.maxSize = extract.DefaultMaxFileSize
 	}
 	if err := w.walkEntries(absRoot, "", nil, entries, rootIgnoreRules(absRoot)); err != nil {
 		return nil, fmt.Errorf("workspace: walk %s: %w", root, err)
@@ -149,8 +157,9 @@ func rootFileTypeName(m fs.FileMode) string {
 // walkState carries the state of one Walk.
 type walkState struct {
 	ctx      context.Context
-	realRoot string // the root with symlinks resolved, to tell whether a link stays inside
-	maxSize  int64
+	realRoot string          // the root with symlinks resolved, to tell whether a link stays inside
+	limits   extract.Options // the size limits
+	langs    *languages.Registry
 	res      *WalkResult
 }
 
@@ -284,7 +293,7 @@ func (w *walkState) insideRoot(target string) bool {
 
 // addFile adds a Candidate for a regular file described by info, unless it is too large.
 func (w *walkState) addFile(abs, rel string, info fs.FileInfo) {
-	if info.Size() > w.maxSize {
+	if info.Size() > w.limits.Limit(w.langs.ForPath(rel), rel) {
 		w.skip(rel, false, extract.SkipTooLarge)
 		return
 	}

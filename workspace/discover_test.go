@@ -170,6 +170,10 @@ func TestWalkSizeCap(t *testing.T) {
 	}{
 		{"default 1 MiB", 0, map[string]int64{"at.bin": 1 << 20, "over.bin": 1<<20 + 1}, []string{"at.bin"}, []string{"over.bin"}},
 		{"10 bytes", 10, map[string]int64{"a": 10, "b": 11, "c": 0}, []string{"a", "c"}, []string{"b"}},
+		// Source code has its own limit (16 MiB by default), but not generated code, nor
+		// languages without an extractor.
+		{"source code", 0, map[string]int64{"sqlite3.c": 9 << 20, "huge.c": 16<<20 + 1, "big.pb.go": 2 << 20, "data.json": 2 << 20, "ok.py": 1 << 20},
+			[]string{"ok.py", "sqlite3.c"}, []string{"big.pb.go", "data.json", "huge.c"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,8 +26,9 @@ const (
 
 // IndexOptions tune Index.
 type IndexOptions struct {
-	Force       bool  // drop the index and build it anew
-	MaxFileSize int64 // 0: extract.DefaultMaxFileSize
+	Force         bool  // drop the index and build it anew
+	MaxFileSize   int64 // 0: extract.DefaultMaxFileSize
+	MaxSourceSize int64 // 0: extract.DefaultMaxSourceSize
 	// Progress, when set, is called from one goroutine as files are written.
 	Progress func(Progress)
 }
@@ -98,7 +99,7 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 	defer ix.Close()
 	store := ix.Store()
 	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status())}
-	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize})
+	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg})
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 			movable[st.Hash] = p
 		}
 	}
-	ex := extract.New(reg, extract.Options{MaxFileSize: int(maxFileSize(opts))})
+	ex := extract.New(reg, extract.Options{MaxFileSize: int(opts.MaxFileSize), MaxSourceSize: int(opts.MaxSourceSize)})
 	rd := &reader{ctx: ctx, ex: ex, reg: reg, store: store, movable: movable}
 	if err := w.run(todo, rd.read); err != nil {
 		return nil, err
@@ -146,13 +147,6 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		return nil, err
 	}
 	return sum, nil
-}
-
-func maxFileSize(opts IndexOptions) int64 {
-	if opts.MaxFileSize > 0 {
-		return opts.MaxFileSize
-	}
-	return extract.DefaultMaxFileSize
 }
 
 // plan sorts the walked files into those to read and the stored paths that are gone.

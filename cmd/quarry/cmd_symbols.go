@@ -50,7 +50,7 @@ the result of the contract's outline operation (quarry schema outline).`,
 	f.BoolVar(&opts.json, "json", false, "print the outline as JSON, every symbol with all its fields")
 	f.StringVarP(&opts.lang, "lang", "l", "", "parse as this language instead of detecting it")
 	f.BoolVar(&opts.tree, "tree", false, "print the tree-sitter syntax tree instead (for debugging an extractor)")
-	f.IntVar(&opts.maxSize, "max-size", tools.DefaultMaxFileSize, "largest file to extract, in bytes")
+	f.IntVar(&opts.maxSize, "max-size", tools.DefaultMaxSourceSize, "largest file to extract, in bytes")
 	_ = cmd.RegisterFlagCompletionFunc("lang", completeLanguages)
 	_ = cmd.RegisterFlagCompletionFunc("kind", completeKinds)
 	return cmd
