@@ -50,6 +50,7 @@ type ftQuery struct {
 	docType string // ftDocTypeSymbol or ftDocTypeFile
 	tokens  []string
 	all     bool
+	inflect bool     // search each token in its inflected forms too (a prose query)
 	req     *Request // the filters: language, kinds (symbols), file pattern
 }
 
@@ -75,9 +76,15 @@ func (s ftQuery) fields() []ftField {
 func (s ftQuery) compile() bq.Query {
 	clauses := make([]bq.Query, len(s.tokens))
 	for i, t := range s.tokens {
+		forms := []string{t}
+		if s.inflect {
+			forms = inflections(t)
+		}
 		var alts []bq.Query
 		for _, f := range s.fields() {
-			alts = append(alts, term(f.name, t, f.boost))
+			for _, form := range forms {
+				alts = append(alts, term(f.name, form, f.boost))
+			}
 		}
 		clauses[i] = disjunction(alts)
 	}
@@ -766,4 +773,27 @@ func explainExpr(req Request, tokens func(string) []string) *Plan {
 		p.Steps = append(p.Steps, step)
 	}
 	return p
+}
+
+// docFreq returns the most documents term is found in among fields.
+func (f *Fulltext) docFreq(term string, fields ...string) uint64 {
+	ix, err := f.idx.Advanced()
+	if err != nil {
+		return 0
+	}
+	r, err := ix.Reader()
+	if err != nil {
+		return 0
+	}
+	defer r.Close()
+	var most uint64
+	for _, field := range fields {
+		tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
+		if err != nil {
+			continue
+		}
+		most = max(most, tfr.Count())
+		tfr.Close()
+	}
+	return most
 }

@@ -118,9 +118,13 @@ type Hit struct {
 	SymbolID  string        `json:"symbol_id,omitempty"`
 	Workspace string        `json:"workspace,omitempty" jsonschema:"the workspace id, when several were searched"`
 	class     scoring.PathClass
-	bonus     float64       // promotion of an exact match, in auto's units
-	parent    string        // the name of a definition's parent
-	rec       *symbolRecord // the rest of a definition's row, for an expression search
+	bonus     float64 // promotion of an exact match, in auto's units
+	parent    string  // the name of a definition's parent
+	// visibility and declaration are a definition's visibility and whether it is a
+	// declaration only (a C prototype).
+	visibility  string
+	declaration bool
+	rec         *symbolRecord // the rest of a definition's row, for an expression search
 }
 
 // ContextLine is one line of source shown with a hit.
@@ -172,6 +176,7 @@ type Searcher struct {
 	pathsErr  error
 
 	contents *contentCache // file text read by expression searches
+	bm25     bm25Stats     // the field lengths of symbol documents
 }
 
 // NewSearcher returns a searcher over store and ft.

@@ -28,12 +28,23 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 	}
 	fetch := max(want*3, minFetch)
 	search := ftQuery{docType: ftDocTypeSymbol, tokens: tokens, all: true, req: &req}
+	prose := isProse(q.String())
+	if prose {
+		search.tokens, search.all, search.inflect = dropStopWords(tokens), false, true
+		fetch = max(fetch, proseFetch)
+	}
 	hits, err := s.defSearch(ctx, search, fetch)
 	if err != nil {
 		return nil, false, err
 	}
 	relaxed := false
-	if len(hits) == 0 && len(tokens) > 1 {
+	if prose {
+		complete, err := s.proseRank(ctx, search.tokens, hits)
+		if err != nil {
+			return nil, false, err
+		}
+		relaxed = !complete && len(hits) > 0
+	} else if len(hits) == 0 && len(tokens) > 1 {
 		relaxed, search.all = true, false
 		if hits, err = s.defSearch(ctx, search, fetch); err != nil {
 			return nil, false, err
@@ -51,7 +62,7 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 
 // defSearch runs the full-text part of a definitions search and reads the symbols found.
 func (s *Searcher) defSearch(ctx context.Context, search ftQuery, size int) ([]Hit, error) {
-	found, _, err := s.ft.search(ctx, search, size)
+	found, _, err := s.ft.search(withBM25(ctx, s.bm25.get(s.store, s.ft)), search, size)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +143,23 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 		lang, _ := s.reg.Lookup(h.Language)
 		weight := scoring.PathWeight(h.class, keepTests)
 		h.Score *= scoring.ImportantBoost(lang, h.Signature) * weight * scoring.KindWeight(h.Kind)
-		def := scoring.Definition{Name: h.Name, Kind: h.Kind, Parent: h.parent, Path: h.Path, Signature: h.Signature}
+		def := h.definition()
 		h.bonus = scoring.Promotion(name, qual, last, def, weight)
+		if h.bonus > 0 { // among definitions named alike, the one most likely meant first
+			h.bonus += scoring.PriorSpread * scoring.Prior(def)
+		} else {
+			h.Score *= scoring.Prior(def) / scoring.KindWeight(h.Kind) // the kind is weighed above
+		}
 		out = append(out, h)
 	}
 	sortPromoted(out)
 	return out
+}
+
+// definition returns what ranking knows of a definition hit.
+func (h Hit) definition() scoring.Definition {
+	return scoring.Definition{Name: h.Name, Kind: h.Kind, Parent: h.parent, Path: h.Path, Signature: h.Signature,
+		Visibility: h.visibility, Declaration: h.declaration}
 }
 
 // sortPromoted sorts hits by promotion first, then by score.
@@ -148,13 +170,14 @@ func sortPromoted(hits []Hit) {
 // symbolColumns are the columns of a symbol a hit shows, in the order scanSymbolHit reads.
 // With symbolsFrom, they include the name of the symbol's parent.
 const (
-	symbolColumns = `s.id, s.path, s.name, s.kind, s.language, s.signature, s.start_line, coalesce(p.name, '')`
-	symbolsFrom   = `symbols s LEFT JOIN symbols p ON p.id = s.parent_id`
+	symbolColumns = `s.id, s.path, s.name, s.kind, s.language, s.signature, s.start_line, s.end_line, s.visibility, ` +
+		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, '')`
+	symbolsFrom = `symbols s LEFT JOIN symbols p ON p.id = s.parent_id`
 )
 
 func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 	h := Hit{Hit: HitDefinition}
-	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.parent)
+	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent)
 	return h, err
 }
 

@@ -195,6 +195,9 @@ func (c *exprCandidates) fetch(ctx context.Context, size int) error {
 		return nil
 	}
 	size = min(size, maxExprCandidates)
+	if c.ft.docType == ftDocTypeSymbol {
+		ctx = withBM25(ctx, c.s.bm25.get(c.s.store, c.s.ft))
+	}
 	found, total, err := c.s.ft.searchExpr(ctx, c.ft, size)
 	if err != nil {
 		return err
@@ -416,18 +419,19 @@ func (s *Store) symbolRecords(ctx context.Context, ids []string) (map[string]Hit
 		for i, id := range batch {
 			args[i] = id
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+`, s.doc_comment, s.visibility, s.start_byte, s.end_byte FROM `+symbolsFrom+
+		rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+`, s.doc_comment, s.start_byte, s.end_byte FROM `+symbolsFrom+
 			` WHERE s.id IN (?`+strings.Repeat(",?", len(batch)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("index: read symbols: %w", err)
 		}
 		for rows.Next() {
 			h := Hit{Hit: HitDefinition, rec: &symbolRecord{}}
-			if err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.parent,
-				&h.rec.doc, &h.rec.visibility, &h.rec.startByte, &h.rec.endByte); err != nil {
+			if err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent,
+				&h.rec.doc, &h.rec.startByte, &h.rec.endByte); err != nil {
 				rows.Close()
 				return nil, err
 			}
+			h.rec.visibility = h.visibility
 			out[h.SymbolID] = h
 		}
 		if err := rows.Close(); err != nil {

@@ -121,6 +121,9 @@ func (ix *Writer) Finish(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
+		return err
+	}
 	return ix.store.Checkpoint(ctx)
 }
 

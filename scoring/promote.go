@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"math"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -25,12 +26,22 @@ const (
 	PromoteQualifiedName      = 1
 )
 
-// Definition is what the promotion of a definition depends on.
+// PromoteOutOfSourceShare is the share of its promotion an exact match keeps from a path
+// weighed down below docs (tests, examples, vendored and generated code, unless asked
+// for): below the same match in source, above every definition that only holds the
+// query's words.
+const PromoteOutOfSourceShare = 0.5
+
+// Definition is what the promotion and the prior of a definition depend on.
 type Definition struct {
 	Name, Kind string
 	Parent     string // the name of the enclosing symbol, if any
 	Path       string // workspace-relative, POSIX
 	Signature  string
+	Visibility string // as extract records it ("" when the language has none)
+	// Declaration says the definition is only declared here (a C prototype), its body
+	// elsewhere.
+	Declaration bool
 }
 
 // Promotion returns the promotion of the definition d for a query: name is the query's
@@ -39,18 +50,22 @@ type Definition struct {
 // otherwise), pathWeight the PathWeight of d's path. Only definition kinds are promoted,
 // and only from paths not weighed down below docs (tests are, unless asked for).
 func Promotion(name, qual, last string, d Definition, pathWeight float64) float64 {
-	if !IsDefinitionKind(d.Kind) || pathWeight < DocsWeight {
+	if !IsDefinitionKind(d.Kind) {
 		return 0
+	}
+	share := 1.0
+	if pathWeight < DocsWeight {
+		share = PromoteOutOfSourceShare
 	}
 	switch MatchName(name, d.Name) {
 	case NameExact:
-		return PromoteExact
+		return PromoteExact * share
 	case NameExactFold:
-		return PromoteExactFold
+		return PromoteExactFold * share
 	}
 	// json.Marshal, Vec::new: the name is the last part, the qualifier a hint.
 	if qual != "" && MatchName(last, d.Name) == NameExact {
-		return QualifiedBonus(d.Parent, d.Path, d.Signature, qual)
+		return QualifiedBonus(d.Parent, d.Path, d.Signature, qual) * share
 	}
 	return 0
 }
@@ -92,4 +107,50 @@ func containsWord(s, w string) bool {
 		}
 		i = start + 1
 	}
+}
+
+// Priors: what makes one of several definitions the one meant, whatever the query. A
+// prior is a product of these weights, at most 1.
+const (
+	// DeclarationWeight: a declaration whose body is elsewhere (a C prototype, a macro
+	// alias is a constant and weighed by its kind) below the definition.
+	DeclarationWeight = 0.7
+	// NonPublicWeight: private, file-private and package-private definitions below public
+	// API (protected and internal are API too).
+	NonPublicWeight = 0.85
+	// NestedWeight: a member of another definition below a top-level one (ListenAndServe the
+	// function over Server.ListenAndServe, EMPTY the constant over Ready::EMPTY).
+	NestedWeight = 0.9
+	// DepthWeight, per directory of the path: the shallower of two definitions is more
+	// likely the main one (http/request.go over http/httptest/httptest.go).
+	DepthWeight = 0.97
+	// UnnamedFileWeight: a definition in a file not named after it below one in a file that
+	// is (ctrl_c in signal/ctrl_c.rs).
+	UnnamedFileWeight = 0.92
+	// PriorSpread is how much of a promotion the prior may add: less than the gap between
+	// two promotions, so it orders definitions within one.
+	PriorSpread = 0.05
+)
+
+// Prior returns how likely d is the definition meant among those matching alike, in (0,
+// 1]: by its kind (KindWeight), whether it is only a declaration, its visibility, whether
+// it is nested, the depth of its path and whether its file is named after it.
+func Prior(d Definition) float64 {
+	w := KindWeight(d.Kind)
+	if d.Declaration {
+		w *= DeclarationWeight
+	}
+	switch d.Visibility {
+	case "private", "fileprivate", "package":
+		w *= NonPublicWeight
+	}
+	if d.Parent != "" {
+		w *= NestedWeight
+	}
+	w *= math.Pow(DepthWeight, float64(strings.Count(d.Path, "/")))
+	base := path.Base(d.Path)
+	if stem := strings.TrimSuffix(base, path.Ext(base)); Fold(stem) != Fold(d.Name) {
+		w *= UnnamedFileWeight
+	}
+	return w
 }

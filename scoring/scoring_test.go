@@ -130,9 +130,9 @@ func TestPromotion(t *testing.T) {
 		{"Marshal", "", "Marshal", marshal, 1, PromoteExact},
 		{"marshal", "", "marshal", marshal, 1, PromoteExactFold},
 		{"get user data", "", "get user data", Definition{Name: "getUserData", Kind: "method"}, 1, PromoteExactFold},
-		{"Marshal", "", "Marshal", marshal, TestWeight, 0},                            // a test, not asked for
-		{"Marshal", "", "Marshal", marshal, DocsWeight, PromoteExact},                 // docs still count
-		{"Marshal", "", "Marshal", Definition{Name: "Marshal", Kind: "import"}, 1, 0}, // an import only names it
+		{"Marshal", "", "Marshal", marshal, TestWeight, PromoteExact * PromoteOutOfSourceShare}, // a test, not asked for: below source, above partial names
+		{"Marshal", "", "Marshal", marshal, DocsWeight, PromoteExact},                           // docs still count
+		{"Marshal", "", "Marshal", Definition{Name: "Marshal", Kind: "import"}, 1, 0},           // an import only names it
 		{"json.Marshal", "json", "Marshal", marshal, 1, PromoteQualifiedPath},
 		{"Bytes::new", "Bytes", "new", newBytes, 1, PromoteQualifiedSignature},
 		{"Vec::new", "Vec", "new", newBytes, 1, PromoteQualifiedName},

@@ -1,0 +1,176 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/search"
+)
+
+// BM25 needs the average length of each field it scores. bleve 2.6 takes it to be the
+// count of distinct terms of the field over the count of every document, symbols and
+// files: 1 or 2 tokens for every field, where a symbol's name has about 3, its signature 9,
+// its doc comment and body dozens. A long doc comment or body was crushed by its length,
+// so a symbol with one query word in its name beat one whose doc comment held six of
+// seven. The writer measures the true averages on a sample of the symbols and keeps them
+// in the store; a search hands them to bleve with the count of symbol documents.
+
+// metaFieldLengths is the meta key of the measured field lengths (JSON of fieldLengths).
+const metaFieldLengths = "fulltext_field_lengths"
+
+// fieldLengthSample is how many symbols the averages are measured on.
+const fieldLengthSample = 4000
+
+// fieldLengths are the average lengths in tokens of the symbol text fields, over every
+// symbol document (an absent doc comment counts as 0), and the count of symbol documents.
+type fieldLengths struct {
+	Symbols int                `json:"symbols"`
+	Avg     map[string]float64 `json:"avg"`
+}
+
+// defaultFieldLengths stand in until an index run measured the workspace's (an index
+// built before they were measured): the averages on corpus.sh small.
+var defaultFieldLengths = map[string]float64{ftFieldName: 3, ftFieldSignature: 9, ftFieldDocComment: 20, ftFieldCodeBody: 40}
+
+// fieldLengthDrift is how far the count of symbols may move before an update measures the
+// field lengths again.
+const fieldLengthDrift = 0.1
+
+// measureFieldLengths measures the field lengths on an even sample of the stored symbols,
+// tokenized as the full-text index tokenizes them, and keeps them in the store: after a
+// full build (force), when none were measured, or when the count of symbols moved by more
+// than fieldLengthDrift since they were.
+func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
+	var n, maxRow int64
+	if err := ix.store.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(rowid), 0) FROM symbols`).Scan(&n, &maxRow); err != nil {
+		return fmt.Errorf("index: count symbols: %w", err)
+	}
+	if !force {
+		if v, err := ix.store.Meta(metaFieldLengths); err == nil && v != "" {
+			var old fieldLengths
+			if json.Unmarshal([]byte(v), &old) == nil && math.Abs(float64(n-int64(old.Symbols))) <= fieldLengthDrift*float64(old.Symbols) {
+				return nil
+			}
+		}
+	}
+	fl := fieldLengths{Symbols: int(n), Avg: map[string]float64{}}
+	if n == 0 {
+		return ix.saveFieldLengths(fl)
+	}
+	step := max(maxRow/fieldLengthSample, 1)
+	rows, err := ix.store.db.QueryContext(ctx, `SELECT s.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
+		FROM symbols s WHERE s.rowid % ? = 0 ORDER BY s.path`, step)
+	if err != nil {
+		return fmt.Errorf("index: sample symbols: %w", err)
+	}
+	defer rows.Close()
+	var (
+		sampled     int
+		curPath     string
+		content     []byte
+		totals      = map[string]int{}
+		contentRead = func(p string) ([]byte, error) {
+			var c []byte
+			err := ix.store.db.QueryRowContext(ctx, `SELECT content FROM files WHERE path = ?`, p).Scan(&c)
+			return c, err
+		}
+	)
+	for rows.Next() {
+		var path, lang, kind, name, sig, doc string
+		var start, end int
+		if err := rows.Scan(&path, &lang, &kind, &name, &sig, &doc, &start, &end); err != nil {
+			return err
+		}
+		if path != curPath {
+			if content, err = contentRead(path); err != nil {
+				content = nil
+			}
+			curPath = path
+		}
+		tk := ix.ft.tokenizer(lang)
+		count := func(text string) int { return len(tk.Append(nil, text)) }
+		totals[ftFieldName] += count(name)
+		totals[ftFieldSignature] += count(sig)
+		totals[ftFieldDocComment] += count(doc)
+		if start >= 0 && end <= len(content) && start <= end {
+			totals[ftFieldCodeBody] += count(symbolBody(kind, content, start, end))
+		}
+		sampled++
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for f, t := range totals {
+		fl.Avg[f] = float64(t) / float64(max(sampled, 1))
+	}
+	return ix.saveFieldLengths(fl)
+}
+
+func (ix *Writer) saveFieldLengths(fl fieldLengths) error {
+	b, err := json.Marshal(fl)
+	if err != nil {
+		return err
+	}
+	return ix.store.SetMeta(metaFieldLengths, string(b))
+}
+
+// bm25Stats are the statistics a search of symbol documents hands bleve, read from the store
+// once per searcher.
+type bm25Stats struct {
+	once  sync.Once
+	stats *search.BM25Stats
+}
+
+// get returns the statistics: the measured averages (or the defaults) for the symbol text
+// fields and 1 for every other field, over the symbol documents.
+func (b *bm25Stats) get(store *Store, ft *Fulltext) *search.BM25Stats {
+	b.once.Do(func() {
+		fl := fieldLengths{Avg: defaultFieldLengths}
+		if v, err := store.Meta(metaFieldLengths); err == nil && v != "" {
+			var m fieldLengths
+			if json.Unmarshal([]byte(v), &m) == nil && len(m.Avg) > 0 {
+				fl = m
+			}
+		}
+		if fl.Symbols == 0 {
+			n, err := ft.idx.DocCount()
+			if err != nil || n == 0 {
+				return
+			}
+			fl.Symbols = int(n)
+		}
+		fields, err := ft.idx.Fields()
+		if err != nil {
+			return
+		}
+		st := &search.BM25Stats{DocCount: float64(fl.Symbols), FieldCardinality: map[string]int{}}
+		for _, f := range fields {
+			st.FieldCardinality[f] = fl.Symbols // an average length of 1: keyword fields, files' content
+		}
+		for f, avg := range fl.Avg {
+			// bleve divides by the document count and rounds up.
+			st.FieldCardinality[f] = int(math.Max(avg, 1) * float64(fl.Symbols))
+		}
+		b.stats = st
+	})
+	return b.stats
+}
+
+// symbols returns the count of symbol documents the statistics are over (0: unknown).
+func (b *bm25Stats) symbols(store *Store, ft *Fulltext) int {
+	if st := b.get(store, ft); st != nil {
+		return int(st.DocCount)
+	}
+	return 0
+}
+
+// withBM25 returns ctx carrying stats for bleve (nil: none).
+func withBM25(ctx context.Context, stats *search.BM25Stats) context.Context {
+	if stats == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, search.BM25StatsKey, stats)
+}

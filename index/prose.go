@@ -1,0 +1,186 @@
+package index
+
+// Queries that read as prose ("delete a folder and everything inside it") describe what a
+// definition does in words its doc comment or name may hold in another form, or not at
+// all. Requiring every word fails on the first absent one, and a blind any-word query
+// ranks a definition whose short name holds one of the words above one whose doc comment
+// holds five. A prose query instead leaves out the words that say nothing (stop words),
+// searches each remaining word in its inflected forms (directories finds directory), and
+// ranks the candidates by how much of the query they cover, each word weighed by its
+// rarity, with the full-text score second.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+)
+
+// Prose search settings.
+const (
+	// proseFetch is how many candidates a prose query ranks.
+	proseFetch = 150
+	// proseScoreShare is how much of a prose candidate's score is its full-text score
+	// (normalized to the best candidate's); the rest is its coverage of the query.
+	proseScoreShare = 0.1
+)
+
+// proseFieldWeights are how much a word of a prose query counts found in a candidate's name,
+// signature and doc comment: most in the name, which says what the definition is.
+var proseFieldWeights = [3]float64{1, 0.9, 0.8}
+
+// isProse reports whether a query reads as words: three or more, of letters and digits
+// (and hyphens or apostrophes) only.
+func isProse(q string) bool {
+	words := strings.Fields(q)
+	if len(words) < 3 {
+		return false
+	}
+	for _, w := range words {
+		for _, r := range w {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '\'' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stopWords are words of prose that say nothing of what code does.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "for": true, "and": true, "or": true,
+	"so": true, "it": true, "its": true, "is": true, "are": true, "be": true, "by": true, "with": true, "at": true, "as": true,
+	"from": true, "into": true, "when": true, "whether": true, "that": true, "this": true, "which": true, "whose": true,
+	"how": true, "there": true, "their": true, "then": true, "than": true, "but": true, "s": true, "some": true, "any": true,
+	"do": true, "does": true, "get": false,
+}
+
+// dropStopWords returns tokens without stop words, unless nothing else is left.
+func dropStopWords(tokens []string) []string {
+	var out []string
+	for _, t := range tokens {
+		if !stopWords[t] {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return tokens
+	}
+	return out
+}
+
+var stemmer = porter.NewPorterStemmer()
+
+// stem returns the Porter stem of a lower-case word.
+func wordStem(w string) string {
+	out := stemmer.Filter(analysis.TokenStream{{Term: []byte(w)}})
+	return string(out[0].Term)
+}
+
+// inflections returns the forms of w a prose query also searches for: w, its stem, and
+// the stem with the common English endings (select, selects, selected, selecting;
+// directory, directories).
+func inflections(w string) []string {
+	s := wordStem(w)
+	forms := []string{w}
+	add := func(f string) {
+		for _, g := range forms {
+			if g == f {
+				return
+			}
+		}
+		forms = append(forms, f)
+	}
+	if len(s) < 3 {
+		return forms
+	}
+	add(s)
+	for _, end := range []string{"s", "e", "es", "ed", "ing", "er", "ion"} {
+		add(s + end)
+	}
+	if strings.HasSuffix(s, "i") {
+		add(s[:len(s)-1] + "y")
+		add(s[:len(s)-1] + "ies")
+	}
+	return forms
+}
+
+// proseRank ranks definition candidates of a prose query by their coverage of words (each
+// weighed by its rarity among symbols) in their name, signature and doc comment, compared
+// by stem, then by their full-text score. It returns whether the best candidate covers
+// every word.
+func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (bool, error) {
+	if len(hits) == 0 {
+		return false, nil
+	}
+	docs, err := s.store.docComments(ctx, hits)
+	if err != nil {
+		return false, err
+	}
+	stems := make([]string, len(words))
+	weights := make([]float64, len(words))
+	total := 0.0
+	n := float64(max(s.bm25.symbols(s.store, s.ft), 1))
+	for i, w := range words {
+		stems[i] = wordStem(w)
+		df := s.ft.docFreq(w, ftFieldName, ftFieldDocComment, ftFieldSignature)
+		weights[i] = math.Log(1 + n/float64(df+1))
+		total += weights[i]
+	}
+	best := 0.0
+	for _, h := range hits {
+		best = max(best, h.Score)
+	}
+	tk := s.ft.tokenizer("")
+	complete := false
+	for i := range hits {
+		h := &hits[i]
+		have := map[string]float64{} // stem -> the weight of the best field holding it
+		for f, text := range []string{h.Name, h.Signature, docs[h.SymbolID]} {
+			for _, t := range tk.Append(nil, text) {
+				st := wordStem(strings.ToLower(t.Text))
+				have[st] = max(have[st], proseFieldWeights[f])
+			}
+		}
+		covered := 0.0
+		for j, st := range stems {
+			covered += weights[j] * have[st]
+		}
+		c := covered / total
+		if c >= 1-1e-9 {
+			complete = true
+		}
+		norm := 0.0
+		if best > 0 {
+			norm = h.Score / best
+		}
+		h.Score = (1-proseScoreShare)*c*c + proseScoreShare*norm
+	}
+	return complete, nil
+}
+
+// docComments returns the doc comments of definition hits, by symbol id.
+func (s *Store) docComments(ctx context.Context, hits []Hit) (map[string]string, error) {
+	out := make(map[string]string, len(hits))
+	args := make([]any, 0, len(hits))
+	for _, h := range hits {
+		args = append(args, h.SymbolID)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, doc_comment FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(args)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index: read doc comments: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, err
+		}
+		out[id] = doc
+	}
+	return out, rows.Err()
+}
