@@ -56,7 +56,7 @@ var stopWords = map[string]bool{
 	"so": true, "it": true, "its": true, "is": true, "are": true, "be": true, "by": true, "with": true, "at": true, "as": true,
 	"from": true, "into": true, "when": true, "whether": true, "that": true, "this": true, "which": true, "whose": true,
 	"how": true, "there": true, "their": true, "then": true, "than": true, "but": true, "s": true, "some": true, "any": true,
-	"do": true, "does": true, "get": false,
+	"do": true, "does": true,
 }
 
 // dropStopWords returns tokens without stop words, unless nothing else is left.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/query"
@@ -237,4 +238,27 @@ func (h Hit) Defines(q *query.Query) bool {
 		name = name[i+1:]
 	}
 	return scoring.MatchName(symbol, h.Name) != scoring.NameNone || scoring.MatchName(name, h.Name) == scoring.NameExact
+}
+
+// identifierShape matches a query that names something: an identifier, or a qualified one
+// (json.Marshal, Vec::new, ptr->field, Class#method).
+var identifierShape = regexp.MustCompile(`^[\pL_$][\pL\pN_$]*((::|->|[.#])[\pL_$][\pL\pN_$]*)*$`)
+
+// MissingDefinition returns the notice a search of definitions or auto for q must show when
+// q names an identifier and no hit defines it ("no definition named X; showing related"),
+// else "". The hits are then only related to it (its parts, other spellings), which a
+// reader must not mistake for it.
+func MissingDefinition(q *query.Query, hits []Hit) string {
+	if q == nil || !q.Single() || !identifierShape.MatchString(q.String()) {
+		return ""
+	}
+	for _, h := range hits {
+		if h.Hit == HitDefinition && h.Defines(q) {
+			return ""
+		}
+	}
+	if len(hits) == 0 {
+		return fmt.Sprintf("no definition named %s", q.String())
+	}
+	return fmt.Sprintf("no definition named %s; showing related", q.String())
 }

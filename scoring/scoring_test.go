@@ -240,3 +240,40 @@ func TestPathScore(t *testing.T) {
 		t.Errorf("path match scores out of order")
 	}
 }
+
+func TestPrior(t *testing.T) {
+	// Each pair: the first is the definition more likely meant among those named alike.
+	tests := []struct {
+		why          string
+		better, than Definition
+	}{
+		{"a type over its constructor",
+			Definition{Name: "Entry", Kind: "interface", Parent: "Map", Path: "java/util/Map.java", Visibility: "public"},
+			Definition{Name: "Entry", Kind: "constructor", Parent: "Entry", Path: "java/util/WeakHashMap.java", Visibility: "public"}},
+		{"a function's definition over its prototype",
+			Definition{Name: "sqlite3_open", Kind: "function", Path: "sqlite3.c"},
+			Definition{Name: "sqlite3_open", Kind: "function", Path: "sqlite3.c", Declaration: true}},
+		{"public over private",
+			Definition{Name: "Entry", Kind: "interface", Parent: "Map", Path: "java/util/Map.java", Visibility: "public"},
+			Definition{Name: "Entry", Kind: "class", Parent: "Hashtable", Path: "java/util/Hashtable.java", Visibility: "private"}},
+		{"top level over nested",
+			Definition{Name: "ListenAndServe", Kind: "function", Path: "net/http/server.go"},
+			Definition{Name: "ListenAndServe", Kind: "method", Parent: "Server", Path: "net/http/server.go"}},
+		{"shallower path",
+			Definition{Name: "NewRequest", Kind: "function", Path: "net/http/request.go"},
+			Definition{Name: "NewRequest", Kind: "function", Path: "net/http/httptest/httptest.go"}},
+		{"file named after it",
+			Definition{Name: "ctrl_c", Kind: "function", Path: "src/signal/ctrl_c.rs"},
+			Definition{Name: "ctrl_c", Kind: "function", Path: "src/signal/windows.rs"}},
+	}
+	for _, tt := range tests {
+		b, w := Prior(tt.better), Prior(tt.than)
+		if b <= w || b > 1 || w <= 0 {
+			t.Errorf("%s: Prior %v (%+v) not above %v (%+v), or out of (0, 1]", tt.why, b, tt.better, w, tt.than)
+		}
+	}
+	// The prior orders within a promotion, never across two.
+	if PriorSpread >= PromoteQualifiedPath-PromoteQualifiedSignature || PriorSpread >= PromoteExact-PromoteQualifiedPath {
+		t.Errorf("PriorSpread %v is as large as the gap between two promotions", PriorSpread)
+	}
+}

@@ -426,6 +426,8 @@ func TestRender(t *testing.T) {
 			"a.go:3: function F — func F( x int)\nb.py-6- def f():\nb.py:7:   x = 1\nb.py-8-   return x\nlib:c/d.md\n3 results (truncated: limit)"},
 		{&SearchResult{Results: []Hit{{Hit: "content", Path: "a", Line: 1, Text: "\tx "}}, Relaxed: true},
 			"a:1: x\n1 result (relaxed: no result has every word, these have some)"},
+		{&SearchResult{Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "Fetch"}}, Notice: "no definition named FetchAll; showing related"},
+			"a.go:3: function Fetch\n1 result (no definition named FetchAll; showing related)"},
 		{&SearchResult{Results: []Hit{}, TotalFilesSearched: 12, Errors: []ErrorInfo{{Code: CodeNotIndexed, Message: "no index", Workspace: "lib"}}},
 			"error NOT_INDEXED in lib: no index\n0 results (12 files searched; try fewer words, another target or fewer filters)"},
 		{GotoResult{Symbol: "F", Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F"}}},

@@ -44,6 +44,9 @@ func renderSearch(r *SearchResult) string {
 	if r.NextCursor != "" {
 		notes = append(notes, "more: cursor "+r.NextCursor)
 	}
+	if r.Notice != "" {
+		notes = append(notes, r.Notice)
+	}
 	if r.Relaxed {
 		notes = append(notes, "relaxed: no result has every word, these have some")
 	}

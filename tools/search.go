@@ -91,6 +91,7 @@ type SearchResult struct {
 	Target             string      `json:"target"`
 	Results            []Hit       `json:"results"`
 	Relaxed            bool        `json:"relaxed" jsonschema:"no result held every word, so results with any of them are shown"`
+	Notice             string      `json:"notice,omitempty" jsonschema:"what the results are not, in words: 'no definition named X; showing related' when an identifier has no definition"`
 	Truncated          bool        `json:"truncated"`
 	TruncatedReason    string      `json:"truncated_reason,omitempty" jsonschema:"limit, max_bytes or timeout"`
 	NextCursor         string      `json:"next_cursor,omitempty" jsonschema:"pass as cursor to get the next page (content and files targets, when truncated by the limit)"`
@@ -427,6 +428,9 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: res.Hits, Relaxed: res.Relaxed,
 		Truncated: res.Truncated, Errors: []ErrorInfo{}}
+	if ireq.Expr == nil && (ireq.Target == index.TargetDefinitions || ireq.Target == index.TargetAuto) && ireq.Offset == 0 {
+		out.Notice = index.MissingDefinition(ireq.Query, res.Hits)
+	}
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {

@@ -224,6 +224,9 @@ const (
 // printHits prints results: grouped by file and coloured on a terminal, one line each
 // (path:line:text, grep-like) elsewhere.
 func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
+	if res.Notice != "" {
+		fmt.Fprintf(w, "(%s)\n", res.Notice)
+	}
 	if res.Relaxed {
 		fmt.Fprintln(w, "(no result has every word; showing results with any of them)")
 	}

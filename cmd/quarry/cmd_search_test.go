@@ -162,3 +162,28 @@ func TestJSONAnswersValidate(t *testing.T) {
 		}
 	}
 }
+
+// An identifier with no definition of its name says so in text and JSON, instead of
+// passing off definitions of its parts (or of other names) as the answer.
+func TestSearchSaysNoDefinitionNamed(t *testing.T) {
+	root := searchRoot(t)
+	code, out, errOut := quarry(t, "", "--root", root, "search", "ServeConnectionPool", "--target", "definitions")
+	if code != exitOK || !strings.HasPrefix(out, "(no definition named ServeConnectionPool; showing related)\n") {
+		t.Errorf("search ServeConnectionPool: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = quarry(t, "", "--root", root, "search", "ServeConnectionPool", "--json")
+	var res struct {
+		Notice  string           `json:"notice"`
+		Results []map[string]any `json:"results"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || res.Notice != "no definition named ServeConnectionPool; showing related" || len(res.Results) == 0 {
+		t.Errorf("search ServeConnectionPool --json: exit %d, notice %q\n%s", code, res.Notice, out)
+	}
+	for _, q := range []string{"ServeHTTP", "connection pool", "serve_http"} { // defined (but for its convention), or words
+		code, out, _ = quarry(t, "", "--root", root, "search", q, "--json")
+		res.Notice = ""
+		if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || res.Notice != "" {
+			t.Errorf("search %q --json: exit %d, notice %q; want none", q, code, res.Notice)
+		}
+	}
+}
