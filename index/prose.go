@@ -164,6 +164,11 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 }
 
 // docComments returns the doc comments of definition hits, by symbol id.
+//
+// A prose query does not read their bodies: the words of a body count through its
+// full-text score. Counting them in the coverage too (cut from the stored file content)
+// moved MRR@10 of the dev descriptions from 0.362 to 0.381 and cost 200 ms a query on
+// corpus.sh full, SQLite walking the overflow pages of a 9 MB file for each body in it.
 func (s *Store) docComments(ctx context.Context, hits []Hit) (map[string]string, error) {
 	out := make(map[string]string, len(hits))
 	args := make([]any, 0, len(hits))

@@ -14,10 +14,11 @@ import (
 // benchQueries are the queries of BenchmarkSearch per target: names, fragments, words and
 // phrases a developer types, common and rare.
 var benchQueries = map[index.Target][]string{
-	index.TargetDefinitions: {"ServeHTTP", "HandlerFunc", "get_user_data", "parse", "NewReader", "connection pool", "Model", "hash_table_insert", "tokenize", "String"},
-	index.TargetContent:     {"connection pool", `"context deadline exceeded"`, "TODO", "unsafe pointer", "retry", "mutex lock", "json.Marshal", "import numpy", "fn main", "malloc"},
-	index.TargetAuto:        {"ServeHTTP", "HandlerFunc", "connection pool", "index.ts", "mod.rs", "parse config", "UserService", `"not implemented"`, "Reader", "sort.Slice"},
-	index.TargetFiles:       {"server.go", "mod.rs", "index.ts", "http/client", "test_utils", "README"},
+	index.TargetDefinitions: {"ServeHTTP", "HandlerFunc", "get_user_data", "parse", "NewReader", "connection pool", "Model", "hash_table_insert", "tokenize", "String",
+		"delete a folder and everything inside it", "read the whole file into a string"}, // prose
+	index.TargetContent: {"connection pool", `"context deadline exceeded"`, "TODO", "unsafe pointer", "retry", "mutex lock", "json.Marshal", "import numpy", "fn main", "malloc"},
+	index.TargetAuto:    {"ServeHTTP", "HandlerFunc", "connection pool", "index.ts", "mod.rs", "parse config", "UserService", `"not implemented"`, "Reader", "sort.Slice"},
+	index.TargetFiles:   {"server.go", "mod.rs", "index.ts", "http/client", "test_utils", "README"},
 }
 
 // BenchmarkSearch measures warm search latency per target on the workspace at
