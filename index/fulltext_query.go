@@ -92,6 +92,11 @@ func (s ftQuery) compile() bq.Query {
 			for _, form := range fforms {
 				alts = append(alts, term(f.name, form, f.boost))
 			}
+			if s.inflect && f.name != ftFieldCodeBody {
+				for _, r := range related(t) {
+					alts = append(alts, term(f.name, r, f.boost*proseRelatedWeight))
+				}
+			}
 		}
 		clauses[i] = disjunction(alts)
 	}

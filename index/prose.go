@@ -27,6 +27,8 @@ const (
 	// proseScoreShare is how much of a prose candidate's score is its full-text score
 	// (normalized to the best candidate's); the rest is its coverage of the query.
 	proseScoreShare = 0.1
+	// proseRelatedWeight is how much a word counts found only through the thesaurus.
+	proseRelatedWeight = 0.6
 )
 
 // proseFieldWeights are how much a word of a prose query counts found in a candidate's name,
@@ -148,7 +150,11 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 		}
 		covered := 0.0
 		for j, st := range stems {
-			covered += weights[j] * have[st]
+			w := have[st]
+			for _, r := range thesaurus[st] {
+				w = max(w, have[r]*proseRelatedWeight)
+			}
+			covered += weights[j] * w
 		}
 		c := covered / total
 		if c >= 1-1e-9 {

@@ -114,7 +114,7 @@ func containsWord(s, w string) bool {
 const (
 	// DeclarationWeight: a declaration whose body is elsewhere (a C prototype, a macro
 	// alias is a constant and weighed by its kind) below the definition.
-	DeclarationWeight = 0.7
+	DeclarationWeight = 0.5
 	// NonPublicWeight: private, file-private and package-private definitions below public
 	// API (protected and internal are API too).
 	NonPublicWeight = 0.85

@@ -39,15 +39,22 @@ func (q qualityQuery) half() string {
 	return "dev"
 }
 
-// qualityLineSlack is how far a hit's line may be from the target's: the target is the line
-// naming the definition, a definition may start at its decorators or attributes.
+// qualityLineSlack is how far a hit's first line may be from the target's when its span does
+// not hold the target's line: the target is the line naming the definition, and a
+// definition starts at its decorators, attributes or annotations (five lines of them above
+// ThreadLocalRandom).
 const qualityLineSlack = 3
 
-// rank returns the 1-based rank of the target among hits (0: not in them).
+// rank returns the 1-based rank of the target among hits (0: not in them): a hit of the
+// target's path and name whose span holds the target's line, or that starts within
+// qualityLineSlack lines of it.
 func (q qualityQuery) rank(hits []Hit) int {
 	for i, h := range hits {
+		if h.Path != q.Target.Path || h.Name != q.Target.Name {
+			continue
+		}
 		d := h.Line - q.Target.Line
-		if h.Path == q.Target.Path && h.Name == q.Target.Name && d >= -qualityLineSlack && d <= qualityLineSlack {
+		if d >= -qualityLineSlack && d <= qualityLineSlack || h.Line <= q.Target.Line && q.Target.Line <= h.EndLine {
 			return i + 1
 		}
 	}

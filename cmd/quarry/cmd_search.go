@@ -224,7 +224,7 @@ const (
 // printHits prints results: grouped by file and coloured on a terminal, one line each
 // (path:line:text, grep-like) elsewhere.
 func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
-	if res.Notice != "" {
+	if res.Notice != "" && len(res.Results) > 0 { // without results, "nothing found" says it
 		fmt.Fprintf(w, "(%s)\n", res.Notice)
 	}
 	if res.Relaxed {

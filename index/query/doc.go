@@ -58,7 +58,7 @@ type Rule struct {
 var Rules = []Rule{
 	{"engagement", `Plain input (bare words and quoted phrases) keeps the plain fast path. ` +
 		`The expression parser is engaged by an upper-case AND, OR or NOT standing alone; a registered field name or alias, ` +
-		`in lower case, followed by a colon (or a typo of one, which is an error naming the field meant); a parenthesis opening a word (a group; foo() and Map<K, V> are code); a word starting with - or +; a /regex/; ` +
+		`in lower case, followed by a colon (or a typo of one, which is an error naming the field meant); a parenthesis opening a word (a group; foo(), Map<K, V> and a list in parentheses, (a, b), are code); a word starting with - or + and then a word; a /regex/; ` +
 		`or a word or phrase ending in *, ~N or ^N. Lower-case and, or, not are ordinary words; ` +
 		`text inside double quotes is text: a quoted "OR" searches for OR.`},
 	{"case", "Words and phrases match ignoring case unless case:yes (case:auto: case-sensitive when the term has an upper-case letter). " +

@@ -54,6 +54,8 @@ func TestEngagementRule(t *testing.T) {
 		{"a AND b", true}, {"a OR b", true}, {"NOT a", true},
 		{"lang:go", true}, {"sym:Serve", true}, {"Lang:go", false}, {"TODO: fix", false}, {"std::io", false}, {"kidn:class", true},
 		{"(a b)", true}, {"-test", true}, {"+ServeHTTP", true},
+		{"(a, b)", false}, {"fn(max: usize) -> (Duplex, Duplex)", false}, {"int (sqlite3 *db, const char *sql)", false},
+		{`("a, b" c)`, true}, {"((a, b) c)", true}, {"x -> y", false}, {"a += b", false},
 		{`/func \w+/`, true}, {"name:/^Get/", true},
 		{"pars*", true}, {"parse~1", true}, {"name^2", true}, {`"a b"~2`, true}, {`"connection po"*`, true},
 	}

@@ -48,8 +48,11 @@ func wordEngages(w, rest string) bool {
 	case "AND", "OR", "NOT":
 		return true
 	}
-	if strings.HasPrefix(strings.TrimLeft(w, "-+"), "(") {
-		return true // a group; a parenthesis inside a word is code (foo(), Map<K, V>)
+	if g := strings.TrimLeft(w, "-+"); strings.HasPrefix(g, "(") {
+		// a group; a parenthesis inside a word is code (foo(), Map<K, V>), and so is a
+		// parenthesized list (a comma means nothing to the query language): a parameter
+		// list, a tuple, (id_list=None, *, field_name='pk')
+		return !listInParens(g + rest)
 	}
 	if (w[0] == '-' || w[0] == '+') && len(w) > 1 && isWordStart(w[1:]) {
 		return true
@@ -78,6 +81,28 @@ func wordEngages(w, rest string) bool {
 			return true
 		}
 		if k := strings.LastIndexAny(w, "~^"); k > 0 && k+1 < n && isNumber(w[k+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// listInParens reports whether the parenthesis opening s closes around a comma of its own
+// (not one inside a nested group or a phrase), or never closes around anything but a list.
+func listInParens(s string) bool {
+	depth, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return false
+			}
+		case c == ',' && depth == 1:
 			return true
 		}
 	}

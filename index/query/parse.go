@@ -155,7 +155,7 @@ func (p *parser) unary() (Node, error) {
 	neg, must := p.keyword("NOT"), false
 	if neg {
 		p.skipSpace()
-	} else if p.pos < len(p.src) && (p.src[p.pos] == '-' || p.src[p.pos] == '+') {
+	} else if p.pos < len(p.src) && (p.src[p.pos] == '-' || p.src[p.pos] == '+') && p.signApplies(p.pos) {
 		neg, must = p.src[p.pos] == '-', p.src[p.pos] == '+'
 		p.pos++
 	}
@@ -177,6 +177,14 @@ func (p *parser) unary() (Node, error) {
 		return nil, err
 	}
 	return n, p.boost(n)
+}
+
+// signApplies reports whether the - or + at i is an operator: followed by a term (a word,
+// a phrase, a regex, a group), or by nothing (an error: a sign needs a term). Before other
+// punctuation it is code: -> and += in a signature are words of the query.
+func (p *parser) signApplies(i int) bool {
+	rest := p.src[i+1:]
+	return rest == "" || isSpace(rest[0]) || rest[0] == ')' || isWordStart(rest)
 }
 
 func (p *parser) primary() (Node, error) {

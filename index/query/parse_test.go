@@ -57,6 +57,10 @@ func TestParseExpr(t *testing.T) {
 		{"*ptr a*b", "*ptr a*b"},
 		{"kind:(function OR method) lang:go name:Serve* -path:**/*_test.go", "(kind:function OR kind:method) lang:go name:Serve* -path:**/*_test.go"},
 		{`doc:"connection pool" -lang:java`, `doc:"connection pool" -lang:java`},
+		// A sign before punctuation is code, not an operator: an arrow, an assignment.
+		{"fn(max_buf_size: usize) -> (DuplexStream, DuplexStream)", "fn (max_buf_size: usize) -> (DuplexStream, DuplexStream)"},
+		{"(x) += y", "x += y"},
+		{"(a) -b", "a -b"},
 	}
 	for _, tt := range tests {
 		n, err := ParseExpr(tt.in, testOpts)
