@@ -83,3 +83,38 @@ func TestMissingDefinition(t *testing.T) {
 		}
 	}
 }
+
+func TestRelated(t *testing.T) {
+	tests := []struct {
+		word    string
+		want    []string // among the related words
+		notWant []string
+	}{
+		{"delete", []string{"remove", "strip"}, []string{"delete", "create"}},
+		{"deleting", []string{"remove"}, nil}, // by stem
+		{"folder", []string{"directory", "dir"}, nil},
+		{"stop", []string{"shutdown", "close"}, []string{"start"}},
+		{"xyzzy", nil, nil},
+	}
+	for _, tt := range tests {
+		got := related(tt.word)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("related(%q) = %q, missing %q", tt.word, got, w)
+			}
+		}
+		for _, w := range tt.notWant {
+			if slices.Contains(got, w) {
+				t.Errorf("related(%q) = %q, should not hold %q", tt.word, got, w)
+			}
+		}
+	}
+	// Groups are symmetric: every word of a group finds the others.
+	for _, g := range thesaurusGroups {
+		for _, w := range g[1:] {
+			if !slices.Contains(related(w), g[0]) && wordStem(w) != wordStem(g[0]) {
+				t.Errorf("related(%q) misses %q of its group", w, g[0])
+			}
+		}
+	}
+}
