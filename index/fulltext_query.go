@@ -50,7 +50,10 @@ type ftQuery struct {
 	docType string // ftDocTypeSymbol or ftDocTypeFile
 	tokens  []string
 	all     bool
-	inflect bool     // search each token in its inflected forms too (a prose query)
+	inflect bool // search each token in its inflected forms too (a prose query)
+	// related are words searched for a token besides it, in names, signatures and doc
+	// comments, at a lower boost (a prose query's thesaurus and associated words).
+	related map[string][]string
 	req     *Request // the filters: language, kinds (symbols), file pattern
 }
 
@@ -92,8 +95,8 @@ func (s ftQuery) compile() bq.Query {
 			for _, form := range fforms {
 				alts = append(alts, term(f.name, form, f.boost))
 			}
-			if s.inflect && f.name != ftFieldCodeBody {
-				for _, r := range related(t) {
+			if f.name != ftFieldCodeBody {
+				for _, r := range s.related[t] {
 					alts = append(alts, term(f.name, r, f.boost*proseRelatedWeight))
 				}
 			}
