@@ -115,8 +115,9 @@ const (
 	// DeclarationWeight: a declaration whose body is elsewhere (a C prototype, a macro
 	// alias is a constant and weighed by its kind) below the definition.
 	DeclarationWeight = 0.5
-	// NonPublicWeight: private, file-private and package-private definitions below public
-	// API (protected and internal are API too).
+	// NonPublicWeight: private, file-private, package-private and internal (Rust's
+	// pub(crate), C# and Kotlin internal) definitions below public API (protected is API
+	// to subclasses).
 	NonPublicWeight = 0.85
 	// NestedWeight: a member of another definition below a top-level one (ListenAndServe the
 	// function over Server.ListenAndServe, EMPTY the constant over Ready::EMPTY).
@@ -141,7 +142,7 @@ func Prior(d Definition) float64 {
 		w *= DeclarationWeight
 	}
 	switch d.Visibility {
-	case "private", "fileprivate", "package":
+	case "private", "fileprivate", "package", "internal":
 		w *= NonPublicWeight
 	}
 	if d.Parent != "" {
