@@ -53,6 +53,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
@@ -154,6 +155,9 @@ func fileDocID(path string) string { return fileDocPrefix + path }
 // ftOptions are the choices the mapping and the store are built with. The defaults are
 // ftDefaultOptions; benchmarks try others.
 type ftOptions struct {
+	// lockWait is how long opening for writing waits for another holder of the index (0:
+	// ftLockTimeout).
+	lockWait    time.Duration
 	termVectors map[string]bool // text fields that keep term vectors
 	kvconfig    map[string]any  // scorch configuration, kept in the index's meta file
 }
@@ -316,6 +320,14 @@ func openFulltext(dir string) (*Fulltext, FulltextStatus, error) {
 	return ftOpen(dir, ftDefaultOptions)
 }
 
+// openFulltextWaiting is openFulltext waiting at most wait (0: ftLockTimeout) for another
+// holder of the index.
+func openFulltextWaiting(dir string, wait time.Duration) (*Fulltext, FulltextStatus, error) {
+	o := ftDefaultOptions
+	o.lockWait = wait
+	return ftOpen(dir, o)
+}
+
 func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 	if dir == "" {
 		return nil, "", errors.New("index: open fulltext: empty directory name")
@@ -328,7 +340,7 @@ func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	idx, status, err := ftOpenExisting(dir, version)
+	idx, status, err := ftOpenExisting(dir, version, o.lockWait)
 	if err != nil {
 		return nil, "", err
 	}
@@ -350,7 +362,7 @@ func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 // ftOpenExisting opens the index in dir if it is one of version. Otherwise it returns no
 // index and the status dir is in: FulltextCreated when there is nothing (yet) to remove,
 // FulltextStale or FulltextCorrupt when there is.
-func ftOpenExisting(dir, version string) (bleve.Index, FulltextStatus, error) {
+func ftOpenExisting(dir, version string, lockWait time.Duration) (bleve.Index, FulltextStatus, error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), err == nil && len(entries) == 0:
@@ -361,7 +373,11 @@ func ftOpenExisting(dir, version string) (bleve.Index, FulltextStatus, error) {
 	if status, err := ftCheck(dir, version); err != nil || status != FulltextReady {
 		return nil, status, err
 	}
-	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": ftLockTimeout})
+	wait := ftLockTimeout
+	if lockWait > 0 {
+		wait = lockWait.String()
+	}
+	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": wait})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
 	}

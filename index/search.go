@@ -117,6 +117,7 @@ type Hit struct {
 	Score     float64       `json:"score"`
 	SymbolID  string        `json:"symbol_id,omitempty"`
 	Workspace string        `json:"workspace,omitempty" jsonschema:"the workspace id, when several were searched"`
+	Stale     bool          `json:"stale,omitempty" jsonschema:"the file changed on disk (or is gone) since it was indexed: the line and text are the indexed ones and may now point at other text; re-index to refresh"`
 	class     scoring.PathClass
 	bonus     float64 // promotion of an exact match, in auto's units
 	parent    string  // the name of a definition's parent

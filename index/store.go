@@ -264,6 +264,39 @@ func (s *Store) Files(ctx context.Context) (map[string]FileState, error) {
 	return out, rows.Err()
 }
 
+// FileStates returns the state of the stored files among paths, by path.
+func (s *Store) FileStates(ctx context.Context, paths []string) (map[string]FileState, error) {
+	out := make(map[string]FileState, len(paths))
+	for len(paths) > 0 {
+		batch := paths[:min(len(paths), maxSQLParams)]
+		paths = paths[len(batch):]
+		args := make([]any, len(batch))
+		for i, p := range batch {
+			args[i] = p
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count, skipped FROM files WHERE path IN (?`+
+			strings.Repeat(",?", len(batch)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("index: read file states: %w", err)
+		}
+		for rows.Next() {
+			var f FileState
+			if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols, &f.Skipped); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[f.Path] = f
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // Content returns the stored content of the file at path.
 func (s *Store) Content(ctx context.Context, path string) ([]byte, error) {
 	var c []byte

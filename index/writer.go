@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // rebuildBatchDocs is how many full-text documents a rebuild from the store writes in one
@@ -41,7 +42,8 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	if err != nil {
 		return nil, err
 	}
-	ft, status, err := openFulltext(fulltextPath)
+	wait, _ := ctx.Value(lockWaitKey{}).(time.Duration)
+	ft, status, err := openFulltextWaiting(fulltextPath, wait)
 	if err != nil {
 		store.Close()
 		return nil, err
@@ -283,4 +285,13 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 		}
 	}
 	return b.ix.applier.submit(ctx, b.ft, touched)
+}
+
+type lockWaitKey struct{}
+
+// WithLockWait returns ctx telling OpenWriter to wait at most d for another holder of the
+// full-text index (by default it waits 2 s): a search refreshing stale files must not stall
+// behind a reader in another process.
+func WithLockWait(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, d)
 }

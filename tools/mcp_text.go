@@ -89,21 +89,25 @@ func renderHits(b *strings.Builder, hits []Hit) {
 				fmt.Fprintf(b, "%s-%d- %s\n", p, c.Line, strings.TrimRight(c.Text, " \t\r"))
 			}
 		}
+		stale := ""
+		if h.Stale { // the file changed since it was indexed: the line may have moved
+			stale = " [stale: file changed since indexed]"
+		}
 		switch h.Hit {
 		case index.HitDefinition:
 			fmt.Fprintf(b, "%s:%d: %s %s", p, h.Line, h.Kind, h.Name)
 			if sig := strings.Join(strings.Fields(h.Signature), " "); sig != "" {
 				b.WriteString(" — " + sig)
 			}
-			b.WriteByte('\n')
+			b.WriteString(stale + "\n")
 		case index.HitContent:
 			text := strings.TrimSpace(h.Text)
 			if len(h.Context) > 0 { // keep the indentation that the context lines show
 				text = strings.TrimRight(h.Text, " \t\r")
 			}
-			fmt.Fprintf(b, "%s:%d: %s\n", p, h.Line, text)
+			fmt.Fprintf(b, "%s:%d: %s%s\n", p, h.Line, text, stale)
 		default:
-			b.WriteString(p + "\n")
+			b.WriteString(p + stale + "\n")
 		}
 		for _, c := range h.Context {
 			if c.Line > h.Line {

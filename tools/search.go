@@ -415,16 +415,32 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if err != nil {
 		return nil, err
 	}
-	defer s.release(xs)
+	defer func() { s.release(xs) }()
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	timedOut := func(err error) error {
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return Errorf(CodeTimeout, "timeout_ms", "the search took longer than %v: narrow it (a field like lang: or path:, a longer literal) or give a larger timeout_ms", timeout)
+		}
+		return AsError(err)
+	}
 	res, err := workspace.Search(sctx, xs, ireq)
 	if err != nil {
-		if sctx.Err() != nil && ctx.Err() == nil {
-			return nil, Errorf(CodeTimeout, "timeout_ms", "the search took longer than %v: narrow it (a field like lang: or path:, a longer literal) or give a larger timeout_ms", timeout)
+		return nil, timedOut(err)
+	}
+	if s.primaryStale(xs, res.Hits) {
+		// Files the answer comes from changed since they were indexed: bring the index up to
+		// date within a small budget and search again; what is still stale stays marked.
+		s.release(xs)
+		xs = nil
+		s.refreshPrimary(ctx)
+		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
+			return nil, err
 		}
-		return nil, AsError(err)
+		if res, err = workspace.Search(sctx, xs, ireq); err != nil {
+			return nil, timedOut(err)
+		}
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: res.Hits, Relaxed: res.Relaxed,
 		Truncated: res.Truncated, Errors: []ErrorInfo{}}
@@ -449,6 +465,46 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
+}
+
+// StaleRefreshBudget bounds the index run a search makes when files it answers from changed
+// since they were indexed. An index run cut short keeps what it wrote; the next one goes on.
+const StaleRefreshBudget = time.Second
+
+// staleLockWait is how long that index run waits for another holder of the index before it
+// gives up (and the hits stay marked stale).
+const staleLockWait = 100 * time.Millisecond
+
+// primaryStale reports whether hits from the primary workspace, among the open indexes xs,
+// are stale.
+func (s *Service) primaryStale(xs []*workspace.SearchIndex, hits []Hit) bool {
+	reg, err := s.registry()
+	if err != nil {
+		return false
+	}
+	for _, h := range hits {
+		if !h.Stale {
+			continue
+		}
+		if h.Workspace == reg.Primary.ID || h.Workspace == "" && len(xs) == 1 && xs[0].Entry.ID == reg.Primary.ID {
+			return true
+		}
+	}
+	return false
+}
+
+// refreshPrimary brings the primary workspace's index up to date within
+// StaleRefreshBudget. It fails quietly: another process writing the index, or an open
+// search holding it in this one, leaves the hits marked stale.
+func (s *Service) refreshPrimary(ctx context.Context) {
+	reg, err := s.registry()
+	if err != nil {
+		return
+	}
+	s.dropCache()
+	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
+	defer cancel()
+	_, _ = s.index(rctx, reg, reg.Primary, workspace.IndexOptions{})
 }
 
 func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }

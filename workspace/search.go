@@ -66,6 +66,40 @@ func (x *SearchIndex) Searcher() *index.Searcher { return x.searcher }
 // Explain returns how req would be searched in the index, without running it.
 func (x *SearchIndex) Explain(req index.Request) (*index.Plan, error) { return x.searcher.Explain(req) }
 
+// markStale marks the hits whose file changed on disk since it was indexed (its size or
+// modification time differ from the store's, or it is gone): their lines are the indexed
+// ones, which may now point at other text. One stat per file hit.
+func (x *SearchIndex) markStale(ctx context.Context, hits []index.Hit) error {
+	var paths []string
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if !seen[h.Path] {
+			seen[h.Path] = true
+			paths = append(paths, h.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	states, err := x.store.FileStates(ctx, paths)
+	if err != nil {
+		return err
+	}
+	changed := map[string]bool{}
+	for _, p := range paths {
+		st, ok := states[p]
+		if !ok {
+			continue // not a stored file (cannot happen for a hit; nothing to compare)
+		}
+		info, err := os.Stat(filepath.Join(x.Entry.Root, filepath.FromSlash(p)))
+		changed[p] = err != nil || info.Size() != st.Size || info.ModTime().UnixNano() != st.MTime
+	}
+	for i := range hits {
+		hits[i].Stale = changed[hits[i].Path]
+	}
+	return nil
+}
+
 // Search runs req on every index and merges the rankings. With more than one index, each
 // hit names its workspace.
 func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*index.Result, error) {
@@ -76,6 +110,9 @@ func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*in
 	for _, x := range indexes {
 		res, err := x.searcher.Search(ctx, req)
 		if err != nil {
+			return nil, err
+		}
+		if err := x.markStale(ctx, res.Hits); err != nil {
 			return nil, err
 		}
 		for _, h := range res.Hits {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -137,6 +138,9 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 			fmt.Fprintf(cmd.ErrOrStderr(), "(more results: --cursor %s)\n", res.NextCursor)
 		case res.TruncatedReason == tools.TruncatedTimeout:
 			fmt.Fprintf(cmd.ErrOrStderr(), "(the search ran out of time after %d results; --timeout-ms gives it more)\n", len(res.Results))
+		}
+		if files := staleFiles(res.Results); len(files) > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "(changed since indexed, lines may have moved: %s; quarry index refreshes them)\n", strings.Join(files, ", "))
 		}
 	}
 	if len(res.Results) == 0 {
@@ -295,4 +299,15 @@ var defaultNote = regexp.MustCompile(` \(default [^):]*\)|; default [^;]*$`)
 // flagDoc is the contract's documentation of a request field as flag help.
 func flagDoc(op, field string) string {
 	return defaultNote.ReplaceAllString(tools.FieldDoc(op, field), "")
+}
+
+// staleFiles returns the files of stale hits, in order, once each.
+func staleFiles(hits []tools.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		if h.Stale && !slices.Contains(out, h.Path) {
+			out = append(out, h.Path)
+		}
+	}
+	return out
 }

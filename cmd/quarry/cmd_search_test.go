@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 func searchRoot(t *testing.T) string {
@@ -185,5 +188,52 @@ func TestSearchSaysNoDefinitionNamed(t *testing.T) {
 		if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || res.Notice != "" {
 			t.Errorf("search %q --json: exit %d, notice %q; want none", q, code, res.Notice)
 		}
+	}
+}
+
+// A search answering from a file edited since it was indexed re-indexes it first (the new
+// line); when it cannot (another process holds the index), it says which files changed.
+func TestSearchEditedFiles(t *testing.T) {
+	root := searchRoot(t)
+	if code, _, errOut := quarry(t, "", "--root", root, "index"); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, errOut)
+	}
+	later := time.Now().Add(2 * time.Second)
+	server := filepath.Join(root, "server.go")
+	rewrite := func(content string) {
+		if err := os.WriteFile(server, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later = later.Add(2 * time.Second)
+		if err := os.Chtimes(server, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite("package main\n\n\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n")
+	if code, out, errOut := quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions"); code != exitOK || !strings.HasPrefix(out, "server.go:6:1: method ServeHTTP") || strings.Contains(errOut, "changed since indexed") {
+		t.Errorf("search after an edit: exit %d\n%s\n%s; want line 6, re-indexed", code, out, errOut)
+	}
+	reg, err := workspace.LoadRegistry(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold, err := workspace.OpenSearch(reg.Primary, workspace.IndexDir(root, reg.Primary.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	rewrite("package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n")
+	code, out, errOut := quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions")
+	if code != exitOK || !strings.HasPrefix(out, "server.go:6:1: method ServeHTTP") || !strings.Contains(errOut, "(changed since indexed, lines may have moved: server.go; quarry index refreshes them)") {
+		t.Errorf("search after an edit, the index held by another process: exit %d\n%s\n%s; want the indexed line and a note", code, out, errOut)
+	}
+	code, out, _ = quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions", "--json")
+	var res struct {
+		Results []struct {
+			Stale bool `json:"stale"`
+		} `json:"results"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || len(res.Results) == 0 || !res.Results[0].Stale {
+		t.Errorf("--json: exit %d\n%s\nwant the hit marked stale", code, out)
 	}
 }
