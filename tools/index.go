@@ -88,5 +88,57 @@ func (s *Service) health(ctx context.Context, reg *workspace.Registry, e workspa
 	if err != nil {
 		return nil, AsError(err)
 	}
+	if e.ID == reg.Primary.ID {
+		h.Watch = s.watchStatus()
+	}
 	return h, nil
+}
+
+// Watch keeps the primary workspace's index up to date with its files until ctx is done
+// (quarry watch, and quarry mcp unless --no-watch): a watch per directory, changes applied
+// in debounced batches by incremental index runs, a periodic scan where watches run out.
+// onBatch, if set, hears of each batch. The service's health reports the watcher.
+func (s *Service) Watch(ctx context.Context, onBatch func(workspace.WatchBatch)) error {
+	reg, err := s.registry()
+	if err != nil {
+		return AsError(err)
+	}
+	w, err := workspace.NewWatcher(reg.Primary.Root, workspace.WatchOptions{
+		Run: func(ctx context.Context) (*workspace.Summary, error) {
+			s.dropCache() // an index run needs the index to itself
+			reg, err := s.registry()
+			if err != nil {
+				return nil, err
+			}
+			return s.update(ctx, reg, reg.Primary, workspace.IndexOptions{})
+		},
+		OnBatch: onBatch,
+	})
+	if err != nil {
+		return AsError(err)
+	}
+	s.mu.Lock()
+	s.watcher = w
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.watcher = nil
+		s.mu.Unlock()
+	}()
+	if err := w.Run(ctx); err != nil {
+		return AsError(err)
+	}
+	return nil
+}
+
+// watchStatus returns the status of the service's watcher, or nil when none runs.
+func (s *Service) watchStatus() *workspace.WatchStatus {
+	s.mu.Lock()
+	w := s.watcher
+	s.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	st := w.Status()
+	return &st
 }

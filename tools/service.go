@@ -36,9 +36,13 @@ type Service struct {
 	// server sets KeepOpen.
 	Keep time.Duration
 
-	mu    sync.Mutex
-	cache map[string]*cachedIndex                 // the current open index of each workspace id
-	open  map[*workspace.SearchIndex]*cachedIndex // every open index, current or stale
+	mu      sync.Mutex
+	cache   map[string]*cachedIndex                 // the current open index of each workspace id
+	open    map[*workspace.SearchIndex]*cachedIndex // every open index, current or stale
+	watcher *workspace.Watcher                      // the running watcher (Watch), if any
+	// indexMu serializes this process's index runs (the watcher's, a search's first index,
+	// manage_workspace's): the index lock refuses a second writer, even this process.
+	indexMu sync.Mutex
 }
 
 // KeepOpen is how long a server keeps an unused index open: longer than the pause between
@@ -226,10 +230,19 @@ func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspac
 		s.OnIndexStart(e)
 	}
 	opts.Progress = s.Progress
-	sum, err := workspace.Index(ctx, e.Root, workspace.IndexDir(s.root, e.ID), s.langs, opts)
+	sum, err := s.update(ctx, reg, e, opts)
 	if s.OnIndexEnd != nil {
 		s.OnIndexEnd()
 	}
+	return sum, err
+}
+
+// update runs an index of e and records it in the registry, quietly: the watcher's runs,
+// which report themselves as batches.
+func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions) (*workspace.Summary, error) {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	sum, err := workspace.Index(ctx, e.Root, workspace.IndexDir(s.root, e.ID), s.langs, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -47,6 +47,8 @@ type Health struct {
 	Problems  []Problem             `json:"problems"`
 	// Notices are facts about the indexed code, not problems of the index (syntax errors).
 	Notices []string `json:"notices,omitempty"`
+	// Watch is the watcher of the process answering (quarry mcp), when one runs.
+	Watch *WatchStatus `json:"watch,omitempty"`
 
 	reindex string // the command that brings this workspace's index up to date
 }

@@ -22,6 +22,7 @@ func init() {
 type mcpOptions struct {
 	http        string
 	allowRemote bool
+	noWatch     bool
 }
 
 // httpShutdownTimeout bounds how long quarry mcp --http waits for requests in flight when
@@ -41,6 +42,8 @@ output (the default: an MCP client starts quarry mcp in the workspace, or with -
 over streamable HTTP with --http ADDR. The tools are the operations of quarry describe,
 with the same requests and results as the CLI's --json; the resource quarry://capabilities
 holds quarry capabilities. If the workspace has no index yet, the first search builds it.
+The server watches the workspace and keeps its index up to date as files change, as quarry
+watch does (--no-watch turns that off); a batch applied is logged on standard error.
 
 --http listens on loopback addresses only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
 unless --allow-remote is given, and refuses cross-origin requests from web pages (an Origin
@@ -53,6 +56,7 @@ header naming another host than localhost, 127.0.0.1 or ::1) with 403.`,
 	}
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve streamable HTTP on this HOST:PORT instead of stdio")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on an address other machines can reach")
+	cmd.Flags().BoolVar(&opts.noWatch, "no-watch", false, "do not watch the workspace's files (the index changes only with quarry index)")
 	return cmd
 }
 
@@ -78,6 +82,22 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	defer svc.Close()
 	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
 	srv := tools.NewMCPServer(svc, version)
+	if !opts.noWatch {
+		wctx, stop := context.WithCancel(cmd.Context())
+		done := make(chan struct{})
+		defer func() { stop(); <-done }()
+		go func() {
+			defer close(done)
+			if err := svc.Watch(wctx, func(b workspace.WatchBatch) {
+				if b.Err != nil || b.Summary.Added+b.Summary.Changed+b.Summary.Renamed+b.Summary.Deleted > 0 {
+					fmt.Fprint(stderr, "quarry mcp: ")
+					printBatch(stderr, b)
+				}
+			}); err != nil {
+				fmt.Fprintf(stderr, "quarry mcp: not watching: %v\n", err)
+			}
+		}()
+	}
 	if opts.http == "" {
 		return tools.ServeMCP(cmd.Context(), srv, cmd.InOrStdin(), cmd.OutOrStdout())
 	}

@@ -1,0 +1,254 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Watching keeps an index as fresh as the files: a watch per directory (inotify and its
+// kin, through fsnotify) reports changes; after a quiet spell (the debounce) one
+// incremental index run applies everything that changed, so an editor's atomic save (write
+// a temporary file, rename it over the old one), a new or removed directory, a
+// .gitignore edit or a branch switch touching thousands of files is one batch, never one
+// run per event. The run itself decides what changed (size and modification time, then
+// content), so a missed or merged event costs nothing but a walk. Where watches run out
+// (the inotify limit), the watcher falls back to a periodic scan: an index run every
+// PollInterval.
+
+// Watch defaults.
+const (
+	// DefaultDebounce is how long the watcher waits after the last event before it runs.
+	DefaultDebounce = 150 * time.Millisecond
+	// DefaultPollInterval is how often the fallback scan runs.
+	DefaultPollInterval = 5 * time.Second
+	// retryAfter is how long after a failed run (the index busy, a disk error) the watcher
+	// runs again: the changes it was to apply must not wait for the next event.
+	retryAfter = time.Second
+)
+
+// WatchOptions configure Watch.
+type WatchOptions struct {
+	// Run brings the index up to date (an incremental index run). Required.
+	Run func(ctx context.Context) (*Summary, error)
+	// OnBatch, if set, is called after each run with what it did.
+	OnBatch func(WatchBatch)
+	// Debounce (default DefaultDebounce) and PollInterval (default DefaultPollInterval).
+	Debounce, PollInterval time.Duration
+	// MaxWatches caps the directories watched (0: no cap but the system's); beyond it the
+	// watcher scans instead. Tests use it to force the fallback.
+	MaxWatches int
+}
+
+// WatchBatch is one run of the watcher.
+type WatchBatch struct {
+	Events  int           // file system events the run answers (0: a scan)
+	Summary *Summary      // what the run did (nil if it failed)
+	Err     error         // why it failed
+	Lag     time.Duration // from the first event of the batch to the end of the run
+}
+
+// WatchStatus is what a watcher reports (health).
+type WatchStatus struct {
+	Running     bool          `json:"running"`
+	Directories int           `json:"directories" jsonschema:"directories watched"`
+	Scanning    bool          `json:"scanning" jsonschema:"watches ran out (the system's limit): changes are found by a scan every poll interval"`
+	Events      int           `json:"events" jsonschema:"file system events seen"`
+	Batches     int           `json:"batches" jsonschema:"index runs applied"`
+	LastLagMS   float64       `json:"last_lag_ms" jsonschema:"from the first event of the last batch to the end of its run"`
+	LastError   string        `json:"last_error,omitempty"`
+	Since       time.Time     `json:"since"`
+	lastLag     time.Duration // LastLagMS is its JSON form
+}
+
+// Watcher watches a workspace; its Status is safe to read while it runs.
+type Watcher struct {
+	root string
+	opts WatchOptions
+
+	mu     sync.Mutex
+	status WatchStatus
+}
+
+// NewWatcher returns a watcher of the workspace at root.
+func NewWatcher(root string, opts WatchOptions) (*Watcher, error) {
+	if opts.Run == nil {
+		return nil, errors.New("workspace: watch: no run function")
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = DefaultPollInterval
+	}
+	return &Watcher{root: root, opts: opts}, nil
+}
+
+// Status returns what the watcher has done so far.
+func (w *Watcher) Status() WatchStatus {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.status
+	s.LastLagMS = float64(s.lastLag.Microseconds()) / 1000
+	return s
+}
+
+func (w *Watcher) update(f func(s *WatchStatus)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f(&w.status)
+}
+
+// Run watches until ctx is done. It returns nil then, or an error if the watch could not
+// start at all.
+func (w *Watcher) Run(ctx context.Context) error {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("workspace: watch %s: %w", w.root, err)
+	}
+	defer fw.Close()
+	w.update(func(s *WatchStatus) { s.Running, s.Since = true, time.Now() })
+	defer w.update(func(s *WatchStatus) { s.Running = false })
+	scanning := w.addTree(fw, w.root) != nil
+	w.update(func(s *WatchStatus) { s.Scanning = scanning })
+
+	var (
+		timer   *time.Timer
+		fire    <-chan time.Time
+		retry   <-chan time.Time // after a failed run (the index busy): run again
+		pending int
+		first   time.Time
+		poll    = time.NewTicker(w.opts.PollInterval)
+	)
+	defer poll.Stop()
+	run := func(events int) {
+		start := first
+		if events == 0 {
+			start = time.Now()
+		}
+		sum, err := w.opts.Run(ctx)
+		b := WatchBatch{Events: events, Summary: sum, Err: err, Lag: time.Since(start)}
+		w.update(func(s *WatchStatus) {
+			s.Batches++
+			s.lastLag = b.Lag
+			s.LastError = ""
+			if err != nil {
+				s.LastError = err.Error()
+			}
+		})
+		if w.opts.OnBatch != nil && ctx.Err() == nil {
+			w.opts.OnBatch(b)
+		}
+		if err != nil && ctx.Err() == nil {
+			retry = time.After(retryAfter)
+		}
+	}
+	run(0) // what changed while nobody watched
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-fw.Events:
+			if !ok {
+				return nil
+			}
+			if w.ignored(ev.Name) {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
+					if err := w.addTree(fw, ev.Name); err != nil && !scanning {
+						scanning = true
+						w.update(func(s *WatchStatus) { s.Scanning = true })
+					}
+				}
+			}
+			w.update(func(s *WatchStatus) { s.Events++ })
+			if pending == 0 {
+				first = time.Now()
+			}
+			pending++
+			if timer == nil {
+				timer = time.NewTimer(w.opts.Debounce)
+			} else {
+				timer.Reset(w.opts.Debounce)
+			}
+			fire = timer.C
+		case <-fire:
+			fire = nil
+			n := pending
+			pending = 0
+			run(n)
+		case err, ok := <-fw.Errors:
+			if !ok {
+				return nil
+			}
+			// An overflowed event queue lost events: a scan finds what they said.
+			w.update(func(s *WatchStatus) { s.LastError = err.Error() })
+			run(0)
+		case <-retry:
+			retry = nil
+			run(0)
+		case <-poll.C:
+			if scanning {
+				run(0)
+			}
+		}
+	}
+}
+
+// ignored reports whether a changed path is one the index never holds: the index's own
+// directory, VCS metadata, dependency and build directories.
+func (w *Watcher) ignored(p string) bool {
+	rel, err := filepath.Rel(w.root, p)
+	if err != nil || rel == "." {
+		return false
+	}
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if neverIndexedDirs[c] || builtinSkipDirs[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// errWatchLimit says the watches ran out.
+var errWatchLimit = errors.New("workspace: watch: the system's limit of watches is reached")
+
+// addTree watches dir and the directories below it that may hold indexed files. It returns
+// errWatchLimit when watches ran out (the caller scans instead).
+func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
+	var limit error
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil // unreadable or vanished: nothing to watch
+		}
+		if p != w.root && w.ignored(p) {
+			return filepath.SkipDir
+		}
+		if w.opts.MaxWatches > 0 && len(fw.WatchList()) >= w.opts.MaxWatches {
+			limit = errWatchLimit
+			return filepath.SkipAll
+		}
+		if err := fw.Add(p); err != nil {
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
+				limit = errWatchLimit
+				return filepath.SkipAll
+			}
+			return nil
+		}
+		return nil
+	})
+	n := len(fw.WatchList())
+	w.update(func(s *WatchStatus) { s.Directories = n })
+	return limit
+}
