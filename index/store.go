@@ -82,6 +82,10 @@ var secondaryIndexes = []string{
 	`CREATE INDEX IF NOT EXISTS files_paths ON files(skipped, path, language)`,
 	// Covering: totals (Counts, quarry workspace list, health) read this index, not the table.
 	`CREATE INDEX IF NOT EXISTS files_counts ON files(skipped, symbol_count, identifier_count, relationship_count, type_count)`,
+	// Covering: planning an update (Files) reads this index, not the table's leaf pages,
+	// which hold the start of every file's content (0.44 s of a 1.2 s one-file update on
+	// corpus.sh full).
+	`CREATE INDEX IF NOT EXISTS files_state ON files(path, language, hash, size, mtime, parse_errors, symbol_count, skipped)`,
 	`CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)`,
 	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
 	`CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path)`,
