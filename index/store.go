@@ -268,6 +268,40 @@ func (s *Store) Files(ctx context.Context) (map[string]FileState, error) {
 	return out, rows.Err()
 }
 
+// FilesUnder returns the state of the stored files below the directories dirs
+// (workspace-relative, POSIX; "" is the root: every file), by path.
+func (s *Store) FilesUnder(ctx context.Context, dirs []string) (map[string]FileState, error) {
+	out := map[string]FileState{}
+	for _, d := range dirs {
+		if d == "" {
+			return s.Files(ctx)
+		}
+	}
+	for _, d := range dirs {
+		// Paths below d sort from "d/" to just before "d0" ('0' follows '/').
+		rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count, skipped FROM files
+			WHERE path >= ? AND path < ?`, d+"/", d+"0")
+		if err != nil {
+			return nil, fmt.Errorf("index: read file states: %w", err)
+		}
+		for rows.Next() {
+			var f FileState
+			if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols, &f.Skipped); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[f.Path] = f
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // FileStates returns the state of the stored files among paths, by path.
 func (s *Store) FileStates(ctx context.Context, paths []string) (map[string]FileState, error) {
 	out := make(map[string]FileState, len(paths))

@@ -104,13 +104,13 @@ func (s *Service) Watch(ctx context.Context, onBatch func(workspace.WatchBatch))
 		return AsError(err)
 	}
 	w, err := workspace.NewWatcher(reg.Primary.Root, workspace.WatchOptions{
-		Run: func(ctx context.Context) (*workspace.Summary, error) {
+		Run: func(ctx context.Context, scope []string) (*workspace.Summary, error) {
 			s.dropCache() // an index run needs the index to itself
 			reg, err := s.registry()
 			if err != nil {
 				return nil, err
 			}
-			return s.update(ctx, reg, reg.Primary, workspace.IndexOptions{})
+			return s.update(ctx, reg, reg.Primary, workspace.IndexOptions{Scope: scope})
 		},
 		OnBatch: onBatch,
 	})

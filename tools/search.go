@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -429,12 +430,13 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if err != nil {
 		return nil, timedOut(err)
 	}
-	if s.primaryStale(xs, res.Hits) {
-		// Files the answer comes from changed since they were indexed: bring the index up to
-		// date within a small budget and search again; what is still stale stays marked.
+	if dirs := s.primaryStale(xs, res.Hits); len(dirs) > 0 {
+		// Files the answer comes from changed since they were indexed: bring their
+		// directories up to date within a small budget and search again; what is still
+		// stale stays marked.
 		s.release(xs)
 		xs = nil
-		s.refreshPrimary(ctx)
+		s.refreshPrimary(ctx, dirs)
 		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
 			return nil, err
 		}
@@ -475,28 +477,35 @@ const StaleRefreshBudget = time.Second
 // gives up (and the hits stay marked stale).
 const staleLockWait = 100 * time.Millisecond
 
-// primaryStale reports whether hits from the primary workspace, among the open indexes xs,
-// are stale.
-func (s *Service) primaryStale(xs []*workspace.SearchIndex, hits []Hit) bool {
+// primaryStale returns the directories of the stale hits from the primary workspace, among
+// the open indexes xs (none: no hit is stale).
+func (s *Service) primaryStale(xs []*workspace.SearchIndex, hits []Hit) []string {
 	reg, err := s.registry()
 	if err != nil {
-		return false
+		return nil
 	}
+	var dirs []string
 	for _, h := range hits {
 		if !h.Stale {
 			continue
 		}
 		if h.Workspace == reg.Primary.ID || h.Workspace == "" && len(xs) == 1 && xs[0].Entry.ID == reg.Primary.ID {
-			return true
+			d := path.Dir(h.Path)
+			if d == "." {
+				d = ""
+			}
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
 		}
 	}
-	return false
+	return dirs
 }
 
-// refreshPrimary brings the primary workspace's index up to date within
-// StaleRefreshBudget. It fails quietly: another process writing the index, or an open
-// search holding it in this one, leaves the hits marked stale.
-func (s *Service) refreshPrimary(ctx context.Context) {
+// refreshPrimary brings the primary workspace's index up to date in the directories dirs
+// (and below) within StaleRefreshBudget. It fails quietly: another process writing the
+// index, or an open search holding it in this one, leaves the hits marked stale.
+func (s *Service) refreshPrimary(ctx context.Context, dirs []string) {
 	reg, err := s.registry()
 	if err != nil {
 		return
@@ -504,7 +513,7 @@ func (s *Service) refreshPrimary(ctx context.Context) {
 	s.dropCache()
 	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
 	defer cancel()
-	_, _ = s.index(rctx, reg, reg.Primary, workspace.IndexOptions{})
+	_, _ = s.index(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs})
 }
 
 func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }

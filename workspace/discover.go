@@ -39,6 +39,33 @@ type WalkOptions struct {
 	// Languages tells source code from other files (extract.Options.Limit); nil: the
 	// built-in languages.
 	Languages *languages.Registry
+	// Scope, if not empty, limits the walk to these directories (workspace-relative, POSIX;
+	// "" is the root) and everything below them: the directories above them are listed only
+	// to learn their ignore rules. A watcher's update walks only where events happened.
+	Scope []string
+}
+
+// inScope reports whether the directory rel is in scope (or every directory is).
+func inScope(scope []string, rel string) bool {
+	if len(scope) == 0 {
+		return true
+	}
+	for _, s := range scope {
+		if s == "" || rel == s || strings.HasPrefix(rel, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// aboveScope reports whether the directory rel holds a directory of scope.
+func aboveScope(scope []string, rel string) bool {
+	for _, s := range scope {
+		if rel == "" && s != "" || strings.HasPrefix(s, rel+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Candidate is a file Walk found that is to be read and indexed.
@@ -95,6 +122,7 @@ func Walk(ctx context.Context, root string, opts WalkOptions) (*WalkResult, erro
 		}
 	}
 	w := &walkState{
+		scope:    opts.Scope,
 		ctx:      ctx,
 		realRoot: realRoot,
 		limits:   extract.Options{MaxFileSize: int(opts.MaxFileSize), MaxSourceSize: int(opts.MaxSourceSize)},
@@ -156,6 +184,7 @@ func rootFileTypeName(m fs.FileMode) string {
 
 // walkState carries the state of one Walk.
 type walkState struct {
+	scope    []string // WalkOptions.Scope
 	ctx      context.Context
 	realRoot string          // the root with symlinks resolved, to tell whether a link stays inside
 	limits   extract.Options // the size limits
@@ -202,6 +231,9 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 	rel := walkRelPath(dir.rel, name)
 	typ := e.Type()
 	isDir := typ.IsDir()
+	if !isDir && !inScope(w.scope, dir.rel) || isDir && !inScope(w.scope, rel) && !aboveScope(w.scope, rel) {
+		return nil // out of the walk's scope: neither visited nor counted
+	}
 	if neverIndexedDirs[name] {
 		w.skip(rel, isDir, extract.SkipBuiltin)
 		return nil

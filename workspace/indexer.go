@@ -29,6 +29,9 @@ type IndexOptions struct {
 	Force         bool  // drop the index and build it anew
 	MaxFileSize   int64 // 0: extract.DefaultMaxFileSize
 	MaxSourceSize int64 // 0: extract.DefaultMaxSourceSize
+	// Scope, if not empty, limits the run to these directories and what is below them
+	// (WalkOptions.Scope): files elsewhere are neither read nor deleted. A watcher's update.
+	Scope []string
 	// Progress, when set, is called from one goroutine as files are written.
 	Progress func(Progress)
 }
@@ -86,6 +89,7 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 	}
 	defer unlock()
 	if opts.Force {
+		opts.Scope = nil // a new index holds everything
 		for _, p := range []string{filepath.Dir(StorePath(indexDir)), FulltextPath(indexDir)} {
 			if err := os.RemoveAll(p); err != nil {
 				return nil, fmt.Errorf("workspace: remove %s: %w", p, err)
@@ -99,12 +103,18 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 	defer ix.Close()
 	store := ix.Store()
 	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status())}
-	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg})
+	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg, Scope: opts.Scope})
 	if err != nil {
 		return nil, err
 	}
 	sum.Skipped, sum.Samples = walk.Skipped, walk.Samples
-	stored, err := store.Files(ctx)
+	// Out of scope, files are not walked, so they must not be planned as deleted.
+	var stored map[string]index.FileState
+	if len(opts.Scope) > 0 {
+		stored, err = store.FilesUnder(ctx, opts.Scope)
+	} else {
+		stored, err = store.Files(ctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("workspace: read the store: %w", err)
 	}

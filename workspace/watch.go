@@ -31,6 +31,9 @@ const (
 	DefaultDebounce = 150 * time.Millisecond
 	// DefaultPollInterval is how often the fallback scan runs.
 	DefaultPollInterval = 5 * time.Second
+	// maxScope is the most directories a batch updates by themselves; a batch touching
+	// more (a branch switch) walks the whole workspace.
+	maxScope = 64
 	// retryAfter is how long after a failed run (the index busy, a disk error) the watcher
 	// runs again: the changes it was to apply must not wait for the next event.
 	retryAfter = time.Second
@@ -38,8 +41,9 @@ const (
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
-	// Run brings the index up to date (an incremental index run). Required.
-	Run func(ctx context.Context) (*Summary, error)
+	// Run brings the index up to date (an incremental index run) in the directories of
+	// scope and below (IndexOptions.Scope; nil: everywhere). Required.
+	Run func(ctx context.Context, scope []string) (*Summary, error)
 	// OnBatch, if set, is called after each run with what it did.
 	OnBatch func(WatchBatch)
 	// Debounce (default DefaultDebounce) and PollInterval (default DefaultPollInterval).
@@ -130,12 +134,30 @@ func (w *Watcher) Run(ctx context.Context) error {
 		poll    = time.NewTicker(w.opts.PollInterval)
 	)
 	defer poll.Stop()
+	scope := map[string]bool{} // the directories the pending events touched
+	retryFull := false         // the failed run to retry covered everything
+	// run applies a batch of events (0: a scan of everything).
 	run := func(events int) {
 		start := first
 		if events == 0 {
 			start = time.Now()
 		}
-		sum, err := w.opts.Run(ctx)
+		var dirs []string
+		if events > 0 && len(scope) <= maxScope {
+			for d := range scope {
+				dirs = append(dirs, d)
+			}
+		}
+		clear(scope)
+		sum, err := w.opts.Run(ctx, dirs)
+		if err != nil && ctx.Err() == nil {
+			// Retried in a second, over the same directories.
+			for _, d := range dirs {
+				scope[d] = true
+			}
+			retryFull = dirs == nil
+			retry = time.After(retryAfter)
+		}
 		b := WatchBatch{Events: events, Summary: sum, Err: err, Lag: time.Since(start)}
 		w.update(func(s *WatchStatus) {
 			s.Batches++
@@ -147,9 +169,6 @@ func (w *Watcher) Run(ctx context.Context) error {
 		})
 		if w.opts.OnBatch != nil && ctx.Err() == nil {
 			w.opts.OnBatch(b)
-		}
-		if err != nil && ctx.Err() == nil {
-			retry = time.After(retryAfter)
 		}
 	}
 	run(0) // what changed while nobody watched
@@ -172,6 +191,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 					}
 				}
 			}
+			scope[w.scopeOf(ev)] = true
 			w.update(func(s *WatchStatus) { s.Events++ })
 			if pending == 0 {
 				first = time.Now()
@@ -197,7 +217,12 @@ func (w *Watcher) Run(ctx context.Context) error {
 			run(0)
 		case <-retry:
 			retry = nil
-			run(0)
+			if retryFull || len(scope) == 0 {
+				run(0)
+			} else {
+				first = time.Now()
+				run(len(scope))
+			}
 		case <-poll.C:
 			if scanning {
 				run(0)
@@ -219,6 +244,26 @@ func (w *Watcher) ignored(p string) bool {
 		}
 	}
 	return false
+}
+
+// scopeOf returns the directory (workspace-relative) an event asks to update: the one
+// holding a changed file; for a directory, an ignore file or a removed or renamed path
+// (which may have been a directory), the directory itself or the one holding it, walked
+// with everything below.
+func (w *Watcher) scopeOf(ev fsnotify.Event) string {
+	rel, err := filepath.Rel(w.root, ev.Name)
+	if err != nil || rel == "." {
+		return ""
+	}
+	rel = filepath.ToSlash(rel)
+	dir := filepath.ToSlash(filepath.Dir(rel))
+	if dir == "." {
+		dir = ""
+	}
+	if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
+		return rel
+	}
+	return dir
 }
 
 // errWatchLimit says the watches ran out.

@@ -15,7 +15,9 @@ func watchTree(t *testing.T, root string, opts WatchOptions) (*Watcher, <-chan W
 	indexDir := t.TempDir()
 	reg := langs(t)
 	batches := make(chan WatchBatch, 100)
-	opts.Run = func(ctx context.Context) (*Summary, error) { return Index(ctx, root, indexDir, reg, IndexOptions{}) }
+	opts.Run = func(ctx context.Context, scope []string) (*Summary, error) {
+		return Index(ctx, root, indexDir, reg, IndexOptions{Scope: scope})
+	}
 	opts.OnBatch = func(b WatchBatch) { batches <- b }
 	w, err := NewWatcher(root, opts)
 	if err != nil {
@@ -137,7 +139,7 @@ func TestWatcherRetriesAFailedRun(t *testing.T) {
 	root := t.TempDir()
 	calls := make(chan int, 10)
 	n := 0
-	w, err := NewWatcher(root, WatchOptions{Run: func(context.Context) (*Summary, error) {
+	w, err := NewWatcher(root, WatchOptions{Run: func(context.Context, []string) (*Summary, error) {
 		n++
 		calls <- n
 		if n == 1 {
@@ -161,4 +163,40 @@ func TestWatcherRetriesAFailedRun(t *testing.T) {
 			t.Fatalf("run %d did not happen (a failed run must be retried)", want)
 		}
 	}
+}
+
+// An update in scope reads and deletes only below its directories, with the ignore rules of
+// the directories above them.
+func TestIndexScope(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore": "*.log\n",
+		"a/x.go":     "package a\n",
+		"a/old.go":   "package a\n",
+		"b/y.go":     "package b\n",
+		"b/gone.go":  "package b\n",
+	})
+	indexTree(t, root, IndexOptions{})
+	writeTree(t, root, map[string]string{
+		"a/x.go":      "package a\n\nfunc X() {}\n",
+		"a/deep/z.go": "package deep\n",
+		"a/debug.log": "ignored by the root's .gitignore\n",
+		"b/y.go":      "package b\n\nfunc Y() {}\n",
+	})
+	for _, p := range []string{"a/old.go", "b/gone.go"} {
+		if err := os.Remove(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := indexTree(t, root, IndexOptions{Scope: []string{"a"}})
+	if sum.Changed != 1 || sum.Added != 1 || sum.Deleted != 1 {
+		t.Errorf("scope a: %d changed, %d added, %d deleted; want a/x.go changed, a/deep/z.go added (not a/debug.log), a/old.go deleted",
+			sum.Changed, sum.Added, sum.Deleted)
+	}
+	sum = indexTree(t, root, IndexOptions{})
+	if sum.Changed != 1 || sum.Added != 0 || sum.Deleted != 1 {
+		t.Errorf("then everything: %d changed, %d added, %d deleted; want what scope a left: b/y.go changed, b/gone.go deleted",
+			sum.Changed, sum.Added, sum.Deleted)
+	}
+	checkConsistent(t, root)
 }
