@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -252,50 +253,45 @@ type FileState struct {
 
 // Files returns the state of every stored file, by path.
 func (s *Store) Files(ctx context.Context) (map[string]FileState, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count, skipped FROM files`)
+	out := map[string]FileState{}
+	return out, s.readFileStates(ctx, out, ``)
+}
+
+// fileStateColumns are the columns readFileStates reads.
+const fileStateColumns = `path, language, hash, size, mtime, parse_errors, symbol_count, skipped`
+
+// readFileStates adds the states of the stored files matching where (a WHERE clause, or ""
+// for all) with args to out.
+func (s *Store) readFileStates(ctx context.Context, out map[string]FileState, where string, args ...any) error {
+	q := `SELECT ` + fileStateColumns + ` FROM files`
+	if where != "" {
+		q += ` WHERE ` + where
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("index: read file states: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]FileState{}
 	for rows.Next() {
 		var f FileState
 		if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols, &f.Skipped); err != nil {
-			return nil, err
+			return err
 		}
 		out[f.Path] = f
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // FilesUnder returns the state of the stored files below the directories dirs
 // (workspace-relative, POSIX; "" is the root: every file), by path.
 func (s *Store) FilesUnder(ctx context.Context, dirs []string) (map[string]FileState, error) {
+	if slices.Contains(dirs, "") {
+		return s.Files(ctx)
+	}
 	out := map[string]FileState{}
 	for _, d := range dirs {
-		if d == "" {
-			return s.Files(ctx)
-		}
-	}
-	for _, d := range dirs {
 		// Paths below d sort from "d/" to just before "d0" ('0' follows '/').
-		rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count, skipped FROM files
-			WHERE path >= ? AND path < ?`, d+"/", d+"0")
-		if err != nil {
-			return nil, fmt.Errorf("index: read file states: %w", err)
-		}
-		for rows.Next() {
-			var f FileState
-			if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols, &f.Skipped); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[f.Path] = f
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		if err := rows.Err(); err != nil {
+		if err := s.readFileStates(ctx, out, `path >= ? AND path < ?`, d+"/", d+"0"); err != nil {
 			return nil, err
 		}
 	}
@@ -312,23 +308,7 @@ func (s *Store) FileStates(ctx context.Context, paths []string) (map[string]File
 		for i, p := range batch {
 			args[i] = p
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT path, language, hash, size, mtime, parse_errors, symbol_count, skipped FROM files WHERE path IN (?`+
-			strings.Repeat(",?", len(batch)-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("index: read file states: %w", err)
-		}
-		for rows.Next() {
-			var f FileState
-			if err := rows.Scan(&f.Path, &f.Language, &f.Hash, &f.Size, &f.MTime, &f.ParseErrors, &f.Symbols, &f.Skipped); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[f.Path] = f
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		if err := rows.Err(); err != nil {
+		if err := s.readFileStates(ctx, out, `path IN (?`+strings.Repeat(",?", len(batch)-1)+`)`, args...); err != nil {
 			return nil, err
 		}
 	}
