@@ -108,3 +108,37 @@ func TestSearchMarksStaleHits(t *testing.T) {
 		t.Errorf("compact text:\n%s\nwant the stale mark %q", text, want)
 	}
 }
+
+// The service's watcher applies an edit, and health reports it while it runs.
+func TestServiceWatch(t *testing.T) {
+	s, file := staleRepo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	batches := make(chan workspace.WatchBatch, 10)
+	done := make(chan error, 1)
+	go func() { done <- s.Watch(ctx, func(b workspace.WatchBatch) { batches <- b }) }()
+	<-batches // the first scan
+	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\n// Release gives it back.\nfunc Release() {}\n")
+	select {
+	case b := <-batches:
+		if b.Err != nil || b.Summary.Changed != 1 {
+			t.Errorf("batch %+v, want pool.go changed", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no batch within 10 s of an edit")
+	}
+	res, err := s.Search(ctx, SearchRequest{Query: "Release", Target: "definitions"})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Release" || res.Results[0].Stale {
+		t.Errorf("search after the batch: %+v, %v", res, err)
+	}
+	h, err := s.Health(ctx, HealthRequest{})
+	if err != nil || h.Watch == nil || !h.Watch.Running || h.Watch.Batches < 2 || h.Watch.Directories < 1 {
+		t.Errorf("health while watching: watch %+v, %v", h.Watch, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Watch: %v", err)
+	}
+	if h, err := s.Health(context.Background(), HealthRequest{}); err != nil || h.Watch != nil {
+		t.Errorf("health after the watcher stopped: watch %+v, %v; want none", h.Watch, err)
+	}
+}
