@@ -87,6 +87,18 @@ func (ix *Writer) Status() FulltextStatus { return ix.ftStatus }
 // Store returns the store, to read what it holds (files, a stored extraction, counts).
 func (ix *Writer) Store() *Store { return ix.store }
 
+// Searcher returns a searcher over the writer's own store and full-text index, for
+// searches in this process while it writes: they answer from what is committed (the store's
+// transactions, the full-text batches applied), never wait, and must be done before the
+// writer closes. Over a first load (nothing committed yet to answer from, lookup indexes
+// dropped) it returns nil.
+func (ix *Writer) Searcher() (*Searcher, error) {
+	if ix.firstLoad || ix.ftStatus != FulltextReady {
+		return nil, nil
+	}
+	return NewSearcher(ix.store, ix.ft)
+}
+
 // Close waits for the full-text batches in flight and closes both indexes. After a Close
 // without Finish, the log keeps what bleve did not get, for the next writer to replay.
 func (ix *Writer) Close() {

@@ -510,6 +510,10 @@ func (s *Service) refreshPrimary(ctx context.Context, dirs []string) {
 	if err != nil {
 		return
 	}
+	if !s.indexMu.TryLock() {
+		return // a run of this process is writing: it applies the changes; the hits stay marked
+	}
+	s.indexMu.Unlock()
 	s.dropCache()
 	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
 	defer cancel()

@@ -40,6 +40,14 @@ type Service struct {
 	cache   map[string]*cachedIndex                 // the current open index of each workspace id
 	open    map[*workspace.SearchIndex]*cachedIndex // every open index, current or stale
 	watcher *workspace.Watcher                      // the running watcher (Watch), if any
+	// live holds, by workspace id, the index an index run of this process is writing, lent
+	// to searches meanwhile (workspace.IndexOptions.Serve): they answer from what the run
+	// committed instead of waiting for it.
+	// liveMu guards live and lent; serve takes it without mu, which acquire holds while an
+	// index run it started lends its index.
+	liveMu sync.Mutex
+	live   map[string]*liveIndex
+	lent   map[*workspace.SearchIndex]*liveIndex
 	// indexMu serializes this process's index runs (the watcher's, a search's first index,
 	// manage_workspace's): the index lock refuses a second writer, even this process.
 	indexMu sync.Mutex
@@ -120,6 +128,9 @@ func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.Sear
 func (s *Service) acquire(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*workspace.SearchIndex, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if x := s.borrow(e); x != nil {
+		return x, nil
+	}
 	if c := s.cache[e.ID]; c != nil && !c.stale && c.x.Entry.Root == e.Root {
 		c.users++
 		if c.timer != nil {
@@ -147,9 +158,17 @@ func (s *Service) acquire(ctx context.Context, reg *workspace.Registry, e worksp
 // release ends a use of each index of xs; an index no one uses is closed now, or after
 // Keep.
 func (s *Service) release(xs []*workspace.SearchIndex) {
+	// Lent indexes first, without mu: the run that lent one may be waiting for them while a
+	// search that started it (acquire, holding mu) waits for the run.
+	var own []*workspace.SearchIndex
+	for _, x := range xs {
+		if !s.giveBack(x) {
+			own = append(own, x)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, x := range xs {
+	for _, x := range own {
 		c := s.open[x]
 		if c == nil {
 			continue
@@ -240,8 +259,11 @@ func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspac
 // update runs an index of e and records it in the registry, quietly: the watcher's runs,
 // which report themselves as batches.
 func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions) (*workspace.Summary, error) {
-	s.indexMu.Lock()
+	if err := s.lockIndex(ctx); err != nil {
+		return nil, err
+	}
 	defer s.indexMu.Unlock()
+	opts.Serve = func(x *workspace.SearchIndex) { s.serve(e.ID, x) }
 	sum, err := workspace.Index(ctx, e.Root, workspace.IndexDir(s.root, e.ID), s.langs, opts)
 	if err != nil {
 		return nil, err
@@ -271,4 +293,78 @@ func (s *Service) relPath(field, p string) (string, error) {
 		return "", Errorf(CodePathOutsideWorkspace, field, "%s %q is outside the workspace %s", field, p, s.root)
 	}
 	return filepath.ToSlash(rel), nil
+}
+
+// testHookLent, if set, runs when an index run has lent its index (tests hold the run there).
+var testHookLent func()
+
+// liveIndex is an index a run of this process is writing, lent to searches.
+type liveIndex struct {
+	x     *workspace.SearchIndex
+	users sync.WaitGroup // searches using x
+}
+
+// serve lends x, the index the run for workspace id writes, to searches; with x nil, it
+// takes the index back and waits for the searches using it.
+func (s *Service) serve(id string, x *workspace.SearchIndex) {
+	s.liveMu.Lock()
+	if x != nil {
+		if s.live == nil {
+			s.live, s.lent = map[string]*liveIndex{}, map[*workspace.SearchIndex]*liveIndex{}
+		}
+		s.live[id] = &liveIndex{x: x}
+		s.liveMu.Unlock()
+		if testHookLent != nil {
+			testHookLent()
+		}
+		return
+	}
+	l := s.live[id]
+	delete(s.live, id)
+	s.liveMu.Unlock()
+	if l == nil {
+		return
+	}
+	l.users.Wait()
+	s.liveMu.Lock()
+	delete(s.lent, l.x)
+	s.liveMu.Unlock()
+}
+
+// borrow returns the index a run of this process is writing for e, lent (nil: none).
+func (s *Service) borrow(e workspace.Entry) *workspace.SearchIndex {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	l := s.live[e.ID]
+	if l == nil || l.x.Entry.Root != e.Root {
+		return nil
+	}
+	l.users.Add(1)
+	s.lent[l.x] = l
+	return l.x
+}
+
+// giveBack ends a search's use of a lent index; it reports whether x was one.
+func (s *Service) giveBack(x *workspace.SearchIndex) bool {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	l := s.lent[x]
+	if l == nil {
+		return false
+	}
+	l.users.Done()
+	return true
+}
+
+// lockIndex takes indexMu, or gives up when ctx is done: a search refreshing stale files
+// must not wait for a long run of the watcher (it answers from the lent index meanwhile).
+func (s *Service) lockIndex(ctx context.Context) error {
+	for !s.indexMu.TryLock() {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("workspace: %w (this process)", workspace.ErrLocked)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return nil
 }

@@ -142,3 +142,45 @@ func TestServiceWatch(t *testing.T) {
 		t.Errorf("health after the watcher stopped: watch %+v, %v; want none", h.Watch, err)
 	}
 }
+
+// While an index run of this process writes, searches answer from what it committed,
+// without waiting for it or failing: the run lends them its index.
+func TestSearchDuringIndexRun(t *testing.T) {
+	s, file := staleRepo(t)
+	ctx := context.Background()
+	inRun, release := make(chan struct{}), make(chan struct{})
+	testHookLent = func() {
+		close(inRun)
+		<-release // the run stays in progress until the searches are done
+	}
+	defer func() { testHookLent = nil }()
+	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Index(ctx, IndexRequest{})
+		done <- err
+	}()
+	select {
+	case <-inRun:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the index run did not lend its index")
+	}
+	for range 5 {
+		start := time.Now()
+		res, err := s.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
+		if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Acquire" || !res.Results[0].Stale {
+			t.Fatalf("search during the run: %+v, %v; want Acquire, marked stale (the run has not applied the edit yet)", res, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("search during the run took %v: it waited for the run", d)
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(ctx, SearchRequest{Query: "Extra", Target: "definitions"})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Extra" {
+		t.Errorf("after the run: %+v, %v", res, err)
+	}
+}

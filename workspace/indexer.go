@@ -32,6 +32,11 @@ type IndexOptions struct {
 	// Scope, if not empty, limits the run to these directories and what is below them
 	// (WalkOptions.Scope): files elsewhere are neither read nor deleted. A watcher's update.
 	Scope []string
+	// Serve, if set, is called once the index is open for writing with a SearchIndex over
+	// the writer's own store and full-text index (nil over a first load), and with nil
+	// before the writer closes; it must not return from that call until the searches it
+	// lent the index to are done. A server answers from it while the run writes.
+	Serve func(x *SearchIndex)
 	// Progress, when set, is called from one goroutine as files are written.
 	Progress func(Progress)
 }
@@ -101,6 +106,13 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		return nil, err
 	}
 	defer ix.Close()
+	if opts.Serve != nil {
+		if srch, err := ix.Searcher(); err == nil && srch != nil {
+			e := Entry{ID: ID(root), Root: root, Name: filepath.Base(root)}
+			opts.Serve(&SearchIndex{Entry: e, store: ix.Store(), searcher: srch, Fulltext: index.FulltextReady, borrowed: true})
+			defer opts.Serve(nil) // runs before ix.Close
+		}
+	}
 	store := ix.Store()
 	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status())}
 	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg, Scope: opts.Scope})

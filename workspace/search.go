@@ -24,6 +24,9 @@ type SearchIndex struct {
 	// Fulltext is the state of the full-text index: ready, or stale (built with other
 	// tokenizer rules, still searched with them).
 	Fulltext index.FulltextStatus
+	// borrowed: the store and full-text index are a running index writer's (IndexOptions.
+	// Serve); Close leaves them open.
+	borrowed bool
 }
 
 // OpenSearch opens the index of e, kept in indexDir, for searching. An index that is
@@ -54,11 +57,17 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	return &SearchIndex{Entry: e, store: store, ft: ft, searcher: s, Fulltext: status}, nil
 }
 
-// Close closes the index.
+// Close closes the index (not a borrowed one: its writer does).
 func (x *SearchIndex) Close() {
+	if x.borrowed {
+		return
+	}
 	x.ft.Close()
 	x.store.Close()
 }
+
+// Borrowed reports whether the index is a running writer's (IndexOptions.Serve).
+func (x *SearchIndex) Borrowed() bool { return x.borrowed }
 
 // Searcher returns the index's searcher.
 func (x *SearchIndex) Searcher() *index.Searcher { return x.searcher }
