@@ -45,9 +45,10 @@ type Service struct {
 	// committed instead of waiting for it.
 	// liveMu guards live and lent; serve takes it without mu, which acquire holds while an
 	// index run it started lends its index.
-	liveMu sync.Mutex
-	live   map[string]*liveIndex
-	lent   map[*workspace.SearchIndex]*liveIndex
+	liveMu  sync.Mutex
+	live    map[string]*liveIndex
+	lent    map[*workspace.SearchIndex]*liveIndex
+	opening map[string]bool // workspaces whose index a run of this process is opening for writing
 	// indexMu serializes this process's index runs (the watcher's, a search's first index,
 	// manage_workspace's): the index lock refuses a second writer, even this process.
 	indexMu sync.Mutex
@@ -126,6 +127,18 @@ func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.Sear
 
 // acquire returns e's open index, opening it if need be.
 func (s *Service) acquire(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*workspace.SearchIndex, error) {
+	// While a run of this process opens the index for writing, a new reader would keep it
+	// from getting the index to itself: wait (not holding mu) until the run lends it.
+	for s.isOpening(e.ID) {
+		if x := s.borrow(e); x != nil {
+			return x, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, AsError(ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if x := s.borrow(e); x != nil {
@@ -264,7 +277,9 @@ func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspa
 	}
 	defer s.indexMu.Unlock()
 	opts.Serve = func(x *workspace.SearchIndex) { s.serve(e.ID, x) }
+	s.setOpening(e.ID, true)
 	sum, err := workspace.Index(ctx, e.Root, workspace.IndexDir(s.root, e.ID), s.langs, opts)
+	s.setOpening(e.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -313,6 +328,7 @@ func (s *Service) serve(id string, x *workspace.SearchIndex) {
 			s.live, s.lent = map[string]*liveIndex{}, map[*workspace.SearchIndex]*liveIndex{}
 		}
 		s.live[id] = &liveIndex{x: x}
+		delete(s.opening, id) // readers borrow from now on
 		s.liveMu.Unlock()
 		if testHookLent != nil {
 			testHookLent()
@@ -367,4 +383,26 @@ func (s *Service) lockIndex(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// setOpening marks workspace id's index as being opened for writing by a run of this
+// process (or no longer).
+func (s *Service) setOpening(id string, on bool) {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	if s.opening == nil {
+		s.opening = map[string]bool{}
+	}
+	if on {
+		s.opening[id] = true
+	} else {
+		delete(s.opening, id)
+	}
+}
+
+// isOpening reports whether a run of this process is opening workspace id's index.
+func (s *Service) isOpening(id string) bool {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	return s.opening[id]
 }
