@@ -86,6 +86,7 @@ type Skipped struct {
 // WalkResult is what Walk found.
 type WalkResult struct {
 	Files   []Candidate                // sorted by Path
+	Dirs    []string                   // the directories walked (in scope), "" the root: what a watcher watches
 	Skipped map[extract.SkipReason]int // how many files and directories were left out for each reason
 	Samples []Skipped                  // at most MaxSkippedSamples for each reason, sorted by reason then path
 }
@@ -214,6 +215,9 @@ func (w *walkState) walkEntries(dirAbs, rel string, comps []string, entries []os
 		walkHookAfterReadDir(dirAbs)
 	}
 	dir := &walkListing{abs: dirAbs, rel: rel, entries: entries, rules: parent.withDir(dirAbs, comps, entries)}
+	if inScope(w.scope, rel) {
+		w.res.Dirs = append(w.res.Dirs, rel)
+	}
 	path := make([]string, len(comps)+1) // comps and one entry's name, reused for every entry
 	copy(path, comps)
 	for _, e := range entries {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,12 +182,18 @@ func (w *Watcher) Run(ctx context.Context) error {
 			if w.ignored(ev.Name) {
 				continue
 			}
-			if ev.Has(fsnotify.Create) {
-				if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() {
-					if err := w.addTree(fw, ev.Name); err != nil && !scanning {
-						scanning = true
-						w.update(func(s *WatchStatus) { s.Scanning = true })
-					}
+			// A new directory is watched, and so are the directories an ignore file's edit
+			// re-included (watching one twice is harmless).
+			newTree := ""
+			if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() && ev.Has(fsnotify.Create) {
+				newTree = ev.Name
+			} else if base := filepath.Base(ev.Name); base == ".gitignore" || base == ".quarryignore" {
+				newTree = filepath.Dir(ev.Name)
+			}
+			if newTree != "" {
+				if err := w.addTree(fw, newTree); err != nil && !scanning {
+					scanning = true
+					w.update(func(s *WatchStatus) { s.Scanning = true })
 				}
 			}
 			scope[w.scopeOf(ev)] = true
@@ -269,30 +274,35 @@ func (w *Watcher) scopeOf(ev fsnotify.Event) string {
 // errWatchLimit says the watches ran out.
 var errWatchLimit = errors.New("workspace: watch: the system's limit of watches is reached")
 
-// addTree watches dir and the directories below it that may hold indexed files. It returns
+// addTree watches dir and the directories below it that the index walks (Walk: ignored,
+// dependency and build directories are not, so they cost no watch). It returns
 // errWatchLimit when watches ran out (the caller scans instead).
 func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
+	rel, err := filepath.Rel(w.root, dir)
+	if err != nil {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == "." {
+		rel = ""
+	}
+	walk, err := Walk(context.Background(), w.root, WalkOptions{Scope: []string{rel}})
+	if err != nil {
+		return nil // the root vanished: nothing to watch
+	}
 	var limit error
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil // unreadable or vanished: nothing to watch
-		}
-		if p != w.root && w.ignored(p) {
-			return filepath.SkipDir
-		}
+	for _, d := range walk.Dirs {
 		if w.opts.MaxWatches > 0 && len(fw.WatchList()) >= w.opts.MaxWatches {
 			limit = errWatchLimit
-			return filepath.SkipAll
+			break
 		}
-		if err := fw.Add(p); err != nil {
+		if err := fw.Add(filepath.Join(w.root, filepath.FromSlash(d))); err != nil {
 			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
 				limit = errWatchLimit
-				return filepath.SkipAll
+				break
 			}
-			return nil
 		}
-		return nil
-	})
+	}
 	n := len(fw.WatchList())
 	w.update(func(s *WatchStatus) { s.Directories = n })
 	return limit

@@ -200,3 +200,30 @@ func TestIndexScope(t *testing.T) {
 	}
 	checkConsistent(t, root)
 }
+
+// Ignored directories cost no watch; an edit of the ignore file that re-includes one gets
+// it watched.
+func TestWatcherSkipsIgnoredDirectories(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":     "build/\n",
+		"a/a.go":         "package a\n",
+		"build/x/gen.go": "package x\n",
+	})
+	w, batches := watchTree(t, root, WatchOptions{Debounce: 50 * time.Millisecond})
+	nextChange(t, batches, "the first scan")
+	if st := w.Status(); st.Directories != 2 {
+		t.Errorf("watching %d directories, want 2 (the root and a/, not the ignored build/)", st.Directories)
+	}
+	writeTree(t, root, map[string]string{".gitignore": "# nothing ignored\n"})
+	if s := nextChange(t, batches, "the ignore file's edit"); s.Added != 1 {
+		t.Errorf("after re-including build/: %+v, want build/x/gen.go added", s)
+	}
+	writeTree(t, root, map[string]string{"build/x/more.go": "package x\n"})
+	if s := nextChange(t, batches, "a file in the re-included directory"); s.Added != 1 {
+		t.Errorf("a new file in build/x: %+v, want 1 added (the directory is watched now)", s)
+	}
+	if st := w.Status(); st.Directories != 4 {
+		t.Errorf("watching %d directories, want 4", st.Directories)
+	}
+}
