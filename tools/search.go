@@ -480,6 +480,9 @@ const staleLockWait = 100 * time.Millisecond
 // primaryStale returns the directories of the stale hits from the primary workspace, among
 // the open indexes xs (none: no hit is stale).
 func (s *Service) primaryStale(xs []*workspace.SearchIndex, hits []Hit) []string {
+	if !slices.ContainsFunc(hits, func(h Hit) bool { return h.Stale }) {
+		return nil // the common case: no registry read on every search
+	}
 	reg, err := s.registry()
 	if err != nil {
 		return nil
