@@ -154,7 +154,7 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 		if h.bonus > 0 { // among definitions named alike, the one most likely meant first
 			h.bonus += scoring.PriorSpread * scoring.Prior(def)
 		} else {
-			h.Score *= scoring.Prior(def) / scoring.KindWeight(h.Kind) // the kind is weighed above
+			h.Score *= scoring.Placement(def) // the kind is weighed above
 		}
 		out = append(out, h)
 	}

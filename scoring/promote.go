@@ -134,10 +134,14 @@ const (
 )
 
 // Prior returns how likely d is the definition meant among those matching alike, in (0,
-// 1]: by its kind (KindWeight), whether it is only a declaration, its visibility, whether
-// it is nested, the depth of its path and whether its file is named after it.
-func Prior(d Definition) float64 {
-	w := KindWeight(d.Kind)
+// 1]: its kind's weight (KindWeight) times its Placement.
+func Prior(d Definition) float64 { return KindWeight(d.Kind) * Placement(d) }
+
+// Placement returns the part of d's prior that is not its kind, in (0, 1]: whether it is
+// only a declaration, its visibility, whether it is nested, the depth of its path and
+// whether its file is named after it.
+func Placement(d Definition) float64 {
+	w := 1.0
 	if d.Declaration {
 		w *= DeclarationWeight
 	}
