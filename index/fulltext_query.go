@@ -50,10 +50,9 @@ type ftQuery struct {
 	docType string // ftDocTypeSymbol or ftDocTypeFile
 	tokens  []string
 	all     bool
-	inflect bool // search each token in its inflected forms too (a prose query)
-	// related are words searched for a token besides it, in names, signatures and doc
-	// comments, at a lower boost (a prose query's thesaurus and associated words).
-	related map[string][]string
+	// inflect: search each token in its inflected forms and its thesaurus words too (a
+	// prose query).
+	inflect bool
 	req     *Request // the filters: language, kinds (symbols), file pattern
 }
 
@@ -97,8 +96,8 @@ func (s ftQuery) compile() bq.Query {
 			for _, form := range fforms {
 				alts = append(alts, term(f.name, form, f.boost))
 			}
-			if f.name != ftFieldCodeBody {
-				for _, r := range s.related[t] {
+			if s.inflect && f.name != ftFieldCodeBody {
+				for _, r := range related(t) {
 					alts = append(alts, term(f.name, r, f.boost*proseRelatedWeight))
 				}
 			}
@@ -792,25 +791,28 @@ func explainExpr(req Request, tokens func(string) []string) *Plan {
 	return p
 }
 
-// docFreq returns the most documents term is found in among fields.
-func (f *Fulltext) docFreq(term string, fields ...string) uint64 {
+// docFreqs returns, for each of terms, the most documents it is found in among fields
+// (0 where the index cannot say).
+func (f *Fulltext) docFreqs(ctx context.Context, terms []string, fields ...string) []uint64 {
+	out := make([]uint64, len(terms))
 	ix, err := f.idx.Advanced()
 	if err != nil {
-		return 0
+		return out
 	}
 	r, err := ix.Reader()
 	if err != nil {
-		return 0
+		return out
 	}
 	defer r.Close()
-	var most uint64
-	for _, field := range fields {
-		tfr, err := r.TermFieldReader(context.Background(), []byte(term), field, false, false, false)
-		if err != nil {
-			continue
+	for i, term := range terms {
+		for _, field := range fields {
+			tfr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false)
+			if err != nil {
+				continue
+			}
+			out[i] = max(out[i], tfr.Count())
+			tfr.Close()
 		}
-		most = max(most, tfr.Count())
-		tfr.Close()
 	}
-	return most
+	return out
 }

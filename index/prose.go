@@ -115,7 +115,7 @@ func inflections(w string) []string {
 // weighed by its rarity among symbols) in their name, signature and doc comment, compared
 // by stem, then by their full-text score. It returns whether the best candidate covers
 // every word.
-func (s *Searcher) proseRank(ctx context.Context, words []string, rel proseRelated, hits []Hit) (bool, error) {
+func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (bool, error) {
 	if len(hits) == 0 {
 		return false, nil
 	}
@@ -127,10 +127,10 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, rel proseRelat
 	weights := make([]float64, len(words))
 	total := 0.0
 	n := float64(max(s.bm25.symbols(s.store, s.ft), 1))
+	dfs := s.ft.docFreqs(ctx, words, ftFieldName, ftFieldDocComment, ftFieldSignature)
 	for i, w := range words {
 		stems[i] = wordStem(w)
-		df := s.ft.docFreq(w, ftFieldName, ftFieldDocComment, ftFieldSignature)
-		weights[i] = math.Log(1 + n/float64(df+1))
+		weights[i] = math.Log(1 + n/float64(dfs[i]+1))
 		total += weights[i]
 	}
 	best := 0.0
@@ -151,8 +151,8 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, rel proseRelat
 		covered := 0.0
 		for j, st := range stems {
 			w := have[st]
-			for _, r := range rel.stems[words[j]] {
-				w = max(w, have[r.stem]*r.weight)
+			for _, r := range thesaurus[st] {
+				w = max(w, have[r]*proseRelatedWeight)
 			}
 			covered += weights[j] * w
 		}
@@ -167,39 +167,6 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, rel proseRelat
 		h.Score = (1-proseScoreShare)*c*c + proseScoreShare*norm
 	}
 	return complete, nil
-}
-
-// proseRelated are the words related to each word of a prose query: its thesaurus group's.
-//
-// Words a workspace's own doc comments tie to name words (pointwise mutual information of
-// doc-comment words and name words over the documented symbols, learned at index time) were
-// tried as related words too: on the dev descriptions they lowered MRR@10 from 0.502 to
-// 0.468 (searched and counted) or 0.488 (counted only); learned associations are for the
-// vector side of hybrid search.
-type proseRelated struct {
-	words map[string][]string // to search
-	stems map[string][]relatedStem
-}
-
-// relatedStem is the stem of a related word and how much finding it counts.
-type relatedStem struct {
-	stem   string
-	weight float64
-}
-
-// proseRelated returns the related words of a prose query's words.
-func (s *Searcher) proseRelated(ctx context.Context, words []string) (proseRelated, error) {
-	r := proseRelated{words: map[string][]string{}, stems: map[string][]relatedStem{}}
-	for _, w := range words {
-		for _, x := range related(w) {
-			if x == w || containsString(r.words[w], x) {
-				continue
-			}
-			r.words[w] = append(r.words[w], x)
-			r.stems[w] = append(r.stems[w], relatedStem{wordStem(x), proseRelatedWeight})
-		}
-	}
-	return r, nil
 }
 
 // docComments returns the doc comments of definition hits, by symbol id.

@@ -30,14 +30,9 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 	fetch := max(want*3, minFetch)
 	search := ftQuery{docType: ftDocTypeSymbol, tokens: tokens, all: true, req: &req}
 	prose := isProse(q.String())
-	var rel proseRelated
 	if prose {
 		search.tokens, search.all, search.inflect = dropStopWords(tokens), false, true
 		fetch = max(fetch, proseFetch)
-		if rel, err = s.proseRelated(ctx, search.tokens); err != nil {
-			return nil, false, err
-		}
-		search.related = rel.words
 	}
 	hits, err := s.defSearch(ctx, search, fetch)
 	if err != nil {
@@ -45,7 +40,7 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 	}
 	relaxed := false
 	if prose {
-		complete, err := s.proseRank(ctx, search.tokens, rel, hits)
+		complete, err := s.proseRank(ctx, search.tokens, hits)
 		if err != nil {
 			return nil, false, err
 		}
