@@ -60,13 +60,20 @@ func exprRepo(t *testing.T, extra map[string]string) *Service {
 			t.Fatal(err)
 		}
 	}
+	return indexedService(t, root)
+}
+
+// indexedService indexes the workspace at root and returns a service over it, closed with
+// the test.
+func indexedService(t *testing.T, root string) *Service {
+	t.Helper()
 	s, err := NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
 	if _, err := s.Index(context.Background(), IndexRequest{}); err != nil {
-		t.Fatalf("index the fixture copy: %v", err)
+		t.Fatalf("index %s: %v", root, err)
 	}
 	return s
 }

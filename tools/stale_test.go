@@ -22,15 +22,7 @@ func staleRepo(t *testing.T) (*Service, string) {
 	if err := os.WriteFile(file, []byte("package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewService(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	if _, err := s.Index(context.Background(), IndexRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return s, file
+	return indexedService(t, root), file
 }
 
 // edit rewrites file with content and moves its modification time on, so a same-size edit
