@@ -31,6 +31,9 @@ type Writer struct {
 	// firstLoad: the store was empty, so this run writes the whole full-text index, which
 	// Finish then compacts.
 	firstLoad bool
+	// replayed counts the full-text documents of a run that did not finish, re-applied
+	// from the pending log when the writer opened.
+	replayed int
 }
 
 // OpenWriter opens the store at storePath and the full-text index at fulltextPath for
@@ -71,6 +74,7 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		pending, err := store.pendingDocs(ctx)
 		if err == nil && len(pending) > 0 {
 			err = ix.syncDocs(ctx, pending)
+			ix.replayed = len(pending)
 		}
 		if err != nil {
 			ix.Close()
@@ -79,6 +83,10 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	}
 	return ix, nil
 }
+
+// Replayed returns how many full-text documents of a run that did not finish (a crash, a
+// kill) the writer re-applied from the pending log when it opened.
+func (ix *Writer) Replayed() int { return ix.replayed }
 
 // Status returns what the full-text index was when the writer opened it: ready, or to be
 // rebuilt from the store by Finish (created, stale, corrupt, ...).

@@ -48,6 +48,13 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 		}
 		at = s.at(root)
 	}
+	if at == s {
+		fwd := req
+		fwd.Path = ""
+		if res, ok, err := forward[IndexReport](ctx, s, "index", fwd); ok {
+			return res, err
+		}
+	}
 	at.dropCache() // an index run needs the index to itself
 	reg, err := at.registry()
 	if err != nil {
@@ -72,6 +79,9 @@ func (s *Service) at(root string) *Service {
 // Health checks the index of a workspace (default: the primary): the report of quarry
 // health --json, and of manage_workspace health and stats.
 func (s *Service) Health(ctx context.Context, req HealthRequest) (*HealthReport, error) {
+	if res, ok, err := forward[HealthReport](ctx, s, "health", req); ok {
+		return res, err
+	}
 	reg, err := s.registry()
 	if err != nil {
 		return nil, AsError(err)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -47,6 +48,14 @@ type WorkspaceResult struct {
 
 // Workspace runs a workspace operation.
 func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*WorkspaceResult, error) {
+	if s.Forward && req.Path != "" && !filepath.IsAbs(req.Path) {
+		if abs, err := filepath.Abs(req.Path); err == nil {
+			req.Path = abs // relative to this process's directory, not the server's
+		}
+	}
+	if res, ok, err := forward[WorkspaceResult](ctx, s, "workspace", req); ok {
+		return res, err
+	}
 	start := time.Now()
 	if req.Operation != "list" && req.Operation != "stats" && req.Operation != "health" {
 		s.dropCache() // an index run or a removal needs the indexes closed

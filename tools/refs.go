@@ -53,6 +53,9 @@ var identKinds = []string{"call", "variable_ref", "type_usage", "member_access",
 
 // Refs lists the uses of a name from the identifiers the index stores.
 func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error) {
+	if res, ok, err := forward[RefsResult](ctx, s, "refs", req); ok {
+		return res, err
+	}
 	start := time.Now()
 	name := strings.TrimSpace(req.Symbol)
 	if name == "" {
@@ -94,7 +97,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	if offset+len(refs) < total {
 		out.Truncated, out.TruncatedReason = true, TruncatedLimit
 	}
-	fitBytes(&out.Results, s.budget(0), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 	if offset+len(out.Results) < total {
 		out.NextCursor = strconv.Itoa(offset + len(out.Results))
 	}

@@ -411,6 +411,9 @@ func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (index.R
 
 // Search runs a search.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	if res, ok, err := forward[SearchResult](ctx, s, "search", req); ok {
+		return res, err
+	}
 	start := time.Now()
 	ireq, xs, err := s.prepareSearch(ctx, req)
 	if err != nil {
@@ -461,7 +464,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}
-	fitBytes(&out.Results, s.budget(req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	if out.TruncatedReason == TruncatedMaxBytes && (ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles) {
 		out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(out.Results)) // the next page starts after what fit
 	}
@@ -570,6 +573,9 @@ const maxGotoCandidates = 100
 
 // Goto finds the definitions of a symbol.
 func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error) {
+	if res, ok, err := forward[GotoResult](ctx, s, "goto", req); ok {
+		return res, err
+	}
 	start := time.Now()
 	if strings.TrimSpace(req.Symbol) == "" {
 		return nil, Errorf(CodeBadQuery, "symbol", "empty symbol: give the name of a definition")
@@ -602,18 +608,25 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if len(out.Results) > limit {
 		out.Results, out.Truncated, out.TruncatedReason = out.Results[:limit], true, TruncatedLimit
 	}
-	fitBytes(&out.Results, s.budget(0), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }
 
-// budget returns the byte budget of an answer: the request's, else the service's default.
-func (s *Service) budget(requested int) int {
+// budget returns the byte budget of an answer: the request's, else the default of the
+// process that asked (a local server's client), else the service's.
+func (s *Service) budget(ctx context.Context, requested int) int {
 	if requested > 0 {
 		return requested
 	}
+	if b, ok := ctx.Value(budgetKey{}).(int); ok {
+		return b
+	}
 	return s.MaxBytes
 }
+
+// budgetKey is the context key of the default budget of a local server's client.
+type budgetKey struct{}
 
 // filesIn returns the number of files indexed in xs.
 func filesIn(ctx context.Context, xs []*workspace.SearchIndex) (int, error) {

@@ -35,6 +35,12 @@ type Service struct {
 	// Keep is how long an index stays open after its last use (0: closed at once). The MCP
 	// server sets KeepOpen.
 	Keep time.Duration
+	// Forward, when set, runs the operations that use an index (search, goto, symbols, refs,
+	// workspace, index, health) in the workspace's local server when one runs (Listen), and
+	// here only when none answers: the command line sets it.
+	Forward bool
+	// OnServer, when set, hears of each operation handed to the local server of process pid.
+	OnServer func(op string, pid int)
 
 	mu      sync.Mutex
 	cache   map[string]*cachedIndex                 // the current open index of each workspace id

@@ -69,6 +69,9 @@ type SymbolsResult struct {
 
 // Symbols returns the outline of a file, read from disk as it is now.
 func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResult, error) {
+	if res, ok, err := forward[SymbolsResult](ctx, s, "symbols", req); ok {
+		return res, err
+	}
 	start := time.Now()
 	if strings.TrimSpace(req.FilePath) == "" {
 		return nil, Errorf(CodeBadValue, "file_path", "file_path is required: the file to outline")
@@ -123,7 +126,7 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		out.Results = append(out.Results, symbolOf(e, mode, req.Target != "", src))
 	}
 	if n := len(out.Results); n > 0 {
-		fitBytes(&out.Results, s.budget(0), &out.Truncated, &out.TruncatedReason)
+		fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 		if len(out.Results) < n {
 			out.NextCursor = strconv.Itoa(offset + len(out.Results))
 		}

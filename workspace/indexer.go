@@ -63,6 +63,7 @@ type Summary struct {
 	Skipped   map[extract.SkipReason]int `json:"skipped"`
 	Samples   []Skipped                  `json:"skipped_samples,omitempty"`
 	Fulltext  string                     `json:"fulltext"` // what happened to the full-text index
+	Replayed  int                        `json:"replayed,omitempty" jsonschema:"full-text changes of an index run that did not finish (killed, crashed), re-applied at the start of this one"`
 	Errors    []string                   `json:"errors,omitempty"`
 	Elapsed   time.Duration              `json:"-"`
 	ElapsedMS int64                      `json:"elapsed_ms"`
@@ -114,7 +115,7 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		}
 	}
 	store := ix.Store()
-	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status())}
+	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status()), Replayed: ix.Replayed()}
 	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg, Scope: opts.Scope})
 	if err != nil {
 		return nil, err

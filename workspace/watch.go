@@ -69,6 +69,7 @@ type WatchStatus struct {
 	Batches     int           `json:"batches" jsonschema:"index runs applied"`
 	LastLagMS   float64       `json:"last_lag_ms" jsonschema:"from the first event of the last batch to the end of its run"`
 	LastError   string        `json:"last_error,omitempty"`
+	Repair      string        `json:"repair,omitempty" jsonschema:"what the first run, when watching started, repaired: a run that did not finish replayed, a full-text index rebuilt"`
 	Since       time.Time     `json:"since"`
 	lastLag     time.Duration // LastLagMS is its JSON form
 }
@@ -159,6 +160,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 		}
 		b := WatchBatch{Events: events, Summary: sum, Err: err, Lag: time.Since(start)}
 		w.update(func(s *WatchStatus) {
+			if s.Batches == 0 && sum != nil {
+				s.Repair = repairOf(sum)
+			}
 			s.Batches++
 			s.lastLag = b.Lag
 			s.LastError = ""
@@ -306,4 +310,17 @@ func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
 	n := len(fw.WatchList())
 	w.update(func(s *WatchStatus) { s.Directories = n })
 	return limit
+}
+
+// repairOf says what an index run repaired ("" nothing): the full-text changes of a run that
+// did not finish, replayed; a full-text index rebuilt from the store.
+func repairOf(sum *Summary) string {
+	var parts []string
+	if sum.Replayed > 0 {
+		parts = append(parts, fmt.Sprintf("%d full-text changes of an unfinished run replayed", sum.Replayed))
+	}
+	if strings.Contains(sum.Fulltext, "rebuilt") {
+		parts = append(parts, "full-text index "+sum.Fulltext)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -80,6 +80,20 @@ func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 	if h.LastIndex != nil {
 		fmt.Fprintf(w, "  last indexed: %s (%.1fs)\n", h.LastIndex.At.Format("2006-01-02T15:04:05Z"), float64(h.LastIndex.ElapsedMS)/1e3)
 	}
+	if wt := h.Watch; wt != nil {
+		how := fmt.Sprintf("%d directories watched", wt.Directories)
+		if wt.Scanning {
+			how += "; the system's limit of watches reached: scanning every few seconds"
+		}
+		fmt.Fprintf(w, "  watcher: running since %s, %s; %d events in %d batches, the last applied %.0f ms after its first event\n",
+			wt.Since.Format("15:04:05"), how, wt.Events, wt.Batches, wt.LastLagMS)
+		if wt.Repair != "" {
+			fmt.Fprintf(w, "  repaired at start: %s\n", wt.Repair)
+		}
+		if wt.LastError != "" {
+			fmt.Fprintf(w, "  watcher's last error: %s\n", wt.LastError)
+		}
+	}
 	ch := h.Changed
 	fmt.Fprintf(w, "  changed on disk since: %d modified, %d added, %d deleted\n", ch.Modified, ch.Added, ch.Deleted)
 	if detailed {

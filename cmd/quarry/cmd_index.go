@@ -63,6 +63,13 @@ func runIndex(cmd *cobra.Command, opts indexOptions, args []string) error {
 	if err != nil {
 		return jsonFailure(cmd, opts.json, err)
 	}
+	if req.Path == "" {
+		// While it runs, this run answers the searches of other processes, and a second run
+		// started meanwhile is handed to it.
+		if ls, _ := serveWorkspace(cmd, svc); ls != nil {
+			defer ls.Close()
+		}
+	}
 	res, err := svc.Index(cmd.Context(), req)
 	if err != nil {
 		return jsonFailure(cmd, opts.json, err)

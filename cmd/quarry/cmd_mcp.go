@@ -82,7 +82,17 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	defer svc.Close()
 	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
 	srv := tools.NewMCPServer(svc, version)
-	if !opts.noWatch {
+	watch := !opts.noWatch
+	ls, other := serveWorkspace(cmd, svc)
+	if ls != nil {
+		defer ls.Close()
+	}
+	if other != 0 {
+		// Another server watches and writes this workspace's index: ask it.
+		svc.Forward, watch = true, false
+		fmt.Fprintf(stderr, "quarry mcp: quarry process %d serves this workspace; its index answers here, and it watches the files\n", other)
+	}
+	if watch {
 		wctx, stop := context.WithCancel(cmd.Context())
 		done := make(chan struct{})
 		defer func() { stop(); <-done }()

@@ -36,6 +36,23 @@ quarry mcp watches by default (--no-watch turns it off).`,
 			}
 			defer svc.Close()
 			out := cmd.OutOrStdout()
+			ls, other := serveWorkspace(cmd, svc)
+			for waited := 0; other != 0; waited++ {
+				// One writer at a time: a quarry index run ends; a quarry mcp or quarry watch
+				// already keeps the index up to date, and this one takes over when it stops.
+				if waited == 0 {
+					fmt.Fprintf(out, "waiting: quarry process %d serves this workspace (quarry mcp, quarry watch or quarry index); watching starts when it stops\n", other)
+				}
+				select {
+				case <-cmd.Context().Done():
+					return nil
+				case <-time.After(time.Second):
+				}
+				ls, other = serveWorkspace(cmd, svc)
+			}
+			if ls != nil {
+				defer ls.Close()
+			}
 			fmt.Fprintf(out, "watching %s (Ctrl-C stops)\n", root)
 			return svc.Watch(cmd.Context(), func(b workspace.WatchBatch) { printBatch(out, b) })
 		},

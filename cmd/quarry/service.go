@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -24,6 +25,14 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 	svc, err := tools.NewService(root)
 	if err != nil {
 		return nil, err
+	}
+	// Operations on the index go to the workspace's server when one runs: it answers
+	// while it writes, where this process would find the index busy.
+	svc.Forward = true
+	svc.OnServer = func(op string, pid int) {
+		if op == "index" || op == "workspace" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: handing %s to quarry process %d, which serves this workspace\n", op, pid)
+		}
 	}
 	var p *progress
 	svc.OnIndexStart = func(e workspace.Entry) { p = newProgress(cmd.ErrOrStderr(), "indexing "+e.Name) }
@@ -70,4 +79,22 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// serveWorkspace makes svc the local server of its workspace (tools.Service.Listen) for as
+// long as the command runs: other quarry processes ask it instead of finding the index busy.
+// It returns the server (nil when svc does not serve) and, when another process serves the
+// workspace already, that process's id.
+func serveWorkspace(cmd *cobra.Command, svc *tools.Service) (*tools.LocalServer, int) {
+	ls, err := svc.Listen()
+	var running *tools.ServerRunningError
+	switch {
+	case errors.As(err, &running):
+		return nil, max(running.PID, 1)
+	case err != nil:
+		fmt.Fprintf(cmd.ErrOrStderr(), "quarry: not serving other quarry processes: %v\n", err)
+		return nil, 0
+	}
+	svc.Forward = false // it is the server
+	return ls, 0
 }

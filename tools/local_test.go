@@ -1,0 +1,208 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// serving makes s the local server of its workspace for the test, and returns a client
+// service of the same workspace that forwards to it, counting the operations it hands over.
+func serving(t *testing.T, s *Service) (client *Service, forwarded *[]string) {
+	t.Helper()
+	ls, err := s.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ls.Close)
+	client, err = NewService(s.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	client.Forward = true
+	var ops []string
+	client.OnServer = func(op string, pid int) {
+		if pid != os.Getpid() {
+			t.Errorf("the server said pid %d, want %d", pid, os.Getpid())
+		}
+		ops = append(ops, op)
+	}
+	return client, &ops
+}
+
+// A client asking the server gets the answer the server's own search gives, and the
+// contract's errors come back as they are (code, field, message).
+func TestLocalServerAnswers(t *testing.T) {
+	s, _ := staleRepo(t)
+	client, ops := serving(t, s)
+	ctx := context.Background()
+	req := SearchRequest{Query: "Acquire", Target: "definitions"}
+	want, err := s.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := client.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*ops) != 1 || (*ops)[0] != "search" {
+		t.Fatalf("forwarded %v, want [search]", *ops)
+	}
+	want.ElapsedMS, got.ElapsedMS = 0, 0
+	wj, _ := json.Marshal(want)
+	gj, _ := json.Marshal(got)
+	if string(wj) != string(gj) {
+		t.Errorf("via the server:\n%s\nhere:\n%s", gj, wj)
+	}
+	_, err = client.Search(ctx, SearchRequest{Query: "kind:(function", Target: "definitions"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeBadQuery || !strings.HasPrefix(e.Message, "1:1: unclosed (") {
+		t.Errorf("a bad query via the server: %v; want BAD_QUERY with its position", err)
+	}
+	h, err := client.Health(ctx, HealthRequest{})
+	if err != nil || h.Status != workspace.Healthy {
+		t.Errorf("health via the server: %+v, %v", h, err)
+	}
+	if len(*ops) != 3 {
+		t.Errorf("forwarded %v, want search, search, health", *ops)
+	}
+}
+
+// The server's default budget of an answer (an MCP server cuts at 24 KB for agents) is not
+// the command line's: a client gets the answer its own default allows.
+func TestLocalServerKeepsClientBudget(t *testing.T) {
+	s, file := staleRepo(t)
+	var b strings.Builder
+	b.WriteString("package pool\n\n")
+	for i := range 200 {
+		b.WriteString("// Acquire is called here " + strings.Repeat("x", i%7) + "\nvar _ = 1\n")
+	}
+	edit(t, file, b.String())
+	if _, err := s.Index(context.Background(), IndexRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	s.MaxBytes = 200
+	client, _ := serving(t, s)
+	req := SearchRequest{Query: "Acquire", Target: "content", Limit: intp(100)}
+	cut, err := s.Search(context.Background(), req)
+	if err != nil || cut.TruncatedReason != TruncatedMaxBytes {
+		t.Fatalf("the server's own search: %+v, %v; want cut at its max_bytes", cut, err)
+	}
+	whole, err := client.Search(context.Background(), req)
+	if err != nil || whole.TruncatedReason == TruncatedMaxBytes || len(whole.Results) <= len(cut.Results) {
+		t.Errorf("via the server: %d results, truncated %q, %v; want more than the server's %d, not cut", len(whole.Results), whole.TruncatedReason, err, len(cut.Results))
+	}
+}
+
+// While the server's index run is writing, a client's search answers from what the run
+// committed, neither busy nor waiting; a client's index run is handed to the server.
+func TestLocalServerDuringIndexRun(t *testing.T) {
+	s, file := staleRepo(t)
+	client, ops := serving(t, s)
+	ctx := context.Background()
+	inRun, release := make(chan struct{}), make(chan struct{})
+	testHookLent = func() {
+		close(inRun)
+		<-release
+	}
+	defer func() { testHookLent = nil }()
+	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Index(ctx, IndexRequest{})
+		done <- err
+	}()
+	select {
+	case <-inRun:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the index run did not lend its index")
+	}
+	res, err := client.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Acquire" {
+		t.Fatalf("a client's search during the server's run: %+v, %v", res, err)
+	}
+	handed := make(chan error, 1)
+	go func() {
+		_, err := client.Index(ctx, IndexRequest{})
+		handed <- err
+	}()
+	select {
+	case err := <-handed:
+		t.Fatalf("the client's index run ended (%v) while the server's was still writing", err)
+	case <-time.After(200 * time.Millisecond): // it waits for the server's run
+	}
+	testHookLent = func() {}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-handed; err != nil {
+		t.Fatalf("the client's index run, handed to the server: %v", err)
+	}
+	if got := strings.Join(*ops, ","); got != "search,index" {
+		t.Errorf("forwarded %s, want search,index", got)
+	}
+}
+
+// With no server (none started, or one that died and left its socket), a client runs the
+// operation itself; a new server replaces the dead one's socket; a second server is refused
+// with the first one's process id.
+func TestLocalServerAbsentOrDead(t *testing.T) {
+	s, _ := staleRepo(t)
+	s.Forward = true
+	calls := 0
+	s.OnServer = func(string, int) { calls++ }
+	sock := filepath.Join(s.Root(), workspace.DataDir, SocketFile)
+	if err := os.WriteFile(sock, nil, 0o600); err != nil { // a dead server's leftover
+		t.Fatal(err)
+	}
+	res, err := s.Search(context.Background(), SearchRequest{Query: "Acquire"})
+	if err != nil || len(res.Results) == 0 || calls != 0 {
+		t.Fatalf("with no server: %+v, %v, %d forwarded", res, err, calls)
+	}
+	s.Forward = false
+	ls, err := s.Listen()
+	if err != nil {
+		t.Fatalf("listening over a dead server's socket: %v", err)
+	}
+	defer ls.Close()
+	other, err := NewService(s.Root())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var running *ServerRunningError
+	if _, err := other.Listen(); !errors.As(err, &running) || running.PID != os.Getpid() {
+		t.Errorf("a second server: %v; want ServerRunningError naming pid %d", err, os.Getpid())
+	}
+	if st, err := os.Stat(sock); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the socket: %v, %v; want mode 0600", st.Mode(), err)
+	}
+}
+
+// A workspace whose socket path is longer than a socket address holds is served too.
+func TestLocalServerLongPath(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = filepath.Join(root, strings.Repeat("d", 60), strings.Repeat("e", 60))
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc Long() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := indexedService(t, root)
+	client, ops := serving(t, s)
+	res, err := client.Search(context.Background(), SearchRequest{Query: "Long"})
+	if err != nil || len(res.Results) == 0 || len(*ops) != 1 {
+		t.Errorf("via a server at a %d-byte socket path: %+v, %v, forwarded %v", len(filepath.Join(root, ".quarry", SocketFile)), res, err, *ops)
+	}
+}
