@@ -343,6 +343,12 @@ func (s *Service) serve(id string, x *workspace.SearchIndex) {
 	}
 	l := s.live[id]
 	delete(s.live, id)
+	// Until the run returns (setOpening false), new readers wait: a forced run moves its
+	// new index in place of the one it lent.
+	if s.opening == nil {
+		s.opening = map[string]bool{}
+	}
+	s.opening[id] = true
 	s.liveMu.Unlock()
 	if l == nil {
 		return

@@ -176,3 +176,54 @@ func TestSearchDuringIndexRun(t *testing.T) {
 		t.Errorf("after the run: %+v, %v", res, err)
 	}
 }
+
+// A forced run builds the new index beside the old one: searches meanwhile answer from the
+// old index (not busy, not waiting, not empty), and after it from the new one.
+func TestSearchDuringForcedRun(t *testing.T) {
+	s, file := staleRepo(t)
+	ctx := context.Background()
+	inRun, release := make(chan struct{}), make(chan struct{})
+	testHookLent = func() {
+		close(inRun)
+		<-release
+	}
+	defer func() { testHookLent = nil }()
+	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Index(ctx, IndexRequest{Force: true})
+		done <- err
+	}()
+	select {
+	case <-inRun:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the forced run did not lend the old index")
+	}
+	for _, q := range []string{"Acquire", "Extra"} {
+		start := time.Now()
+		res, err := s.Search(ctx, SearchRequest{Query: q, Target: "definitions"})
+		if err != nil {
+			t.Fatalf("search %s during the forced run: %v", q, err)
+		}
+		if q == "Acquire" && (len(res.Results) == 0 || res.Results[0].Name != "Acquire") {
+			t.Errorf("search Acquire during the forced run: %+v; want the old index's Acquire", res.Results)
+		}
+		if q == "Extra" && len(res.Results) > 0 && res.Results[0].Name == "Extra" {
+			t.Errorf("search Extra during the forced run found it: the old index does not hold it")
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("search during the forced run took %v: it waited for the run", d)
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Search(ctx, SearchRequest{Query: "Extra", Target: "definitions"})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Extra" {
+		t.Errorf("after the forced run: %+v, %v; want Extra from the new index", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(file), workspace.DataDir, "indexes", workspace.ID(filepath.Dir(file)), "rebuild")); !os.IsNotExist(err) {
+		t.Errorf("the rebuild directory is left behind: %v", err)
+	}
+}

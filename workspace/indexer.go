@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,14 +95,93 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		return nil, err
 	}
 	defer unlock()
+	if err := rollForward(indexDir); err != nil {
+		return nil, err
+	}
 	if opts.Force {
-		opts.Scope = nil // a new index holds everything
-		for _, p := range []string{filepath.Dir(StorePath(indexDir)), FulltextPath(indexDir)} {
-			if err := os.RemoveAll(p); err != nil {
-				return nil, fmt.Errorf("workspace: remove %s: %w", p, err)
-			}
+		return rebuild(ctx, root, indexDir, reg, opts, start)
+	}
+	return update(ctx, root, indexDir, reg, opts, start)
+}
+
+// rebuildDir is where a forced run builds the new index, beside the old one (which serves
+// searches meanwhile); completeFile in it marks a build finished, to be moved in place.
+const (
+	rebuildDir   = "rebuild"
+	completeFile = "complete"
+)
+
+// rebuild builds a new index of root in indexDir/rebuild and then moves it in place of the
+// old one, which answers the searches of opts.Serve until then: readers see the old index
+// or the new one, never a half-built one.
+func rebuild(ctx context.Context, root, indexDir string, reg *languages.Registry, opts IndexOptions, start time.Time) (*Summary, error) {
+	opts.Scope = nil // a new index holds everything
+	next := filepath.Join(indexDir, rebuildDir)
+	if err := os.RemoveAll(next); err != nil {
+		return nil, fmt.Errorf("workspace: remove %s: %w", next, err)
+	}
+	serve := opts.Serve
+	opts.Serve = nil // a first load has nothing committed to answer from
+	var old *SearchIndex
+	if serve != nil {
+		e := Entry{ID: ID(root), Root: root, Name: filepath.Base(root)}
+		if x, err := OpenSearch(e, indexDir); err == nil {
+			old = x
+			serve(old)
 		}
 	}
+	sum, err := update(ctx, root, next, reg, opts, start)
+	if old != nil {
+		serve(nil) // waits for the searches using it
+		old.Close()
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(next, completeFile), nil, 0o644)
+	}
+	if err == nil {
+		err = rollForward(indexDir)
+	}
+	if err != nil {
+		_ = os.RemoveAll(next)
+		return nil, err
+	}
+	return sum, nil
+}
+
+// rollForward moves a finished rebuild (indexDir/rebuild/complete) in place of the index,
+// or removes an unfinished one. A move cut short (a crash) is completed by the next call:
+// every step can be taken again.
+func rollForward(indexDir string) error {
+	next := filepath.Join(indexDir, rebuildDir)
+	if _, err := os.Stat(filepath.Join(next, completeFile)); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			err = os.RemoveAll(next)
+		}
+		if err != nil {
+			return fmt.Errorf("workspace: remove the unfinished rebuild %s: %w", next, err)
+		}
+		return nil
+	}
+	for _, p := range []string{filepath.Dir(StorePath(indexDir)), FulltextPath(indexDir)} {
+		from := filepath.Join(next, filepath.Base(p))
+		if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
+			continue // moved before
+		}
+		if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("workspace: replace %s: %w", p, err)
+		}
+		if err := os.Rename(from, p); err != nil {
+			return fmt.Errorf("workspace: move the rebuilt index in place: %w", err)
+		}
+	}
+	if err := os.RemoveAll(next); err != nil {
+		return fmt.Errorf("workspace: remove %s: %w", next, err)
+	}
+	return nil
+}
+
+// update brings the index in indexDir up to date with the files of root.
+func update(ctx context.Context, root, indexDir string, reg *languages.Registry, opts IndexOptions, start time.Time) (*Summary, error) {
 	ix, err := index.OpenWriter(ctx, StorePath(indexDir), FulltextPath(indexDir))
 	if err != nil {
 		return nil, err

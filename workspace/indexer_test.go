@@ -314,3 +314,57 @@ func TestFilesWithoutSymbolsReachTheFulltextIndex(t *testing.T) {
 		t.Errorf("counts %+v", c)
 	}
 }
+
+// A forced run cut short leaves the old index as it was; one killed while moving its new
+// index in place is completed by the next run, which then holds the new index.
+func TestForcedRebuildRollsForward(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc Old() {}\n"})
+	indexTree(t, root, IndexOptions{})
+	dir := IndexDir(root, ID(mustCanon(t, root)))
+	next := filepath.Join(dir, rebuildDir)
+
+	// Unfinished: no completion mark. The next run removes it and keeps the old index.
+	writeTree(t, next, map[string]string{"db/symbols.db": "half written"})
+	if sum := indexTree(t, root, IndexOptions{}); sum.Unchanged != 1 {
+		t.Errorf("after an unfinished rebuild: %+v; want the old index, a.go unchanged", sum)
+	}
+	if _, err := os.Stat(next); !os.IsNotExist(err) {
+		t.Errorf("the unfinished rebuild is still there: %v", err)
+	}
+
+	// Finished, and killed after moving the store but not the full-text index.
+	other := t.TempDir()
+	writeTree(t, other, map[string]string{"a.go": "package a\n\nfunc New() {}\n"})
+	otherDir := IndexDir(other, ID(mustCanon(t, other)))
+	indexTree(t, other, IndexOptions{})
+	if err := os.MkdirAll(next, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(FulltextPath(otherDir), filepath.Join(next, fulltextDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(next, completeFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Dir(StorePath(dir))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Dir(StorePath(otherDir)), filepath.Dir(StorePath(dir))); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc New() {}\n"})
+	indexTree(t, root, IndexOptions{})
+	if _, err := os.Stat(next); !os.IsNotExist(err) {
+		t.Errorf("the finished rebuild is still there: %v", err)
+	}
+	x, err := OpenSearch(Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root)}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	res, err := x.Searcher().Search(context.Background(), withDefaults(index.Request{Query: q("New"), Target: index.TargetDefinitions}))
+	if err != nil || len(res.Hits) == 0 || res.Hits[0].Name != "New" {
+		t.Errorf("after rolling forward: %+v, %v; want New from the moved full-text index", res, err)
+	}
+}
