@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +79,114 @@ func TestLoadExtractRoundTrip(t *testing.T) {
 	put(t, s, &FileRecord{Path: "notes.txt", Hash: "h", Size: 1, MTime: 1, Content: []byte("x")})
 	if f, err := s.LoadExtract(ctx, "notes.txt"); f != nil || err != nil {
 		t.Errorf("LoadExtract(a file without extractor) = %v, %v; want nil, nil", f, err)
+	}
+}
+
+// Replacing a stored file in place (Put over it) leaves the store holding exactly what a
+// store given only the new version holds, for every language's golden source edited in
+// ways a working day does: lines inserted above everything, a block cut from the middle,
+// the file doubled, the file cut to its first half. Only symbols whose full-text document
+// changed are touched.
+func TestPutInPlaceEqualsFresh(t *testing.T) {
+	ctx := context.Background()
+	reg, err := languages.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := extract.New(reg, extract.Options{})
+	files, err := filepath.Glob(filepath.Join("..", "extract", "testdata", "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits := map[string]func(string) string{
+		"insert above": func(s string) string { return "\n\n" + s },
+		"cut middle": func(s string) string {
+			lines := strings.SplitAfter(s, "\n")
+			a, b := len(lines)/3, 2*len(lines)/3
+			return strings.Join(append(lines[:a:a], lines[b:]...), "")
+		},
+		"doubled":    func(s string) string { return s + "\n" + s },
+		"first half": func(s string) string { return s[:len(s)/2] },
+	}
+	n := 0
+	for _, p := range files {
+		if strings.HasSuffix(p, ".json") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.ToSlash(strings.TrimPrefix(p, filepath.Join("..", "extract", "testdata")+string(filepath.Separator)))
+		rec := func(content string) *FileRecord {
+			f, err := ex.Extract(ctx, path, []byte(content), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return &FileRecord{Path: path, Language: f.Language, Hash: content, Size: int64(len(content)), MTime: 1, Content: []byte(content), Extract: f}
+		}
+		for name, edit := range edits {
+			before, after := rec(string(src)), rec(edit(string(src)))
+			updated, fresh := openTestStore(t), openTestStore(t)
+			put(t, updated, before)
+			touched := put(t, updated, after)
+			put(t, fresh, after)
+			got, err := updated.LoadExtract(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := fresh.LoadExtract(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byStart := func(f *extract.File) {
+				slices.SortStableFunc(f.Symbols, func(a, b extract.Symbol) int {
+					return cmp.Or(cmp.Compare(a.StartByte, b.StartByte), cmp.Compare(b.EndByte, a.EndByte), strings.Compare(a.ID, b.ID))
+				})
+			}
+			byStart(got)
+			byStart(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %s: updated in place differs from fresh (symbols %d/%d, identifiers %d/%d, relationships %d/%d, types %d/%d)",
+					path, name, len(got.Symbols), len(want.Symbols), len(got.Identifiers), len(want.Identifiers),
+					len(got.Relationships), len(want.Relationships), len(got.Types), len(want.Types))
+			}
+			// A symbol is touched exactly when its document changed, it is gone, or it is
+			// stored anew (its name or parent changed: indexed columns).
+			oldDocs := map[string]string{}
+			for _, s := range before.Extract.Symbols {
+				if _, ok := oldDocs[s.ID]; !ok {
+					oldDocs[s.ID] = s.ParentID + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.DocComment + "\x00" + s.Kind.String() + "\x00" + symbolBody(s.Kind.String(), before.Content, s.StartByte, s.EndByte)
+				}
+			}
+			wantTouched := map[string]bool{fileDocID(path): true}
+			newIDs := map[string]bool{}
+			for _, s := range after.Extract.Symbols {
+				if newIDs[s.ID] {
+					continue
+				}
+				newIDs[s.ID] = true
+				doc := s.ParentID + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.DocComment + "\x00" + s.Kind.String() + "\x00" + symbolBody(s.Kind.String(), after.Content, s.StartByte, s.EndByte)
+				if oldDocs[s.ID] != doc {
+					wantTouched[symbolDocID(s.ID)] = true
+				}
+			}
+			for id := range oldDocs {
+				if !newIDs[id] {
+					wantTouched[symbolDocID(id)] = true
+				}
+			}
+			gotTouched := map[string]bool{}
+			for _, id := range touched {
+				gotTouched[id] = true
+			}
+			if !reflect.DeepEqual(gotTouched, wantTouched) {
+				t.Errorf("%s, %s: touched %d documents, want %d", path, name, len(gotTouched), len(wantTouched))
+			}
+			n++
+		}
+	}
+	if n < 17*len(edits) {
+		t.Errorf("compared %d edits, want %d", n, 17*len(edits))
 	}
 }

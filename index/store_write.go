@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -16,6 +17,9 @@ type Batch struct {
 	tx      *sql.Tx
 	stmts   map[string]*sql.Stmt
 	touched []string // full-text documents changed by this batch
+	// unchanged holds the symbols of the last Put whose full-text document is as stored
+	// (name, signature, doc comment, body, kind, language): only their lines moved.
+	unchanged map[string]bool
 }
 
 var batchStatements = map[string]string{
@@ -33,6 +37,25 @@ var batchStatements = map[string]string{
 	"delIdent":  `DELETE FROM identifiers WHERE path = ?`,
 	"delRel":    `DELETE FROM relationships WHERE path = ?`,
 	"delType":   `DELETE FROM types WHERE path = ?`,
+
+	// Replacing a file's rows in place (Put over a stored file): rows that stay keep their
+	// place in the lookup indexes, which are most of the cost of a write.
+	"oldSyms":     `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE path = ?`,
+	"oldContent":  `SELECT content FROM files WHERE path = ?`,
+	"updSym":      `UPDATE symbols SET kind = ?, language = ?, start_line = ?, start_column = ?, end_line = ?, end_column = ?, start_byte = ?, end_byte = ?, signature = ?, doc_comment = ?, visibility = ?, metadata = ? WHERE id = ?`,
+	"delSymID":    `DELETE FROM symbols WHERE id = ?`,
+	"oldIdents":   `SELECT rowid, name, kind, line, column, start_byte, containing_symbol_id FROM identifiers WHERE path = ? ORDER BY rowid`,
+	"updIdent":    `UPDATE identifiers SET kind = ?, line = ?, column = ?, start_byte = ?, containing_symbol_id = ? WHERE rowid = ?`,
+	"updIdentAll": `UPDATE identifiers SET name = ?, kind = ?, line = ?, column = ?, start_byte = ?, containing_symbol_id = ? WHERE rowid = ?`,
+	"delIdentRow": `DELETE FROM identifiers WHERE rowid = ?`,
+	"oldRels":     `SELECT rowid, from_id, from_name, to_name, kind, line FROM relationships WHERE path = ? ORDER BY rowid`,
+	"updRel":      `UPDATE relationships SET from_name = ?, kind = ?, line = ? WHERE rowid = ?`,
+	"updRelAll":   `UPDATE relationships SET from_id = ?, from_name = ?, to_name = ?, kind = ?, line = ? WHERE rowid = ?`,
+	"delRelRow":   `DELETE FROM relationships WHERE rowid = ?`,
+	"oldTypes":    `SELECT rowid, symbol_id, role, type FROM types WHERE path = ? ORDER BY rowid`,
+	"updType":     `UPDATE types SET role = ?, type = ? WHERE rowid = ?`,
+	"updTypeAll":  `UPDATE types SET symbol_id = ?, role = ?, type = ? WHERE rowid = ?`,
+	"delTypeRow":  `DELETE FROM types WHERE rowid = ?`,
 }
 
 // Begin starts a batch.
@@ -41,7 +64,10 @@ func (s *Store) Begin(ctx context.Context) (*Batch, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: begin: %w", err)
 	}
-	b := &Batch{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, bulk: s.bulk}
+	// Statements run under a context that is never done: one that can be would make the
+	// driver run each in a goroutine of its own (a third of a write's cost). The run checks
+	// ctx between files.
+	b := &Batch{ctx: context.WithoutCancel(ctx), tx: tx, stmts: map[string]*sql.Stmt{}, bulk: s.bulk}
 	for name, q := range batchStatements {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -97,13 +123,14 @@ func (b *Batch) removeRows(path string) error {
 	return nil
 }
 
-// Put stores a file and what was extracted from it, replacing what the store had for its path.
+// Put stores a file and what was extracted from it, replacing what the store had for its
+// path. Over a stored file the rows are replaced in place (replace): a symbol whose id stays
+// is updated, an identifier, relationship or type row takes the values of the one at its
+// position, and only the rest is deleted or inserted, so an edit that moves lines rewrites
+// no lookup index entry; a symbol whose full-text document is unchanged is not touched
+// (Unchanged).
 func (b *Batch) Put(rec *FileRecord) error {
-	if !b.bulk {
-		if err := b.removeRows(rec.Path); err != nil {
-			return err
-		}
-	}
+	clear(b.unchanged)
 	f := rec.Extract
 	var parseErrors, nsyms, nidents, nrels, ntypes int
 	if f != nil {
@@ -114,6 +141,11 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if content == nil {
 		content = []byte{}
 	}
+	if !b.bulk {
+		if err := b.replace(rec, content); err != nil {
+			return err
+		}
+	}
 	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, nidents, nrels, ntypes, rec.Skipped, content); err != nil {
 		return err
 	}
@@ -122,17 +154,11 @@ func (b *Batch) Put(rec *FileRecord) error {
 			return err
 		}
 	}
-	if f == nil {
+	if f == nil || !b.bulk {
 		return nil
 	}
 	for i := range f.Symbols {
-		s := &f.Symbols[i]
-		if err := b.exec("symbol", s.ID, rec.Path, s.Name, s.Kind.String(), s.Language, s.StartLine, s.StartColumn,
-			s.EndLine, s.EndColumn, s.StartByte, s.EndByte, s.Signature, s.DocComment, string(s.Visibility),
-			s.ParentID, marshalMeta(s.Metadata)); err != nil {
-			return err
-		}
-		if err := b.touch(symbolDocID(s.ID)); err != nil {
+		if err := b.insertSymbol(rec.Path, &f.Symbols[i]); err != nil {
 			return err
 		}
 	}
@@ -152,6 +178,280 @@ func (b *Batch) Put(rec *FileRecord) error {
 		}
 	}
 	return nil
+}
+
+// Unchanged reports whether the full-text document of symbol id, written by the last Put,
+// is the one the store had: only its position changed.
+func (b *Batch) Unchanged(id string) bool { return b.unchanged[id] }
+
+func (b *Batch) insertSymbol(path string, s *extract.Symbol) error {
+	if err := b.exec("symbol", s.ID, path, s.Name, s.Kind.String(), s.Language, s.StartLine, s.StartColumn,
+		s.EndLine, s.EndColumn, s.StartByte, s.EndByte, s.Signature, s.DocComment, string(s.Visibility),
+		s.ParentID, marshalMeta(s.Metadata)); err != nil {
+		return err
+	}
+	return b.touch(symbolDocID(s.ID))
+}
+
+// storedSymbol is a symbol row as replace reads it.
+type storedSymbol struct {
+	name, kind, language, signature, doc, visibility, parent, metadata string
+	startLine, startCol, endLine, endCol, startByte, endByte           int
+	kept                                                               bool
+}
+
+// replace brings the stored rows of rec's path to what rec holds, in place (see Put); the
+// file's row itself is the caller's.
+func (b *Batch) replace(rec *FileRecord, content []byte) error {
+	old := map[string]*storedSymbol{}
+	err := b.query("oldSyms", rec.Path, func(rows *sql.Rows) error {
+		var id string
+		o := &storedSymbol{}
+		if err := rows.Scan(&id, &o.name, &o.kind, &o.language, &o.startLine, &o.startCol, &o.endLine, &o.endCol,
+			&o.startByte, &o.endByte, &o.signature, &o.doc, &o.visibility, &o.parent, &o.metadata); err != nil {
+			return err
+		}
+		old[id] = o
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := b.touch(fileDocID(rec.Path)); err != nil { // gone, or replaced by the caller
+		return err
+	}
+	f := rec.Extract
+	if f == nil {
+		f = &extract.File{}
+	}
+	var oldContent []byte
+	oldRead := false
+	seen := make(map[string]bool, len(f.Symbols))
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		if seen[s.ID] {
+			continue // a repeated id is stored once: the first
+		}
+		seen[s.ID] = true
+		o := old[s.ID]
+		if o == nil {
+			if err := b.insertSymbol(rec.Path, s); err != nil {
+				return err
+			}
+			continue
+		}
+		o.kept = true
+		if o.name != s.Name || o.parent != s.ParentID { // indexed columns: a new row
+			if err := b.exec("delSymID", s.ID); err != nil {
+				return err
+			}
+			if err := b.insertSymbol(rec.Path, s); err != nil {
+				return err
+			}
+			continue
+		}
+		kind, meta := s.Kind.String(), marshalMeta(s.Metadata)
+		if o.kind != kind || o.language != s.Language || o.startLine != s.StartLine || o.startCol != s.StartColumn ||
+			o.endLine != s.EndLine || o.endCol != s.EndColumn || o.startByte != s.StartByte || o.endByte != s.EndByte ||
+			o.signature != s.Signature || o.doc != s.DocComment || o.visibility != string(s.Visibility) || o.metadata != meta {
+			if err := b.exec("updSym", kind, s.Language, s.StartLine, s.StartColumn, s.EndLine, s.EndColumn,
+				s.StartByte, s.EndByte, s.Signature, s.DocComment, string(s.Visibility), meta, s.ID); err != nil {
+				return err
+			}
+		}
+		same := o.kind == kind && o.language == s.Language && o.signature == s.Signature && o.doc == s.DocComment
+		if same {
+			if !oldRead {
+				if oldContent, err = b.content(rec.Path); err != nil {
+					return err
+				}
+				oldRead = true
+			}
+			same = symbolBody(o.kind, oldContent, o.startByte, o.endByte) == symbolBody(kind, content, s.StartByte, s.EndByte)
+		}
+		if same {
+			if b.unchanged == nil {
+				b.unchanged = map[string]bool{}
+			}
+			b.unchanged[s.ID] = true
+		} else if err := b.touch(symbolDocID(s.ID)); err != nil {
+			return err
+		}
+	}
+	for id, o := range old {
+		if o.kept {
+			continue
+		}
+		if err := b.exec("delSymID", id); err != nil {
+			return err
+		}
+		if err := b.touch(symbolDocID(id)); err != nil {
+			return err
+		}
+	}
+	if err := b.replaceIdents(rec.Path, f.Identifiers); err != nil {
+		return err
+	}
+	if err := b.replaceRels(rec.Path, f.Relationships); err != nil {
+		return err
+	}
+	return b.replaceTypes(rec.Path, f.Types)
+}
+
+// replaceIdents gives the path's identifier rows the values of ids, position by position.
+func (b *Batch) replaceIdents(path string, ids []extract.Identifier) error {
+	type stored struct {
+		row                   int64
+		name, kind, container string
+		line, col, start      int
+	}
+	var olds []stored
+	err := b.query("oldIdents", path, func(rows *sql.Rows) error {
+		var o stored
+		err := rows.Scan(&o.row, &o.name, &o.kind, &o.line, &o.col, &o.start, &o.container)
+		olds = append(olds, o)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, o := range olds {
+		if i >= len(ids) {
+			err = b.exec("delIdentRow", o.row)
+		} else {
+			n := &ids[i]
+			nk := n.Kind.String()
+			switch {
+			case o.name != n.Name:
+				err = b.exec("updIdentAll", n.Name, nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
+			case o.kind != nk || o.line != n.StartLine || o.col != n.StartColumn || o.start != n.StartByte || o.container != n.ContainingSymbolID:
+				err = b.exec("updIdent", nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i := len(olds); i < len(ids); i++ {
+		n := &ids[i]
+		if err := b.exec("ident", path, n.Name, n.Kind.String(), n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replaceRels gives the path's relationship rows the values of rels, position by position.
+func (b *Batch) replaceRels(path string, rels []extract.Relationship) error {
+	type stored struct {
+		row                        int64
+		fromID, fromName, to, kind string
+		line                       int
+	}
+	var olds []stored
+	err := b.query("oldRels", path, func(rows *sql.Rows) error {
+		var o stored
+		err := rows.Scan(&o.row, &o.fromID, &o.fromName, &o.to, &o.kind, &o.line)
+		olds = append(olds, o)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, o := range olds {
+		if i >= len(rels) {
+			err = b.exec("delRelRow", o.row)
+		} else {
+			r := &rels[i]
+			rk := r.Kind.String()
+			switch {
+			case o.fromID != r.FromID || o.to != r.To:
+				err = b.exec("updRelAll", r.FromID, r.FromName, r.To, rk, r.Line, o.row)
+			case o.fromName != r.FromName || o.kind != rk || o.line != r.Line:
+				err = b.exec("updRel", r.FromName, rk, r.Line, o.row)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i := len(olds); i < len(rels); i++ {
+		r := &rels[i]
+		if err := b.exec("rel", path, r.FromID, r.FromName, r.To, r.Kind.String(), r.Line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replaceTypes gives the path's type rows the values of types, position by position.
+func (b *Batch) replaceTypes(path string, types []extract.TypeInfo) error {
+	type stored struct {
+		row            int64
+		sym, role, typ string
+	}
+	var olds []stored
+	err := b.query("oldTypes", path, func(rows *sql.Rows) error {
+		var o stored
+		err := rows.Scan(&o.row, &o.sym, &o.role, &o.typ)
+		olds = append(olds, o)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, o := range olds {
+		if i >= len(types) {
+			err = b.exec("delTypeRow", o.row)
+		} else {
+			t := &types[i]
+			switch {
+			case o.sym != t.SymbolID:
+				err = b.exec("updTypeAll", t.SymbolID, t.Role, t.Type, o.row)
+			case o.role != t.Role || o.typ != t.Type:
+				err = b.exec("updType", t.Role, t.Type, o.row)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i := len(olds); i < len(types); i++ {
+		t := &types[i]
+		if err := b.exec("type", path, t.SymbolID, t.Role, t.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// query runs the batch's statement name with arg and calls fn to scan each row (the caller
+// changes the rows after: never while they are read).
+func (b *Batch) query(name string, arg any, fn func(*sql.Rows) error) error {
+	rows, err := b.stmts[name].QueryContext(b.ctx, arg)
+	if err != nil {
+		return fmt.Errorf("index: %s: %w", name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return fmt.Errorf("index: %s: %w", name, err)
+		}
+	}
+	return rows.Err()
+}
+
+// content returns the stored content of path (nil: none).
+func (b *Batch) content(path string) ([]byte, error) {
+	var c []byte
+	err := b.stmts["oldContent"].QueryRowContext(b.ctx, path).Scan(&c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: content of %s: %w", path, err)
+	}
+	return c, nil
 }
 
 // Touch records a new modification time and size for a file whose content did not change.

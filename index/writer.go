@@ -271,6 +271,9 @@ func (b *WriteBatch) Put(rec *FileRecord) error {
 	}
 	for i := range rec.Extract.Symbols {
 		s := &rec.Extract.Symbols[i]
+		if b.store.Unchanged(s.ID) {
+			continue // bleve has this document as it is: only its lines moved
+		}
 		b.ft.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
 			CodeBody: symbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path})
 		b.added[symbolDocID(s.ID)] = true
