@@ -87,6 +87,10 @@ var secondaryIndexes = []string{
 	// which hold the start of every file's content (0.44 s of a 1.2 s one-file update on
 	// corpus.sh full).
 	`CREATE INDEX IF NOT EXISTS files_state ON files(path, language, hash, size, mtime, parse_errors, symbol_count, skipped)`,
+	// Covering: the languages' totals (Languages, at the end of every index run and in
+	// health) read this index, not the table: 0.2 s of a 0.35 s one-file update on
+	// corpus.sh full.
+	`CREATE INDEX IF NOT EXISTS files_langs ON files(skipped, language, symbol_count, parse_errors)`,
 	`CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)`,
 	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
 	`CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path)`,
