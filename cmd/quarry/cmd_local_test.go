@@ -42,7 +42,9 @@ func TestCommandsAskTheRunningServer(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	var watchOut syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"--root", root, "watch"}, strings.NewReader(""), &watchOut, &watchOut) }()
+	go func() {
+		done <- run(ctx, []string{"--root", root, "watch"}, strings.NewReader(""), &watchOut, &watchOut)
+	}()
 	defer func() {
 		stop()
 		if err := <-done; err != nil {
