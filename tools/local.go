@@ -338,10 +338,10 @@ func (s *Service) callServer(ctx context.Context, op string, req any) (json.RawM
 	return res.Result, nil
 }
 
-// forward runs op with req in the workspace's server when s.Forward is set and one
+// forward runs op with req in the workspace's server when s forwards (SetForward) and one
 // answers; ok is false when the caller must run it itself.
 func forward[R any](ctx context.Context, s *Service, op string, req any) (res *R, ok bool, err error) {
-	if !s.Forward || ctx.Value(servedKey{}) != nil { // a request served is never sent on
+	if !s.forward.Load() || ctx.Value(servedKey{}) != nil { // a request served is never sent on
 		return nil, false, nil
 	}
 	raw, err := s.callServer(ctx, op, req)

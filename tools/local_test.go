@@ -26,7 +26,7 @@ func serving(t *testing.T, s *Service) (client *Service, forwarded *[]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client.Forward = true
+	client.SetForward(true)
 	var ops []string
 	client.OnServer = func(op string, pid int) {
 		if pid != os.Getpid() {
@@ -156,7 +156,7 @@ func TestLocalServerDuringIndexRun(t *testing.T) {
 // with the first one's process id.
 func TestLocalServerAbsentOrDead(t *testing.T) {
 	s, _ := staleRepo(t)
-	s.Forward = true
+	s.SetForward(true)
 	calls := 0
 	s.OnServer = func(string, int) { calls++ }
 	sock := filepath.Join(s.Root(), workspace.DataDir, SocketFile)
@@ -167,7 +167,7 @@ func TestLocalServerAbsentOrDead(t *testing.T) {
 	if err != nil || len(res.Results) == 0 || calls != 0 {
 		t.Fatalf("with no server: %+v, %v, %d forwarded", res, err, calls)
 	}
-	s.Forward = false
+	s.SetForward(false)
 	ls, err := s.Listen()
 	if err != nil {
 		t.Fatalf("listening over a dead server's socket: %v", err)

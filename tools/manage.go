@@ -48,7 +48,7 @@ type WorkspaceResult struct {
 
 // Workspace runs a workspace operation.
 func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*WorkspaceResult, error) {
-	if s.Forward && req.Path != "" && !filepath.IsAbs(req.Path) {
+	if s.forward.Load() && req.Path != "" && !filepath.IsAbs(req.Path) {
 		if abs, err := filepath.Abs(req.Path); err == nil {
 			req.Path = abs // relative to this process's directory, not the server's
 		}

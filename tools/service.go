@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/quarrysearch/quarry/languages"
@@ -35,10 +36,6 @@ type Service struct {
 	// Keep is how long an index stays open after its last use (0: closed at once). The MCP
 	// server sets KeepOpen.
 	Keep time.Duration
-	// Forward, when set, runs the operations that use an index (search, goto, symbols, refs,
-	// workspace, index, health) in the workspace's local server when one runs (Listen), and
-	// here only when none answers: the command line sets it.
-	Forward bool
 	// OnServer, when set, hears of each operation handed to the local server of process pid.
 	OnServer func(op string, pid int)
 
@@ -58,7 +55,15 @@ type Service struct {
 	// indexMu serializes this process's index runs (the watcher's, a search's first index,
 	// manage_workspace's): the index lock refuses a second writer, even this process.
 	indexMu sync.Mutex
+	// forward: see SetForward.
+	forward atomic.Bool
 }
+
+// SetForward sets whether the operations that use an index (search, goto, symbols, refs,
+// workspace, index, health) run in the workspace's local server when one runs (Listen),
+// and here only when none answers: the command line sets it, and a second quarry mcp until
+// it takes over from the first. It is safe to call while operations run.
+func (s *Service) SetForward(on bool) { s.forward.Store(on) }
 
 // KeepOpen is how long a server keeps an unused index open: longer than the pause between
 // an agent's calls, shorter than the two seconds an index run waits for the index.

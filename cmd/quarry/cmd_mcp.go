@@ -29,6 +29,10 @@ type mcpOptions struct {
 // it is stopped.
 const httpShutdownTimeout = 5 * time.Second
 
+// takeOverInterval is how often a quarry mcp that another process's server answers checks
+// whether that server stopped, to serve (and watch) the workspace itself.
+const takeOverInterval = 2 * time.Second
+
 // httpReadHeaderTimeout bounds how long a client may take to send a request's headers.
 const httpReadHeaderTimeout = 10 * time.Second
 
@@ -82,32 +86,43 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	defer svc.Close()
 	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
 	srv := tools.NewMCPServer(svc, version)
-	watch := !opts.noWatch
-	ls, other := serveWorkspace(cmd, svc)
-	if ls != nil {
-		defer ls.Close()
-	}
-	if other != 0 {
-		// Another server watches and writes this workspace's index: ask it.
-		svc.Forward, watch = true, false
-		fmt.Fprintf(stderr, "quarry mcp: quarry process %d serves this workspace; its index answers here, and it watches the files\n", other)
-	}
-	if watch {
-		wctx, stop := context.WithCancel(cmd.Context())
-		done := make(chan struct{})
-		defer func() { stop(); <-done }()
-		go func() {
-			defer close(done)
-			if err := svc.Watch(wctx, func(b workspace.WatchBatch) {
-				if b.Err != nil || b.Summary.Added+b.Summary.Changed+b.Summary.Renamed+b.Summary.Deleted > 0 {
-					fmt.Fprint(stderr, "quarry mcp: ")
-					printBatch(stderr, b)
+	// The server serves the workspace to the other quarry processes and watches it. When
+	// another process serves it already, this one asks that one, and takes over when it stops.
+	sctx, stop := context.WithCancel(cmd.Context())
+	done := make(chan struct{})
+	defer func() { stop(); <-done }()
+	go func() {
+		defer close(done)
+		ls, other := serveWorkspace(cmd, svc)
+		if other != 0 {
+			svc.SetForward(true)
+			fmt.Fprintf(stderr, "quarry mcp: quarry process %d serves this workspace; its index answers here (and it watches the files) until it stops\n", other)
+			for other != 0 {
+				select {
+				case <-sctx.Done():
+					return
+				case <-time.After(takeOverInterval):
 				}
-			}); err != nil {
-				fmt.Fprintf(stderr, "quarry mcp: not watching: %v\n", err)
+				ls, other = serveWorkspace(cmd, svc)
 			}
-		}()
-	}
+			fmt.Fprintln(stderr, "quarry mcp: the other server stopped; this one serves the workspace now")
+		}
+		if ls != nil {
+			defer ls.Close()
+		}
+		if opts.noWatch {
+			<-sctx.Done()
+			return
+		}
+		if err := svc.Watch(sctx, func(b workspace.WatchBatch) {
+			if b.Err != nil || b.Summary.Added+b.Summary.Changed+b.Summary.Renamed+b.Summary.Deleted > 0 {
+				fmt.Fprint(stderr, "quarry mcp: ")
+				printBatch(stderr, b)
+			}
+		}); err != nil {
+			fmt.Fprintf(stderr, "quarry mcp: not watching: %v\n", err)
+		}
+	}()
 	if opts.http == "" {
 		return tools.ServeMCP(cmd.Context(), srv, cmd.InOrStdin(), cmd.OutOrStdout())
 	}

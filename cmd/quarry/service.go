@@ -28,7 +28,7 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 	}
 	// Operations on the index go to the workspace's server when one runs: it answers
 	// while it writes, where this process would find the index busy.
-	svc.Forward = true
+	svc.SetForward(true)
 	svc.OnServer = func(op string, pid int) {
 		if op == "index" || op == "workspace" {
 			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: handing %s to quarry process %d, which serves this workspace\n", op, pid)
@@ -95,6 +95,6 @@ func serveWorkspace(cmd *cobra.Command, svc *tools.Service) (*tools.LocalServer,
 		fmt.Fprintf(cmd.ErrOrStderr(), "quarry: not serving other quarry processes: %v\n", err)
 		return nil, 0
 	}
-	svc.Forward = false // it is the server
+	svc.SetForward(false) // it is the server
 	return ls, 0
 }
