@@ -47,7 +47,9 @@ over streamable HTTP with --http ADDR. The tools are the operations of quarry de
 with the same requests and results as the CLI's --json; the resource quarry://capabilities
 holds quarry capabilities. If the workspace has no index yet, the first search builds it.
 The server watches the workspace and keeps its index up to date as files change, as quarry
-watch does (--no-watch turns that off); a batch applied is logged on standard error.
+watch does (--no-watch turns that off); a batch applied is logged on standard error. It also
+answers the quarry commands run in the workspace from a terminal (a socket in .quarry/); a
+second quarry mcp in the same workspace asks the first, and takes over when it stops.
 
 --http listens on loopback addresses only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
 unless --allow-remote is given, and refuses cross-origin requests from web pages (an Origin
