@@ -612,8 +612,11 @@ func (f *Fulltext) apply(b *fulltextBatch) error {
 	return nil
 }
 
+// reset empties b with a new bleve batch: the old one's map may still be read by the
+// goroutine bleve's Batch queued its documents from (it can outlive the call), so it is
+// left to it rather than cleared.
 func (b *fulltextBatch) reset() {
-	b.b.Reset()
+	b.b = b.f.idx.NewBatch()
 	b.err = nil
 }
 

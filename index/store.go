@@ -42,6 +42,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	sqlite3 "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
 
@@ -104,14 +105,19 @@ var secondaryIndexes = []string{
 	`CREATE INDEX IF NOT EXISTS types_path ON types(path)`,
 }
 
+// ErrNotWritable is returned when an index cannot be written: a read-only file system or
+// directory, or another user's files. The index can still be searched as it is.
+var ErrNotWritable = errors.New("the index cannot be written (read-only file system or permissions)")
+
 // ErrNewerSchema is returned when a store was written by a newer Quarry.
 var ErrNewerSchema = errors.New("index: the store was written by a newer version of Quarry")
 
 // Store is a workspace's SQLite store.
 type Store struct {
-	db   *sql.DB
-	path string
-	bulk bool // see setBulk
+	db       *sql.DB
+	path     string
+	bulk     bool // see setBulk
+	readOnly bool // see ReadOnly
 }
 
 // setBulk tells the store that every Put until setBulk(false) is for a path it does not hold
@@ -142,16 +148,70 @@ func OpenStore(path string) (*Store, error) {
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path}
-	if err := s.migrate(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	err = s.migrate()
+	if err == nil {
+		err = s.createSecondaryIndexes(context.Background())
 	}
-	if err := s.createSecondaryIndexes(context.Background()); err != nil {
+	if err != nil {
 		db.Close()
+		if readOnly(err) {
+			// An index this process cannot write (a read-only .quarry/, another user's) is
+			// still searched: opened read-only, as it is.
+			return openStoreReadOnly(path)
+		}
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// NotWritable reports whether err says a file of the index cannot be written (permissions,
+// a read-only file system).
+func NotWritable(err error) bool { return readOnly(err) || errors.Is(err, syscall.EROFS) }
+
+// readOnly reports whether err says the database or its directory cannot be written.
+func readOnly(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen || se.Code == sqlite3.ErrPerm) {
+		return true
+	}
+	return errors.Is(err, os.ErrPermission)
+}
+
+// openStoreReadOnly opens the store at path for reading only; it must be of this schema.
+func openStoreReadOnly(path string) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
+	// A WAL database opened read-only still writes its shared-memory file; where that
+	// cannot be written either, the store is read as immutable (no one can change it).
+	var (
+		db  *sql.DB
+		s   *Store
+		v   string
+		err error
+	)
+	for _, params := range []string{"mode=ro&_busy_timeout=10000", "immutable=1"} {
+		if db, err = sql.Open(sqliteDriver, "file:"+path+"?"+params); err != nil {
+			return nil, fmt.Errorf("index: open %s read-only: %w", path, err)
+		}
+		s = &Store{db: db, path: path, readOnly: true}
+		if v, err = s.Meta("schema_version"); err == nil || !readOnly(err) {
+			break
+		}
+		db.Close()
+	}
+	if err == nil && v != strconv.Itoa(SchemaVersion) {
+		err = fmt.Errorf("schema %q, this Quarry reads %d and cannot migrate a store it cannot write", v, SchemaVersion)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("index: open %s read-only: %w", path, err)
+	}
+	return s, nil
+}
+
+// ReadOnly reports whether the store was opened read-only (its files cannot be written).
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // createSecondaryIndexes creates the lookup indexes that are missing.
 func (s *Store) createSecondaryIndexes(ctx context.Context) error {
@@ -230,8 +290,24 @@ func (s *Store) Meta(key string) (string, error) {
 
 // SetMeta sets a meta key.
 func (s *Store) SetMeta(key, value string) error {
-	_, err := s.db.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, key, value)
-	return err
+	if _, err := s.db.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`, key, value); err != nil {
+		return fmt.Errorf("index: record %s in %s: %w", key, s.path, err)
+	}
+	return nil
+}
+
+// Generation returns the number of batches committed to the store so far: a reader that
+// reads it before and after reading several rows knows whether they are of one state.
+func (s *Store) Generation(ctx context.Context) (int64, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'generation'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("index: read the generation: %w", err)
+	}
+	return strconv.ParseInt(v, 10, 64)
 }
 
 // Empty reports whether the store holds no file at all (not even a skipped one).

@@ -74,8 +74,10 @@ func (s *Store) DiskSize() int64 {
 
 // Checkpoint folds the WAL into the database file and truncates it.
 func (s *Store) Checkpoint(ctx context.Context) error {
-	_, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
-	return err
+	if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("index: write the log into %s: %w", s.path, err)
+	}
+	return nil
 }
 
 // MaxCodeBody caps the source text of a symbol given to the full-text index.

@@ -37,6 +37,8 @@ var batchStatements = map[string]string{
 	"delIdent":  `DELETE FROM identifiers WHERE path = ?`,
 	"delRel":    `DELETE FROM relationships WHERE path = ?`,
 	"delType":   `DELETE FROM types WHERE path = ?`,
+	// generation counts the batches committed (Store.Generation).
+	"generation": `INSERT INTO meta(key, value) VALUES('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
 
 	// Replacing a file's rows in place (Put over a stored file): rows that stay keep their
 	// place in the lookup indexes, which are most of the cost of a write.
@@ -480,6 +482,10 @@ func (b *Batch) Touched() []string { return b.touched }
 
 // Commit makes the batch durable.
 func (b *Batch) Commit() error {
+	if err := b.exec("generation"); err != nil {
+		b.Rollback()
+		return err
+	}
 	b.closeStmts()
 	if err := b.tx.Commit(); err != nil {
 		return fmt.Errorf("index: commit: %w", err)

@@ -5,6 +5,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -44,6 +45,10 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	store, err := OpenStore(storePath)
 	if err != nil {
 		return nil, err
+	}
+	if store.ReadOnly() {
+		store.Close()
+		return nil, fmt.Errorf("index: %s: %w", filepath.Dir(filepath.Dir(storePath)), ErrNotWritable)
 	}
 	wait, _ := ctx.Value(lockWaitKey{}).(time.Duration)
 	ft, status, err := openFulltextWaiting(fulltextPath, wait)

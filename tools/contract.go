@@ -109,6 +109,9 @@ func AsError(err error) *Error {
 		return wrap(CodeUnknownWorkspace, "workspace")
 	case errors.Is(err, workspace.ErrNotIndexed):
 		return wrap(CodeNotIndexed, "")
+	case errors.Is(err, index.ErrNotWritable):
+		// The environment's, not the request's: the index keeps answering as it is.
+		return &Error{Code: CodeInternal, Message: err.Error() + "; make .quarry/ writable (searches keep answering from the index as it is)", err: err}
 	case errors.Is(err, index.ErrFulltextLocked), errors.Is(err, workspace.ErrLocked):
 		return wrap(CodeBusy, "")
 	case errors.Is(err, context.DeadlineExceeded):

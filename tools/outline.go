@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 // Size limits when a request sets none: DefaultMaxFileSize is the largest file indexed
@@ -139,7 +140,7 @@ func readFile(path string, maxSize int) ([]byte, error) {
 	case st.Size() > int64(maxSize):
 		return nil, Errorf(CodeUnreadable, "file", "%s: not extracted: %s", path, skipReason(extract.SkipTooLarge, int(st.Size()), maxSize))
 	}
-	src, err := os.ReadFile(path)
+	src, err := workspace.ReadRegularFile(path)
 	if err != nil {
 		return nil, &Error{Code: CodeUnreadable, Path: "file", Message: fmt.Sprintf("%s: cannot read: %v", path, err), err: err}
 	}

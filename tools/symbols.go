@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/suggest"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 // Outline modes: how much of each symbol get_symbols shows.
@@ -100,7 +100,7 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		return nil, err
 	}
 	abs := filepath.Join(s.root, filepath.FromSlash(rel))
-	src, err := os.ReadFile(abs)
+	src, err := workspace.ReadRegularFile(abs)
 	if err != nil {
 		e := AsError(err)
 		e.Path = "file_path"

@@ -111,7 +111,7 @@ func readIgnoreFile(dirAbs, name string, domain []string, entries []os.DirEntry)
 	if !ok || !e.Type().IsRegular() {
 		return nil
 	}
-	data, err := os.ReadFile(walkAbsPath(dirAbs, name))
+	data, err := ReadRegularFile(walkAbsPath(dirAbs, name))
 	if err != nil {
 		return nil
 	}
@@ -136,7 +136,7 @@ func rootIgnoreRules(root string) *ignoreRules {
 	if gitDir == "" {
 		return &ignoreRules{}
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "info", "exclude"))
+	data, err := ReadRegularFile(filepath.Join(gitDir, "info", "exclude"))
 	if err != nil {
 		return &ignoreRules{}
 	}
@@ -168,7 +168,7 @@ func resolveGitDir(root string) string {
 // readGitPathFile reads a one-line file holding prefix and a path, relative to base unless it is
 // absolute, as git's .git and commondir files do.
 func readGitPathFile(file, base, prefix string) (string, bool) {
-	data, err := os.ReadFile(file)
+	data, err := ReadRegularFile(file)
 	if err != nil {
 		return "", false
 	}

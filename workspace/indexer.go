@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cespare/xxhash/v2"
@@ -290,11 +292,46 @@ type reader struct {
 	movable map[string]string // content hash -> a deleted path with that content; read-only
 }
 
+// ErrNotRegular is returned for a path that is not a regular file (a named pipe, a device,
+// a socket, a directory).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ReadRegularFile reads the file at path if it is a regular file: a named pipe or a device
+// (one put in place of a file since it was listed, say) is not read, since opening a pipe
+// for reading waits for a writer forever; it gives an error wrapping ErrNotRegular.
+func ReadRegularFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, st.Mode().Type())
+	}
+	return io.ReadAll(f)
+}
+
+// readRegular reads a file to index: its content, or why it is skipped.
+func readRegular(path string) ([]byte, extract.SkipReason) {
+	content, err := ReadRegularFile(path)
+	switch {
+	case errors.Is(err, ErrNotRegular):
+		return nil, extract.SkipNotRegular
+	case err != nil:
+		return nil, extract.SkipUnreadable
+	}
+	return content, ""
+}
+
 // read reads a job's file and extracts it when its content changed.
 func (rd *reader) read(j *job) {
-	content, err := os.ReadFile(j.cand.AbsPath)
-	if err != nil {
-		j.skip = extract.SkipUnreadable
+	content, reason := readRegular(j.cand.AbsPath)
+	if reason != "" {
+		j.skip = reason
 		return
 	}
 	if reason := Classify(j.cand.Path, content); reason != "" {

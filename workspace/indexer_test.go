@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -366,5 +367,31 @@ func TestForcedRebuildRollsForward(t *testing.T) {
 	res, err := x.Searcher().Search(context.Background(), withDefaults(index.Request{Query: q("New"), Target: index.TargetDefinitions}))
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Name != "New" {
 		t.Errorf("after rolling forward: %+v, %v; want New from the moved full-text index", res, err)
+	}
+}
+
+// A file that became a named pipe after the walk listed it is skipped, not opened for
+// reading (which would wait for a writer forever): the run ends.
+func TestReadRegularFileRefusesPipes(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.go")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadRegularFile(fifo)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("ReadRegularFile(a pipe) = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ReadRegularFile(a pipe) blocked")
+	}
+	if content, reason := readRegular(fifo); content != nil || reason != extract.SkipNotRegular {
+		t.Errorf("readRegular(a pipe) = %q, %q; want not_regular", content, reason)
 	}
 }

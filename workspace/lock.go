@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/quarrysearch/quarry/index"
 )
 
 // lockFile marks an index directory that an Index run is writing.
@@ -19,6 +21,9 @@ var ErrLocked = errors.New("another quarry index run is writing this index")
 // lock takes the index directory's lock, replacing one left by a process that died.
 func lock(indexDir string) (unlock func(), err error) {
 	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+		if index.NotWritable(err) {
+			return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, index.ErrNotWritable, err)
+		}
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	p := filepath.Join(indexDir, lockFile)
@@ -28,6 +33,9 @@ func lock(indexDir string) (unlock func(), err error) {
 			fmt.Fprintf(f, "%d\n", os.Getpid())
 			f.Close()
 			return func() { os.Remove(p) }, nil
+		}
+		if index.NotWritable(err) {
+			return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, index.ErrNotWritable, err)
 		}
 		if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("workspace: lock %s: %w", p, err)

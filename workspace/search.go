@@ -109,6 +109,48 @@ func (x *SearchIndex) markStale(ctx context.Context, hits []index.Hit) error {
 	return nil
 }
 
+// consistentTries is how many times search runs a request that an index run's commits keep
+// overtaking before it marks every hit stale.
+const consistentTries = 3
+
+// search runs req and marks its stale hits. A hit's line is read from the store while the
+// search runs, and the file's indexed size and time when the search is done: a batch an
+// index run commits in between (a file moved its lines) would pair an old line with a new
+// state that matches the disk. The store's generation, the same before and after, proves
+// there was none; else the search runs again, and when commits keep coming, every hit is
+// marked stale.
+func (x *SearchIndex) search(ctx context.Context, req index.Request) (*index.Result, error) {
+	// The generation and the stored states are read even when the search ran out of
+	// time: its results so far are answered, marked.
+	quick := context.WithoutCancel(ctx)
+	for try := 1; ; try++ {
+		before, err := x.store.Generation(quick)
+		if err != nil {
+			return nil, err
+		}
+		res, err := x.searcher.Search(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.markStale(quick, res.Hits); err != nil {
+			return nil, err
+		}
+		after, err := x.store.Generation(quick)
+		if err != nil {
+			return nil, err
+		}
+		if before == after || res.TimedOut {
+			return res, nil
+		}
+		if try == consistentTries {
+			for i := range res.Hits {
+				res.Hits[i].Stale = true
+			}
+			return res, nil
+		}
+	}
+}
+
 // Search runs req on every index and merges the rankings. With more than one index, each
 // hit names its workspace.
 func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*index.Result, error) {
@@ -117,11 +159,8 @@ func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*in
 	}
 	merged := &index.Result{Hits: []index.Hit{}}
 	for _, x := range indexes {
-		res, err := x.searcher.Search(ctx, req)
+		res, err := x.search(ctx, req)
 		if err != nil {
-			return nil, err
-		}
-		if err := x.markStale(ctx, res.Hits); err != nil {
 			return nil, err
 		}
 		for _, h := range res.Hits {

@@ -15,7 +15,8 @@ import (
 )
 
 // Watching keeps an index as fresh as the files: a watch per directory (inotify and its
-// kin, through fsnotify) reports changes; after a quiet spell (the debounce) one
+// kin, through fsnotify) reports changes; after a quiet spell (the debounce; but no more
+// than maxDelay after the first change, or maxBurstDelay for a burst of thousands) one
 // incremental index run applies everything that changed, so an editor's atomic save (write
 // a temporary file, rename it over the old one), a new or removed directory, a
 // .gitignore edit or a branch switch touching thousands of files is one batch, never one
@@ -33,6 +34,13 @@ const (
 	// maxScope is the most directories a batch updates by themselves; a batch touching
 	// more (a branch switch) walks the whole workspace.
 	maxScope = 64
+	// maxDelay is the longest a change waits for the file system to be quiet: a file
+	// written more often than the debounce (a log, a build's output) must not hold back
+	// the batch of an edit beside it. burstEvents pending events are a bulk change (a
+	// branch switch, an archive unpacked), which waits up to maxBurstDelay to be one batch.
+	maxDelay      = 500 * time.Millisecond
+	burstEvents   = 500
+	maxBurstDelay = 10 * time.Second
 	// retryAfter is how long after a failed run (the index busy, a disk error) the watcher
 	// runs again: the changes it was to apply must not wait for the next event.
 	retryAfter = time.Second
@@ -206,10 +214,16 @@ func (w *Watcher) Run(ctx context.Context) error {
 				first = time.Now()
 			}
 			pending++
+			// Quiet for Debounce, but no later than the batch's deadline.
+			wait, limit := w.opts.Debounce, maxDelay
+			if pending >= burstEvents {
+				limit = maxBurstDelay
+			}
+			wait = max(min(wait, time.Until(first.Add(limit))), 0)
 			if timer == nil {
-				timer = time.NewTimer(w.opts.Debounce)
+				timer = time.NewTimer(wait)
 			} else {
-				timer.Reset(w.opts.Debounce)
+				timer.Reset(wait)
 			}
 			fire = timer.C
 		case <-fire:
