@@ -55,12 +55,11 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 			return res, err
 		}
 	}
-	at.dropCache() // an index run needs the index to itself
 	reg, err := at.registry()
 	if err != nil {
 		return nil, AsError(err)
 	}
-	sum, err := at.index(ctx, reg, reg.Primary, workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize, MaxSourceSize: req.MaxSourceSize})
+	sum, err := at.index(ctx, reg, reg.Primary, workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize, MaxSourceSize: req.MaxSourceSize}, true)
 	if err != nil {
 		return nil, AsError(err)
 	}
@@ -115,12 +114,11 @@ func (s *Service) Watch(ctx context.Context, onBatch func(workspace.WatchBatch))
 	}
 	w, err := workspace.NewWatcher(reg.Primary.Root, workspace.WatchOptions{
 		Run: func(ctx context.Context, scope []string) (*workspace.Summary, error) {
-			s.dropCache() // an index run needs the index to itself
 			reg, err := s.registry()
 			if err != nil {
 				return nil, err
 			}
-			return s.update(ctx, reg, reg.Primary, workspace.IndexOptions{Scope: scope})
+			return s.update(ctx, reg, reg.Primary, workspace.IndexOptions{Scope: scope}, true)
 		},
 		OnBatch: onBatch,
 	})

@@ -158,7 +158,7 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 }
 
 func (s *Service) runIndex(ctx context.Context, reg *workspace.Registry, e workspace.Entry, force bool, out *WorkspaceResult) error {
-	sum, err := s.index(ctx, reg, e, workspace.IndexOptions{Force: force})
+	sum, err := s.index(ctx, reg, e, workspace.IndexOptions{Force: force}, true)
 	if err != nil {
 		return AsError(err)
 	}

@@ -520,10 +520,9 @@ func (s *Service) refreshPrimary(ctx context.Context, dirs []string) {
 		return // a run of this process is writing: it applies the changes; the hits stay marked
 	}
 	s.indexMu.Unlock()
-	s.dropCache()
 	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
 	defer cancel()
-	_, _ = s.index(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs})
+	_, _ = s.update(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs}, true) // quietly: a few files
 }
 
 func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }

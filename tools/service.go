@@ -253,7 +253,7 @@ func (s *Service) openIndex(ctx context.Context, reg *workspace.Registry, e work
 		if e.ID != reg.Primary.ID {
 			return nil, &Error{Code: CodeNotIndexed, Message: fmt.Sprintf("%v; run: quarry workspace refresh %s", err, e.ID), err: err}
 		}
-		if _, err := s.index(ctx, reg, e, workspace.IndexOptions{}); err != nil {
+		if _, err := s.index(ctx, reg, e, workspace.IndexOptions{}, false); err != nil { // holding mu
 			return nil, err
 		}
 		x, err = workspace.OpenSearch(e, dir)
@@ -268,12 +268,12 @@ func (s *Service) openIndex(ctx context.Context, reg *workspace.Registry, e work
 }
 
 // index runs an index of e and records it in the registry.
-func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions) (*workspace.Summary, error) {
+func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions, closeOpen bool) (*workspace.Summary, error) {
 	if s.OnIndexStart != nil {
 		s.OnIndexStart(e)
 	}
 	opts.Progress = s.Progress
-	sum, err := s.update(ctx, reg, e, opts)
+	sum, err := s.update(ctx, reg, e, opts, closeOpen)
 	if s.OnIndexEnd != nil {
 		s.OnIndexEnd()
 	}
@@ -282,13 +282,19 @@ func (s *Service) index(ctx context.Context, reg *workspace.Registry, e workspac
 
 // update runs an index of e and records it in the registry, quietly: the watcher's runs,
 // which report themselves as batches.
-func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions) (*workspace.Summary, error) {
+func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspace.Entry, opts workspace.IndexOptions, closeOpen bool) (*workspace.Summary, error) {
 	if err := s.lockIndex(ctx); err != nil {
 		return nil, err
 	}
 	defer s.indexMu.Unlock()
 	opts.Serve = func(x *workspace.SearchIndex) { s.serve(e.ID, x) }
+	// New searches wait for the run to lend its index (they would open the index
+	// themselves and keep it open for Keep, holding the run off); the idle open ones close
+	// (closeOpen: not when the caller holds mu, opening an index that does not exist yet).
 	s.setOpening(e.ID, true)
+	if closeOpen {
+		s.dropCache()
+	}
 	sum, err := workspace.Index(ctx, e.Root, workspace.IndexDir(s.root, e.ID), s.langs, opts)
 	s.setOpening(e.ID, false)
 	if err != nil {
