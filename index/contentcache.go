@@ -43,7 +43,7 @@ func (c *contentCache) fileContent(ctx context.Context, store *Store, path strin
 	}
 	c.mu.Unlock()
 	lang, content, err := store.fileContent(ctx, path)
-	if err != nil || content == nil || len(content) > c.max/8 {
+	if err != nil || content == nil || len(content) > c.max/4 { // a 9 MB amalgamation fits
 		return lang, content, err
 	}
 	c.mu.Lock()

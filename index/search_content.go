@@ -78,7 +78,7 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 			if req.Tests == TestsExclude && class == scoring.Test {
 				continue
 			}
-			lang, content, err := s.store.fileContent(ctx, path)
+			lang, content, err := s.contents.fileContent(ctx, s.store, path)
 			if err != nil {
 				return nil, err
 			}
@@ -127,6 +127,14 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 	if ascii && !holdsNeedles(content, needles, all) {
 		return nil // most candidates that fail do so here, without lower-casing the file
 	}
+	if ascii && !slices.ContainsFunc(needles, func(n string) bool { return n == "" || strings.ContainsRune(n, '\n') }) {
+		return matchLinesASCII(content, needles, path, lang, class, fileScore, perFile)
+	}
+	return matchLinesLower(content, needles, ascii, all, path, lang, class, fileScore, perFile)
+}
+
+// matchLinesLower is matchLines over a lower-cased copy of the file, line by line.
+func matchLinesLower(content []byte, needles []string, ascii, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int) []Hit {
 	var lower []byte
 	if ascii {
 		buf := lowerPool.Get().(*[]byte)
@@ -182,6 +190,66 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 	return hits
 }
 
+// matchLinesASCII is matchLines for ASCII needles without line breaks, which the file is
+// known to hold: it visits only the lines holding an occurrence of a needle, found in the
+// text as it is (no lower-cased copy of the file, no scan of every line), so a hit in a
+// 9 MB file costs what its occurrences cost.
+func matchLinesASCII(content []byte, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int) []Hit {
+	type occ struct{ at, needle int }
+	var occs []occ
+	for ni, n := range needles {
+		for from := 0; from < len(content); {
+			i := indexFoldASCII(content[from:], n)
+			if i < 0 {
+				break
+			}
+			occs = append(occs, occ{from + i, ni})
+			from += i + 1
+		}
+	}
+	slices.SortFunc(occs, func(a, b occ) int { return a.at - b.at })
+	together := strings.Join(needles, " ")
+	var hits []Hit
+	best, line, counted := 0, 1, 0 // line: the number of the line starting at counted
+	seen := make([]bool, len(needles))
+	for k := 0; k < len(occs); {
+		start := bytes.LastIndexByte(content[:occs[k].at], '\n') + 1
+		end := bytes.IndexByte(content[occs[k].at:], '\n')
+		if end < 0 {
+			end = len(content)
+		} else {
+			end += occs[k].at
+		}
+		line += bytes.Count(content[counted:start], []byte{'\n'})
+		counted = start
+		clear(seen)
+		cov, col := 0, -1
+		for ; k < len(occs) && occs[k].at < end; k++ {
+			o := occs[k]
+			if o.at+len(needles[o.needle]) > end || seen[o.needle] {
+				continue
+			}
+			seen[o.needle] = true
+			cov++
+			if col < 0 || o.at-start < col {
+				col = o.at - start
+			}
+		}
+		if cov > 0 && cov >= best {
+			if cov > best {
+				hits, best = hits[:0], cov
+			}
+			if perFile == 0 || len(hits) < perFile {
+				l := content[start:end]
+				score := scoring.LineScore(fileScore, cov, len(needles), len(needles) > 1 && indexFoldASCII(l, together) >= 0)
+				hits = append(hits, Hit{Hit: HitContent, Path: path, Language: lang, Line: line, EndLine: line,
+					Column: utf8.RuneCount(l[:col]) + 1, Text: lineText(l), Score: score, class: class})
+			}
+		}
+	}
+	return hits
+}
+
 // lowerPool holds the buffers content is lower-cased into.
 var lowerPool = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -214,10 +282,15 @@ func holdsNeedles(content []byte, needles []string, all bool) bool {
 }
 
 // containsFoldASCII reports whether s holds needle (ASCII, lower-case) but for the case of
-// ASCII letters. It jumps between the occurrences of the needle's first byte in either case.
-func containsFoldASCII(s []byte, needle string) bool {
+// ASCII letters.
+func containsFoldASCII(s []byte, needle string) bool { return indexFoldASCII(s, needle) >= 0 }
+
+// indexFoldASCII returns the offset of the first occurrence in s of needle (ASCII,
+// lower-case) but for the case of ASCII letters, or -1. It jumps between the occurrences of
+// the needle's first byte in either case.
+func indexFoldASCII(s []byte, needle string) int {
 	if needle == "" {
-		return true
+		return 0
 	}
 	lo, up := needle[0], needle[0]
 	if 'a' <= lo && lo <= 'z' {
@@ -241,17 +314,17 @@ func containsFoldASCII(s []byte, needle string) bool {
 		}
 		switch {
 		case nextLo < 0 && (lo == up || nextUp < 0):
-			return false
+			return -1
 		case nextLo < 0 || lo != up && nextUp >= 0 && nextUp < nextLo:
 			i = nextUp
 		default:
 			i = nextLo
 		}
 		if i+len(needle) <= len(s) && bytes.EqualFold(s[i:i+len(needle)], []byte(needle)) {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // isASCII reports whether every needle is ASCII.

@@ -20,7 +20,7 @@ func (s *Searcher) addContext(ctx context.Context, hits []Hit, n int) error {
 			ids = append(ids, h.SymbolID)
 		}
 	}
-	spans, err := s.store.symbolSpans(ctx, ids, max(n, defContextLines))
+	spans, err := s.symbolSpans(ctx, ids, max(n, defContextLines))
 	if err != nil {
 		return err
 	}
@@ -85,35 +85,68 @@ const (
 
 // symbolSpans returns the end line, start column and first lines (up to lines of them) of
 // the symbols ids. Only those bytes of each file are read: SQLite cuts them out of the
-// stored content.
-func (s *Store) symbolSpans(ctx context.Context, ids []string, lines int) (map[string]symbolSpan, error) {
+// stored content, but for a file over bigContent, whose whole content SQLite would load to
+// cut it (a 9 MB amalgamation, once per definition in it), which is read once through the
+// searcher's content cache instead.
+func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (map[string]symbolSpan, error) {
 	out := make(map[string]symbolSpan, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := []any{headLookBehind, headLookBehind, headLookBehind + lines*headBytesPerLine}
+	want := headLookBehind + lines*headBytesPerLine
+	args := []any{bigContent, headLookBehind, headLookBehind, want}
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT s.id, s.end_line, s.start_column, s.start_byte - max(s.start_byte - ?, 0),
-		substr(f.content, max(s.start_byte - ?, 0) + 1, ?)
+	rows, err := s.store.db.QueryContext(ctx, `SELECT s.id, s.path, s.end_line, s.start_column, s.start_byte,
+		CASE WHEN length(f.content) > ? THEN NULL ELSE substr(f.content, max(s.start_byte - ?, 0) + 1, ?) END
 		FROM symbols s JOIN files f ON f.path = s.path WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbol spans: %w", err)
 	}
-	defer rows.Close()
+	type big struct {
+		id, path string
+		sp       symbolSpan
+		start    int
+	}
+	var bigs []big
 	for rows.Next() {
-		var id string
+		var id, path string
 		var sp symbolSpan
-		var behind int
+		var start int
 		var chunk []byte
-		if err := rows.Scan(&id, &sp.endLine, &sp.column, &behind, &chunk); err != nil {
+		if err := rows.Scan(&id, &path, &sp.endLine, &sp.column, &start, &chunk); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		behind = min(behind, len(chunk))
-		start := bytes.LastIndexByte(chunk[:behind], '\n') + 1
-		sp.head = chunk[start:]
+		if chunk == nil {
+			bigs = append(bigs, big{id, path, sp, start})
+			continue
+		}
+		sp.head = headOf(chunk, start-max(start-headLookBehind, 0))
 		out[id] = sp
 	}
-	return out, rows.Err()
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	for _, b := range bigs {
+		_, content, err := s.contents.fileContent(ctx, s.store, b.path)
+		if err != nil {
+			return nil, err
+		}
+		from := min(max(b.start-headLookBehind, 0), len(content))
+		b.sp.head = headOf(content[from:min(from+want, len(content))], b.start-from)
+		out[b.id] = b.sp
+	}
+	return out, nil
+}
+
+// bigContent is the size over which a file's content is read whole, through the content
+// cache, rather than cut by SQLite.
+const bigContent = 1 << 20
+
+// headOf returns chunk from the start of the line holding offset behind.
+func headOf(chunk []byte, behind int) []byte {
+	behind = min(max(behind, 0), len(chunk))
+	return chunk[bytes.LastIndexByte(chunk[:behind], '\n')+1:]
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +80,48 @@ func BenchmarkParseCompile(b *testing.B) {
 		if _, err := s.ParseQuery(SearchRequest{Query: q}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkWarmSearch measures the queries of bench/warm-queries.txt as bench/warm.sh sends
+// them to the MCP server (target auto, limit 20, the agents' byte budget), in-process, on
+// the indexed workspace at QUARRY_CORPUS. It reports each query's median as p50-ms; run
+// one with -bench 'BenchmarkWarmSearch/NAME' -cpuprofile to see where its time goes.
+func BenchmarkWarmSearch(b *testing.B) {
+	root := os.Getenv("QUARRY_CORPUS")
+	if root == "" {
+		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
+	}
+	data, err := os.ReadFile("../bench/warm-queries.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewService(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Keep, s.MaxBytes = time.Hour, AgentMaxBytes
+	ctx := context.Background()
+	for line := range strings.SplitSeq(string(data), "\n") {
+		q := strings.TrimSpace(line)
+		if q == "" || strings.HasPrefix(q, "#") {
+			continue
+		}
+		b.Run(q, func(b *testing.B) {
+			req := SearchRequest{Query: q, Target: "auto", Limit: intp(20)}
+			if _, err := s.Search(ctx, req); err != nil { // warm up
+				b.Fatal(err)
+			}
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if _, err := s.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		})
 	}
 }

@@ -48,7 +48,7 @@ type config struct {
 	rounds, warmup, limit int
 	count, raw            bool
 	maxPages, maxBytes    int
-	dump                  string
+	dump, target          string
 	timeout, wait         time.Duration
 }
 
@@ -63,6 +63,7 @@ func main() {
 	flag.IntVar(&cfg.rounds, "rounds", 20, "timed rounds (0: no timing, only -count)")
 	flag.IntVar(&cfg.warmup, "warmup", 1, "untimed warm-up rounds before the timed ones")
 	flag.IntVar(&cfg.limit, "limit", 500, "matching lines per timed request: Quarry's limit, zoekt's MaxDocDisplayCount and MaxMatchDisplayCount")
+	flag.StringVar(&cfg.target, "target", "content", "fast_search's target (content, auto, definitions, files); with another than content, use -raw")
 	flag.BoolVar(&cfg.raw, "raw", false, "send each query as written, in each engine's own query language, instead of as a case-sensitive content regex")
 	flag.BoolVar(&cfg.count, "count", true, "after timing, fetch every matching line from each engine (untimed)")
 	flag.IntVar(&cfg.maxPages, "max-pages", 1000, "most Quarry pages to follow when counting")
@@ -162,7 +163,7 @@ func run(ctx context.Context, cfg config, w io.Writer) error {
 		}
 	}
 	if cfg.quarryAddr != "" {
-		q := &quarry{url: baseURL(cfg.quarryAddr) + "/", client: client, limit: cfg.limit, maxPages: cfg.maxPages, maxBytes: cfg.maxBytes, raw: cfg.raw}
+		q := &quarry{url: baseURL(cfg.quarryAddr) + "/", client: client, limit: cfg.limit, maxPages: cfg.maxPages, maxBytes: cfg.maxBytes, raw: cfg.raw, target: cfg.target}
 		if err := waitFor(ctx, cfg.wait, q.initialize); err != nil {
 			fmt.Fprintf(w, "searchbench: quarry at %s does not answer, left out: %v\n", q.url, err)
 		} else {
@@ -578,6 +579,7 @@ type quarry struct {
 	maxPages int
 	maxBytes int  // fast_search's max_bytes; 0: not sent
 	raw      bool // send queries as written
+	target   string
 
 	session  string // Mcp-Session-Id
 	protocol string // the negotiated protocol version
@@ -788,7 +790,7 @@ func (q *quarry) call(ctx context.Context, re, cursor string) (*searchResult, er
 	if !q.raw {
 		query = quarryQuery(re)
 	}
-	args := map[string]any{"query": query, "target": "content", "limit": q.limit}
+	args := map[string]any{"query": query, "target": q.target, "limit": q.limit}
 	if q.maxBytes > 0 {
 		args["max_bytes"] = q.maxBytes
 	}

@@ -1,0 +1,52 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/quarrysearch/quarry/scoring"
+)
+
+// matchLinesASCII, which visits only the lines holding a needle, finds exactly the lines
+// matchLinesLower finds scanning a lower-cased copy line by line, over real sources and
+// needles of one and several words in any case.
+func TestMatchLinesASCIIEqualsLower(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "extract", "testdata", "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	needleSets := [][]string{{"func"}, {"return"}, {"self", "return"}, {"new"}, {"string", "err"}, {"e"}, {"class", "public", "void"}, {"x"}, {"( "}, {"nil", "zzzzzz"}}
+	n := 0
+	for _, p := range files {
+		content, err := os.ReadFile(p)
+		if err != nil || strings.HasSuffix(p, ".json") {
+			continue
+		}
+		for _, needles := range needleSets {
+			for _, perFile := range []int{0, 3} {
+				if !holdsNeedles(content, needles, false) {
+					continue
+				}
+				got := matchLinesASCII(content, needles, p, "x", scoring.Source, 1, perFile)
+				want := matchLinesLower(content, needles, true, false, p, "x", scoring.Source, 1, perFile)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s %q perFile %d: %d lines, want %d (first %+v vs %+v)", p, needles, perFile, len(got), len(want), first(got), first(want))
+				}
+				n++
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("compared %d cases", n)
+	}
+}
+
+func first(h []Hit) any {
+	if len(h) == 0 {
+		return nil
+	}
+	return h[0]
+}
