@@ -94,7 +94,7 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 		return out, nil
 	}
 	want := headLookBehind + lines*headBytesPerLine
-	args := []any{bigContent, headLookBehind, headLookBehind, want}
+	args := []any{bigContent, headLookBehind, want}
 	for _, id := range ids {
 		args = append(args, id)
 	}
