@@ -4,6 +4,7 @@ import (
 	"context"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/scoring"
@@ -76,23 +77,35 @@ func (s *Searcher) shape(q *query.Query) queryShape {
 // auto ranks definitions, content lines and files together.
 func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTests bool) ([]Hit, bool, error) {
 	want := req.Limit + 1
-	defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
-	if err != nil {
-		return nil, false, err
-	}
 	if len(req.Kinds) > 0 { // only symbols have kinds
+		defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
+		if err != nil {
+			return nil, false, err
+		}
 		for i := range defs {
 			defs[i].bonus = 0
 		}
 		return defs, defRelaxed, nil
 	}
-	lines, lineRelaxed, err := s.content(ctx, req, q, keepTests, want, maxContentLinesPerFile)
+	// The three searches are independent: they run at once, on the cores there are.
+	var (
+		wg               sync.WaitGroup
+		lines, files     []Hit
+		lineRelaxed      bool
+		lineErr, fileErr error
+	)
+	wg.Go(func() { lines, lineRelaxed, lineErr = s.content(ctx, req, q, keepTests, want, maxContentLinesPerFile) })
+	wg.Go(func() { files, fileErr = s.files(ctx, req, q, keepTests, want) })
+	defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
+	wg.Wait()
 	if err != nil {
 		return nil, false, err
 	}
-	files, err := s.files(ctx, req, q, keepTests, want)
-	if err != nil && err != ErrEmptyQuery {
-		return nil, false, err
+	if lineErr != nil {
+		return nil, false, lineErr
+	}
+	if fileErr != nil && fileErr != ErrEmptyQuery {
+		return nil, false, fileErr
 	}
 	shape := s.shape(q)
 	w := autoWeights[shape]

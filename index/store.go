@@ -42,6 +42,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	sqlite3 "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
@@ -118,6 +119,11 @@ type Store struct {
 	path     string
 	bulk     bool // see setBulk
 	readOnly bool // see ReadOnly
+	// FileCount's count, for the generation countGen.
+	countMu  sync.Mutex
+	count    int
+	countGen int64
+	countOK  bool
 }
 
 // setBulk tells the store that every Put until setBulk(false) is for a path it does not hold

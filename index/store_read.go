@@ -168,10 +168,28 @@ func CodeBody(content []byte, start, end int) string {
 }
 
 // FileCount returns the number of indexed (not skipped) files.
+// The count is kept for the store's generation: a resident server answers every search
+// with it, and counting read the whole covering index each time.
 func (s *Store) FileCount(ctx context.Context) (int, error) {
+	gen, err := s.Generation(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.countMu.Lock()
+	if s.countOK && s.countGen == gen {
+		n := s.count
+		s.countMu.Unlock()
+		return n, nil
+	}
+	s.countMu.Unlock()
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("index: count files: %w", err)
+	}
+	if again, err := s.Generation(ctx); err == nil && again == gen {
+		s.countMu.Lock()
+		s.count, s.countGen, s.countOK = n, gen, true
+		s.countMu.Unlock()
 	}
 	return n, nil
 }
