@@ -36,7 +36,6 @@ func BenchmarkExprSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	s.Keep = time.Hour
-	ctx := context.Background()
 	for _, bq := range benchExprQueries {
 		b.Run(bq.name, func(b *testing.B) {
 			req := SearchRequest{Query: bq.q, Target: bq.target}
@@ -44,19 +43,7 @@ func BenchmarkExprSearch(b *testing.B) {
 				limit := 500 // a page of lines, as bench/regex.sh asks zoekt and Quarry
 				req.Limit = &limit
 			}
-			if _, err := s.Search(ctx, req); err != nil { // warm up
-				b.Fatal(err)
-			}
-			var lat []time.Duration
-			for b.Loop() {
-				start := time.Now()
-				if _, err := s.Search(ctx, req); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(start))
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			benchSearch(b, s, req)
 		})
 	}
 }
@@ -101,7 +88,6 @@ func BenchmarkWarmSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	s.Keep, s.MaxBytes = time.Hour, AgentMaxBytes
-	ctx := context.Background()
 	for line := range strings.SplitSeq(string(data), "\n") {
 		q := strings.TrimSpace(line)
 		if q == "" || strings.HasPrefix(q, "#") {
@@ -109,19 +95,25 @@ func BenchmarkWarmSearch(b *testing.B) {
 		}
 		b.Run(q, func(b *testing.B) {
 			req := SearchRequest{Query: q, Target: "auto", Limit: intp(20)}
-			if _, err := s.Search(ctx, req); err != nil { // warm up
-				b.Fatal(err)
-			}
-			var lat []time.Duration
-			for b.Loop() {
-				start := time.Now()
-				if _, err := s.Search(ctx, req); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(start))
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			benchSearch(b, s, req)
 		})
 	}
+}
+
+// benchSearch runs req once to warm up, then b.N times, and reports the median as p50-ms.
+func benchSearch(b *testing.B, s *Service, req SearchRequest) {
+	ctx := context.Background()
+	if _, err := s.Search(ctx, req); err != nil {
+		b.Fatal(err)
+	}
+	var lat []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := s.Search(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 }
