@@ -19,19 +19,28 @@ import (
 // UNKNOWN_FIELD error with a did-you-mean, a value of the wrong type a BAD_VALUE error
 // naming the field; empty or null args are an empty request.
 func (s *Service) Call(ctx context.Context, op string, args json.RawMessage) (any, error) {
-	o, err := OperationNamed(op)
+	o, req, err := decodeRequest(op, args)
 	if err != nil {
-		return nil, err
-	}
-	req := reflect.New(o.Request)
-	if err := DecodeStrict(args, req.Interface()); err != nil {
 		return nil, err
 	}
 	run, ok := handlers[o.Name]
 	if !ok {
 		return nil, Errorf(CodeBadValue, "", "operation %s is only on the command line; agents use manage_workspace or get_symbols", o.Name)
 	}
-	return run(ctx, s, req.Elem().Interface())
+	return run(ctx, s, req)
+}
+
+// decodeRequest returns the operation named op and its request decoded strictly from args.
+func decodeRequest(op string, args json.RawMessage) (Operation, any, error) {
+	o, err := OperationNamed(op)
+	if err != nil {
+		return Operation{}, nil, err
+	}
+	req := reflect.New(o.Request)
+	if err := DecodeStrict(args, req.Interface()); err != nil {
+		return Operation{}, nil, err
+	}
+	return o, req.Elem().Interface(), nil
 }
 
 // handlers run each operation with its decoded request.

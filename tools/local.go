@@ -25,7 +25,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -220,22 +219,18 @@ func (s *Service) runLocal(ctx context.Context, req localRequest) (res any, err 
 			res, err = nil, Errorf(CodeInternal, "", "internal error in %s: %v\n%s", req.Op, p, debug.Stack())
 		}
 	}()
-	run, ok := localHandlers[req.Op]
-	if !ok {
-		run, ok = handlers[req.Op]
-	}
-	o, err := OperationNamed(req.Op)
+	o, r, err := decodeRequest(req.Op, req.Args)
 	if err != nil {
 		return nil, err
 	}
+	run, ok := localHandlers[o.Name]
 	if !ok {
-		return nil, Errorf(CodeBadValue, "", "operation %s is not served to other processes", req.Op)
+		run, ok = handlers[o.Name]
 	}
-	v := reflect.New(o.Request)
-	if err := DecodeStrict(req.Args, v.Interface()); err != nil {
-		return nil, err
+	if !ok {
+		return nil, Errorf(CodeBadValue, "", "operation %s is not served to other processes", o.Name)
 	}
-	return run(ctx, s, v.Elem().Interface())
+	return run(ctx, s, r)
 }
 
 // readLine reads a line of at most max bytes.
