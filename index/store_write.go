@@ -143,39 +143,14 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if content == nil {
 		content = []byte{}
 	}
-	if !b.bulk {
-		if err := b.replace(rec, content); err != nil {
-			return err
-		}
+	if err := b.replace(rec, content); err != nil {
+		return err
 	}
 	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, nidents, nrels, ntypes, rec.Skipped, content); err != nil {
 		return err
 	}
 	if rec.Skipped == "" {
 		if err := b.touch(fileDocID(rec.Path)); err != nil {
-			return err
-		}
-	}
-	if f == nil || !b.bulk {
-		return nil
-	}
-	for i := range f.Symbols {
-		if err := b.insertSymbol(rec.Path, &f.Symbols[i]); err != nil {
-			return err
-		}
-	}
-	for _, id := range f.Identifiers {
-		if err := b.exec("ident", rec.Path, id.Name, id.Kind.String(), id.StartLine, id.StartColumn, id.StartByte, id.ContainingSymbolID); err != nil {
-			return err
-		}
-	}
-	for _, r := range f.Relationships {
-		if err := b.exec("rel", rec.Path, r.FromID, r.FromName, r.To, r.Kind.String(), r.Line); err != nil {
-			return err
-		}
-	}
-	for _, t := range f.Types {
-		if err := b.exec("type", rec.Path, t.SymbolID, t.Role, t.Type); err != nil {
 			return err
 		}
 	}
@@ -202,11 +177,12 @@ type storedSymbol struct {
 	kept                                                               bool
 }
 
-// replace brings the stored rows of rec's path to what rec holds, in place (see Put); the
-// file's row itself is the caller's.
+// replace brings the stored rows of rec's path to what rec holds, in place (see Put); in a
+// bulk load, where the store holds nothing of the path, it inserts them all. The file's row
+// itself is the caller's.
 func (b *Batch) replace(rec *FileRecord, content []byte) error {
 	old := map[string]*storedSymbol{}
-	err := b.query("oldSyms", rec.Path, func(rows *sql.Rows) error {
+	err := b.oldRows("oldSyms", rec.Path, func(rows *sql.Rows) error {
 		var id string
 		o := &storedSymbol{}
 		if err := rows.Scan(&id, &o.name, &o.kind, &o.language, &o.startLine, &o.startCol, &o.endLine, &o.endCol,
@@ -219,8 +195,10 @@ func (b *Batch) replace(rec *FileRecord, content []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := b.touch(fileDocID(rec.Path)); err != nil { // gone, or replaced by the caller
-		return err
+	if !b.bulk { // a file stored before: its document is gone, or replaced by the caller
+		if err := b.touch(fileDocID(rec.Path)); err != nil {
+			return err
+		}
 	}
 	f := rec.Extract
 	if f == nil {
@@ -308,7 +286,7 @@ func (b *Batch) replaceIdents(path string, ids []extract.Identifier) error {
 		line, col, start      int
 	}
 	var olds []stored
-	err := b.query("oldIdents", path, func(rows *sql.Rows) error {
+	err := b.oldRows("oldIdents", path, func(rows *sql.Rows) error {
 		var o stored
 		err := rows.Scan(&o.row, &o.name, &o.kind, &o.line, &o.col, &o.start, &o.container)
 		olds = append(olds, o)
@@ -317,30 +295,21 @@ func (b *Batch) replaceIdents(path string, ids []extract.Identifier) error {
 	if err != nil {
 		return err
 	}
-	for i, o := range olds {
-		if i >= len(ids) {
-			err = b.exec("delIdentRow", o.row)
-		} else {
-			n := &ids[i]
+	return replaceByPosition(olds, ids,
+		func(o stored, n *extract.Identifier) error {
 			nk := n.Kind.String()
 			switch {
 			case o.name != n.Name:
-				err = b.exec("updIdentAll", n.Name, nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
+				return b.exec("updIdentAll", n.Name, nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
 			case o.kind != nk || o.line != n.StartLine || o.col != n.StartColumn || o.start != n.StartByte || o.container != n.ContainingSymbolID:
-				err = b.exec("updIdent", nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
+				return b.exec("updIdent", nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
 			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	for i := len(olds); i < len(ids); i++ {
-		n := &ids[i]
-		if err := b.exec("ident", path, n.Name, n.Kind.String(), n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID); err != nil {
-			return err
-		}
-	}
-	return nil
+			return nil
+		},
+		func(o stored) error { return b.exec("delIdentRow", o.row) },
+		func(n *extract.Identifier) error {
+			return b.exec("ident", path, n.Name, n.Kind.String(), n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID)
+		})
 }
 
 // replaceRels gives the path's relationship rows the values of rels, position by position.
@@ -351,7 +320,7 @@ func (b *Batch) replaceRels(path string, rels []extract.Relationship) error {
 		line                       int
 	}
 	var olds []stored
-	err := b.query("oldRels", path, func(rows *sql.Rows) error {
+	err := b.oldRows("oldRels", path, func(rows *sql.Rows) error {
 		var o stored
 		err := rows.Scan(&o.row, &o.fromID, &o.fromName, &o.to, &o.kind, &o.line)
 		olds = append(olds, o)
@@ -360,30 +329,21 @@ func (b *Batch) replaceRels(path string, rels []extract.Relationship) error {
 	if err != nil {
 		return err
 	}
-	for i, o := range olds {
-		if i >= len(rels) {
-			err = b.exec("delRelRow", o.row)
-		} else {
-			r := &rels[i]
+	return replaceByPosition(olds, rels,
+		func(o stored, r *extract.Relationship) error {
 			rk := r.Kind.String()
 			switch {
 			case o.fromID != r.FromID || o.to != r.To:
-				err = b.exec("updRelAll", r.FromID, r.FromName, r.To, rk, r.Line, o.row)
+				return b.exec("updRelAll", r.FromID, r.FromName, r.To, rk, r.Line, o.row)
 			case o.fromName != r.FromName || o.kind != rk || o.line != r.Line:
-				err = b.exec("updRel", r.FromName, rk, r.Line, o.row)
+				return b.exec("updRel", r.FromName, rk, r.Line, o.row)
 			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	for i := len(olds); i < len(rels); i++ {
-		r := &rels[i]
-		if err := b.exec("rel", path, r.FromID, r.FromName, r.To, r.Kind.String(), r.Line); err != nil {
-			return err
-		}
-	}
-	return nil
+			return nil
+		},
+		func(o stored) error { return b.exec("delRelRow", o.row) },
+		func(r *extract.Relationship) error {
+			return b.exec("rel", path, r.FromID, r.FromName, r.To, r.Kind.String(), r.Line)
+		})
 }
 
 // replaceTypes gives the path's type rows the values of types, position by position.
@@ -393,7 +353,7 @@ func (b *Batch) replaceTypes(path string, types []extract.TypeInfo) error {
 		sym, role, typ string
 	}
 	var olds []stored
-	err := b.query("oldTypes", path, func(rows *sql.Rows) error {
+	err := b.oldRows("oldTypes", path, func(rows *sql.Rows) error {
 		var o stored
 		err := rows.Scan(&o.row, &o.sym, &o.role, &o.typ)
 		olds = append(olds, o)
@@ -402,35 +362,51 @@ func (b *Batch) replaceTypes(path string, types []extract.TypeInfo) error {
 	if err != nil {
 		return err
 	}
-	for i, o := range olds {
-		if i >= len(types) {
-			err = b.exec("delTypeRow", o.row)
-		} else {
-			t := &types[i]
+	return replaceByPosition(olds, types,
+		func(o stored, t *extract.TypeInfo) error {
 			switch {
 			case o.sym != t.SymbolID:
-				err = b.exec("updTypeAll", t.SymbolID, t.Role, t.Type, o.row)
+				return b.exec("updTypeAll", t.SymbolID, t.Role, t.Type, o.row)
 			case o.role != t.Role || o.typ != t.Type:
-				err = b.exec("updType", t.Role, t.Type, o.row)
+				return b.exec("updType", t.Role, t.Type, o.row)
 			}
+			return nil
+		},
+		func(o stored) error { return b.exec("delTypeRow", o.row) },
+		func(t *extract.TypeInfo) error { return b.exec("type", path, t.SymbolID, t.Role, t.Type) })
+}
+
+// replaceByPosition turns the stored rows olds into news: olds[i] takes the values of
+// news[i] (update writes only what differs), the olds beyond news are deleted, and the
+// news beyond olds inserted.
+func replaceByPosition[O, N any](olds []O, news []N, update func(O, *N) error, del func(O) error, insert func(*N) error) error {
+	for i, o := range olds {
+		var err error
+		if i < len(news) {
+			err = update(o, &news[i])
+		} else {
+			err = del(o)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	for i := len(olds); i < len(types); i++ {
-		t := &types[i]
-		if err := b.exec("type", path, t.SymbolID, t.Role, t.Type); err != nil {
+	for i := len(olds); i < len(news); i++ {
+		if err := insert(&news[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// query runs the batch's statement name with arg and calls fn to scan each row (the caller
-// changes the rows after: never while they are read).
-func (b *Batch) query(name string, arg any, fn func(*sql.Rows) error) error {
-	rows, err := b.stmts[name].QueryContext(b.ctx, arg)
+// oldRows runs the batch's statement name, which reads the rows the store holds for path,
+// and calls fn to scan each (the caller changes the rows after: never while they are read).
+// In a bulk load no path has rows yet, so nothing is read.
+func (b *Batch) oldRows(name string, path string, fn func(*sql.Rows) error) error {
+	if b.bulk {
+		return nil
+	}
+	rows, err := b.stmts[name].QueryContext(b.ctx, path)
 	if err != nil {
 		return fmt.Errorf("index: %s: %w", name, err)
 	}
