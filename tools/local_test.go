@@ -107,23 +107,7 @@ func TestLocalServerDuringIndexRun(t *testing.T) {
 	s, file := staleRepo(t)
 	client, ops := serving(t, s)
 	ctx := context.Background()
-	inRun, release := make(chan struct{}), make(chan struct{})
-	testHookLent = func() {
-		close(inRun)
-		<-release
-	}
-	defer func() { testHookLent = nil }()
-	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Index(ctx, IndexRequest{})
-		done <- err
-	}()
-	select {
-	case <-inRun:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the index run did not lend its index")
-	}
+	finish := holdRun(t, s, file, IndexRequest{})
 	res, err := client.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Acquire" {
 		t.Fatalf("a client's search during the server's run: %+v, %v", res, err)
@@ -138,9 +122,7 @@ func TestLocalServerDuringIndexRun(t *testing.T) {
 		t.Fatalf("the client's index run ended (%v) while the server's was still writing", err)
 	case <-time.After(200 * time.Millisecond): // it waits for the server's run
 	}
-	testHookLent = func() {}
-	close(release)
-	if err := <-done; err != nil {
+	if err := finish(); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-handed; err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -140,23 +141,7 @@ func TestServiceWatch(t *testing.T) {
 func TestSearchDuringIndexRun(t *testing.T) {
 	s, file := staleRepo(t)
 	ctx := context.Background()
-	inRun, release := make(chan struct{}), make(chan struct{})
-	testHookLent = func() {
-		close(inRun)
-		<-release // the run stays in progress until the searches are done
-	}
-	defer func() { testHookLent = nil }()
-	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Index(ctx, IndexRequest{})
-		done <- err
-	}()
-	select {
-	case <-inRun:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the index run did not lend its index")
-	}
+	finish := holdRun(t, s, file, IndexRequest{})
 	for range 5 {
 		start := time.Now()
 		res, err := s.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
@@ -167,8 +152,7 @@ func TestSearchDuringIndexRun(t *testing.T) {
 			t.Errorf("search during the run took %v: it waited for the run", d)
 		}
 	}
-	close(release)
-	if err := <-done; err != nil {
+	if err := finish(); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Search(ctx, SearchRequest{Query: "Extra", Target: "definitions"})
@@ -182,23 +166,7 @@ func TestSearchDuringIndexRun(t *testing.T) {
 func TestSearchDuringForcedRun(t *testing.T) {
 	s, file := staleRepo(t)
 	ctx := context.Background()
-	inRun, release := make(chan struct{}), make(chan struct{})
-	testHookLent = func() {
-		close(inRun)
-		<-release
-	}
-	defer func() { testHookLent = nil }()
-	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Index(ctx, IndexRequest{Force: true})
-		done <- err
-	}()
-	select {
-	case <-inRun:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the forced run did not lend the old index")
-	}
+	finish := holdRun(t, s, file, IndexRequest{Force: true})
 	for _, q := range []string{"Acquire", "Extra"} {
 		start := time.Now()
 		res, err := s.Search(ctx, SearchRequest{Query: q, Target: "definitions"})
@@ -215,8 +183,7 @@ func TestSearchDuringForcedRun(t *testing.T) {
 			t.Errorf("search during the forced run took %v: it waited for the run", d)
 		}
 	}
-	close(release)
-	if err := <-done; err != nil {
+	if err := finish(); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Search(ctx, SearchRequest{Query: "Extra", Target: "definitions"})
@@ -225,5 +192,36 @@ func TestSearchDuringForcedRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(file), workspace.DataDir, "indexes", workspace.ID(filepath.Dir(file)), "rebuild")); !os.IsNotExist(err) {
 		t.Errorf("the rebuild directory is left behind: %v", err)
+	}
+}
+
+// holdRun adds a function Extra to file and starts s.Index(req); it returns once the run
+// has lent its index, which the run keeps lent until finish lets it end (finish returns the
+// run's error). Later runs are not held.
+func holdRun(t *testing.T, s *Service, file string, req IndexRequest) (finish func() error) {
+	t.Helper()
+	inRun, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	testHookLent = func() {
+		once.Do(func() {
+			close(inRun)
+			<-release // the run stays in progress until the test is done with it
+		})
+	}
+	t.Cleanup(func() { testHookLent = nil })
+	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Index(context.Background(), req)
+		done <- err
+	}()
+	select {
+	case <-inRun:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the index run did not lend its index")
+	}
+	return func() error {
+		close(release)
+		return <-done
 	}
 }
