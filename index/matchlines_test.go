@@ -1,10 +1,7 @@
 package index
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/quarrysearch/quarry/scoring"
@@ -14,17 +11,10 @@ import (
 // matchLinesLower finds scanning a lower-cased copy line by line, over real sources and
 // needles of one and several words in any case.
 func TestMatchLinesASCIIEqualsLower(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "extract", "testdata", "*", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	needleSets := [][]string{{"func"}, {"return"}, {"self", "return"}, {"new"}, {"string", "err"}, {"e"}, {"class", "public", "void"}, {"x"}, {"( "}, {"nil", "zzzzzz"}}
 	n := 0
-	for _, p := range files {
-		content, err := os.ReadFile(p)
-		if err != nil || strings.HasSuffix(p, ".json") {
-			continue
-		}
+	for _, g := range goldenSources(t) {
+		p, content := g.path, g.src
 		for _, needles := range needleSets {
 			for _, perFile := range []int{0, 3} {
 				if !holdsNeedles(content, needles, false) {

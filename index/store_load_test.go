@@ -23,21 +23,10 @@ func TestLoadExtractRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := extract.New(reg, extract.Options{})
-	files, err := filepath.Glob(filepath.Join("..", "extract", "testdata", "*", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := openTestStore(t)
 	n := 0
-	for _, p := range files {
-		if strings.HasSuffix(p, ".json") {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.ToSlash(strings.TrimPrefix(p, filepath.Join("..", "extract", "testdata")+string(filepath.Separator)))
+	for _, g := range goldenSources(t) {
+		path, src := g.path, g.src
 		want, err := ex.Extract(ctx, path, src, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -94,10 +83,6 @@ func TestPutInPlaceEqualsFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := extract.New(reg, extract.Options{})
-	files, err := filepath.Glob(filepath.Join("..", "extract", "testdata", "*", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	edits := map[string]func(string) string{
 		"insert above": func(s string) string { return "\n\n" + s },
 		"cut middle": func(s string) string {
@@ -109,15 +94,8 @@ func TestPutInPlaceEqualsFresh(t *testing.T) {
 		"first half": func(s string) string { return s[:len(s)/2] },
 	}
 	n := 0
-	for _, p := range files {
-		if strings.HasSuffix(p, ".json") {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.ToSlash(strings.TrimPrefix(p, filepath.Join("..", "extract", "testdata")+string(filepath.Separator)))
+	for _, g := range goldenSources(t) {
+		path, src := g.path, g.src
 		rec := func(content string) *FileRecord {
 			f, err := ex.Extract(ctx, path, []byte(content), nil)
 			if err != nil {
@@ -189,4 +167,37 @@ func TestPutInPlaceEqualsFresh(t *testing.T) {
 	if n < 17*len(edits) {
 		t.Errorf("compared %d edits, want %d", n, 17*len(edits))
 	}
+}
+
+// goldenSource is one of the extractor's golden sources: its path below extract/testdata
+// and its text.
+type goldenSource struct {
+	path string
+	src  []byte
+}
+
+// goldenSources reads every language's golden source.
+func goldenSources(t *testing.T) []goldenSource {
+	t.Helper()
+	dir := filepath.Join("..", "extract", "testdata")
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []goldenSource
+	for _, p := range files {
+		if strings.HasSuffix(p, ".json") {
+			continue
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, goldenSource{filepath.ToSlash(rel), src})
+	}
+	return out
 }
