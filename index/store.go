@@ -42,7 +42,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"syscall"
 
 	sqlite3 "github.com/mattn/go-sqlite3" // the SQLite driver; the one cgo build of SQLite in Quarry
@@ -115,15 +115,17 @@ var ErrNewerSchema = errors.New("index: the store was written by a newer version
 
 // Store is a workspace's SQLite store.
 type Store struct {
-	db       *sql.DB
-	path     string
-	bulk     bool // see setBulk
-	readOnly bool // see ReadOnly
-	// FileCount's count, for the generation countGen.
-	countMu  sync.Mutex
-	count    int
-	countGen int64
-	countOK  bool
+	db        *sql.DB
+	path      string
+	bulk      bool                     // see setBulk
+	readOnly  bool                     // see ReadOnly
+	fileCount atomic.Pointer[genCount] // FileCount's last count, and the generation it is of
+}
+
+// genCount is a count of a store's generation.
+type genCount struct {
+	gen int64
+	n   int
 }
 
 // setBulk tells the store that every Put until setBulk(false) is for a path it does not hold

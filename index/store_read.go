@@ -175,21 +175,15 @@ func (s *Store) FileCount(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	s.countMu.Lock()
-	if s.countOK && s.countGen == gen {
-		n := s.count
-		s.countMu.Unlock()
-		return n, nil
+	if c := s.fileCount.Load(); c != nil && c.gen == gen {
+		return c.n, nil
 	}
-	s.countMu.Unlock()
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("index: count files: %w", err)
 	}
 	if again, err := s.Generation(ctx); err == nil && again == gen {
-		s.countMu.Lock()
-		s.count, s.countGen, s.countOK = n, gen, true
-		s.countMu.Unlock()
+		s.fileCount.Store(&genCount{gen, n})
 	}
 	return n, nil
 }
