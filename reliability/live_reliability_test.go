@@ -365,10 +365,7 @@ func TestLoadSearchWhileWriting(t *testing.T) {
 	stop()
 	stop = nil
 	lookups := mv.live[:10]
-	got := inspect(t, root, lookups)
-	fresh := filepath.Join(t.TempDir(), "fresh")
-	mirror(t, root, fresh)
-	compare(t, "after the load", got, take(t, fresh, lookups), lookups)
+	compareFresh(t, "after the load", inspect(t, root, lookups), root, "", lookups)
 }
 
 // A function written to a watched workspace is found by a search within 10 s, whether the

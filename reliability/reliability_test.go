@@ -177,6 +177,18 @@ func funcNames(files map[string]string) []string {
 	return out
 }
 
+// compareFresh reports how got, the snapshot of the index of root, differs from a fresh
+// index of the same files, built in a copy of them at fresh (made to match root; "": a new
+// temporary directory).
+func compareFresh(t *testing.T, what string, got snapshot, root, fresh string, names []string) {
+	t.Helper()
+	if fresh == "" {
+		fresh = filepath.Join(t.TempDir(), "fresh")
+	}
+	mirror(t, root, fresh)
+	compare(t, what, got, take(t, fresh, names), names)
+}
+
 // mirror makes dst hold exactly the regular files and symlinks of src (not .quarry, not
 // named pipes and the like, which the index skips).
 func mirror(t *testing.T, src, dst string) {
@@ -290,9 +302,7 @@ func TestKillIndexer(t *testing.T) {
 		rs := time.Now()
 		got := take(t, root, lookups)
 		repair = append(repair, time.Since(rs))
-		mirror(t, root, fresh)
-		want := take(t, fresh, lookups)
-		compare(t, fmt.Sprintf("trial %d: after repair", trial), got, want, lookups)
+		compareFresh(t, fmt.Sprintf("trial %d: after repair", trial), got, root, fresh, lookups)
 	}
 	slices.Sort(repair)
 	t.Logf("kill -9 of the indexer: %d trials (%d killed mid-run, %d had finished), a full run takes %v; repair run p50 %v, max %v; each compared with a fresh index of the same tree (counts, every stored symbol, 10 lookups)",

@@ -330,10 +330,7 @@ func TestKillWatchingServer(t *testing.T) {
 		for range 10 {
 			lookups = append(lookups, all[rng.IntN(len(all))])
 		}
-		got := inspect(t, root, lookups)
-		mirror(t, root, fresh)
-		want := take(t, fresh, lookups)
-		compare(t, fmt.Sprintf("trial %d: after the repair", trial), got, want, lookups)
+		compareFresh(t, fmt.Sprintf("trial %d: after the repair", trial), inspect(t, root, lookups), root, fresh, lookups)
 	}
 	t.Logf("kill -9 of quarry watch: %d trials, %d changes; %d kills while a batch's index run held the lock, %d after a batch of the burst, the rest before any; each compared with a fresh index of the same tree (counts, every stored symbol, health, 10 lookups)",
 		trials, changes, midBatch, afterBatch)
