@@ -80,8 +80,10 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 		totals      = map[string]int{}
 		contentRead = func(p string) ([]byte, error) {
 			var c []byte
-			err := ix.store.db.QueryRowContext(ctx, `SELECT content FROM files WHERE path = ?`, p).Scan(&c)
-			return c, err
+			if err := ix.store.db.QueryRowContext(ctx, `SELECT content FROM files WHERE path = ?`, p).Scan(&c); err != nil {
+				return nil, err
+			}
+			return unpackContent(c)
 		}
 	)
 	for rows.Next() {

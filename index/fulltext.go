@@ -125,6 +125,7 @@ const (
 	FulltextCreated FulltextStatus = "created" // there was none: created empty
 	FulltextStale   FulltextStatus = "stale"   // built with another version: removed and recreated empty
 	FulltextCorrupt FulltextStatus = "corrupt" // could not be opened: removed and recreated empty
+	FulltextPartial FulltextStatus = "partial" // a first load into the store did not finish: refilled from the store
 )
 
 // String returns the status's name.
@@ -177,8 +178,9 @@ type Fulltext struct {
 	terms   map[string]*termIndex // by field: the terms, for words inside terms (termindex.go)
 }
 
-// FulltextVersion changes whenever the mapping or the tokenizer rules change; an index built
-// with another version is rebuilt. It is a short hash of the mapping, ftMappingVersion, the
+// FulltextVersion changes whenever the mapping, the tokenizer rules or the store's schema
+// change; an index built with another version is rebuilt. It is a short hash of the mapping,
+// ftMappingVersion, SchemaVersion, the
 // tokenizer rules of every language and the tokens of a probe text, so that editing a
 // languages/*.toml file invalidates old indexes.
 func FulltextVersion() (string, error) {
@@ -215,7 +217,9 @@ func ftVersionOf(reg *languages.Registry, o ftOptions) (string, error) {
 		return "", fmt.Errorf("index: fulltext version: %w", err)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n", ftMappingVersion, m)
+	// The store's schema too: a store of an older schema is emptied (migrate), so its
+	// documents must go as well.
+	fmt.Fprintf(h, "%s\nschema %d\n%s\n", ftMappingVersion, SchemaVersion, m)
 	ftHashTokenizer(h, "", nil)
 	for _, lang := range reg.All() {
 		ftHashTokenizer(h, lang.Name, lang)

@@ -2,8 +2,14 @@ package index
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
+
+	"github.com/quarrysearch/quarry/extract"
 )
 
 // Ref is one use of a name: an identifier the extractor recorded (a call, a variable or
@@ -19,37 +25,102 @@ type Ref struct {
 
 // Refs returns the uses of name, by path and line, skipping offset and at most limit of
 // them, and how many there are in all. kinds, when not empty, keeps those kinds only.
+//
+// identifier_names says which files use name, how often and with which kinds; only the
+// blobs of the files whose uses are returned, or whose count depends on kinds, are decoded.
 func (s *Store) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]Ref, int, error) {
-	where, args := `i.name = ?`, []any{name}
-	if len(kinds) > 0 {
-		where += ` AND i.kind IN (?` + repeatString(",?", len(kinds)-1) + `)`
-		for _, k := range kinds {
-			args = append(args, k)
+	var want uint32 // the kinds kept, as identifier_names.kinds bits; 0: all
+	for _, k := range kinds {
+		var ik extract.IdentKind
+		if err := ik.UnmarshalText([]byte(k)); err != nil {
+			return nil, 0, fmt.Errorf("index: references to %q: %w", name, err)
 		}
+		want |= 1 << ik
 	}
-	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM identifiers i WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("index: count references to %q: %w", name, err)
+	type fileUses struct {
+		id          int64
+		path        string
+		uses, kinds int
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT i.path, i.line, i.column, i.kind, coalesce(s.name, ''), coalesce(s.kind, '')
-		FROM identifiers i LEFT JOIN symbols s ON s.id = i.containing_symbol_id
-		WHERE `+where+` ORDER BY i.path, i.line, i.column LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	var files []fileUses
+	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+		var f fileUses
+		err := rows.Scan(&f.id, &f.path, &f.uses, &f.kinds)
+		files = append(files, f)
+		return err
+	}, `SELECT f.id, f.path, n.uses, n.kinds FROM identifier_names n JOIN files f ON f.id = n.file
+		WHERE n.name = ? ORDER BY f.path`, name)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %q: %w", name, err)
 	}
-	defer rows.Close()
 	var out []Ref
-	for rows.Next() {
-		var r Ref
-		if err := rows.Scan(&r.Path, &r.Line, &r.Column, &r.Kind, &r.Container, &r.ContainerKind); err != nil {
-			return nil, 0, err
+	var containers []string // the containing symbol's id of each of out
+	total := 0
+	for _, f := range files {
+		kinds := uint32(f.kinds)
+		if want != 0 && kinds&want == 0 {
+			continue
 		}
-		out = append(out, r)
+		all := want == 0 || kinds&^want == 0 // every use of the file is kept
+		if all && (total+f.uses <= offset || len(out) >= limit) {
+			total += f.uses // counted without decoding
+			continue
+		}
+		var blob []byte
+		if err := s.db.QueryRowContext(ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob); err != nil {
+			return nil, 0, fmt.Errorf("index: references to %q in %s: %w", name, f.path, err)
+		}
+		type use struct {
+			ref       Ref
+			container string
+		}
+		var refs []use
+		err := decodeIdents(blob, func(n string) bool { return n == name }, func(x extract.Identifier) bool {
+			if want == 0 || want&(1<<x.Kind) != 0 {
+				refs = append(refs, use{Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}, x.ContainingSymbolID})
+			}
+			return true
+		})
+		if err != nil {
+			return nil, 0, fmt.Errorf("index: references to %q in %s: %w", name, f.path, err)
+		}
+		slices.SortStableFunc(refs, func(a, b use) int {
+			return cmp.Or(cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
+		})
+		for i := range refs {
+			if total+i >= offset && len(out) < limit {
+				out, containers = append(out, refs[i].ref), append(containers, refs[i].container)
+			}
+		}
+		total += len(refs)
 	}
-	if err := rows.Err(); err != nil {
+	if err := s.addContainers(ctx, out, containers); err != nil {
 		return nil, 0, err
 	}
 	return out, total, s.addRefText(ctx, out)
+}
+
+// addContainers fills in the name and kind of each reference's containing symbol, given
+// by id (ids[i] for refs[i]; "": none).
+func (s *Store) addContainers(ctx context.Context, refs []Ref, ids []string) error {
+	type sym struct{ name, kind string }
+	known := map[string]sym{}
+	for i := range refs {
+		r, id := &refs[i], ids[i]
+		if id == "" {
+			continue
+		}
+		c, ok := known[id]
+		if !ok {
+			err := s.db.QueryRowContext(ctx, `SELECT name, kind FROM symbols WHERE id = ?`, id).Scan(&c.name, &c.kind)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("index: symbol %s: %w", id, err)
+			}
+			known[id] = c
+		}
+		r.Container, r.ContainerKind = c.name, c.kind
+	}
+	return nil
 }
 
 // addRefText fills in the line of each reference, reading each file once.

@@ -363,5 +363,8 @@ func (s *Store) fileContent(ctx context.Context, path string) (lang string, cont
 	if err != nil {
 		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
 	}
+	if content, err = unpackContent(content); err != nil {
+		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
+	}
 	return lang, content, nil
 }

@@ -84,66 +84,51 @@ const (
 )
 
 // symbolSpans returns the end line, start column and first lines (up to lines of them) of
-// the symbols ids. Only those bytes of each file are read: SQLite cuts them out of the
-// stored content, but for a file over bigContent, whose whole content SQLite would load to
-// cut it (a 9 MB amalgamation, once per definition in it), which is read once through the
-// searcher's content cache instead.
+// the symbols ids. The content of their files, stored compressed, is read whole through the
+// searcher's content cache, once per file.
 func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (map[string]symbolSpan, error) {
 	out := make(map[string]symbolSpan, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
 	want := headLookBehind + lines*headBytesPerLine
-	args := []any{bigContent, headLookBehind, want}
-	for _, id := range ids {
-		args = append(args, id)
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
 	}
-	rows, err := s.store.db.QueryContext(ctx, `SELECT s.id, s.path, s.end_line, s.start_column, s.start_byte,
-		CASE WHEN length(f.content) > ? THEN NULL ELSE substr(f.content, max(s.start_byte - ?, 0) + 1, ?) END
-		FROM symbols s JOIN files f ON f.path = s.path WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.store.db.QueryContext(ctx, `SELECT id, path, end_line, start_column, start_byte
+		FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbol spans: %w", err)
 	}
-	type big struct {
+	type span struct {
 		id, path string
 		sp       symbolSpan
 		start    int
 	}
-	var bigs []big
+	var spans []span
 	for rows.Next() {
-		var id, path string
-		var sp symbolSpan
-		var start int
-		var chunk []byte
-		if err := rows.Scan(&id, &path, &sp.endLine, &sp.column, &start, &chunk); err != nil {
+		var x span
+		if err := rows.Scan(&x.id, &x.path, &x.sp.endLine, &x.sp.column, &x.start); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		if chunk == nil {
-			bigs = append(bigs, big{id, path, sp, start})
-			continue
-		}
-		sp.head = headOf(chunk, start-max(start-headLookBehind, 0))
-		out[id] = sp
+		spans = append(spans, x)
 	}
 	if err := rows.Close(); err != nil {
 		return nil, err
 	}
-	for _, b := range bigs {
-		_, content, err := s.contents.fileContent(ctx, s.store, b.path)
+	for _, x := range spans {
+		_, content, err := s.contents.fileContent(ctx, s.store, x.path)
 		if err != nil {
 			return nil, err
 		}
-		from := min(max(b.start-headLookBehind, 0), len(content))
-		b.sp.head = headOf(content[from:min(from+want, len(content))], b.start-from)
-		out[b.id] = b.sp
+		from := min(max(x.start-headLookBehind, 0), len(content))
+		x.sp.head = headOf(content[from:min(from+want, len(content))], x.start-from)
+		out[x.id] = x.sp
 	}
 	return out, nil
 }
-
-// bigContent is the size over which a file's content is read whole, through the content
-// cache, rather than cut by SQLite.
-const bigContent = 1 << 20
 
 // headOf returns chunk from the start of the line holding offset behind.
 func headOf(chunk []byte, behind int) []byte {

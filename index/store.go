@@ -3,24 +3,30 @@
 // built from it, and runs searches over both.
 package index
 
-// The SQLite schema (schema version 1), in db/symbols.db of a workspace's index directory,
+// The SQLite schema (schema version 2), in db/symbols.db of a workspace's index directory,
 // opened in WAL mode:
 //
-//	meta(key PRIMARY KEY, value)      schema_version, fulltext_version, generation, ...
-//	files(path PRIMARY KEY, language, hash, size, mtime, parse_errors, symbol_count,
-//	    identifier_count, relationship_count, type_count, skipped, content)
+//	meta(key PRIMARY KEY, value)      schema_version, generation, last index run, ...
+//	files(id INTEGER PRIMARY KEY, path UNIQUE, language, hash, size, mtime, parse_errors,
+//	    symbol_count, identifier_count, relationship_count, type_count, skipped, content)
 //	    the *_count columns count the file's rows in the other tables, so the totals are a
 //	    sum over files instead of a scan of millions of identifiers;
 //	    path is workspace-relative POSIX; hash the xxhash64 of content in hex; mtime in Unix
-//	    nanoseconds; content the whole file. A file found binary or minified once read keeps a
-//	    row with skipped set to the reason and no content, so it is not read again until it
-//	    changes; it has no other rows and no full-text documents.
+//	    nanoseconds; content the whole file compressed with zstd (packContent). A file
+//	    found binary or minified once read keeps a row with skipped set to the reason and no
+//	    content, so it is not read again until it changes; it has no other rows and no
+//	    full-text documents. A file keeps its id while it is stored.
 //	symbols(id PRIMARY KEY, path, name, kind, language, start_line, start_column, end_line,
 //	    end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata)
 //	    metadata is a JSON object or ''. Indexed by name, by lower(name), by path, by parent_id.
-//	identifiers(path, name, kind, line, column, start_byte, containing_symbol_id)
-//	    indexed by name and by path; an identifier is one name on one line, so its end is
-//	    start_byte + len(name) (and column + its length in characters)
+//	identifiers(file INTEGER PRIMARY KEY, data)
+//	    a file's identifiers in one blob (encodeIdents): a name table and, per identifier,
+//	    its name's index, kind, line, column, start byte and containing symbol, delta-coded.
+//	    A row each would take 4 million rows and two lookup indexes on corpus.sh full (626
+//	    MB); the blobs take a tenth of that.
+//	identifier_names(name, file, uses, kinds) WITHOUT ROWID, keyed by (name, file)
+//	    which files use a name, how often and with which kinds (bit k: extract.IdentKind k):
+//	    the lookup of Refs, which decodes only the blobs of the files it returns
 //	relationships(path, from_id, from_name, to_name, kind, line)   by to_name, from_id, path
 //	types(path, symbol_id, role, type)                   by symbol_id and path
 //	fulltext_pending(doc_id PRIMARY KEY)
@@ -28,8 +34,8 @@ package index
 //	    confirmed written to bleve; written in the same transaction as the change, removed
 //	    once bleve has them, replayed on the next open after a crash.
 //
-// Every table but meta and fulltext_pending has a path column, and a file's rows are replaced
-// or deleted together in one transaction, so the store never holds half a file.
+// A file's rows in every table (by path, or by file id) are replaced or deleted together in
+// one transaction, so the store never holds half a file.
 
 import (
 	"context"
@@ -51,31 +57,33 @@ import (
 )
 
 // SchemaVersion is the version of the SQLite schema this code reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
-// migrations[i] upgrades a store from schema version i to i+1.
-var migrations = []string{
-	`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+// schema creates the tables of SchemaVersion. A store of an older schema is emptied and
+// created again (migrate): everything in it comes back from the files on the next index
+// run, and the full-text index, whose version includes SchemaVersion, is rebuilt with it.
+const schema = `CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(
-	path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
-	mtime INTEGER NOT NULL, parse_errors INTEGER NOT NULL, symbol_count INTEGER NOT NULL,
-	identifier_count INTEGER NOT NULL, relationship_count INTEGER NOT NULL,
-	type_count INTEGER NOT NULL, skipped TEXT NOT NULL, content BLOB NOT NULL);
+	id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, language TEXT NOT NULL, hash TEXT NOT NULL,
+	size INTEGER NOT NULL, mtime INTEGER NOT NULL, parse_errors INTEGER NOT NULL,
+	symbol_count INTEGER NOT NULL, identifier_count INTEGER NOT NULL,
+	relationship_count INTEGER NOT NULL, type_count INTEGER NOT NULL, skipped TEXT NOT NULL,
+	content BLOB NOT NULL);
 CREATE TABLE symbols(
 	id TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
 	language TEXT NOT NULL, start_line INTEGER NOT NULL, start_column INTEGER NOT NULL,
 	end_line INTEGER NOT NULL, end_column INTEGER NOT NULL, start_byte INTEGER NOT NULL,
 	end_byte INTEGER NOT NULL, signature TEXT NOT NULL, doc_comment TEXT NOT NULL,
 	visibility TEXT NOT NULL, parent_id TEXT NOT NULL, metadata TEXT NOT NULL);
-CREATE TABLE identifiers(
-	path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, line INTEGER NOT NULL,
-	column INTEGER NOT NULL, start_byte INTEGER NOT NULL, containing_symbol_id TEXT NOT NULL);
+CREATE TABLE identifiers(file INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE identifier_names(
+	name TEXT NOT NULL, file INTEGER NOT NULL, uses INTEGER NOT NULL, kinds INTEGER NOT NULL,
+	PRIMARY KEY(name, file)) WITHOUT ROWID;
 CREATE TABLE relationships(
 	path TEXT NOT NULL, from_id TEXT NOT NULL, from_name TEXT NOT NULL, to_name TEXT NOT NULL,
 	kind TEXT NOT NULL, line INTEGER NOT NULL);
 CREATE TABLE types(path TEXT NOT NULL, symbol_id TEXT NOT NULL, role TEXT NOT NULL, type TEXT NOT NULL);
-CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`,
-}
+CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`
 
 // secondaryIndexes are the lookup indexes of the schema. A bulk load into an empty store
 // drops them and builds them once at the end, which is faster than keeping them up to date
@@ -97,13 +105,22 @@ var secondaryIndexes = []string{
 	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
 	`CREATE INDEX IF NOT EXISTS symbols_path ON symbols(path)`,
 	`CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id)`,
-	`CREATE INDEX IF NOT EXISTS identifiers_name ON identifiers(name)`,
-	`CREATE INDEX IF NOT EXISTS identifiers_path ON identifiers(path)`,
 	`CREATE INDEX IF NOT EXISTS relationships_to ON relationships(to_name)`,
 	`CREATE INDEX IF NOT EXISTS relationships_from ON relationships(from_id)`,
 	`CREATE INDEX IF NOT EXISTS relationships_path ON relationships(path)`,
 	`CREATE INDEX IF NOT EXISTS types_symbol ON types(symbol_id)`,
 	`CREATE INDEX IF NOT EXISTS types_path ON types(path)`,
+}
+
+// metaFirstLoad is the meta key set while a first load into an empty store runs.
+const metaFirstLoad = "first_load"
+
+// FirstLoadUnfinished reports whether a first load into the store started and did not
+// finish: the full-text index may lack some of what the store holds, until the next run
+// refills it.
+func (s *Store) FirstLoadUnfinished() (bool, error) {
+	v, err := s.Meta(metaFirstLoad)
+	return v != "", err
 }
 
 // ErrNotWritable is returned when an index cannot be written: a read-only file system or
@@ -266,20 +283,61 @@ func (s *Store) migrate() error {
 	if version > SchemaVersion {
 		return fmt.Errorf("%w (schema %d, this one reads %d)", ErrNewerSchema, version, SchemaVersion)
 	}
-	for ; version < SchemaVersion; version++ {
-		tx, err := s.db.Begin()
-		if err != nil {
+	if version == SchemaVersion {
+		return nil
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	if version > 0 {
+		// An older schema: its tables go, and the next index run fills the new ones.
+		if err := dropTables(tx); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("empty the store of schema %d: %w", version, err)
+		}
+	}
+	if _, err := tx.Exec(schema); err != nil {
+		tx.Rollback()
+		return fmt.Errorf("create schema %d: %w", SchemaVersion, err)
+	}
+	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('schema_version', ?)`, strconv.Itoa(SchemaVersion)); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if version > 0 {
+		// Give the emptied pages back to the file system.
+		if _, err := s.db.Exec(`VACUUM`); err != nil {
+			return fmt.Errorf("vacuum the emptied store: %w", err)
+		}
+	}
+	return nil
+}
+
+// dropTables drops every table and index of the store.
+func dropTables(tx *sql.Tx) error {
+	rows, err := tx.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
 			return err
 		}
-		if _, err := tx.Exec(migrations[version]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate to schema %d: %w", version+1, err)
-		}
-		if _, err := tx.Exec(`INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?)`, strconv.Itoa(version+1)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, n := range names {
+		if _, err := tx.Exec(`DROP TABLE "` + n + `"`); err != nil {
 			return err
 		}
 	}
@@ -410,7 +468,10 @@ func (s *Store) Content(ctx context.Context, path string) ([]byte, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("index: %s is not in the store: %w", path, os.ErrNotExist)
 	}
-	return c, err
+	if err != nil {
+		return nil, err
+	}
+	return unpackContent(c)
 }
 
 // SymbolIDs returns the ids of the symbols stored for path.

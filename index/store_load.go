@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -80,20 +79,18 @@ func (s *Store) loadSymbols(ctx context.Context, f *extract.File) error {
 
 func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {
 	f.Identifiers = []extract.Identifier{}
-	return s.eachRow(ctx, func(rows *sql.Rows) error {
-		var x extract.Identifier
-		var kind string
-		if err := rows.Scan(&x.Name, &kind, &x.StartLine, &x.StartColumn, &x.StartByte, &x.ContainingSymbolID); err != nil {
-			return err
-		}
-		if err := x.Kind.UnmarshalText([]byte(kind)); err != nil {
-			return err
-		}
-		// An identifier is one name on one line: its end follows from its start.
-		x.EndLine, x.EndColumn, x.EndByte = x.StartLine, x.StartColumn+utf8.RuneCountInString(x.Name), x.StartByte+len(x.Name)
-		f.Identifiers = append(f.Identifiers, x)
+	var blob []byte
+	err := s.db.QueryRowContext(ctx, `SELECT i.data FROM identifiers i JOIN files f ON f.id = i.file WHERE f.path = ?`, f.Path).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil
-	}, `SELECT name, kind, line, column, start_byte, containing_symbol_id FROM identifiers WHERE path = ? ORDER BY rowid`, f.Path)
+	}
+	if err != nil {
+		return err
+	}
+	return decodeIdents(blob, nil, func(x extract.Identifier) bool {
+		f.Identifiers = append(f.Identifiers, x)
+		return true
+	})
 }
 
 func (s *Store) loadRelationships(ctx context.Context, f *extract.File) error {

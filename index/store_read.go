@@ -118,6 +118,10 @@ func (s *Store) FileDocs(ctx context.Context, fn func(path, language string, con
 		if err := rows.Scan(&path, &lang, &content); err != nil {
 			return err
 		}
+		content, err := unpackContent(content)
+		if err != nil {
+			return fmt.Errorf("index: read %s: %w", path, err)
+		}
 		if err := fn(path, lang, content); err != nil {
 			return err
 		}

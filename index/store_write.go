@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -23,41 +24,46 @@ type Batch struct {
 }
 
 var batchStatements = map[string]string{
-	"file":      `INSERT OR REPLACE INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, identifier_count, relationship_count, type_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"symbol":    `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"ident":     `INSERT INTO identifiers(path, name, kind, line, column, start_byte, containing_symbol_id) VALUES(?, ?, ?, ?, ?, ?, ?)`,
-	"rel":       `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
-	"type":      `INSERT INTO types(path, symbol_id, role, type) VALUES(?, ?, ?, ?)`,
-	"pending":   `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
-	"clear":     `DELETE FROM fulltext_pending WHERE doc_id = ?`,
-	"symbolIDs": `SELECT id FROM symbols WHERE path = ?`,
-	"touch":     `UPDATE files SET mtime = ?, size = ? WHERE path = ?`,
-	"delFile":   `DELETE FROM files WHERE path = ?`,
-	"delSym":    `DELETE FROM symbols WHERE path = ?`,
-	"delIdent":  `DELETE FROM identifiers WHERE path = ?`,
-	"delRel":    `DELETE FROM relationships WHERE path = ?`,
-	"delType":   `DELETE FROM types WHERE path = ?`,
+	// A stored file keeps its id: the identifier tables refer to it.
+	"file": `INSERT INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, identifier_count, relationship_count, type_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(path) DO UPDATE SET language = excluded.language, hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
+		parse_errors = excluded.parse_errors, symbol_count = excluded.symbol_count, identifier_count = excluded.identifier_count,
+		relationship_count = excluded.relationship_count, type_count = excluded.type_count, skipped = excluded.skipped, content = excluded.content
+		RETURNING id`,
+	"fileID":       `SELECT id FROM files WHERE path = ?`,
+	"idents":       `INSERT OR REPLACE INTO identifiers(file, data) VALUES(?, ?)`,
+	"oldIdents":    `SELECT data FROM identifiers WHERE file = ?`,
+	"delIdents":    `DELETE FROM identifiers WHERE file = ?`,
+	"identName":    `INSERT OR REPLACE INTO identifier_names(name, file, uses, kinds) VALUES(?, ?, ?, ?)`,
+	"delIdentName": `DELETE FROM identifier_names WHERE name = ? AND file = ?`,
+	"symbol":       `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"rel":          `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
+	"type":         `INSERT INTO types(path, symbol_id, role, type) VALUES(?, ?, ?, ?)`,
+	"pending":      `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
+	"clear":        `DELETE FROM fulltext_pending WHERE doc_id = ?`,
+	"symbolIDs":    `SELECT id FROM symbols WHERE path = ?`,
+	"touch":        `UPDATE files SET mtime = ?, size = ? WHERE path = ?`,
+	"delFile":      `DELETE FROM files WHERE path = ?`,
+	"delSym":       `DELETE FROM symbols WHERE path = ?`,
+	"delRel":       `DELETE FROM relationships WHERE path = ?`,
+	"delType":      `DELETE FROM types WHERE path = ?`,
 	// generation counts the batches committed (Store.Generation).
 	"generation": `INSERT INTO meta(key, value) VALUES('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
 
 	// Replacing a file's rows in place (Put over a stored file): rows that stay keep their
 	// place in the lookup indexes, which are most of the cost of a write.
-	"oldSyms":     `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE path = ?`,
-	"oldContent":  `SELECT content FROM files WHERE path = ?`,
-	"updSym":      `UPDATE symbols SET kind = ?, language = ?, start_line = ?, start_column = ?, end_line = ?, end_column = ?, start_byte = ?, end_byte = ?, signature = ?, doc_comment = ?, visibility = ?, metadata = ? WHERE id = ?`,
-	"delSymID":    `DELETE FROM symbols WHERE id = ?`,
-	"oldIdents":   `SELECT rowid, name, kind, line, column, start_byte, containing_symbol_id FROM identifiers WHERE path = ? ORDER BY rowid`,
-	"updIdent":    `UPDATE identifiers SET kind = ?, line = ?, column = ?, start_byte = ?, containing_symbol_id = ? WHERE rowid = ?`,
-	"updIdentAll": `UPDATE identifiers SET name = ?, kind = ?, line = ?, column = ?, start_byte = ?, containing_symbol_id = ? WHERE rowid = ?`,
-	"delIdentRow": `DELETE FROM identifiers WHERE rowid = ?`,
-	"oldRels":     `SELECT rowid, from_id, from_name, to_name, kind, line FROM relationships WHERE path = ? ORDER BY rowid`,
-	"updRel":      `UPDATE relationships SET from_name = ?, kind = ?, line = ? WHERE rowid = ?`,
-	"updRelAll":   `UPDATE relationships SET from_id = ?, from_name = ?, to_name = ?, kind = ?, line = ? WHERE rowid = ?`,
-	"delRelRow":   `DELETE FROM relationships WHERE rowid = ?`,
-	"oldTypes":    `SELECT rowid, symbol_id, role, type FROM types WHERE path = ? ORDER BY rowid`,
-	"updType":     `UPDATE types SET role = ?, type = ? WHERE rowid = ?`,
-	"updTypeAll":  `UPDATE types SET symbol_id = ?, role = ?, type = ? WHERE rowid = ?`,
-	"delTypeRow":  `DELETE FROM types WHERE rowid = ?`,
+	"oldSyms":    `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE path = ?`,
+	"oldContent": `SELECT content FROM files WHERE path = ?`,
+	"updSym":     `UPDATE symbols SET kind = ?, language = ?, start_line = ?, start_column = ?, end_line = ?, end_column = ?, start_byte = ?, end_byte = ?, signature = ?, doc_comment = ?, visibility = ?, metadata = ? WHERE id = ?`,
+	"delSymID":   `DELETE FROM symbols WHERE id = ?`,
+	"oldRels":    `SELECT rowid, from_id, from_name, to_name, kind, line FROM relationships WHERE path = ? ORDER BY rowid`,
+	"updRel":     `UPDATE relationships SET from_name = ?, kind = ?, line = ? WHERE rowid = ?`,
+	"updRelAll":  `UPDATE relationships SET from_id = ?, from_name = ?, to_name = ?, kind = ?, line = ? WHERE rowid = ?`,
+	"delRelRow":  `DELETE FROM relationships WHERE rowid = ?`,
+	"oldTypes":   `SELECT rowid, symbol_id, role, type FROM types WHERE path = ? ORDER BY rowid`,
+	"updType":    `UPDATE types SET role = ?, type = ? WHERE rowid = ?`,
+	"updTypeAll": `UPDATE types SET symbol_id = ?, role = ?, type = ? WHERE rowid = ?`,
+	"delTypeRow": `DELETE FROM types WHERE rowid = ?`,
 }
 
 // Begin starts a batch.
@@ -70,6 +76,15 @@ func (s *Store) Begin(ctx context.Context) (*Batch, error) {
 	// driver run each in a goroutine of its own (a third of a write's cost). The run checks
 	// ctx between files.
 	b := &Batch{ctx: context.WithoutCancel(ctx), tx: tx, stmts: map[string]*sql.Stmt{}, bulk: s.bulk}
+	if s.bulk {
+		// A first load inserts into B-trees (symbol ids, identifier names) in no order:
+		// SQLite's default 2 MB page cache made each insert read pages back (15 s of 38
+		// for the symbols on corpus.sh full). The cache grows only as far as it is used.
+		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
+			b.Rollback()
+			return nil, fmt.Errorf("index: cache size: %w", err)
+		}
+	}
 	for name, q := range batchStatements {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -90,6 +105,9 @@ func (b *Batch) exec(name string, args ...any) error {
 
 func (b *Batch) touch(docID string) error {
 	b.touched = append(b.touched, docID)
+	if b.bulk {
+		return nil // a first load keeps no log (OpenWriter)
+	}
 	return b.exec("pending", docID)
 }
 
@@ -117,7 +135,17 @@ func (b *Batch) removeRows(path string) error {
 	if err := b.touch(fileDocID(path)); err != nil {
 		return err
 	}
-	for _, q := range []string{"delFile", "delSym", "delIdent", "delRel", "delType"} {
+	var id int64
+	switch err := b.stmts["fileID"].QueryRowContext(b.ctx, path).Scan(&id); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return fmt.Errorf("index: id of %s: %w", path, err)
+	default:
+		if err := b.replaceIdents(id, nil); err != nil {
+			return err
+		}
+	}
+	for _, q := range []string{"delFile", "delSym", "delRel", "delType"} {
 		if err := b.exec(q, path); err != nil {
 			return err
 		}
@@ -146,7 +174,20 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if err := b.replace(rec, content); err != nil {
 		return err
 	}
-	if err := b.exec("file", rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms, nidents, nrels, ntypes, rec.Skipped, content); err != nil {
+	packed, err := packContent(content)
+	if err != nil {
+		return err
+	}
+	var id int64
+	if err := b.stmts["file"].QueryRowContext(b.ctx, rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms,
+		nidents, nrels, ntypes, rec.Skipped, packed).Scan(&id); err != nil {
+		return fmt.Errorf("index: file %s: %w", rec.Path, err)
+	}
+	var ids []extract.Identifier
+	if f != nil {
+		ids = f.Identifiers
+	}
+	if err := b.replaceIdents(id, ids); err != nil {
 		return err
 	}
 	if rec.Skipped == "" {
@@ -179,7 +220,7 @@ type storedSymbol struct {
 
 // replace brings the stored rows of rec's path to what rec holds, in place (see Put); in a
 // bulk load, where the store holds nothing of the path, it inserts them all. The file's row
-// itself is the caller's.
+// and its identifiers (keyed by the file's id) are the caller's.
 func (b *Batch) replace(rec *FileRecord, content []byte) error {
 	old := map[string]*storedSymbol{}
 	err := b.oldRows("oldSyms", rec.Path, func(rows *sql.Rows) error {
@@ -269,47 +310,51 @@ func (b *Batch) replace(rec *FileRecord, content []byte) error {
 			return err
 		}
 	}
-	if err := b.replaceIdents(rec.Path, f.Identifiers); err != nil {
-		return err
-	}
 	if err := b.replaceRels(rec.Path, f.Relationships); err != nil {
 		return err
 	}
 	return b.replaceTypes(rec.Path, f.Types)
 }
 
-// replaceIdents gives the path's identifier rows the values of ids, position by position.
-func (b *Batch) replaceIdents(path string, ids []extract.Identifier) error {
-	type stored struct {
-		row                   int64
-		name, kind, container string
-		line, col, start      int
+// replaceIdents makes ids the identifiers of file id: its blob, and its rows in
+// identifier_names, of which only those that changed are written.
+func (b *Batch) replaceIdents(id int64, ids []extract.Identifier) error {
+	var oldBlob []byte
+	var old map[string]identNameStats
+	if !b.bulk {
+		err := b.stmts["oldIdents"].QueryRowContext(b.ctx, id).Scan(&oldBlob)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("index: identifiers of file %d: %w", id, err)
+		}
+		var stored []extract.Identifier
+		if err := decodeIdents(oldBlob, nil, func(x extract.Identifier) bool { stored = append(stored, x); return true }); err != nil {
+			return err
+		}
+		old = identStats(stored)
 	}
-	var olds []stored
-	err := b.oldRows("oldIdents", path, func(rows *sql.Rows) error {
-		var o stored
-		err := rows.Scan(&o.row, &o.name, &o.kind, &o.line, &o.col, &o.start, &o.container)
-		olds = append(olds, o)
-		return err
-	})
-	if err != nil {
-		return err
+	blob := encodeIdents(ids)
+	if bytes.Equal(blob, oldBlob) {
+		return nil
 	}
-	return replaceByPosition(olds, ids,
-		func(o stored, n *extract.Identifier) error {
-			nk := n.Kind.String()
-			switch {
-			case o.name != n.Name:
-				return b.exec("updIdentAll", n.Name, nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
-			case o.kind != nk || o.line != n.StartLine || o.col != n.StartColumn || o.start != n.StartByte || o.container != n.ContainingSymbolID:
-				return b.exec("updIdent", nk, n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID, o.row)
+	news := identStats(ids)
+	for name := range old {
+		if _, ok := news[name]; !ok {
+			if err := b.exec("delIdentName", name, id); err != nil {
+				return err
 			}
-			return nil
-		},
-		func(o stored) error { return b.exec("delIdentRow", o.row) },
-		func(n *extract.Identifier) error {
-			return b.exec("ident", path, n.Name, n.Kind.String(), n.StartLine, n.StartColumn, n.StartByte, n.ContainingSymbolID)
-		})
+		}
+	}
+	for name, st := range news {
+		if o, ok := old[name]; !ok || o != st {
+			if err := b.exec("identName", name, id, st.n, st.kinds); err != nil {
+				return err
+			}
+		}
+	}
+	if blob == nil {
+		return b.exec("delIdents", id)
+	}
+	return b.exec("idents", id, blob)
 }
 
 // replaceRels gives the path's relationship rows the values of rels, position by position.
@@ -429,7 +474,7 @@ func (b *Batch) content(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: content of %s: %w", path, err)
 	}
-	return c, nil
+	return unpackContent(c)
 }
 
 // Touch records a new modification time and size for a file whose content did not change.
@@ -445,6 +490,9 @@ func (b *Batch) Delete(path string) error {
 // clearPending removes documents from the full-text log: bleve has them. A document this
 // batch touches again is logged again by it.
 func (b *Batch) clearPending(docIDs []string) error {
+	if b.bulk {
+		return nil
+	}
 	for _, id := range docIDs {
 		if err := b.exec("clear", id); err != nil {
 			return err

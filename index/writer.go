@@ -66,16 +66,28 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	if empty {
 		// A first load: the full-text index, new or replaced, is filled as files are written
 		// (over a store with files it is rebuilt at the end instead), and the store's lookup
-		// indexes are built once after the load.
+		// indexes are built once after the load. It keeps no pending log (a million rows
+		// written and deleted on corpus.sh full): the store records that a first load is
+		// under way instead, and a load that does not finish has its full-text index
+		// refilled from the store by the next run.
 		ix.ftStatus = FulltextReady
 		store.setBulk(true)
-		if err := store.dropSecondaryIndexes(ctx); err != nil {
+		err := store.SetMeta(metaFirstLoad, "1")
+		if err == nil {
+			err = store.dropSecondaryIndexes(ctx)
+		}
+		if err != nil {
 			ix.Close()
 			return nil, err
 		}
+	} else if partial, err := store.FirstLoadUnfinished(); err != nil {
+		ix.Close()
+		return nil, err
+	} else if partial && ix.ftStatus == FulltextReady {
+		ix.ftStatus = FulltextPartial
 	}
 	ix.applier = newApplier(ix)
-	if status == FulltextReady {
+	if ix.ftStatus == FulltextReady {
 		pending, err := store.pendingDocs(ctx)
 		if err == nil && len(pending) > 0 {
 			err = ix.syncDocs(ctx, pending)
@@ -127,8 +139,8 @@ func (ix *Writer) Close() {
 // corrupt, and folds the WAL into the database.
 func (ix *Writer) Finish(ctx context.Context) error {
 	err := ix.applier.wait()
-	if err == nil {
-		err = ix.store.clearPending(ctx, ix.applier.takeApplied())
+	if applied := ix.applier.takeApplied(); err == nil && !ix.firstLoad {
+		err = ix.store.clearPending(ctx, applied)
 	}
 	ix.applier = nil
 	if err != nil {
@@ -149,6 +161,9 @@ func (ix *Writer) Finish(ctx context.Context) error {
 		}
 	}
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
+		return err
+	}
+	if err := ix.store.SetMeta(metaFirstLoad, ""); err != nil {
 		return err
 	}
 	return ix.store.Checkpoint(ctx)

@@ -96,3 +96,39 @@ func TestWriterKeepsFulltextInStep(t *testing.T) {
 		t.Errorf("after rewriting b.go: %d symbol and %d file documents, %d pending; want 2, 1, 0", s, f, p)
 	}
 }
+
+// TestWriterRefillsAnUnfinishedFirstLoad: a first load keeps no pending log, so a load
+// killed before Finish has its full-text index refilled from the store by the next writer,
+// which answers no search from it until then.
+func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	w := openTestWriter(t, dir)
+	writeFiles(t, w, record("a.go", "package a", "A", "B"))
+	writeFiles(t, w, record("b.go", "package b", "C"))
+	if _, _, p := ftCounts(t, w); p != 0 {
+		t.Errorf("a first load logged %d pending documents", p)
+	}
+	w.Close() // killed: no Finish
+
+	w = openTestWriter(t, dir)
+	if w.Status() != FulltextPartial {
+		t.Fatalf("after an unfinished first load: full-text status %s, want partial", w.Status())
+	}
+	if s, err := w.Searcher(); err != nil || s != nil {
+		t.Errorf("a writer over a partial full-text index lends a searcher (%v)", err)
+	}
+	writeFiles(t, w, record("c.go", "package c", "E"))
+	if err := w.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s, f, p := ftCounts(t, w); s != 4 || f != 3 || p != 0 {
+		t.Errorf("after the next run: %d symbol and %d file documents, %d pending; want 4, 3, 0", s, f, p)
+	}
+	w.Close()
+	w = openTestWriter(t, dir)
+	defer w.Close()
+	if w.Status() != FulltextReady {
+		t.Errorf("after a finished run: full-text status %s, want ready", w.Status())
+	}
+}

@@ -51,6 +51,9 @@ type Health struct {
 	Watch *WatchStatus `json:"watch,omitempty"`
 
 	reindex string // the command that brings this workspace's index up to date
+	// partialLoad: the first index run into the store did not finish, so the full-text
+	// index may lack some of what the store holds.
+	partialLoad bool
 }
 
 // StoreHealth describes the SQLite store.
@@ -154,6 +157,9 @@ func (h *Health) inspectStore(ctx context.Context, store *index.Store) error {
 	h.Store.SizeBytes = store.DiskSize()
 	v, _ := store.Meta("schema_version")
 	h.Store.SchemaVersion, _ = strconv.Atoi(v)
+	if h.partialLoad, err = store.FirstLoadUnfinished(); err != nil {
+		return err
+	}
 	if raw, _ := store.Meta(lastIndexKey); raw != "" {
 		var li LastIndex
 		if json.Unmarshal([]byte(raw), &li) == nil {
@@ -183,7 +189,7 @@ func (h *Health) inspectFulltext(indexDir string) {
 		f.Status = FulltextStale
 	case status == index.FulltextCorrupt || err != nil:
 		f.Status = FulltextCorrupt
-	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || int(files) != f.StoreFiles:
+	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || int(files) != f.StoreFiles || h.partialLoad:
 		f.Status = FulltextInconsistent
 	default:
 		f.Status = FulltextReady
@@ -198,8 +204,12 @@ func (h *Health) inspectFulltext(indexDir string) {
 	case FulltextMissing, FulltextCorrupt:
 		h.Problems = append(h.Problems, Problem{What: "the full-text index is " + f.Status, Action: action})
 	case FulltextInconsistent:
+		what := ""
+		if h.partialLoad {
+			what = "the first index run did not finish; "
+		}
 		h.Problems = append(h.Problems, Problem{
-			What:   fmt.Sprintf("the full-text index has %d symbols and %d files, the store %d and %d (%d changes not yet applied)", symbols, files, f.StoreSymbols, f.StoreFiles, h.Store.Counts.Pending),
+			What:   what + fmt.Sprintf("the full-text index has %d symbols and %d files, the store %d and %d (%d changes not yet applied)", symbols, files, f.StoreSymbols, f.StoreFiles, h.Store.Counts.Pending),
 			Action: action,
 		})
 	case FulltextBuilding:

@@ -1,0 +1,268 @@
+package index
+
+// The store's compact encodings: file content compressed with zstd, and a file's identifiers
+// as one blob (identBlob) with a name table, instead of a row each.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// zstd coders, shared: EncodeAll and DecodeAll are safe for concurrent use.
+var (
+	zstdOnce sync.Once
+	zstdEnc  *zstd.Encoder
+	zstdDec  *zstd.Decoder
+	zstdErr  error
+)
+
+func zstdCoders() (*zstd.Encoder, *zstd.Decoder, error) {
+	zstdOnce.Do(func() {
+		// The fastest level: about 4x on source code at hundreds of MB/s, so compression
+		// costs a full index build well under a second of CPU.
+		zstdEnc, zstdErr = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+			zstd.WithLowerEncoderMem(true))
+		if zstdErr == nil {
+			zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
+		}
+	})
+	return zstdEnc, zstdDec, zstdErr
+}
+
+// packContent returns content as the store holds it: a zstd frame, or empty for empty content.
+func packContent(content []byte) ([]byte, error) {
+	if len(content) == 0 {
+		return []byte{}, nil
+	}
+	enc, _, err := zstdCoders()
+	if err != nil {
+		return nil, fmt.Errorf("index: zstd: %w", err)
+	}
+	return enc.EncodeAll(content, make([]byte, 0, len(content)/3+64)), nil
+}
+
+// unpackContent returns the content that packContent packed.
+func unpackContent(packed []byte) ([]byte, error) {
+	if len(packed) == 0 {
+		return packed, nil
+	}
+	_, dec, err := zstdCoders()
+	if err != nil {
+		return nil, fmt.Errorf("index: zstd: %w", err)
+	}
+	out, err := dec.DecodeAll(packed, nil)
+	if err != nil {
+		return nil, fmt.Errorf("index: decompress stored content: %w", err)
+	}
+	return out, nil
+}
+
+// identBlobVersion is the first byte of an identifier blob.
+const identBlobVersion = 1
+
+// An identifier blob holds the identifiers of one file in their extraction order:
+//
+//	version byte (identBlobVersion)
+//	uvarint n, then n names (uvarint length, bytes), in order of first use
+//	uvarint m, then m containing symbol ids (uvarint length, bytes), in order of first use
+//	uvarint k, then k identifiers:
+//	    uvarint name index, byte kind, varint line delta, varint column,
+//	    varint start byte delta, uvarint containing symbol index + 1 (0: none)
+//
+// Deltas are from the previous identifier (the first from 0). An identifier's end follows
+// from its start and name: it is one name on one line.
+
+// encodeIdents returns the blob of ids (nil for none).
+func encodeIdents(ids []extract.Identifier) []byte {
+	if len(ids) == 0 {
+		return nil
+	}
+	names, containers := map[string]int{}, map[string]int{}
+	var nameList, containerList []string
+	for i := range ids {
+		if _, ok := names[ids[i].Name]; !ok {
+			names[ids[i].Name] = len(nameList)
+			nameList = append(nameList, ids[i].Name)
+		}
+		if c := ids[i].ContainingSymbolID; c != "" {
+			if _, ok := containers[c]; !ok {
+				containers[c] = len(containerList)
+				containerList = append(containerList, c)
+			}
+		}
+	}
+	b := make([]byte, 0, 8*len(ids)+16*len(nameList))
+	b = append(b, identBlobVersion)
+	for _, list := range [][]string{nameList, containerList} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, s := range list {
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	line, start := 0, 0
+	for i := range ids {
+		x := &ids[i]
+		b = binary.AppendUvarint(b, uint64(names[x.Name]))
+		b = append(b, byte(x.Kind))
+		b = binary.AppendVarint(b, int64(x.StartLine-line))
+		b = binary.AppendVarint(b, int64(x.StartColumn))
+		b = binary.AppendVarint(b, int64(x.StartByte-start))
+		c := 0
+		if x.ContainingSymbolID != "" {
+			c = containers[x.ContainingSymbolID] + 1
+		}
+		b = binary.AppendUvarint(b, uint64(c))
+		line, start = x.StartLine, x.StartByte
+	}
+	return b
+}
+
+var errBadIdentBlob = errors.New("index: a stored identifier blob is malformed")
+
+// identReader reads an identifier blob.
+type identReader struct {
+	b   []byte
+	err error
+}
+
+func (r *identReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err, r.b = errBadIdentBlob, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *identReader) varint() int {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err, r.b = errBadIdentBlob, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *identReader) bytes(n uint64) []byte {
+	if uint64(len(r.b)) < n {
+		r.err, r.b = errBadIdentBlob, nil
+		return nil
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+// strings reads a counted list of strings.
+func (r *identReader) strings() []string {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) { // each string takes at least a byte
+		r.err, r.b = errBadIdentBlob, nil
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = string(r.bytes(r.uvarint()))
+	}
+	return out
+}
+
+// identNames returns the distinct names of a blob, in order of first use.
+func identNames(blob []byte) ([]string, error) {
+	if len(blob) == 0 {
+		return nil, nil
+	}
+	if blob[0] != identBlobVersion {
+		return nil, fmt.Errorf("%w (version %d)", errBadIdentBlob, blob[0])
+	}
+	r := &identReader{b: blob[1:]}
+	names := r.strings()
+	return names, r.err
+}
+
+// decodeIdents calls fn for each identifier of blob, in order; keep, when not nil, says which
+// names to decode (by their index in the name table): the others are skipped without
+// building their identifier. fn returning false stops the walk.
+func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Identifier) bool) error {
+	if len(blob) == 0 {
+		return nil
+	}
+	if blob[0] != identBlobVersion {
+		return fmt.Errorf("%w (version %d)", errBadIdentBlob, blob[0])
+	}
+	r := &identReader{b: blob[1:]}
+	names := r.strings()
+	containers := r.strings()
+	var kept []bool
+	if keep != nil {
+		kept = make([]bool, len(names))
+		any := false
+		for i, n := range names {
+			kept[i] = keep(n)
+			any = any || kept[i]
+		}
+		if !any {
+			return r.err
+		}
+	}
+	k := r.uvarint()
+	line, start := 0, 0
+	for ; k > 0 && r.err == nil; k-- {
+		ni := r.uvarint()
+		kb := r.bytes(1)
+		line += r.varint()
+		col := r.varint()
+		start += r.varint()
+		ci := r.uvarint()
+		if r.err != nil {
+			break
+		}
+		if ni >= uint64(len(names)) || ci > uint64(len(containers)) {
+			return errBadIdentBlob
+		}
+		if kept != nil && !kept[ni] {
+			continue
+		}
+		x := extract.Identifier{Name: names[ni], Kind: extract.IdentKind(kb[0])}
+		if ci > 0 {
+			x.ContainingSymbolID = containers[ci-1]
+		}
+		x.StartLine, x.StartColumn, x.StartByte = line, col, start
+		// An identifier is one name on one line: its end follows from its start.
+		x.EndLine, x.EndColumn, x.EndByte = line, col+utf8.RuneCountInString(x.Name), start+len(x.Name)
+		if !fn(x) {
+			return nil
+		}
+	}
+	return r.err
+}
+
+// identNameStats are the uses of one name in one file: how many, and the kinds among them
+// (bit k set for extract.IdentKind k).
+type identNameStats struct {
+	n     int
+	kinds uint32
+}
+
+// identStats returns the uses of each name among ids.
+func identStats(ids []extract.Identifier) map[string]identNameStats {
+	out := make(map[string]identNameStats, len(ids)/4+1)
+	for i := range ids {
+		st := out[ids[i].Name]
+		st.n++
+		st.kinds |= 1 << ids[i].Kind
+		out[ids[i].Name] = st
+	}
+	return out
+}
