@@ -126,7 +126,7 @@ func encodeIdents(ids []extract.Identifier) []byte {
 	return b
 }
 
-var errBadIdentBlob = errors.New("index: a stored identifier blob is malformed")
+var errBadBlob = errors.New("index: a stored blob is malformed")
 
 // identReader reads an identifier blob.
 type identReader struct {
@@ -137,7 +137,7 @@ type identReader struct {
 func (r *identReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
-		r.err, r.b = errBadIdentBlob, nil
+		r.err, r.b = errBadBlob, nil
 		return 0
 	}
 	r.b = r.b[n:]
@@ -147,7 +147,7 @@ func (r *identReader) uvarint() uint64 {
 func (r *identReader) varint() int {
 	v, n := binary.Varint(r.b)
 	if n <= 0 {
-		r.err, r.b = errBadIdentBlob, nil
+		r.err, r.b = errBadBlob, nil
 		return 0
 	}
 	r.b = r.b[n:]
@@ -156,7 +156,7 @@ func (r *identReader) varint() int {
 
 func (r *identReader) bytes(n uint64) []byte {
 	if uint64(len(r.b)) < n {
-		r.err, r.b = errBadIdentBlob, nil
+		r.err, r.b = errBadBlob, nil
 		return nil
 	}
 	s := r.b[:n]
@@ -168,7 +168,7 @@ func (r *identReader) bytes(n uint64) []byte {
 func (r *identReader) strings() []string {
 	n := r.uvarint()
 	if n > uint64(len(r.b)) { // each string takes at least a byte
-		r.err, r.b = errBadIdentBlob, nil
+		r.err, r.b = errBadBlob, nil
 		return nil
 	}
 	out := make([]string, n)
@@ -184,7 +184,7 @@ func identNames(blob []byte) ([]string, error) {
 		return nil, nil
 	}
 	if blob[0] != identBlobVersion {
-		return nil, fmt.Errorf("%w (version %d)", errBadIdentBlob, blob[0])
+		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
 	}
 	r := &identReader{b: blob[1:]}
 	names := r.strings()
@@ -199,7 +199,7 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 		return nil
 	}
 	if blob[0] != identBlobVersion {
-		return fmt.Errorf("%w (version %d)", errBadIdentBlob, blob[0])
+		return fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
 	}
 	r := &identReader{b: blob[1:]}
 	names := r.strings()
@@ -229,7 +229,7 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 			break
 		}
 		if ni >= uint64(len(names)) || ci > uint64(len(containers)) {
-			return errBadIdentBlob
+			return errBadBlob
 		}
 		if kept != nil && !kept[ni] {
 			continue
@@ -265,4 +265,153 @@ func identStats(ids []extract.Identifier) map[string]identNameStats {
 		out[ids[i].Name] = st
 	}
 	return out
+}
+
+// Relationship and type blobs hold one file's relationships or types in extraction order,
+// with their strings in one table:
+//
+//	version byte (factBlobVersion)
+//	uvarint n, then n strings (uvarint length, bytes), in order of first use
+//	uvarint k, then k records:
+//	    a relationship: uvarint from id, from name and to (string indexes), byte kind,
+//	        varint line delta (from the previous record's line)
+//	    a type: uvarint symbol id, role and type (string indexes)
+const factBlobVersion = 1
+
+// stringTable numbers the strings of a blob in order of first use.
+type stringTable struct {
+	index map[string]int
+	list  []string
+}
+
+func (t *stringTable) ref(b []byte, s string) []byte {
+	i, ok := t.index[s]
+	if !ok {
+		if t.index == nil {
+			t.index = map[string]int{}
+		}
+		i = len(t.list)
+		t.index[s] = i
+		t.list = append(t.list, s)
+	}
+	return binary.AppendUvarint(b, uint64(i))
+}
+
+// blob returns the version byte, the table, the record count n and body.
+func (t *stringTable) blob(version byte, n int, body []byte) []byte {
+	out := make([]byte, 0, len(body)+16*len(t.list)+8)
+	out = append(out, version)
+	out = binary.AppendUvarint(out, uint64(len(t.list)))
+	for _, s := range t.list {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	out = binary.AppendUvarint(out, uint64(n))
+	return append(out, body...)
+}
+
+// encodeRels returns the blob of rels (nil for none).
+func encodeRels(rels []extract.Relationship) []byte {
+	if len(rels) == 0 {
+		return nil
+	}
+	var t stringTable
+	body := make([]byte, 0, 8*len(rels))
+	line := 0
+	for i := range rels {
+		r := &rels[i]
+		body = t.ref(body, r.FromID)
+		body = t.ref(body, r.FromName)
+		body = t.ref(body, r.To)
+		body = append(body, byte(r.Kind))
+		body = binary.AppendVarint(body, int64(r.Line-line))
+		line = r.Line
+	}
+	return t.blob(factBlobVersion, len(rels), body)
+}
+
+// encodeTypes returns the blob of types (nil for none).
+func encodeTypes(types []extract.TypeInfo) []byte {
+	if len(types) == 0 {
+		return nil
+	}
+	var t stringTable
+	body := make([]byte, 0, 4*len(types))
+	for i := range types {
+		body = t.ref(body, types[i].SymbolID)
+		body = t.ref(body, types[i].Role)
+		body = t.ref(body, types[i].Type)
+	}
+	return t.blob(factBlobVersion, len(types), body)
+}
+
+// factReader reads a relationship or type blob: its string table, then records.
+type factReader struct {
+	identReader
+	strs []string
+	n    uint64
+}
+
+func newFactReader(blob []byte) (*factReader, error) {
+	if len(blob) == 0 {
+		return &factReader{}, nil
+	}
+	if blob[0] != factBlobVersion {
+		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
+	}
+	r := &factReader{identReader: identReader{b: blob[1:]}}
+	r.strs = r.strings()
+	r.n = r.uvarint()
+	return r, r.err
+}
+
+func (r *factReader) str() string {
+	i := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if i >= uint64(len(r.strs)) {
+		r.err, r.b = errBadBlob, nil
+		return ""
+	}
+	return r.strs[i]
+}
+
+// decodeRels returns the relationships of a blob.
+func decodeRels(blob []byte) ([]extract.Relationship, error) {
+	r, err := newFactReader(blob)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]extract.Relationship, 0, min(r.n, uint64(len(blob))))
+	line := 0
+	for k := r.n; k > 0 && r.err == nil; k-- {
+		x := extract.Relationship{FromID: r.str(), FromName: r.str(), To: r.str()}
+		if kb := r.bytes(1); kb != nil {
+			x.Kind = extract.RelKind(kb[0])
+		}
+		line += r.varint()
+		x.Line = line
+		out = append(out, x)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return out, nil
+}
+
+// decodeTypes returns the types of a blob.
+func decodeTypes(blob []byte) ([]extract.TypeInfo, error) {
+	r, err := newFactReader(blob)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]extract.TypeInfo, 0, min(r.n, uint64(len(blob))))
+	for k := r.n; k > 0 && r.err == nil; k-- {
+		out = append(out, extract.TypeInfo{SymbolID: r.str(), Role: r.str(), Type: r.str()})
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return out, nil
 }

@@ -213,3 +213,39 @@ func TestOpenStoreEmptiesOlderSchema(t *testing.T) {
 		t.Errorf("content after the migration: %q, %v", c, err)
 	}
 }
+
+func TestFactBlobsRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	strs := []string{"", "a.go#f", "f", "Größe", "io.Reader", "declared", "return"}
+	pick := func() string { return strs[r.IntN(len(strs))] }
+	for _, n := range []int{0, 1, 300} {
+		rels := make([]extract.Relationship, n)
+		types := make([]extract.TypeInfo, n)
+		for i := range n {
+			rels[i] = extract.Relationship{FromID: pick(), FromName: pick(), To: pick(), Kind: extract.RelKind(1 + r.IntN(7)), Line: r.IntN(9000)}
+			types[i] = extract.TypeInfo{SymbolID: pick(), Role: pick(), Type: pick()}
+		}
+		relBlob, typeBlob := encodeRels(rels), encodeTypes(types)
+		gotRels, err := decodeRels(relBlob)
+		if err != nil || !slices.Equal(gotRels, rels) {
+			t.Fatalf("%d relationships: %v, %v", n, gotRels, err)
+		}
+		gotTypes, err := decodeTypes(typeBlob)
+		if err != nil || !slices.Equal(gotTypes, types) {
+			t.Fatalf("%d types: %v, %v", n, gotTypes, err)
+		}
+		if n == 0 {
+			continue
+		}
+		for i := range len(relBlob) - 1 {
+			if _, err := decodeRels(relBlob[:i+1]); err == nil {
+				t.Fatalf("a relationship blob cut to %d of %d bytes decoded", i+1, len(relBlob))
+			}
+		}
+		for i := range len(typeBlob) - 1 {
+			if _, err := decodeTypes(typeBlob[:i+1]); err == nil {
+				t.Fatalf("a type blob cut to %d of %d bytes decoded", i+1, len(typeBlob))
+			}
+		}
+	}
+}

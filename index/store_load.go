@@ -79,11 +79,7 @@ func (s *Store) loadSymbols(ctx context.Context, f *extract.File) error {
 
 func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {
 	f.Identifiers = []extract.Identifier{}
-	var blob []byte
-	err := s.db.QueryRowContext(ctx, `SELECT i.data FROM identifiers i JOIN files f ON f.id = i.file WHERE f.path = ?`, f.Path).Scan(&blob)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
+	blob, err := s.fileBlob(ctx, "identifiers", f.Path)
 	if err != nil {
 		return err
 	}
@@ -93,30 +89,30 @@ func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {
 	})
 }
 
+// fileBlob returns the data of the file at path in table (nil: none).
+func (s *Store) fileBlob(ctx context.Context, table, path string) ([]byte, error) {
+	var blob []byte
+	err := s.db.QueryRowContext(ctx, `SELECT t.data FROM `+table+` t JOIN files f ON f.id = t.file WHERE f.path = ?`, path).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return blob, err
+}
+
 func (s *Store) loadRelationships(ctx context.Context, f *extract.File) error {
-	f.Relationships = []extract.Relationship{}
-	return s.eachRow(ctx, func(rows *sql.Rows) error {
-		var x extract.Relationship
-		var kind string
-		if err := rows.Scan(&x.FromID, &x.FromName, &x.To, &kind, &x.Line); err != nil {
-			return err
-		}
-		if err := x.Kind.UnmarshalText([]byte(kind)); err != nil {
-			return err
-		}
-		f.Relationships = append(f.Relationships, x)
-		return nil
-	}, `SELECT from_id, from_name, to_name, kind, line FROM relationships WHERE path = ? ORDER BY rowid`, f.Path)
+	blob, err := s.fileBlob(ctx, "relationships", f.Path)
+	if err != nil {
+		return err
+	}
+	f.Relationships, err = decodeRels(blob)
+	return err
 }
 
 func (s *Store) loadTypes(ctx context.Context, f *extract.File) error {
-	f.Types = []extract.TypeInfo{}
-	return s.eachRow(ctx, func(rows *sql.Rows) error {
-		var x extract.TypeInfo
-		if err := rows.Scan(&x.SymbolID, &x.Role, &x.Type); err != nil {
-			return err
-		}
-		f.Types = append(f.Types, x)
-		return nil
-	}, `SELECT symbol_id, role, type FROM types WHERE path = ? ORDER BY rowid`, f.Path)
+	blob, err := s.fileBlob(ctx, "types", f.Path)
+	if err != nil {
+		return err
+	}
+	f.Types, err = decodeTypes(blob)
+	return err
 }

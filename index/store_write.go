@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -24,7 +25,7 @@ type Batch struct {
 }
 
 var batchStatements = map[string]string{
-	// A stored file keeps its id: the identifier tables refer to it.
+	// A stored file keeps its id: the identifier, relationship and type rows refer to it.
 	"file": `INSERT INTO files(path, language, hash, size, mtime, parse_errors, symbol_count, identifier_count, relationship_count, type_count, skipped, content) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET language = excluded.language, hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
 		parse_errors = excluded.parse_errors, symbol_count = excluded.symbol_count, identifier_count = excluded.identifier_count,
@@ -36,17 +37,19 @@ var batchStatements = map[string]string{
 	"delIdents":    `DELETE FROM identifiers WHERE file = ?`,
 	"identName":    `INSERT OR REPLACE INTO identifier_names(name, file, uses, kinds) VALUES(?, ?, ?, ?)`,
 	"delIdentName": `DELETE FROM identifier_names WHERE name = ? AND file = ?`,
+	"rels":         `INSERT OR REPLACE INTO relationships(file, data) VALUES(?, ?)`,
+	"oldRels":      `SELECT data FROM relationships WHERE file = ?`,
+	"delRels":      `DELETE FROM relationships WHERE file = ?`,
+	"types":        `INSERT OR REPLACE INTO types(file, data) VALUES(?, ?)`,
+	"oldTypes":     `SELECT data FROM types WHERE file = ?`,
+	"delTypes":     `DELETE FROM types WHERE file = ?`,
 	"symbol":       `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"rel":          `INSERT INTO relationships(path, from_id, from_name, to_name, kind, line) VALUES(?, ?, ?, ?, ?, ?)`,
-	"type":         `INSERT INTO types(path, symbol_id, role, type) VALUES(?, ?, ?, ?)`,
 	"pending":      `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
 	"clear":        `DELETE FROM fulltext_pending WHERE doc_id = ?`,
 	"symbolIDs":    `SELECT id FROM symbols WHERE path = ?`,
 	"touch":        `UPDATE files SET mtime = ?, size = ? WHERE path = ?`,
 	"delFile":      `DELETE FROM files WHERE path = ?`,
 	"delSym":       `DELETE FROM symbols WHERE path = ?`,
-	"delRel":       `DELETE FROM relationships WHERE path = ?`,
-	"delType":      `DELETE FROM types WHERE path = ?`,
 	// generation counts the batches committed (Store.Generation).
 	"generation": `INSERT INTO meta(key, value) VALUES('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
 
@@ -56,14 +59,6 @@ var batchStatements = map[string]string{
 	"oldContent": `SELECT content FROM files WHERE path = ?`,
 	"updSym":     `UPDATE symbols SET kind = ?, language = ?, start_line = ?, start_column = ?, end_line = ?, end_column = ?, start_byte = ?, end_byte = ?, signature = ?, doc_comment = ?, visibility = ?, metadata = ? WHERE id = ?`,
 	"delSymID":   `DELETE FROM symbols WHERE id = ?`,
-	"oldRels":    `SELECT rowid, from_id, from_name, to_name, kind, line FROM relationships WHERE path = ? ORDER BY rowid`,
-	"updRel":     `UPDATE relationships SET from_name = ?, kind = ?, line = ? WHERE rowid = ?`,
-	"updRelAll":  `UPDATE relationships SET from_id = ?, from_name = ?, to_name = ?, kind = ?, line = ? WHERE rowid = ?`,
-	"delRelRow":  `DELETE FROM relationships WHERE rowid = ?`,
-	"oldTypes":   `SELECT rowid, symbol_id, role, type FROM types WHERE path = ? ORDER BY rowid`,
-	"updType":    `UPDATE types SET role = ?, type = ? WHERE rowid = ?`,
-	"updTypeAll": `UPDATE types SET symbol_id = ?, role = ?, type = ? WHERE rowid = ?`,
-	"delTypeRow": `DELETE FROM types WHERE rowid = ?`,
 }
 
 // Begin starts a batch.
@@ -144,8 +139,13 @@ func (b *Batch) removeRows(path string) error {
 		if err := b.replaceIdents(id, nil); err != nil {
 			return err
 		}
+		for _, q := range []string{"delRels", "delTypes"} {
+			if err := b.exec(q, id); err != nil {
+				return err
+			}
+		}
 	}
-	for _, q := range []string{"delFile", "delSym", "delRel", "delType"} {
+	for _, q := range []string{"delFile", "delSym"} {
 		if err := b.exec(q, path); err != nil {
 			return err
 		}
@@ -183,11 +183,16 @@ func (b *Batch) Put(rec *FileRecord) error {
 		nidents, nrels, ntypes, rec.Skipped, packed).Scan(&id); err != nil {
 		return fmt.Errorf("index: file %s: %w", rec.Path, err)
 	}
-	var ids []extract.Identifier
-	if f != nil {
-		ids = f.Identifiers
+	if f == nil {
+		f = &extract.File{}
 	}
-	if err := b.replaceIdents(id, ids); err != nil {
+	if err := b.replaceIdents(id, f.Identifiers); err != nil {
+		return err
+	}
+	if err := b.replaceBlob("Rels", id, encodeRels(f.Relationships)); err != nil {
+		return err
+	}
+	if err := b.replaceBlob("Types", id, encodeTypes(f.Types)); err != nil {
 		return err
 	}
 	if rec.Skipped == "" {
@@ -310,10 +315,7 @@ func (b *Batch) replace(rec *FileRecord, content []byte) error {
 			return err
 		}
 	}
-	if err := b.replaceRels(rec.Path, f.Relationships); err != nil {
-		return err
-	}
-	return b.replaceTypes(rec.Path, f.Types)
+	return nil
 }
 
 // replaceIdents makes ids the identifiers of file id: its blob, and its rows in
@@ -357,91 +359,26 @@ func (b *Batch) replaceIdents(id int64, ids []extract.Identifier) error {
 	return b.exec("idents", id, blob)
 }
 
-// replaceRels gives the path's relationship rows the values of rels, position by position.
-func (b *Batch) replaceRels(path string, rels []extract.Relationship) error {
-	type stored struct {
-		row                        int64
-		fromID, fromName, to, kind string
-		line                       int
-	}
-	var olds []stored
-	err := b.oldRows("oldRels", path, func(rows *sql.Rows) error {
-		var o stored
-		err := rows.Scan(&o.row, &o.fromID, &o.fromName, &o.to, &o.kind, &o.line)
-		olds = append(olds, o)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return replaceByPosition(olds, rels,
-		func(o stored, r *extract.Relationship) error {
-			rk := r.Kind.String()
-			switch {
-			case o.fromID != r.FromID || o.to != r.To:
-				return b.exec("updRelAll", r.FromID, r.FromName, r.To, rk, r.Line, o.row)
-			case o.fromName != r.FromName || o.kind != rk || o.line != r.Line:
-				return b.exec("updRel", r.FromName, rk, r.Line, o.row)
-			}
+// replaceBlob makes blob the data of file id in the table of the statements old<name>,
+// <lowercase name> and del<name> (nil: no row), writing nothing when it is as stored.
+func (b *Batch) replaceBlob(name string, id int64, blob []byte) error {
+	if !b.bulk {
+		var old []byte
+		err := b.stmts["old"+name].QueryRowContext(b.ctx, id).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("index: old%s of file %d: %w", name, id, err)
+		}
+		if bytes.Equal(old, blob) {
 			return nil
-		},
-		func(o stored) error { return b.exec("delRelRow", o.row) },
-		func(r *extract.Relationship) error {
-			return b.exec("rel", path, r.FromID, r.FromName, r.To, r.Kind.String(), r.Line)
-		})
-}
-
-// replaceTypes gives the path's type rows the values of types, position by position.
-func (b *Batch) replaceTypes(path string, types []extract.TypeInfo) error {
-	type stored struct {
-		row            int64
-		sym, role, typ string
+		}
 	}
-	var olds []stored
-	err := b.oldRows("oldTypes", path, func(rows *sql.Rows) error {
-		var o stored
-		err := rows.Scan(&o.row, &o.sym, &o.role, &o.typ)
-		olds = append(olds, o)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return replaceByPosition(olds, types,
-		func(o stored, t *extract.TypeInfo) error {
-			switch {
-			case o.sym != t.SymbolID:
-				return b.exec("updTypeAll", t.SymbolID, t.Role, t.Type, o.row)
-			case o.role != t.Role || o.typ != t.Type:
-				return b.exec("updType", t.Role, t.Type, o.row)
-			}
+	if blob == nil {
+		if b.bulk {
 			return nil
-		},
-		func(o stored) error { return b.exec("delTypeRow", o.row) },
-		func(t *extract.TypeInfo) error { return b.exec("type", path, t.SymbolID, t.Role, t.Type) })
-}
-
-// replaceByPosition turns the stored rows olds into news: olds[i] takes the values of
-// news[i] (update writes only what differs), the olds beyond news are deleted, and the
-// news beyond olds inserted.
-func replaceByPosition[O, N any](olds []O, news []N, update func(O, *N) error, del func(O) error, insert func(*N) error) error {
-	for i, o := range olds {
-		var err error
-		if i < len(news) {
-			err = update(o, &news[i])
-		} else {
-			err = del(o)
 		}
-		if err != nil {
-			return err
-		}
+		return b.exec("del"+name, id)
 	}
-	for i := len(olds); i < len(news); i++ {
-		if err := insert(&news[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return b.exec(strings.ToLower(name), id, blob)
 }
 
 // oldRows runs the batch's statement name, which reads the rows the store holds for path,
