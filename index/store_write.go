@@ -441,6 +441,13 @@ func (b *Batch) clearPending(docIDs []string) error {
 // Touched returns the full-text documents the batch changed.
 func (b *Batch) Touched() []string { return b.touched }
 
+// takeTouched returns the full-text documents the batch changed since the last call.
+func (b *Batch) takeTouched() []string {
+	t := b.touched
+	b.touched = nil
+	return t
+}
+
 // Commit makes the batch durable.
 func (b *Batch) Commit() error {
 	if err := b.exec("generation"); err != nil {

@@ -103,7 +103,16 @@ func TestWriterKeepsFulltextInStep(t *testing.T) {
 func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
+	// A load killed before its first commit leaves an empty store, and the full-text
+	// documents it applied are dropped.
 	w := openTestWriter(t, dir)
+	writeFiles(t, w, record("x.go", "package x", "X"))
+	w.Close()
+	w = openTestWriter(t, dir)
+	if s, f, _ := ftCounts(t, w); w.Status() != FulltextReady || s+f != 0 {
+		t.Fatalf("after a first load killed before it committed: status %s, %d documents; want ready and none", w.Status(), s+f)
+	}
+	w.commitBytes = 1 // commit every batch
 	writeFiles(t, w, record("a.go", "package a", "A", "B"))
 	writeFiles(t, w, record("b.go", "package b", "C"))
 	if _, _, p := ftCounts(t, w); p != 0 {

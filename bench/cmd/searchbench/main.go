@@ -48,7 +48,7 @@ type config struct {
 	rounds, warmup, limit int
 	count, raw            bool
 	maxPages, maxBytes    int
-	dump, target          string
+	dump, target, jsonOut string
 	timeout, wait         time.Duration
 }
 
@@ -69,6 +69,7 @@ func main() {
 	flag.IntVar(&cfg.maxPages, "max-pages", 1000, "most Quarry pages to follow when counting")
 	flag.IntVar(&cfg.maxBytes, "quarry-max-bytes", 0, "send fast_search this max_bytes (0: send none, so the server's default budget for agents applies)")
 	flag.StringVar(&cfg.dump, "dump", "", "with -count, write each engine's matching lines to DIR/ENGINE-N.txt (N: the query's number from 1), sorted path:line")
+	flag.StringVar(&cfg.jsonOut, "json", "", "also write the timings as JSON lines to FILE, one per query and engine (see jsonResult)")
 	flag.DurationVar(&cfg.timeout, "timeout", 2*time.Minute, "timeout of one request")
 	flag.DurationVar(&cfg.wait, "wait", time.Minute, "how long to wait for each server to answer at start")
 	flag.Usage = func() {
@@ -235,7 +236,65 @@ func run(ctx context.Context, cfg config, w io.Writer) error {
 		}
 	}
 	report(w, cfg, engines, res)
+	if cfg.jsonOut != "" {
+		if err := writeJSON(cfg.jsonOut, cfg, engines, res); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// jsonResult is one line of -json: one engine's timings of one query. Times are in
+// milliseconds; a time is null when the engine answered no timed request.
+type jsonResult struct {
+	QueryIndex int      `json:"query_index"` // from 1, in the order of the queries
+	Query      string   `json:"query"`
+	Engine     string   `json:"engine"`
+	P50MS      *float64 `json:"p50_ms"`
+	P95MS      *float64 `json:"p95_ms"`
+	MinMS      *float64 `json:"min_ms"`
+	ServerP50  *float64 `json:"server_p50_ms"` // the engine's own time, where it reports one
+	Runs       int      `json:"runs"`          // timed requests that succeeded
+	Errors     int      `json:"errors"`        // requests that failed, warm-up included
+	Error      string   `json:"error,omitempty"`
+	PageLines  int      `json:"page_lines"`
+	Truncated  bool     `json:"truncated"`
+	AllLines   *int     `json:"all_lines"` // with -count
+}
+
+// writeJSON writes the -json file: a line per query and engine, engines in the order they
+// answered at start. An engine that never answered at start has no lines.
+func writeJSON(name string, cfg config, engines []engine, res [][]*stats) error {
+	msp := func(d time.Duration) *float64 {
+		if d < 0 {
+			return nil
+		}
+		v := float64(d) / float64(time.Millisecond)
+		return &v
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for i, q := range cfg.queries {
+		for j, e := range engines {
+			st := res[i][j]
+			med, p95, lo := summarize(st.times)
+			smed, _, _ := summarize(st.server)
+			r := jsonResult{QueryIndex: i + 1, Query: q, Engine: e.name(), P50MS: msp(med), P95MS: msp(p95),
+				MinMS: msp(lo), ServerP50: msp(smed), Runs: len(st.times), Errors: st.errs,
+				PageLines: st.page.lines, Truncated: st.page.truncated}
+			if st.err != nil {
+				r.Error = st.err.Error()
+			}
+			if st.total >= 0 {
+				r.AllLines = &st.total
+			}
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
 }
 
 func engineNames(es []engine) string {
