@@ -91,7 +91,7 @@ func TestExtractPath(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	ex := New(registry(t), Options{Timeout: time.Microsecond, MaxFileSize: 8 << 20})
+	ex := New(registry(t), Options{Timeout: time.Microsecond, TimeoutPerMB: time.Nanosecond, MaxFileSize: 8 << 20})
 	src := []byte("package x\n" + strings.Repeat("func f() { a := []int{1, 2, 3}; _ = a }\n", 50000))
 	if _, err := ex.Extract(context.Background(), "x.go", src, nil); !errors.Is(err, ErrTimeout) {
 		t.Errorf("Extract with a 1µs timeout = %v, want ErrTimeout", err)
