@@ -88,8 +88,12 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		store.setBulk(true)
 		// A full-text index with documents over an empty store holds what a first load
 		// that did not commit applied (the load applies full-text batches before it
-		// commits): it starts again empty.
-		err := ix.resetFulltextIfFilled()
+		// commits): it starts again empty. Either way it merges no segments until Finish
+		// compacts it.
+		symbols, files, err := ft.Counts()
+		if err == nil {
+			err = ix.reopenFulltext(symbols+files > 0, true)
+		}
 		if err == nil {
 			err = store.SetMeta(metaFirstLoad, "1")
 		}
@@ -107,7 +111,13 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		// What the unfinished load applied may include files it never committed: the
 		// full-text index starts again empty and Finish refills it from the store.
 		ix.ftStatus = FulltextPartial
-		if err := ix.resetFulltext(); err != nil {
+		if err := ix.reopenFulltext(true, true); err != nil {
+			ix.Close()
+			return nil, err
+		}
+	} else if ix.ftStatus != FulltextReady {
+		// Created, stale or corrupt: empty, and refilled by Finish.
+		if err := ix.reopenFulltext(false, true); err != nil {
 			ix.Close()
 			return nil, err
 		}
@@ -150,24 +160,20 @@ func (ix *Writer) Searcher() (*Searcher, error) {
 	return NewSearcher(ix.store, ix.ft)
 }
 
-// resetFulltextIfFilled empties the full-text index if it holds any document.
-func (ix *Writer) resetFulltextIfFilled() error {
-	symbols, files, err := ix.ft.Counts()
-	if err != nil || symbols+files > 0 {
-		return ix.resetFulltext()
-	}
-	return nil
-}
-
-// resetFulltext replaces the full-text index with an empty one.
-func (ix *Writer) resetFulltext() error {
+// reopenFulltext closes the full-text index and opens it again: emptied first when empty
+// is set, merging no segments (until compact) when noMerge is.
+func (ix *Writer) reopenFulltext(empty, noMerge bool) error {
 	if err := ix.ft.Close(); err != nil {
 		return err
 	}
-	if err := os.RemoveAll(ix.ftDir); err != nil {
-		return fmt.Errorf("index: empty the full-text index: %w", err)
+	if empty {
+		if err := os.RemoveAll(ix.ftDir); err != nil {
+			return fmt.Errorf("index: empty the full-text index: %w", err)
+		}
 	}
-	ft, _, err := openFulltext(ix.ftDir)
+	o := ftDefaultOptions
+	o.noMerge = noMerge
+	ft, _, err := ftOpen(ix.ftDir, o)
 	if err != nil {
 		return err
 	}
