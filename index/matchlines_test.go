@@ -1,6 +1,8 @@
 package index
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -39,4 +41,29 @@ func first(h []Hit) any {
 		return nil
 	}
 	return h[0]
+}
+
+// indexFoldASCII finds the first occurrence a lower-cased copy finds, whatever byte of the
+// needle it anchors on.
+func TestIndexFoldASCIIEqualsLower(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	alphabet := []byte("aAbBeEwWzZ_ \n(")
+	for range 3000 {
+		s := make([]byte, r.IntN(200))
+		for i := range s {
+			s[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		needle := make([]byte, 1+r.IntN(4))
+		for i := range needle {
+			c := alphabet[r.IntN(len(alphabet))]
+			needle[i] = bytes.ToLower([]byte{c})[0]
+		}
+		want := bytes.Index(bytes.ToLower(s), needle)
+		if got := indexFoldASCII(s, string(needle)); got != want {
+			t.Fatalf("indexFoldASCII(%q, %q) = %d, want %d", s, needle, got, want)
+		}
+	}
+	if got := indexFoldASCII([]byte("x := db.ErrNoRows; errnorows"), "errnorows"); got != 8 {
+		t.Errorf("ErrNoRows at %d, want 8", got)
+	}
 }
