@@ -67,8 +67,8 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 		return ix.saveFieldLengths(fl)
 	}
 	step := max(maxRow/fieldLengthSample, 1)
-	rows, err := ix.store.db.QueryContext(ctx, `SELECT s.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
-		FROM symbols s WHERE s.rowid % ? = 0 ORDER BY s.path`, step)
+	rows, err := ix.store.db.QueryContext(ctx, `SELECT f.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
+		FROM symbols s JOIN files f ON f.id = s.file WHERE s.rowid % ? = 0 ORDER BY f.path`, step)
 	if err != nil {
 		return fmt.Errorf("index: sample symbols: %w", err)
 	}

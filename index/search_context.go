@@ -96,8 +96,8 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.store.db.QueryContext(ctx, `SELECT id, path, end_line, start_column, start_byte
-		FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.store.db.QueryContext(ctx, `SELECT s.id, f.path, s.end_line, s.start_column, s.start_byte
+		FROM symbols s JOIN files f ON f.id = s.file WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbol spans: %w", err)
 	}

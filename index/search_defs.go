@@ -171,9 +171,9 @@ func sortPromoted(hits []Hit) {
 // symbolColumns are the columns of a symbol a hit shows, in the order scanSymbolHit reads.
 // With symbolsFrom, they include the name of the symbol's parent.
 const (
-	symbolColumns = `s.id, s.path, s.name, s.kind, s.language, s.signature, s.start_line, s.end_line, s.visibility, ` +
+	symbolColumns = `s.id, f.path, s.name, s.kind, s.language, s.signature, s.start_line, s.end_line, s.visibility, ` +
 		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, '')`
-	symbolsFrom = `symbols s LEFT JOIN symbols p ON p.id = s.parent_id`
+	symbolsFrom = `symbols s JOIN files f ON f.id = s.file LEFT JOIN symbols p ON p.id = s.parent_id`
 )
 
 func scanSymbolHit(rows *sql.Rows) (Hit, error) {

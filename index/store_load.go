@@ -74,7 +74,7 @@ func (s *Store) loadSymbols(ctx context.Context, f *extract.File) error {
 		f.Symbols = append(f.Symbols, x)
 		return nil
 	}, `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte,
-		signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE path = ? ORDER BY rowid`, f.Path)
+		signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE file = (SELECT id FROM files WHERE path = ?) ORDER BY rowid`, f.Path)
 }
 
 func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {

@@ -131,7 +131,8 @@ func (s *Store) FileDocs(ctx context.Context, fn func(path, language string, con
 
 // FileSymbols returns the stored symbols of path.
 func (s *Store) FileSymbols(ctx context.Context, path string) ([]StoredSymbol, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, name, kind, language, signature, doc_comment, start_line, start_byte, end_byte FROM symbols WHERE path = ? ORDER BY start_byte`, path)
+	rows, err := s.db.QueryContext(ctx, `SELECT s.id, f.path, s.name, s.kind, s.language, s.signature, s.doc_comment, s.start_line, s.start_byte, s.end_byte
+		FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? ORDER BY s.start_byte`, path)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func (s *Store) FileSymbols(ctx context.Context, path string) ([]StoredSymbol, e
 
 // SymbolPath returns the path of the file that holds the symbol id, or "" when there is none.
 func (s *Store) SymbolPath(ctx context.Context, id string) (string, error) {
-	paths, err := s.strings(ctx, `SELECT path FROM symbols WHERE id = ?`, id)
+	paths, err := s.strings(ctx, `SELECT f.path FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id)
 	if err != nil || len(paths) == 0 {
 		return "", err
 	}

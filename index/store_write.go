@@ -32,6 +32,7 @@ var batchStatements = map[string]string{
 		relationship_count = excluded.relationship_count, type_count = excluded.type_count, skipped = excluded.skipped, content = excluded.content
 		RETURNING id`,
 	"fileID":       `SELECT id FROM files WHERE path = ?`,
+	"oldContent":   `SELECT content FROM files WHERE path = ?`,
 	"idents":       `INSERT OR REPLACE INTO identifiers(file, data) VALUES(?, ?)`,
 	"oldIdents":    `SELECT data FROM identifiers WHERE file = ?`,
 	"delIdents":    `DELETE FROM identifiers WHERE file = ?`,
@@ -43,22 +44,21 @@ var batchStatements = map[string]string{
 	"types":        `INSERT OR REPLACE INTO types(file, data) VALUES(?, ?)`,
 	"oldTypes":     `SELECT data FROM types WHERE file = ?`,
 	"delTypes":     `DELETE FROM types WHERE file = ?`,
-	"symbol":       `INSERT OR IGNORE INTO symbols(id, path, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"symbol":       `INSERT OR IGNORE INTO symbols(id, file, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"pending":      `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
 	"clear":        `DELETE FROM fulltext_pending WHERE doc_id = ?`,
-	"symbolIDs":    `SELECT id FROM symbols WHERE path = ?`,
+	"symbolIDs":    `SELECT id FROM symbols WHERE file = ?`,
 	"touch":        `UPDATE files SET mtime = ?, size = ? WHERE path = ?`,
 	"delFile":      `DELETE FROM files WHERE path = ?`,
-	"delSym":       `DELETE FROM symbols WHERE path = ?`,
+	"delSyms":      `DELETE FROM symbols WHERE file = ?`,
 	// generation counts the batches committed (Store.Generation).
 	"generation": `INSERT INTO meta(key, value) VALUES('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
 
 	// Replacing a file's rows in place (Put over a stored file): rows that stay keep their
 	// place in the lookup indexes, which are most of the cost of a write.
-	"oldSyms":    `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE path = ?`,
-	"oldContent": `SELECT content FROM files WHERE path = ?`,
-	"updSym":     `UPDATE symbols SET kind = ?, language = ?, start_line = ?, start_column = ?, end_line = ?, end_column = ?, start_byte = ?, end_byte = ?, signature = ?, doc_comment = ?, visibility = ?, metadata = ? WHERE id = ?`,
-	"delSymID":   `DELETE FROM symbols WHERE id = ?`,
+	"oldSyms":  `SELECT id, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata FROM symbols WHERE file = ?`,
+	"updSym":   `UPDATE symbols SET kind = ?, language = ?, start_line = ?, start_column = ?, end_line = ?, end_column = ?, start_byte = ?, end_byte = ?, signature = ?, doc_comment = ?, visibility = ?, metadata = ? WHERE id = ?`,
+	"delSymID": `DELETE FROM symbols WHERE id = ?`,
 }
 
 // Begin starts a batch.
@@ -75,7 +75,7 @@ func (s *Store) Begin(ctx context.Context) (*Batch, error) {
 		// A first load inserts into B-trees (symbol ids, identifier names) in no order:
 		// SQLite's default 2 MB page cache made each insert read pages back (15 s of 38
 		// for the symbols on corpus.sh full). The cache grows only as far as it is used.
-		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
+		if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -65536`); err != nil {
 			b.Rollback()
 			return nil, fmt.Errorf("index: cache size: %w", err)
 		}
@@ -108,57 +108,52 @@ func (b *Batch) touch(docID string) error {
 
 // removeRows deletes every row of path, recording its documents as pending.
 func (b *Batch) removeRows(path string) error {
-	rows, err := b.stmts["symbolIDs"].QueryContext(b.ctx, path)
-	if err != nil {
-		return fmt.Errorf("index: symbols of %s: %w", path, err)
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	for _, id := range ids {
-		if err := b.touch(symbolDocID(id)); err != nil {
-			return err
-		}
-	}
 	if err := b.touch(fileDocID(path)); err != nil {
 		return err
 	}
 	var id int64
 	switch err := b.stmts["fileID"].QueryRowContext(b.ctx, path).Scan(&id); {
 	case errors.Is(err, sql.ErrNoRows):
+		return nil
 	case err != nil:
 		return fmt.Errorf("index: id of %s: %w", path, err)
-	default:
-		if err := b.replaceIdents(id, nil); err != nil {
+	}
+	rows, err := b.stmts["symbolIDs"].QueryContext(b.ctx, id)
+	if err != nil {
+		return fmt.Errorf("index: symbols of %s: %w", path, err)
+	}
+	var ids []string
+	for rows.Next() {
+		var sid string
+		if err := rows.Scan(&sid); err != nil {
+			rows.Close()
 			return err
 		}
-		for _, q := range []string{"delRels", "delTypes"} {
-			if err := b.exec(q, id); err != nil {
-				return err
-			}
-		}
+		ids = append(ids, sid)
 	}
-	for _, q := range []string{"delFile", "delSym"} {
-		if err := b.exec(q, path); err != nil {
+	rows.Close()
+	for _, sid := range ids {
+		if err := b.touch(symbolDocID(sid)); err != nil {
 			return err
 		}
 	}
-	return nil
+	if err := b.replaceIdents(id, nil); err != nil {
+		return err
+	}
+	for _, q := range []string{"delRels", "delTypes", "delSyms"} {
+		if err := b.exec(q, id); err != nil {
+			return err
+		}
+	}
+	return b.exec("delFile", path)
 }
 
 // Put stores a file and what was extracted from it, replacing what the store had for its
-// path. Over a stored file the rows are replaced in place (replace): a symbol whose id stays
-// is updated, an identifier, relationship or type row takes the values of the one at its
-// position, and only the rest is deleted or inserted, so an edit that moves lines rewrites
-// no lookup index entry; a symbol whose full-text document is unchanged is not touched
-// (Unchanged).
+// path. The file keeps its id. Over a stored file the rows are replaced in place (replace):
+// a symbol whose id stays is updated and only the rest is deleted or inserted, so an edit
+// that moves lines rewrites no lookup index entry; the identifier, relationship and type
+// blobs are written only when they changed, and identifier_names only for the names whose
+// uses changed; a symbol whose full-text document is unchanged is not touched (Unchanged).
 func (b *Batch) Put(rec *FileRecord) error {
 	clear(b.unchanged)
 	f := rec.Extract
@@ -171,8 +166,14 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if content == nil {
 		content = []byte{}
 	}
-	if err := b.replace(rec, content); err != nil {
-		return err
+	// The stored content, read before the file's row is written over: replace compares
+	// symbol bodies with it.
+	var oldPacked []byte
+	if !b.bulk {
+		err := b.stmts["oldContent"].QueryRowContext(b.ctx, rec.Path).Scan(&oldPacked)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("index: content of %s: %w", rec.Path, err)
+		}
 	}
 	packed, err := packContent(content)
 	if err != nil {
@@ -182,6 +183,9 @@ func (b *Batch) Put(rec *FileRecord) error {
 	if err := b.stmts["file"].QueryRowContext(b.ctx, rec.Path, rec.Language, rec.Hash, rec.Size, rec.MTime, parseErrors, nsyms,
 		nidents, nrels, ntypes, rec.Skipped, packed).Scan(&id); err != nil {
 		return fmt.Errorf("index: file %s: %w", rec.Path, err)
+	}
+	if err := b.replace(rec, id, content, oldPacked); err != nil {
+		return err
 	}
 	if f == nil {
 		f = &extract.File{}
@@ -207,8 +211,8 @@ func (b *Batch) Put(rec *FileRecord) error {
 // is the one the store had: only its position changed.
 func (b *Batch) Unchanged(id string) bool { return b.unchanged[id] }
 
-func (b *Batch) insertSymbol(path string, s *extract.Symbol) error {
-	if err := b.exec("symbol", s.ID, path, s.Name, s.Kind.String(), s.Language, s.StartLine, s.StartColumn,
+func (b *Batch) insertSymbol(file int64, s *extract.Symbol) error {
+	if err := b.exec("symbol", s.ID, file, s.Name, s.Kind.String(), s.Language, s.StartLine, s.StartColumn,
 		s.EndLine, s.EndColumn, s.StartByte, s.EndByte, s.Signature, s.DocComment, string(s.Visibility),
 		s.ParentID, marshalMeta(s.Metadata)); err != nil {
 		return err
@@ -226,9 +230,9 @@ type storedSymbol struct {
 // replace brings the stored rows of rec's path to what rec holds, in place (see Put); in a
 // bulk load, where the store holds nothing of the path, it inserts them all. The file's row
 // and its identifiers (keyed by the file's id) are the caller's.
-func (b *Batch) replace(rec *FileRecord, content []byte) error {
+func (b *Batch) replace(rec *FileRecord, file int64, content, oldPacked []byte) error {
 	old := map[string]*storedSymbol{}
-	err := b.oldRows("oldSyms", rec.Path, func(rows *sql.Rows) error {
+	err := b.oldRows("oldSyms", file, func(rows *sql.Rows) error {
 		var id string
 		o := &storedSymbol{}
 		if err := rows.Scan(&id, &o.name, &o.kind, &o.language, &o.startLine, &o.startCol, &o.endLine, &o.endCol,
@@ -261,7 +265,7 @@ func (b *Batch) replace(rec *FileRecord, content []byte) error {
 		seen[s.ID] = true
 		o := old[s.ID]
 		if o == nil {
-			if err := b.insertSymbol(rec.Path, s); err != nil {
+			if err := b.insertSymbol(file, s); err != nil {
 				return err
 			}
 			continue
@@ -271,7 +275,7 @@ func (b *Batch) replace(rec *FileRecord, content []byte) error {
 			if err := b.exec("delSymID", s.ID); err != nil {
 				return err
 			}
-			if err := b.insertSymbol(rec.Path, s); err != nil {
+			if err := b.insertSymbol(file, s); err != nil {
 				return err
 			}
 			continue
@@ -288,7 +292,7 @@ func (b *Batch) replace(rec *FileRecord, content []byte) error {
 		same := o.kind == kind && o.language == s.Language && o.signature == s.Signature && o.doc == s.DocComment
 		if same {
 			if !oldRead {
-				if oldContent, err = b.content(rec.Path); err != nil {
+				if oldContent, err = unpackContent(oldPacked); err != nil {
 					return err
 				}
 				oldRead = true
@@ -381,14 +385,14 @@ func (b *Batch) replaceBlob(name string, id int64, blob []byte) error {
 	return b.exec(strings.ToLower(name), id, blob)
 }
 
-// oldRows runs the batch's statement name, which reads the rows the store holds for path,
+// oldRows runs the batch's statement name, which reads the rows the store holds for file,
 // and calls fn to scan each (the caller changes the rows after: never while they are read).
 // In a bulk load no path has rows yet, so nothing is read.
-func (b *Batch) oldRows(name string, path string, fn func(*sql.Rows) error) error {
+func (b *Batch) oldRows(name string, file int64, fn func(*sql.Rows) error) error {
 	if b.bulk {
 		return nil
 	}
-	rows, err := b.stmts[name].QueryContext(b.ctx, path)
+	rows, err := b.stmts[name].QueryContext(b.ctx, file)
 	if err != nil {
 		return fmt.Errorf("index: %s: %w", name, err)
 	}
@@ -399,19 +403,6 @@ func (b *Batch) oldRows(name string, path string, fn func(*sql.Rows) error) erro
 		}
 	}
 	return rows.Err()
-}
-
-// content returns the stored content of path (nil: none).
-func (b *Batch) content(path string) ([]byte, error) {
-	var c []byte
-	err := b.stmts["oldContent"].QueryRowContext(b.ctx, path).Scan(&c)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("index: content of %s: %w", path, err)
-	}
-	return unpackContent(c)
 }
 
 // Touch records a new modification time and size for a file whose content did not change.
