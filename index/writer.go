@@ -232,8 +232,10 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
 	}
-	if err := ix.store.SetMeta(metaFirstLoad, ""); err != nil {
-		return err
+	if ix.firstLoad || ix.ftStatus == FulltextPartial {
+		if err := ix.store.SetMeta(metaFirstLoad, ""); err != nil {
+			return err
+		}
 	}
 	return ix.store.Checkpoint(ctx)
 }
