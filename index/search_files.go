@@ -13,13 +13,29 @@ import (
 
 type pathEntry struct {
 	path, lower, lang string
-	name              string // the lower-cased file name (a suffix of lower)
+	name              string  // the lower-cased file name (a suffix of lower)
+	bytes             byteSet // the bytes of lower
 }
 
 func newPathEntry(p, lang string) pathEntry {
 	e := pathEntry{path: p, lower: strings.ToLower(p), lang: lang}
 	e.name = e.lower[strings.LastIndexByte(e.lower, '/')+1:]
+	e.bytes.addAll(e.lower)
 	return e
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) addAll(text string) {
+	for i := 0; i < len(text); i++ {
+		s[text[i]>>6] |= 1 << (text[i] & 63)
+	}
+}
+
+// holds reports whether every byte of t is in s.
+func (s *byteSet) holds(t *byteSet) bool {
+	return t[0]&^s[0] == 0 && t[1]&^s[1] == 0 && t[2]&^s[2] == 0 && t[3]&^s[3] == 0
 }
 
 // loadPaths reads the indexed paths once. SQLite joins them into one string: a row per
@@ -56,6 +72,9 @@ func (s *Searcher) files(ctx context.Context, req Request, q *query.Query, keepT
 		return nil, ErrEmptyQuery
 	}
 	m := pathMatcher{needle: needle, folded: scoring.Fold(needle), frags: frags}
+	for _, f := range frags {
+		m.need.addAll(f)
+	}
 	var hits []Hit
 	for _, e := range paths {
 		if req.Language != "" && e.lang != req.Language {
@@ -83,10 +102,18 @@ func (s *Searcher) files(ctx context.Context, req Request, q *query.Query, keepT
 type pathMatcher struct {
 	needle, folded string
 	frags          []string // the needle split at / . _ - and spaces
+	// need holds the bytes of frags. A path that matches in any way holds them all (each
+	// way holds the needle, its folded form or its fragments), and most paths lack one: a
+	// check of four words skips them (the files target of a warm search scanned every
+	// path of 25,000 with several string searches, 1.3 ms a query on corpus.sh full).
+	need byteSet
 }
 
 // match scores how e matches; 0 is no match.
 func (m *pathMatcher) match(e *pathEntry) float64 {
+	if !e.bytes.holds(&m.need) {
+		return 0
+	}
 	p := e.lower
 	switch {
 	case e.name == m.needle:
