@@ -545,4 +545,15 @@ func TestMCPHTTP(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("a cross-origin request: status %d, want 403", resp.StatusCode)
 	}
+	// Answers come as one JSON body, not an event stream: a millisecond less a call.
+	req, _ = http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("initialize over HTTP: status %d, Content-Type %q; want 200 and application/json", resp.StatusCode, ct)
+	}
 }
