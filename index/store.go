@@ -20,7 +20,8 @@ package index
 //	    end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata)
 //	    file is the id of the symbol's file (its path is in files: 47 bytes a symbol, and
 //	    its index, took 75 MB on corpus.sh full); metadata is a JSON object or ''. Indexed
-//	    by name, by lower(name), by file, by parent_id.
+//	    by lower(name) and by file: no query looks a symbol up by its exact name or its
+//	    parent (26 MB of indexes on corpus.sh full went unread).
 //	identifiers(file INTEGER PRIMARY KEY, data)
 //	    a file's identifiers in one blob (encodeIdents): a name table and, per identifier,
 //	    its name's index, kind, line, column, start byte and containing symbol, delta-coded.
@@ -104,10 +105,8 @@ var secondaryIndexes = []string{
 	// health) read this index, not the table: 0.2 s of a 0.35 s one-file update on
 	// corpus.sh full.
 	`CREATE INDEX IF NOT EXISTS files_langs ON files(skipped, language, symbol_count, parse_errors)`,
-	`CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name)`,
 	`CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lower(name))`,
 	`CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file)`,
-	`CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id)`,
 }
 
 // metaFirstLoad is the meta key set while a first load into an empty store runs.
