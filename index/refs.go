@@ -142,5 +142,3 @@ func (s *Store) addRefText(ctx context.Context, refs []Ref) error {
 	}
 	return nil
 }
-
-func repeatString(s string, n int) string { return string(bytes.Repeat([]byte(s), max(n, 0))) }
