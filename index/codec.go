@@ -128,13 +128,13 @@ func encodeIdents(ids []extract.Identifier) []byte {
 
 var errBadBlob = errors.New("index: a stored blob is malformed")
 
-// identReader reads an identifier blob.
-type identReader struct {
+// blobReader reads the varints, bytes and string tables of a blob.
+type blobReader struct {
 	b   []byte
 	err error
 }
 
-func (r *identReader) uvarint() uint64 {
+func (r *blobReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.err, r.b = errBadBlob, nil
@@ -144,7 +144,7 @@ func (r *identReader) uvarint() uint64 {
 	return v
 }
 
-func (r *identReader) varint() int {
+func (r *blobReader) varint() int {
 	v, n := binary.Varint(r.b)
 	if n <= 0 {
 		r.err, r.b = errBadBlob, nil
@@ -154,7 +154,7 @@ func (r *identReader) varint() int {
 	return int(v)
 }
 
-func (r *identReader) bytes(n uint64) []byte {
+func (r *blobReader) bytes(n uint64) []byte {
 	if uint64(len(r.b)) < n {
 		r.err, r.b = errBadBlob, nil
 		return nil
@@ -165,7 +165,7 @@ func (r *identReader) bytes(n uint64) []byte {
 }
 
 // strings reads a counted list of strings.
-func (r *identReader) strings() []string {
+func (r *blobReader) strings() []string {
 	n := r.uvarint()
 	if n > uint64(len(r.b)) { // each string takes at least a byte
 		r.err, r.b = errBadBlob, nil
@@ -186,7 +186,7 @@ func identNames(blob []byte) ([]string, error) {
 	if blob[0] != identBlobVersion {
 		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
 	}
-	r := &identReader{b: blob[1:]}
+	r := &blobReader{b: blob[1:]}
 	names := r.strings()
 	return names, r.err
 }
@@ -201,7 +201,7 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 	if blob[0] != identBlobVersion {
 		return fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
 	}
-	r := &identReader{b: blob[1:]}
+	r := &blobReader{b: blob[1:]}
 	names := r.strings()
 	containers := r.strings()
 	var kept []bool
@@ -347,7 +347,7 @@ func encodeTypes(types []extract.TypeInfo) []byte {
 
 // factReader reads a relationship or type blob: its string table, then records.
 type factReader struct {
-	identReader
+	blobReader
 	strs []string
 	n    uint64
 }
@@ -359,7 +359,7 @@ func newFactReader(blob []byte) (*factReader, error) {
 	if blob[0] != factBlobVersion {
 		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
 	}
-	r := &factReader{identReader: identReader{b: blob[1:]}}
+	r := &factReader{blobReader: blobReader{b: blob[1:]}}
 	r.strs = r.strings()
 	r.n = r.uvarint()
 	return r, r.err
