@@ -71,10 +71,11 @@ const identBlobVersion = 1
 //
 //	version byte (identBlobVersion)
 //	uvarint n, then n names (uvarint length, bytes), in order of first use
-//	uvarint m, then m containing symbol ids (uvarint length, bytes), in order of first use
+//	uvarint m, then m containing symbol ids (uvarint length, bytes): "" (none) first, then
+//	    the others in order of first use
 //	uvarint k, then k identifiers:
 //	    uvarint name index, byte kind, varint line delta, varint column,
-//	    varint start byte delta, uvarint containing symbol index + 1 (0: none)
+//	    varint start byte delta, uvarint containing symbol index
 //
 // Deltas are from the previous identifier (the first from 0). An identifier's end follows
 // from its start and name: it is one name on one line.
@@ -84,49 +85,36 @@ func encodeIdents(ids []extract.Identifier) []byte {
 	if len(ids) == 0 {
 		return nil
 	}
-	names, containers := map[string]int{}, map[string]int{}
-	var nameList, containerList []string
-	for i := range ids {
-		if _, ok := names[ids[i].Name]; !ok {
-			names[ids[i].Name] = len(nameList)
-			nameList = append(nameList, ids[i].Name)
-		}
-		if c := ids[i].ContainingSymbolID; c != "" {
-			if _, ok := containers[c]; !ok {
-				containers[c] = len(containerList)
-				containerList = append(containerList, c)
-			}
-		}
-	}
-	b := make([]byte, 0, 8*len(ids)+16*len(nameList))
-	b = append(b, identBlobVersion)
-	for _, list := range [][]string{nameList, containerList} {
-		b = binary.AppendUvarint(b, uint64(len(list)))
-		for _, s := range list {
-			b = binary.AppendUvarint(b, uint64(len(s)))
-			b = append(b, s...)
-		}
-	}
-	b = binary.AppendUvarint(b, uint64(len(ids)))
+	var names, containers stringTable
+	containers.ref(nil, "")
+	body := make([]byte, 0, 8*len(ids))
 	line, start := 0, 0
 	for i := range ids {
 		x := &ids[i]
-		b = binary.AppendUvarint(b, uint64(names[x.Name]))
-		b = append(b, byte(x.Kind))
-		b = binary.AppendVarint(b, int64(x.StartLine-line))
-		b = binary.AppendVarint(b, int64(x.StartColumn))
-		b = binary.AppendVarint(b, int64(x.StartByte-start))
-		c := 0
-		if x.ContainingSymbolID != "" {
-			c = containers[x.ContainingSymbolID] + 1
-		}
-		b = binary.AppendUvarint(b, uint64(c))
+		body = names.ref(body, x.Name)
+		body = append(body, byte(x.Kind))
+		body = binary.AppendVarint(body, int64(x.StartLine-line))
+		body = binary.AppendVarint(body, int64(x.StartColumn))
+		body = binary.AppendVarint(body, int64(x.StartByte-start))
+		body = containers.ref(body, x.ContainingSymbolID)
 		line, start = x.StartLine, x.StartByte
 	}
-	return b
+	b := make([]byte, 0, len(body)+16*len(names.list)+16*len(containers.list)+8)
+	b = append(b, identBlobVersion)
+	b = containers.appendList(names.appendList(b))
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	return append(b, body...)
 }
 
 var errBadBlob = errors.New("index: a stored blob is malformed")
+
+// openBlob returns a reader of what follows blob's version byte, which must be version.
+func openBlob(blob []byte, version byte) (*blobReader, error) {
+	if blob[0] != version {
+		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
+	}
+	return &blobReader{b: blob[1:]}, nil
+}
 
 // blobReader reads the varints, bytes and string tables of a blob.
 type blobReader struct {
@@ -178,19 +166,6 @@ func (r *blobReader) strings() []string {
 	return out
 }
 
-// identNames returns the distinct names of a blob, in order of first use.
-func identNames(blob []byte) ([]string, error) {
-	if len(blob) == 0 {
-		return nil, nil
-	}
-	if blob[0] != identBlobVersion {
-		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
-	}
-	r := &blobReader{b: blob[1:]}
-	names := r.strings()
-	return names, r.err
-}
-
 // decodeIdents calls fn for each identifier of blob, in order; keep, when not nil, says which
 // names to decode (by their index in the name table): the others are skipped without
 // building their identifier. fn returning false stops the walk.
@@ -198,10 +173,10 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 	if len(blob) == 0 {
 		return nil
 	}
-	if blob[0] != identBlobVersion {
-		return fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
+	r, err := openBlob(blob, identBlobVersion)
+	if err != nil {
+		return err
 	}
-	r := &blobReader{b: blob[1:]}
 	names := r.strings()
 	containers := r.strings()
 	var kept []bool
@@ -228,16 +203,13 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 		if r.err != nil {
 			break
 		}
-		if ni >= uint64(len(names)) || ci > uint64(len(containers)) {
+		if ni >= uint64(len(names)) || ci >= uint64(len(containers)) {
 			return errBadBlob
 		}
 		if kept != nil && !kept[ni] {
 			continue
 		}
-		x := extract.Identifier{Name: names[ni], Kind: extract.IdentKind(kb[0])}
-		if ci > 0 {
-			x.ContainingSymbolID = containers[ci-1]
-		}
+		x := extract.Identifier{Name: names[ni], Kind: extract.IdentKind(kb[0]), ContainingSymbolID: containers[ci]}
 		x.StartLine, x.StartColumn, x.StartByte = line, col, start
 		// An identifier is one name on one line: its end follows from its start.
 		x.EndLine, x.EndColumn, x.EndByte = line, col+utf8.RuneCountInString(x.Name), start+len(x.Name)
@@ -297,15 +269,20 @@ func (t *stringTable) ref(b []byte, s string) []byte {
 	return binary.AppendUvarint(b, uint64(i))
 }
 
+// appendList appends the table's strings to b: their count, then each (length, bytes).
+func (t *stringTable) appendList(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(t.list)))
+	for _, s := range t.list {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
 // blob returns the version byte, the table, the record count n and body.
 func (t *stringTable) blob(version byte, n int, body []byte) []byte {
 	out := make([]byte, 0, len(body)+16*len(t.list)+8)
-	out = append(out, version)
-	out = binary.AppendUvarint(out, uint64(len(t.list)))
-	for _, s := range t.list {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-		out = append(out, s...)
-	}
+	out = t.appendList(append(out, version))
 	out = binary.AppendUvarint(out, uint64(n))
 	return append(out, body...)
 }
@@ -356,10 +333,11 @@ func newFactReader(blob []byte) (*factReader, error) {
 	if len(blob) == 0 {
 		return &factReader{}, nil
 	}
-	if blob[0] != factBlobVersion {
-		return nil, fmt.Errorf("%w (version %d)", errBadBlob, blob[0])
+	br, err := openBlob(blob, factBlobVersion)
+	if err != nil {
+		return nil, err
 	}
-	r := &factReader{blobReader: blobReader{b: blob[1:]}}
+	r := &factReader{blobReader: *br}
 	r.strs = r.strings()
 	r.n = r.uvarint()
 	return r, r.err

@@ -61,14 +61,6 @@ func TestIdentBlobRoundTrip(t *testing.T) {
 		if !slices.Equal(only, want) {
 			t.Errorf("%d identifiers, keeping err: %v, want %v", n, only, want)
 		}
-		names, err := identNames(blob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stats := identStats(ids)
-		if len(names) != len(stats) {
-			t.Errorf("%d identifiers: names %v, stats %v", n, names, stats)
-		}
 	}
 }
 
@@ -85,9 +77,6 @@ func TestIdentBlobMalformed(t *testing.T) {
 	bad[0] = 9
 	if err := decodeIdents(bad, nil, func(extract.Identifier) bool { return true }); err == nil {
 		t.Error("a blob of version 9 decoded")
-	}
-	if _, err := identNames(bad); err == nil {
-		t.Error("identNames read a blob of version 9")
 	}
 }
 
