@@ -74,17 +74,10 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 	}
 	defer rows.Close()
 	var (
-		sampled     int
-		curPath     string
-		content     []byte
-		totals      = map[string]int{}
-		contentRead = func(p string) ([]byte, error) {
-			var c []byte
-			if err := ix.store.db.QueryRowContext(ctx, `SELECT content FROM files WHERE path = ?`, p).Scan(&c); err != nil {
-				return nil, err
-			}
-			return unpackContent(c)
-		}
+		sampled int
+		curPath string
+		content []byte
+		totals  = map[string]int{}
 	)
 	for rows.Next() {
 		var path, lang, kind, name, sig, doc string
@@ -93,7 +86,7 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 			return err
 		}
 		if path != curPath {
-			if content, err = contentRead(path); err != nil {
+			if content, err = ix.store.Content(ctx, path); err != nil {
 				content = nil
 			}
 			curPath = path

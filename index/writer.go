@@ -357,7 +357,9 @@ func (b *WriteBatch) Put(rec *FileRecord) error {
 	if err := b.store.Put(rec); err != nil {
 		return err
 	}
-	b.ix.heldBytes += int64(len(rec.Content))
+	if b.ix.firstLoad {
+		b.ix.heldBytes += int64(len(rec.Content))
+	}
 	if b.ix.ftStatus != FulltextReady || rec.Skipped != "" {
 		return nil // the whole full-text index is rebuilt at the end
 	}
