@@ -231,12 +231,17 @@ type identNameStats struct {
 func identStats(ids []extract.Identifier) map[string]identNameStats {
 	out := make(map[string]identNameStats, len(ids)/4+1)
 	for i := range ids {
-		st := out[ids[i].Name]
-		st.n++
-		st.kinds |= 1 << ids[i].Kind
-		out[ids[i].Name] = st
+		countUse(out, &ids[i])
 	}
 	return out
+}
+
+// countUse adds x to the uses of its name in stats.
+func countUse(stats map[string]identNameStats, x *extract.Identifier) {
+	st := stats[x.Name]
+	st.n++
+	st.kinds |= 1 << x.Kind
+	stats[x.Name] = st
 }
 
 // Relationship and type blobs hold one file's relationships or types in extraction order,

@@ -332,11 +332,10 @@ func (b *Batch) replaceIdents(id int64, ids []extract.Identifier) error {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("index: identifiers of file %d: %w", id, err)
 		}
-		var stored []extract.Identifier
-		if err := decodeIdents(oldBlob, nil, func(x extract.Identifier) bool { stored = append(stored, x); return true }); err != nil {
+		old = map[string]identNameStats{}
+		if err := decodeIdents(oldBlob, nil, func(x extract.Identifier) bool { countUse(old, &x); return true }); err != nil {
 			return err
 		}
-		old = identStats(stored)
 	}
 	blob := encodeIdents(ids)
 	if bytes.Equal(blob, oldBlob) {
