@@ -43,7 +43,6 @@ package index
 // built the index; "quarry:meta:<key>" holds SetMeta's values.
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -59,7 +58,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -163,27 +161,6 @@ type ftOptions struct {
 	lockWait    time.Duration
 	termVectors map[string]bool // text fields that keep term vectors
 	kvconfig    map[string]any  // scorch configuration, kept in the index's meta file
-	// noMerge: scorch merges no segments while the index is open (a first load, which
-	// compact merges once at the end).
-	noMerge bool
-}
-
-// ftNoMergeConfig is the scorch configuration of ftOptions.noMerge: no segment is small
-// enough to merge. A first load on corpus.sh full spent 37 s of 246 s of CPU in merges
-// that merged the same documents three or four times over before the final compact
-// merged them all again.
-var ftNoMergeConfig = map[string]any{"scorchMergePlanOptions": map[string]any{"MaxSegmentSize": 1}}
-
-// ftMergeAllOptions merges every segment into one in a single task (compact).
-var ftMergeAllOptions = mergeplan.MergePlanOptions{
-	MaxSegmentsPerTier:   1,
-	MaxSegmentSize:       mergeplan.MaxSegmentSizeLimit,
-	MaxSegmentFileSize:   1 << 40,
-	TierGrowth:           1.0,
-	SegmentsPerMergeTask: 1 << 20,
-	FloorSegmentSize:     1 << 30,
-	FloorSegmentFileSize: 1 << 40,
-	ReclaimDeletesWeight: 2.0,
 }
 
 var ftDefaultOptions = ftOptions{
@@ -192,7 +169,10 @@ var ftDefaultOptions = ftOptions{
 
 // Fulltext is an open full-text index. It is safe for concurrent use.
 type Fulltext struct {
-	idx       bleve.Index
+	idx       bleve.Index // nil while bulk fills it
+	bulk      *ftBulk     // a bulk fill under way (fulltext_bulk.go)
+	dir       string
+	opts      ftOptions
 	reg       *languages.Registry
 	closeOnce sync.Once
 	closeErr  error
@@ -372,7 +352,7 @@ func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 		return nil, "", err
 	}
 	if status == FulltextReady {
-		return &Fulltext{idx: idx, reg: reg}, status, nil
+		return &Fulltext{idx: idx, dir: dir, opts: o, reg: reg}, status, nil
 	}
 	if status != FulltextCreated {
 		if err := os.RemoveAll(dir); err != nil {
@@ -383,7 +363,7 @@ func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return &Fulltext{idx: idx, reg: reg}, status, nil
+	return &Fulltext{idx: idx, dir: dir, opts: o, reg: reg}, status, nil
 }
 
 // ftOpenExisting opens the index in dir if it is one of version. Otherwise it returns no
@@ -404,11 +384,7 @@ func ftOpenExisting(dir, version string, o ftOptions) (bleve.Index, FulltextStat
 	if o.lockWait > 0 {
 		wait = o.lockWait.String()
 	}
-	config := map[string]any{"bolt_timeout": wait}
-	if o.noMerge {
-		maps.Copy(config, ftNoMergeConfig)
-	}
-	idx, err := bleve.OpenUsing(dir, config)
+	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": wait})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
 	}
@@ -474,9 +450,6 @@ func ftNewestSnapshotLoads(idx bleve.Index) bool {
 func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) (bleve.Index, error) {
 	kv := map[string]any{}
 	maps.Copy(kv, o.kvconfig)
-	if o.noMerge {
-		maps.Copy(kv, ftNoMergeConfig)
-	}
 	im, err := ftIndexMapping(reg, o)
 	if err != nil {
 		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
@@ -496,6 +469,10 @@ func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) 
 // on disk.
 func (f *Fulltext) Close() error {
 	f.closeOnce.Do(func() {
+		f.dropBulk() // an unfinished bulk fill: the index stays without its version mark
+		if f.idx == nil {
+			return
+		}
 		if err := f.idx.Close(); err != nil {
 			f.closeErr = fmt.Errorf("index: close fulltext: %w", err)
 		}
@@ -505,27 +482,6 @@ func (f *Fulltext) Close() error {
 
 // bleveIndex returns the underlying index for the search layer.
 func (f *Fulltext) bleveIndex() bleve.Index { return f.idx }
-
-// compact merges the index's segments into one. A full build leaves a score of segments
-// behind (22 on corpus.sh full), and every term a search looks up is looked up in each of
-// them: merged, a search's term lookups cost a twentieth (plain searches' p50 fell by a
-// third, content regexes' by more). Incremental runs add a few small segments, which
-// bleve's own merge policy folds in.
-func (f *Fulltext) compact(ctx context.Context) error {
-	adv, err := f.idx.Advanced()
-	if err != nil {
-		return fmt.Errorf("index: compact the full-text index: %w", err)
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return nil
-	}
-	mo := ftMergeAllOptions
-	if err := s.ForceMerge(ctx, &mo); err != nil {
-		return fmt.Errorf("index: compact the full-text index: %w", err)
-	}
-	return nil
-}
 
 // DocCount returns the number of documents of both kinds.
 func (f *Fulltext) DocCount() (uint64, error) {
@@ -548,6 +504,9 @@ func (f *Fulltext) Counts() (symbols, files uint64, err error) {
 }
 
 func (f *Fulltext) ftCount(docType string) (uint64, error) {
+	if f.idx == nil {
+		return 0, errors.New("index: count full-text documents: the index is being filled in bulk")
+	}
 	q := bleve.NewTermQuery(docType)
 	q.SetField(ftFieldDocType)
 	res, err := f.idx.Search(bleve.NewSearchRequestOptions(q, 0, 0, false))
@@ -578,13 +537,23 @@ func (f *Fulltext) Meta(key string) (string, error) {
 // fulltextBatch collects additions and deletions for one Apply. Adding a document whose id
 // is already in the index replaces it. A batch is not safe for concurrent use.
 type fulltextBatch struct {
-	f   *Fulltext
-	b   *bleve.Batch
-	err error // the first error of an Add, reported by Apply
+	f    *Fulltext
+	b    *bleve.Batch // nil in a bulk fill
+	docs []ftBulkDoc  // a bulk fill's additions
+	err  error        // the first error of an Add, reported by Apply
+}
+
+// ftBulkDoc is a document for the builder of a bulk fill.
+type ftBulkDoc struct {
+	id  string
+	doc any
 }
 
 // NewBatch returns an empty batch for f.
 func (f *Fulltext) newBatch() *fulltextBatch {
+	if f.bulk != nil {
+		return &fulltextBatch{f: f}
+	}
 	return &fulltextBatch{f: f, b: f.idx.NewBatch()}
 }
 
@@ -619,16 +588,30 @@ func (b *fulltextBatch) AddFile(d fileDoc) {
 }
 
 func (b *fulltextBatch) add(id string, doc any) {
+	if b.b == nil {
+		b.docs = append(b.docs, ftBulkDoc{id, doc})
+		return
+	}
 	if err := b.b.Index(id, doc); err != nil && b.err == nil {
 		b.err = fmt.Errorf("index: fulltext add %s: %w", id, err)
 	}
 }
 
-// Delete removes the document with the id docID (from symbolDocID or fileDocID).
-func (b *fulltextBatch) Delete(docID string) { b.b.Delete(docID) }
+// Delete removes the document with the id docID (from symbolDocID or fileDocID). In a bulk
+// fill, which starts empty and adds every document once, there is nothing to delete.
+func (b *fulltextBatch) Delete(docID string) {
+	if b.b != nil {
+		b.b.Delete(docID)
+	}
+}
 
 // Size returns the number of additions and deletions in the batch.
-func (b *fulltextBatch) Size() int { return b.b.Size() }
+func (b *fulltextBatch) Size() int {
+	if b.b == nil {
+		return len(b.docs)
+	}
+	return b.b.Size()
+}
 
 // Apply writes the batch to the index and empties it, so it can be filled again. The
 // changes are on disk when Apply returns. A batch one of whose additions failed is not
@@ -638,6 +621,12 @@ func (f *Fulltext) apply(b *fulltextBatch) error {
 	defer b.reset()
 	if b.err != nil {
 		return b.err
+	}
+	if b.b == nil {
+		if f.bulk == nil {
+			return errors.New("index: fulltext apply: a bulk batch after the bulk fill ended")
+		}
+		return f.bulkAdd(b)
 	}
 	if err := f.idx.Batch(b.b); err != nil {
 		return fmt.Errorf("index: fulltext apply %d changes: %w", b.b.Size(), err)
@@ -649,7 +638,11 @@ func (f *Fulltext) apply(b *fulltextBatch) error {
 // goroutine bleve's Batch queued its documents from (it can outlive the call), so it is
 // left to it rather than cleared.
 func (b *fulltextBatch) reset() {
-	b.b = b.f.idx.NewBatch()
+	if b.b == nil {
+		b.docs = nil
+	} else {
+		b.b = b.f.idx.NewBatch()
+	}
 	b.err = nil
 }
 

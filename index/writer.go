@@ -30,8 +30,9 @@ type Writer struct {
 	ft       *Fulltext
 	ftStatus FulltextStatus
 	applier  *applier
-	// firstLoad: the store was empty, so this run writes the whole full-text index, which
-	// Finish then compacts.
+	// firstLoad: the store was empty, so this run fills the whole full-text index in bulk
+	// (fulltext_bulk.go). Like the store's bulk load (Store.setBulk), it takes each path
+	// once: a bulk fill cannot replace a document.
 	firstLoad bool
 	// replayed counts the full-text documents of a run that did not finish, re-applied
 	// from the pending log when the writer opened.
@@ -70,6 +71,12 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		store.Close()
 		return nil, err
 	}
+	// What a bulk fill that did not finish left behind (fulltext_bulk.go).
+	if err := os.RemoveAll(ftBuildDir(fulltextPath)); err != nil {
+		ft.Close()
+		store.Close()
+		return nil, fmt.Errorf("index: remove an unfinished full-text build: %w", err)
+	}
 	ix := &Writer{store: store, ft: ft, ftStatus: status, ftDir: fulltextPath, commitBytes: firstLoadCommitBytes}
 	empty, err := store.Empty(ctx)
 	ix.firstLoad = empty
@@ -78,7 +85,7 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		return nil, err
 	}
 	if empty {
-		// A first load: the full-text index, new or replaced, is filled as files are written
+		// A first load: the full-text index, emptied, is filled in bulk as files are written
 		// (over a store with files it is rebuilt at the end instead), and the store's lookup
 		// indexes are built once after the load. It keeps no pending log (a million rows
 		// written and deleted on corpus.sh full): the store records that a first load is
@@ -86,14 +93,7 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		// refilled from the store by the next run.
 		ix.ftStatus = FulltextReady
 		store.setBulk(true)
-		// A full-text index with documents over an empty store holds what a first load
-		// that did not commit applied (the load applies full-text batches before it
-		// commits): it starts again empty. Either way it merges no segments until Finish
-		// compacts it.
-		symbols, files, err := ft.Counts()
-		if err == nil {
-			err = ix.reopenFulltext(symbols+files > 0, true)
-		}
+		err := ft.startBulk()
 		if err == nil {
 			err = store.SetMeta(metaFirstLoad, "1")
 		}
@@ -107,20 +107,11 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	} else if partial, err := store.FirstLoadUnfinished(); err != nil {
 		ix.Close()
 		return nil, err
-	} else if partial && ix.ftStatus == FulltextReady {
-		// What the unfinished load applied may include files it never committed: the
-		// full-text index starts again empty and Finish refills it from the store.
+	} else if partial {
+		// The unfinished load's bulk fill never finished (the index has no version mark), or
+		// may hold files it never committed: Finish refills the full-text index from the
+		// store (as it does one created, stale or corrupt).
 		ix.ftStatus = FulltextPartial
-		if err := ix.reopenFulltext(true, true); err != nil {
-			ix.Close()
-			return nil, err
-		}
-	} else if ix.ftStatus != FulltextReady {
-		// Created, stale or corrupt: empty, and refilled by Finish.
-		if err := ix.reopenFulltext(false, true); err != nil {
-			ix.Close()
-			return nil, err
-		}
 	}
 	ix.applier = newApplier(ix)
 	if ix.ftStatus == FulltextReady {
@@ -158,27 +149,6 @@ func (ix *Writer) Searcher() (*Searcher, error) {
 		return nil, nil
 	}
 	return NewSearcher(ix.store, ix.ft)
-}
-
-// reopenFulltext closes the full-text index and opens it again: emptied first when empty
-// is set, merging no segments (until compact) when noMerge is.
-func (ix *Writer) reopenFulltext(empty, noMerge bool) error {
-	if err := ix.ft.Close(); err != nil {
-		return err
-	}
-	if empty {
-		if err := os.RemoveAll(ix.ftDir); err != nil {
-			return fmt.Errorf("index: empty the full-text index: %w", err)
-		}
-	}
-	o := ftDefaultOptions
-	o.noMerge = noMerge
-	ft, _, err := ftOpen(ix.ftDir, o)
-	if err != nil {
-		return err
-	}
-	ix.ft = ft
-	return nil
 }
 
 // Close waits for the full-text batches in flight and closes both indexes. After a Close
@@ -219,15 +189,12 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.store.createSecondaryIndexes(ctx); err != nil {
 		return err
 	}
-	if ix.ftStatus != FulltextReady {
-		if err := ix.rebuild(ctx); err != nil {
-			return fmt.Errorf("index: rebuild the full-text index: %w", err)
-		}
-	}
-	if ix.firstLoad || ix.ftStatus != FulltextReady {
-		if err := ix.ft.compact(ctx); err != nil {
+	if ix.ftStatus == FulltextReady {
+		if err := ix.ft.finishBulk(); err != nil { // a first load's
 			return err
 		}
+	} else if err := ix.rebuild(ctx); err != nil {
+		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
@@ -240,8 +207,11 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	return ix.store.Checkpoint(ctx)
 }
 
-// rebuild writes every stored file and symbol to the full-text index.
+// rebuild fills the full-text index, emptied, with every stored file and symbol, in bulk.
 func (ix *Writer) rebuild(ctx context.Context) error {
+	if err := ix.ft.startBulk(); err != nil {
+		return err
+	}
 	b := ix.ft.newBatch()
 	err := ix.store.FileDocs(ctx, func(path, lang string, content []byte) error {
 		if err := ix.addFileDocs(ctx, b, path, lang, content); err != nil {
@@ -259,6 +229,9 @@ func (ix *Writer) rebuild(ctx context.Context) error {
 		return err
 	}
 	if err := ix.ft.apply(b); err != nil {
+		return err
+	}
+	if err := ix.ft.finishBulk(); err != nil {
 		return err
 	}
 	pending, err := ix.store.pendingDocs(ctx)
@@ -407,6 +380,9 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 	touched := b.store.takeTouched()
 	if b.ix.ftStatus != FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil
+	}
+	if b.ix.firstLoad {
+		return b.ix.applier.submit(ctx, b.ft, nil) // no log to clear
 	}
 	for _, id := range touched {
 		if !b.added[id] {
