@@ -150,7 +150,7 @@ func (c *cFamily) node(w *walker, n *sitter.Node) {
 		c.args(field(n, "arguments"))
 		return
 	case "field_expression":
-		w.ident(field(n, "field"), MemberAccess)
+		w.member(field(n, "field"), n, MemberAccess)
 		c.node(w, field(n, "argument"))
 		return
 	case "type_identifier":

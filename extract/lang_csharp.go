@@ -87,7 +87,7 @@ func csNode(w *walker, n *sitter.Node) {
 		csNode(w, field(n, "initializer"))
 		return
 	case "member_access_expression":
-		w.ident(csName(field(n, "name")), MemberAccess)
+		w.member(csName(field(n, "name")), n, MemberAccess)
 		csNode(w, field(n, "expression"))
 		return
 	case "variable_declaration", "parameter", "cast_expression", "typeof_expression":

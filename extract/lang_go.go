@@ -64,14 +64,14 @@ func goNode(w *walker, n *sitter.Node) {
 		w.walk(field(n, "arguments"), goNode)
 		return
 	case "selector_expression":
-		w.ident(field(n, "field"), MemberAccess)
+		w.member(field(n, "field"), n, MemberAccess)
 		goNode(w, field(n, "operand"))
 		return
 	case "type_identifier":
 		w.ident(n, TypeUsage)
 		return
 	case "qualified_type":
-		w.ident(field(n, "name"), TypeUsage)
+		w.member(field(n, "name"), n, TypeUsage)
 		return
 	case "argument_list", "expression_list", "literal_element":
 		w.valueRefs("identifier", namedChildren(n)...)

@@ -51,7 +51,7 @@ func javaNode(w *walker, n *sitter.Node) {
 		javaEnumConstant(w, n)
 		return
 	case "method_invocation":
-		w.call(field(n, "name"))
+		w.callIn(field(n, "name"), n)
 		javaNode(w, field(n, "object"))
 		w.walk(field(n, "type_arguments"), javaNode)
 		javaNode(w, field(n, "arguments"))
@@ -66,18 +66,18 @@ func javaNode(w *walker, n *sitter.Node) {
 		w.walk(childOfType(n, "class_body"), javaNode)
 		return
 	case "field_access":
-		w.ident(field(n, "field"), MemberAccess)
+		w.member(field(n, "field"), n, MemberAccess)
 		javaNode(w, field(n, "object"))
 		return
 	case "method_reference":
 		if names := childrenOfType(n, "identifier"); len(names) > 1 {
-			w.ident(names[len(names)-1], MemberAccess)
+			w.member(names[len(names)-1], n, MemberAccess)
 		}
 	case "type_identifier":
 		w.ident(n, TypeUsage)
 		return
 	case "scoped_type_identifier":
-		w.ident(javaTypeName(n), TypeUsage)
+		w.member(javaTypeName(n), n, TypeUsage)
 		return
 	case "marker_annotation", "annotation":
 		w.ident(lastName(field(n, "name")), TypeUsage)

@@ -116,7 +116,7 @@ func (x *jsExtractor) node(n *sitter.Node) {
 		x.variableRefs(field(n, "arguments"))
 		return
 	case "member_expression":
-		w.ident(field(n, "property"), MemberAccess)
+		w.member(field(n, "property"), n, MemberAccess)
 		x.node(field(n, "object"))
 		return
 	case "nested_type_identifier":

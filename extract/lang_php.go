@@ -90,12 +90,12 @@ func (x *phpExtractor) node(n *sitter.Node) {
 		x.functionCall(n)
 		return
 	case "member_call_expression", "nullsafe_member_call_expression":
-		w.call(field(n, "name"))
+		w.callIn(field(n, "name"), n)
 		x.node(field(n, "object"))
 		x.node(field(n, "arguments"))
 		return
 	case "scoped_call_expression":
-		w.call(field(n, "name"))
+		w.callIn(field(n, "name"), n)
 		x.scope(field(n, "scope"))
 		x.node(field(n, "arguments"))
 		return
@@ -106,7 +106,7 @@ func (x *phpExtractor) node(n *sitter.Node) {
 		x.walk(childOfType(n, "arguments"))
 		return
 	case "member_access_expression", "nullsafe_member_access_expression":
-		w.ident(field(n, "name"), MemberAccess)
+		w.member(field(n, "name"), n, MemberAccess)
 		x.node(field(n, "object"))
 		return
 	case "scoped_property_access_expression":

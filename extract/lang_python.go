@@ -82,7 +82,7 @@ func pyNode(w *walker, n *sitter.Node, s *pyScope) {
 		pyCall(w, n, s)
 		return
 	case "attribute":
-		w.ident(field(n, "attribute"), MemberAccess)
+		w.member(field(n, "attribute"), n, MemberAccess)
 		pyNode(w, field(n, "object"), s)
 		return
 	case "type":

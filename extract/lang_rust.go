@@ -126,7 +126,7 @@ func rustNode(w *walker, n *sitter.Node) {
 		return
 	case "field_expression":
 		if f := field(n, "field"); f != nil && f.Type() == "field_identifier" {
-			w.ident(f, MemberAccess)
+			w.member(f, n, MemberAccess)
 		}
 		rustNode(w, field(n, "value"))
 		return

@@ -85,7 +85,7 @@ func scalaNode(w *walker, n *sitter.Node) {
 		}
 		return
 	case "field_expression":
-		w.ident(field(n, "field"), MemberAccess)
+		w.member(field(n, "field"), n, MemberAccess)
 		scalaNode(w, field(n, "value"))
 		return
 	case "type_identifier":

@@ -108,7 +108,7 @@ func swiftNode(w *walker, n *sitter.Node) {
 		}
 		return
 	case "navigation_expression":
-		w.ident(lastName(field(n, "suffix")), MemberAccess)
+		w.member(lastName(field(n, "suffix")), n, MemberAccess)
 		swiftNode(w, field(n, "target"))
 		return
 	case "type_identifier":

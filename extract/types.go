@@ -190,6 +190,10 @@ type Identifier struct {
 	Kind IdentKind `json:"kind"`
 	Span
 	ContainingSymbolID string `json:"containing_symbol_id,omitempty"`
+	// Qualifier is what the name is looked up in, as written before it: the package of
+	// pkg.F, the receiver of s.Close(), self of self.save(), the path a::b of a::b::c(). ""
+	// for a bare name.
+	Qualifier string `json:"qualifier,omitempty"`
 }
 
 // Relationship links a symbol to a name: the target is resolved to a symbol later, across

@@ -404,7 +404,13 @@ func stripXMLTags(s string) string {
 // --- uses of names ---
 
 // ident records a use of the name n spells, inside the current container.
-func (w *walker) ident(n *sitter.Node, kind IdentKind) {
+func (w *walker) ident(n *sitter.Node, kind IdentKind) { w.identIn(n, nil, kind) }
+
+// member records a use of the name n looked up in what precedes it in the expression whole
+// (the field of a.b.c, the method of obj.m(), the function of pkg.F): the use's qualifier.
+func (w *walker) member(n, whole *sitter.Node, kind IdentKind) { w.identIn(n, whole, kind) }
+
+func (w *walker) identIn(n, whole *sitter.Node, kind IdentKind) {
 	if n == nil {
 		return
 	}
@@ -412,11 +418,42 @@ func (w *walker) ident(n *sitter.Node, kind IdentKind) {
 	if name == "" || len(name) > maxNameRunes || strings.ContainsAny(name, " \t\n") {
 		return
 	}
-	id := Identifier{Name: name, Kind: kind, Span: w.span(n)}
+	id := Identifier{Name: name, Kind: kind, Span: w.span(n), Qualifier: w.qualifier(n, whole)}
 	if c := w.container(); c != nil {
 		id.ContainingSymbolID = c.ID
 	}
 	w.f.Identifiers = append(w.f.Identifiers, id)
+}
+
+// maxQualifierBytes bounds a qualifier: a longer one (a chain of calls) is not recorded.
+const maxQualifierBytes = 120
+
+// qualifierSeparators end a qualifier, longest first.
+var qualifierSeparators = []string{"?.", "::", "->", ".", "\\"}
+
+// qualifier returns the source before the name n inside the expression whole, without the
+// separator: pkg in pkg.F, s.mux in s.mux.Handle(), self in self.save(), a::b in a::b::c(),
+// this in this.x. It is "" when n starts whole, and when the text spans lines or exceeds
+// maxQualifierBytes.
+func (w *walker) qualifier(n, whole *sitter.Node) string {
+	if whole == nil {
+		return ""
+	}
+	start, end := int(whole.StartByte()), int(n.StartByte())
+	if end <= start || end > len(w.src) || end-start > maxQualifierBytes+3 {
+		return ""
+	}
+	q := strings.TrimRight(string(w.src[start:end]), " \t")
+	for _, sep := range qualifierSeparators {
+		if strings.HasSuffix(q, sep) {
+			q = strings.TrimRight(q[:len(q)-len(sep)], " \t")
+			break
+		}
+	}
+	if q == "" || len(q) > maxQualifierBytes || strings.ContainsAny(q, "\r\n") {
+		return ""
+	}
+	return q
 }
 
 // valueRefs records a variable_ref for each of nodes that is a plain identifier (of node
@@ -431,12 +468,17 @@ func (w *walker) valueRefs(identType string, nodes ...*sitter.Node) {
 
 // call records a call of the callee expression n: an identifier for the called name (the
 // last name of a.b.c) and a calls relationship from the container, once per pair.
-func (w *walker) call(callee *sitter.Node) {
+func (w *walker) call(callee *sitter.Node) { w.callIn(callee, callee) }
+
+// callIn is call for a callee that is one part of the call expression whole (Java's
+// method_invocation names the method and its object apart): the qualifier is what precedes
+// the name in whole.
+func (w *walker) callIn(callee, whole *sitter.Node) {
 	nameNode := lastName(callee)
 	if nameNode == nil {
 		return
 	}
-	w.ident(nameNode, Call)
+	w.member(nameNode, whole, Call)
 	name := w.text(nameNode)
 	from := w.container()
 	if from == nil {

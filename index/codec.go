@@ -65,7 +65,7 @@ func unpackContent(packed []byte) ([]byte, error) {
 }
 
 // identBlobVersion is the first byte of an identifier blob.
-const identBlobVersion = 1
+const identBlobVersion = 2
 
 // An identifier blob holds the identifiers of one file in their extraction order:
 //
@@ -73,9 +73,10 @@ const identBlobVersion = 1
 //	uvarint n, then n names (uvarint length, bytes), in order of first use
 //	uvarint m, then m containing symbol ids (uvarint length, bytes): "" (none) first, then
 //	    the others in order of first use
+//	uvarint q, then q qualifiers (extract.Identifier.Qualifier), likewise with "" first
 //	uvarint k, then k identifiers:
 //	    uvarint name index, byte kind, varint line delta, varint column,
-//	    varint start byte delta, uvarint containing symbol index
+//	    varint start byte delta, uvarint containing symbol index, uvarint qualifier index
 //
 // Deltas are from the previous identifier (the first from 0). An identifier's end follows
 // from its start and name: it is one name on one line.
@@ -85,8 +86,9 @@ func encodeIdents(ids []extract.Identifier) []byte {
 	if len(ids) == 0 {
 		return nil
 	}
-	var names, containers stringTable
+	var names, containers, quals stringTable
 	containers.ref(nil, "")
+	quals.ref(nil, "")
 	body := make([]byte, 0, 8*len(ids))
 	line, start := 0, 0
 	for i := range ids {
@@ -97,11 +99,12 @@ func encodeIdents(ids []extract.Identifier) []byte {
 		body = binary.AppendVarint(body, int64(x.StartColumn))
 		body = binary.AppendVarint(body, int64(x.StartByte-start))
 		body = containers.ref(body, x.ContainingSymbolID)
+		body = quals.ref(body, x.Qualifier)
 		line, start = x.StartLine, x.StartByte
 	}
-	b := make([]byte, 0, len(body)+16*len(names.list)+16*len(containers.list)+8)
+	b := make([]byte, 0, len(body)+16*len(names.list)+16*len(containers.list)+8*len(quals.list)+8)
 	b = append(b, identBlobVersion)
-	b = containers.appendList(names.appendList(b))
+	b = quals.appendList(containers.appendList(names.appendList(b)))
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	return append(b, body...)
 }
@@ -179,6 +182,7 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 	}
 	names := r.strings()
 	containers := r.strings()
+	quals := r.strings()
 	var kept []bool
 	if keep != nil {
 		kept = make([]bool, len(names))
@@ -200,16 +204,17 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 		col := r.varint()
 		start += r.varint()
 		ci := r.uvarint()
+		qi := r.uvarint()
 		if r.err != nil {
 			break
 		}
-		if ni >= uint64(len(names)) || ci >= uint64(len(containers)) {
+		if ni >= uint64(len(names)) || ci >= uint64(len(containers)) || qi >= uint64(len(quals)) {
 			return errBadBlob
 		}
 		if kept != nil && !kept[ni] {
 			continue
 		}
-		x := extract.Identifier{Name: names[ni], Kind: extract.IdentKind(kb[0]), ContainingSymbolID: containers[ci]}
+		x := extract.Identifier{Name: names[ni], Kind: extract.IdentKind(kb[0]), ContainingSymbolID: containers[ci], Qualifier: quals[qi]}
 		x.StartLine, x.StartColumn, x.StartByte = line, col, start
 		// An identifier is one name on one line: its end follows from its start.
 		x.EndLine, x.EndColumn, x.EndByte = line, col+utf8.RuneCountInString(x.Name), start+len(x.Name)

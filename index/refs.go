@@ -142,3 +142,133 @@ func (s *Store) addRefText(ctx context.Context, refs []Ref) error {
 	}
 	return nil
 }
+
+// SymbolRef is a use of a name with what resolution says of it: Resolution is the rule that
+// decided it means the definition asked about (resolve.go), "" for a use no rule decided.
+type SymbolRef struct {
+	Ref
+	Resolution string
+}
+
+// SymbolRefs returns the uses of the definition def: the ones resolution says mean it
+// (Resolution set), and, with unresolved, the uses of its name that resolve to nothing,
+// after them. Uses that resolve to another definition are left out. Within each part they are
+// ordered by path, line and column; offset and limit page the whole list, total counts it.
+func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresolved bool, offset, limit int) ([]SymbolRef, int, error) {
+	var want uint32
+	for _, k := range kinds {
+		var ik extract.IdentKind
+		if err := ik.UnmarshalText([]byte(k)); err != nil {
+			return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
+		}
+		want |= 1 << ik
+	}
+	type fileUses struct {
+		id         int64
+		path, lang string
+	}
+	var files []fileUses
+	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+		var f fileUses
+		err := rows.Scan(&f.id, &f.path, &f.lang)
+		files = append(files, f)
+		return err
+	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file
+		WHERE n.name = ? ORDER BY f.path`, def.Name)
+	if err != nil {
+		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
+	}
+	r := newResolver(ctx, s)
+	type use struct {
+		ref       SymbolRef
+		container string
+	}
+	var resolved, open []use
+	for _, f := range files {
+		if !sameFamily(f.lang, def.Language) {
+			continue
+		}
+		var blob []byte
+		if err := s.db.QueryRowContext(ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob); err != nil {
+			return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
+		}
+		fc, err := r.file(f.path, f.lang)
+		if err != nil {
+			return nil, 0, err
+		}
+		var uses []extract.Identifier
+		err = decodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
+			if want == 0 || want&(1<<x.Kind) != 0 {
+				uses = append(uses, x)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
+		}
+		slices.SortStableFunc(uses, func(a, b extract.Identifier) int {
+			return cmp.Or(cmp.Compare(a.StartLine, b.StartLine), cmp.Compare(a.StartColumn, b.StartColumn))
+		})
+		for _, x := range uses {
+			d, why, err := r.resolve(fc, x)
+			if err != nil {
+				return nil, 0, err
+			}
+			ref := Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
+			switch {
+			case d != nil && d.ID == def.ID:
+				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
+			case d == nil && unresolved:
+				open = append(open, use{SymbolRef{Ref: ref}, x.ContainingSymbolID})
+			}
+		}
+	}
+	all := append(resolved, open...)
+	total := len(all)
+	if offset > total {
+		offset = total
+	}
+	page := all[offset:min(total, offset+limit)]
+	out := make([]SymbolRef, len(page))
+	refs := make([]Ref, len(page))
+	ids := make([]string, len(page))
+	for i, u := range page {
+		refs[i], ids[i] = u.ref.Ref, u.container
+	}
+	if err := s.addContainers(ctx, refs, ids); err != nil {
+		return nil, 0, err
+	}
+	if err := s.addRefText(ctx, refs); err != nil {
+		return nil, 0, err
+	}
+	for i, u := range page {
+		out[i] = SymbolRef{Ref: refs[i], Resolution: u.ref.Resolution}
+	}
+	return out, total, nil
+}
+
+// Definitions returns the definitions named name (imports excluded), by path and line.
+func (s *Store) Definitions(ctx context.Context, name string) ([]Def, error) {
+	return newResolver(ctx, s).defs(name)
+}
+
+// Definition returns the symbol with the id id, nil if there is none.
+func (s *Store) Definition(ctx context.Context, id string) (*Def, error) {
+	return newResolver(ctx, s).symbol(id)
+}
+
+// DefinitionAt returns the innermost definition of the file at path whose lines hold line
+// (imports excluded), nil if none does.
+func (s *Store) DefinitionAt(ctx context.Context, path string, line int) (*Def, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
+		WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? AND s.kind != 'import'
+		ORDER BY s.start_line DESC, s.end_line ASC LIMIT 1`, path, line, line).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: definition at %s:%d: %w", path, line, err)
+	}
+	return s.Definition(ctx, id)
+}

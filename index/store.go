@@ -24,7 +24,8 @@ package index
 //	    parent (26 MB of indexes on corpus.sh full went unread).
 //	identifiers(file INTEGER PRIMARY KEY, data)
 //	    a file's identifiers in one blob (encodeIdents): a name table and, per identifier,
-//	    its name's index, kind, line, column, start byte and containing symbol, delta-coded.
+//	    its name's index, kind, line, column, start byte, containing symbol and qualifier
+//	    (what the name is looked up in: pkg of pkg.F), delta-coded.
 //	    A row each would take 4 million rows and two lookup indexes on corpus.sh full (626
 //	    MB); the blobs take a tenth of that.
 //	identifier_names(name, file, uses, kinds) WITHOUT ROWID, keyed by (name, file)
@@ -63,7 +64,7 @@ import (
 )
 
 // SchemaVersion is the version of the SQLite schema this code reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // schema creates the tables of SchemaVersion. A store of an older schema is emptied and
 // created again (migrate): everything in it comes back from the files on the next index

@@ -2,12 +2,21 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/workspace"
 )
+
+// refOf is the contract's form of a use.
+func refOf(r index.Ref, resolution string) Ref {
+	return Ref{Path: r.Path, Line: r.Line, Column: r.Column, Kind: r.Kind, Resolution: resolution,
+		Container: r.Container, ContainerKind: r.ContainerKind, Text: r.Text}
+}
 
 // Refs limits.
 const (
@@ -15,10 +24,11 @@ const (
 	maxRefsLimit     = 1000
 )
 
-// RefsRequest asks for the uses of a name.
+// RefsRequest asks for the uses of a symbol.
 type RefsRequest struct {
-	Symbol    string   `json:"symbol" jsonschema:"the name whose uses to list (exactly as written in code: ServeHTTP, get_user_data)"`
-	Kind      []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
+	Symbol     string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
+	Kind       []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
+	Unresolved bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
 	Workspace string   `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
 	Limit     int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
 	Cursor    string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
@@ -30,14 +40,18 @@ type Ref struct {
 	Line          int    `json:"line"`
 	Column        int    `json:"column"`
 	Kind          string `json:"kind" jsonschema:"call, variable_ref, type_usage, member_access or import"`
+	Resolution    string `json:"resolution,omitempty" jsonschema:"why this use means the definition: scope, receiver, import, package, qualified or global-unique; empty for a use matched by name only"`
 	Container     string `json:"container,omitempty" jsonschema:"the name of the symbol the use is in"`
 	ContainerKind string `json:"container_kind,omitempty"`
 	Text          string `json:"text" jsonschema:"the line, trimmed"`
 }
 
-// RefsResult lists the uses of a name, by path and line.
+// RefsResult lists the uses of a symbol: the resolved ones by path and line, then (with
+// unresolved) the uses matched by name only.
 type RefsResult struct {
 	Symbol             string      `json:"symbol"`
+	Definition         *Definition `json:"definition,omitempty" jsonschema:"the definition whose uses are listed; absent when the name is defined nowhere in the workspace and its uses are matched by name"`
+	Notice             string      `json:"notice,omitempty"`
 	Results            []Ref       `json:"results"`
 	Total              int         `json:"total" jsonschema:"uses in all, before paging"`
 	Truncated          bool        `json:"truncated"`
@@ -46,6 +60,65 @@ type RefsResult struct {
 	TotalFilesSearched int         `json:"total_files_searched"`
 	ElapsedMS          float64     `json:"elapsed_ms"`
 	Errors             []ErrorInfo `json:"errors"`
+}
+
+// Definition is the definition a navigation request is about.
+type Definition struct {
+	ID        string `json:"id" jsonschema:"the symbol id (give it as symbol to pick this definition)"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Signature string `json:"signature,omitempty"`
+}
+
+func definitionOf(d *index.Def) *Definition {
+	return &Definition{ID: d.ID, Name: d.Name, Kind: d.Kind, Path: d.Path, Line: d.Line, Signature: d.Signature}
+}
+
+// maxCandidatesListed is how many definitions an ambiguous symbol's error lists.
+const maxCandidatesListed = 20
+
+// pickDefinition finds the definition symbol names in x: a symbol id, path:line, or a name
+// defined once. A name defined nowhere gives nil (no error); a name defined more than once
+// is an error listing the candidates and how to pick one.
+func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string) (*index.Def, error) {
+	if d, err := x.Definition(ctx, symbol); err != nil || d != nil {
+		return d, err
+	}
+	if i := strings.LastIndexByte(symbol, ':'); i > 0 {
+		if line, err := strconv.Atoi(symbol[i+1:]); err == nil {
+			p := strings.TrimPrefix(symbol[:i], "./")
+			d, err := x.DefinitionAt(ctx, p, line)
+			if err != nil {
+				return nil, AsError(err)
+			}
+			if d == nil {
+				return nil, Errorf(CodeNotFound, "symbol", "no definition at %s:%d: give path:line of a line inside a definition (quarry symbols %s lists them)", p, line, p)
+			}
+			return d, nil
+		}
+	}
+	defs, err := x.Definitions(ctx, symbol)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	switch len(defs) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &defs[0], nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is defined %d times; pick one by its id or path:line:", symbol, len(defs))
+	for i, d := range defs {
+		if i == maxCandidatesListed {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(defs)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s:%d  %s %s  (id %s)", d.Path, d.Line, d.Kind, d.Name, d.ID)
+	}
+	return nil, Errorf(CodeBadValue, "symbol", "%s", b.String())
 }
 
 // identKinds are the kinds of use a refs request may filter on.
@@ -83,22 +156,39 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		return nil, err
 	}
 	defer s.release(xs)
-	refs, total, err := xs[0].Refs(ctx, name, req.Kind, offset, limit)
+	def, err := pickDefinition(ctx, xs[0], name)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, err
 	}
-	out := &RefsResult{Symbol: name, Total: total, Results: []Ref{}, Errors: []ErrorInfo{}}
+	out := &RefsResult{Symbol: name, Results: []Ref{}, Errors: []ErrorInfo{}}
+	if def == nil {
+		refs, total, err := xs[0].Refs(ctx, name, req.Kind, offset, limit)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		out.Total = total
+		out.Notice = fmt.Sprintf("no definition named %s in the workspace: its uses matched by name", name)
+		for _, r := range refs {
+			out.Results = append(out.Results, refOf(r, ""))
+		}
+	} else {
+		refs, total, err := xs[0].SymbolRefs(ctx, *def, req.Kind, req.Unresolved, offset, limit)
+		if err != nil {
+			return nil, AsError(err)
+		}
+		out.Definition, out.Total = definitionOf(def), total
+		for _, r := range refs {
+			out.Results = append(out.Results, refOf(r.Ref, r.Resolution))
+		}
+	}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}
-	for _, r := range refs {
-		out.Results = append(out.Results, Ref(r))
-	}
-	if offset+len(refs) < total {
+	if offset+len(out.Results) < out.Total {
 		out.Truncated, out.TruncatedReason = true, TruncatedLimit
 	}
 	fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
-	if offset+len(out.Results) < total {
+	if offset+len(out.Results) < out.Total {
 		out.NextCursor = strconv.Itoa(offset + len(out.Results))
 	}
 	out.ElapsedMS = elapsedMS(start)

@@ -84,13 +84,34 @@ func TestOperations(t *testing.T) {
 		t.Errorf("get_symbols target acq: %+v", sym)
 	}
 	var refs RefsResult
-	call(t, s, "fast_refs", `{"symbol":"helper","limit":2}`, &refs)
-	if refs.Total != 3 || len(refs.Results) != 2 || refs.NextCursor != "2" || refs.Results[0].Path != "pool.py" || refs.Results[0].Container != "acquire" {
+	// helper is defined once, in Go: its uses are the Go calls (resolved in the file's
+	// scope); pool.py's helper() is Python, another language's name.
+	call(t, s, "fast_refs", `{"symbol":"helper","limit":1}`, &refs)
+	if refs.Total != 2 || len(refs.Results) != 1 || refs.NextCursor != "1" || refs.Definition == nil || refs.Definition.Line != 9 ||
+		refs.Results[0].Path != "server.go" || refs.Results[0].Container != "ServeHTTP" || refs.Results[0].Resolution != "scope" {
 		t.Errorf("fast_refs helper: %+v", refs)
 	}
-	call(t, s, "fast_refs", `{"symbol":"helper","cursor":"2","kind":["call"]}`, &refs)
+	call(t, s, "fast_refs", `{"symbol":"helper","cursor":"1","kind":["call"]}`, &refs)
 	if len(refs.Results) != 1 || refs.Truncated || refs.Results[0].Container != "main" || !strings.Contains(refs.Results[0].Text, "helper()") {
 		t.Errorf("fast_refs helper page 2: %+v", refs)
+	}
+	// By id and by path:line, the same definition.
+	defID := refs.Definition.ID
+	for _, sym := range []string{defID, "server.go:9"} {
+		call(t, s, "fast_refs", `{"symbol":"`+sym+`"}`, &refs)
+		if refs.Total != 2 || refs.Definition == nil || refs.Definition.ID != defID {
+			t.Errorf("fast_refs %s: %+v", sym, refs)
+		}
+	}
+	// s.ServeHTTP() in main: s's type is not known there, but ServeHTTP is defined once.
+	call(t, s, "fast_refs", `{"symbol":"ServeHTTP"}`, &refs)
+	if refs.Total != 1 || refs.Results[0].Resolution != "global-unique" || refs.Results[0].Container != "main" {
+		t.Errorf("fast_refs ServeHTTP: %+v", refs)
+	}
+	// A type: its uses in the file that defines it.
+	call(t, s, "fast_refs", `{"symbol":"Server"}`, &refs)
+	if refs.Definition == nil || refs.Total == 0 || refs.Results[0].Resolution != "scope" {
+		t.Errorf("fast_refs Server: %+v", refs)
 	}
 
 	ref := filepath.Join(t.TempDir(), "lib")
@@ -185,7 +206,7 @@ func TestRenderOtherResults(t *testing.T) {
 	}
 	var refs RefsResult
 	call(t, s, "fast_refs", `{"symbol":"helper","limit":1}`, &refs)
-	if text, _ := Render(&refs); !strings.HasPrefix(text, "pool.py:3:16: call in acquire: return helper()\n1 of 3 uses of helper (truncated: limit; next page: cursor 1)") {
+	if text, _ := Render(&refs); !strings.HasPrefix(text, "server.go:7:32: call in ServeHTTP: func (s *Server) ServeHTTP() { helper() }\n1 of 2 uses of helper (truncated: limit; next page: cursor 1)") {
 		t.Errorf("refs text:\n%s", text)
 	}
 	var ws WorkspaceResult

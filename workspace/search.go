@@ -230,3 +230,23 @@ func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.sto
 func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]index.Ref, int, error) {
 	return x.store.Refs(ctx, name, kinds, offset, limit)
 }
+
+// SymbolRefs lists the uses of def that resolve to it (index.Store.SymbolRefs).
+func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, kinds []string, unresolved bool, offset, limit int) ([]index.SymbolRef, int, error) {
+	return x.store.SymbolRefs(ctx, def, kinds, unresolved, offset, limit)
+}
+
+// Definitions returns the definitions named name.
+func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
+	return x.store.Definitions(ctx, name)
+}
+
+// Definition returns the symbol with the id id (nil if none).
+func (x *SearchIndex) Definition(ctx context.Context, id string) (*index.Def, error) {
+	return x.store.Definition(ctx, id)
+}
+
+// DefinitionAt returns the innermost definition holding path:line (nil if none).
+func (x *SearchIndex) DefinitionAt(ctx context.Context, path string, line int) (*index.Def, error) {
+	return x.store.DefinitionAt(ctx, path, line)
+}

@@ -9,7 +9,8 @@ import (
 )
 
 type refsOptions struct {
-	kinds     []string
+	kinds      []string
+	unresolved bool
 	workspace string
 	limit     int
 	cursor    string
@@ -19,20 +20,29 @@ type refsOptions struct {
 func newRefsCmd() *cobra.Command {
 	var opts refsOptions
 	cmd := &cobra.Command{
-		Use:   "refs NAME [flags]",
-		Short: "List the uses of a name: calls, references, type usages, member accesses, imports",
-		Long: `List where NAME is used, one per line as path:line:column: kind in container: text, by path
-and line. The uses come from the identifiers the index stores (names as written in code,
-matched exactly). Pages of --limit; the last line gives the --cursor of the next page.`,
+		Use:   "refs SYMBOL [flags]",
+		Short: "List the uses of a definition: calls, references, type usages, member accesses, imports",
+		Long: `List where the definition SYMBOL is used, one per line as
+path:line:column: kind in container [resolution]: text, by path and line. SYMBOL is a name
+defined once in the workspace, a symbol id, or path:line of the definition; a name defined
+more than once lists its definitions to pick from, and a name defined nowhere (a library's)
+lists its uses by name.
+
+A use counts when resolution ties it to the definition: the same scope, a receiver (self,
+this, a Go method's receiver), an import, the same package, a Type.member qualifier, or the
+only definition of the name. --unresolved adds the uses no rule ties to any definition.
+Pages of --limit; the last line gives the --cursor of the next page.`,
 		Example: `  quarry refs ServeHTTP
-  quarry refs get_user_data --kind call --json`,
+  quarry refs net/http/server.go:2285
+  quarry refs get_user_data --kind call --unresolved --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			svc, err := newService(cmd)
 			if err != nil {
 				return jsonFailure(cmd, opts.json, err)
 			}
-			res, err := svc.Refs(cmd.Context(), tools.RefsRequest{Symbol: args[0], Kind: opts.kinds, Workspace: opts.workspace, Limit: opts.limit, Cursor: opts.cursor})
+			res, err := svc.Refs(cmd.Context(), tools.RefsRequest{Symbol: args[0], Kind: opts.kinds, Unresolved: opts.unresolved,
+				Workspace: opts.workspace, Limit: opts.limit, Cursor: opts.cursor})
 			if err != nil {
 				return jsonFailure(cmd, opts.json, err)
 			}
@@ -42,12 +52,22 @@ matched exactly). Pages of --limit; the last line gives the --cursor of the next
 					return err
 				}
 			} else {
+				if d := res.Definition; d != nil {
+					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, d.Path, d.Line, d.ID)
+				} else if res.Notice != "" {
+					fmt.Fprintln(cmd.ErrOrStderr(), res.Notice)
+				}
 				for _, r := range res.Results {
-					in := ""
+					in, why := "", ""
 					if r.Container != "" {
 						in = " in " + r.Container
 					}
-					fmt.Fprintf(w, "%s:%d:%d: %s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, r.Text)
+					if r.Resolution != "" {
+						why = " [" + r.Resolution + "]"
+					} else if res.Definition != nil {
+						why = " [unresolved]"
+					}
+					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, why, r.Text)
 				}
 				if res.NextCursor != "" {
 					fmt.Fprintf(w, "(%d of %d uses; next page: --cursor %s)\n", len(res.Results), res.Total, res.NextCursor)
@@ -64,6 +84,7 @@ matched exactly). Pages of --limit; the last line gives the --cursor of the next
 	}
 	f := cmd.Flags()
 	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, flagDoc("refs", "kind"))
+	f.BoolVar(&opts.unresolved, "unresolved", false, flagDoc("refs", "unresolved"))
 	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("refs", "workspace"))
 	f.IntVarP(&opts.limit, "limit", "n", 50, flagDoc("refs", "limit"))
 	f.StringVar(&opts.cursor, "cursor", "", flagDoc("refs", "cursor"))

@@ -1,0 +1,641 @@
+package index
+
+// Resolution: which definition a use of a name means. It is decided when a use is read
+// (refs of a symbol), from what the store holds about the use's file (its symbols, its
+// imports, its directory and package) and the definitions of the name, so it is as fresh as
+// the store: editing a file changes the answers about the uses in it and about the uses of
+// what it defines at once, and a deleted definition's uses simply stop resolving to it.
+//
+// The rules, in order; the first that leaves exactly one definition decides, with its
+// reason. A use no rule decides is unresolved (never guessed):
+//
+//	scope          a bare name defined in the use's own file: the definition whose parent
+//	               encloses the use most closely (a local, a method of the class the use is
+//	               in), else the file's top-level one
+//	receiver       self.x / this.x / super.x, or a Go method's receiver (s.x in
+//	               func (s *Server) ...): a member of the enclosing type
+//	import         a name the file imports (Python from m import x, JS/TS import {x} from
+//	               "./m", Java import a.b.X, Rust use a::b::x), or one looked up in an
+//	               imported module or package (pkg.F in Go, m.f in Python, ns.f in JS/TS): a
+//	               definition in the file or directory the import names
+//	package        a bare name defined once in the use's package: the same directory (Go,
+//	               C#), the same package declaration (Java, Kotlin, Scala)
+//	qualified      Type.member, Type::member: a member of a type of that name; in Rust
+//	               a::b::f, a function of the module a/b
+//	global-unique  the name is defined once in the workspace, in the use's language, and
+//	               nothing above names another place (an unknown receiver, a bare name)
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// Resolution reasons (Resolved.Reason).
+const (
+	ResolvedScope        = "scope"
+	ResolvedReceiver     = "receiver"
+	ResolvedImport       = "import"
+	ResolvedPackage      = "package"
+	ResolvedQualified    = "qualified"
+	ResolvedGlobalUnique = "global-unique"
+)
+
+// Def is a definition as resolution sees it.
+type Def struct {
+	ID, Name, Kind, Language, Path, ParentID string
+	Line                                     int
+	Signature                                string
+	Metadata                                 string
+}
+
+// resolver resolves uses against the store, caching what it reads for one request.
+type resolver struct {
+	s      *Store
+	ctx    context.Context
+	byName map[string][]Def     // definitions by exact name
+	byID   map[string]*Def      // definitions and containers by id
+	files  map[string]*fileCtx  // by path
+	pkgs   map[string]string    // package declaration by path ("" none)
+	parent map[string]string    // parent id by symbol id
+	kinds  map[string]extract.Kind
+}
+
+// fileCtx is what resolution needs of the file a use is in.
+type fileCtx struct {
+	path, lang, dir, pkg string
+	imports              []importDef
+}
+
+// importDef is one import of a file.
+type importDef struct {
+	target string // the import symbol's name: a module path, "a.b.C", "./m", "a::b::C"
+	alias  string // the name it is bound to, when the source gives one
+	names  string // JS/TS named imports ("a, b as c")
+	deflt  string // JS/TS default import
+	module string // Python from-import's module
+}
+
+func newResolver(ctx context.Context, s *Store) *resolver {
+	return &resolver{s: s, ctx: ctx, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*fileCtx{},
+		pkgs: map[string]string{}, parent: map[string]string{}, kinds: map[string]extract.Kind{}}
+}
+
+// defs returns the definitions named name (imports excluded).
+func (r *resolver) defs(name string) ([]Def, error) {
+	if d, ok := r.byName[name]; ok {
+		return d, nil
+	}
+	var out []Def
+	err := r.s.eachRow(r.ctx, func(rows *sql.Rows) error {
+		var d Def
+		if err := rows.Scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.ParentID, &d.Signature, &d.Metadata); err != nil {
+			return err
+		}
+		if d.Name == name && d.Kind != extract.Import.String() {
+			out = append(out, d)
+		}
+		return nil
+	}, `SELECT s.id, f.path, s.name, s.kind, s.language, s.start_line, s.parent_id, s.signature, s.metadata
+		FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`, name)
+	if err != nil {
+		return nil, fmt.Errorf("index: definitions of %q: %w", name, err)
+	}
+	r.byName[name] = out
+	for i := range out {
+		r.byID[out[i].ID] = &out[i]
+	}
+	return out, nil
+}
+
+// symbol returns the symbol with id (nil if there is none).
+func (r *resolver) symbol(id string) (*Def, error) {
+	if id == "" {
+		return nil, nil
+	}
+	if d, ok := r.byID[id]; ok {
+		return d, nil
+	}
+	var d Def
+	err := r.s.db.QueryRowContext(r.ctx, `SELECT s.id, f.path, s.name, s.kind, s.language, s.start_line, s.parent_id, s.signature, s.metadata
+		FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id).
+		Scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.ParentID, &d.Signature, &d.Metadata)
+	if err == sql.ErrNoRows {
+		r.byID[id] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: symbol %s: %w", id, err)
+	}
+	r.byID[id] = &d
+	return &d, nil
+}
+
+// chain returns the ids of the symbol id and its ancestors, innermost first.
+func (r *resolver) chain(id string) ([]string, error) {
+	var out []string
+	for id != "" && len(out) < 64 {
+		d, err := r.symbol(id)
+		if err != nil || d == nil {
+			return out, err
+		}
+		out = append(out, id)
+		id = d.ParentID
+	}
+	return out, nil
+}
+
+// file returns the resolution context of the file at p.
+func (r *resolver) file(p, lang string) (*fileCtx, error) {
+	if f, ok := r.files[p]; ok {
+		return f, nil
+	}
+	f := &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
+	err := r.s.eachRow(r.ctx, func(rows *sql.Rows) error {
+		var name, kind, meta, parent string
+		if err := rows.Scan(&name, &kind, &meta, &parent); err != nil {
+			return err
+		}
+		switch {
+		case kind == extract.Import.String():
+			m := metaMap(meta)
+			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"]})
+		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.pkg == "":
+			f.pkg = name
+		}
+		return nil
+	}, `SELECT s.name, s.kind, s.metadata, s.parent_id FROM symbols s JOIN files f ON f.id = s.file
+		WHERE f.path = ? AND s.kind IN ('import', 'namespace', 'module') ORDER BY s.start_line`, p)
+	if err != nil {
+		return nil, fmt.Errorf("index: imports of %s: %w", p, err)
+	}
+	r.files[p] = f
+	r.pkgs[p] = f.pkg
+	return f, nil
+}
+
+// pkgOf returns the package declaration of the file at p ("" none).
+func (r *resolver) pkgOf(p, lang string) (string, error) {
+	if pk, ok := r.pkgs[p]; ok {
+		return pk, nil
+	}
+	f, err := r.file(p, lang)
+	if err != nil {
+		return "", err
+	}
+	return f.pkg, nil
+}
+
+// resolve returns the definition a use in file f means, and why; nil when no rule decides.
+func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, error) {
+	cands, err := r.defs(u.Name)
+	if err != nil || len(cands) == 0 {
+		return nil, "", err
+	}
+	var sameLang []*Def
+	for i := range cands {
+		if sameFamily(cands[i].Language, f.lang) {
+			sameLang = append(sameLang, &cands[i])
+		}
+	}
+	if len(sameLang) == 0 {
+		return nil, "", nil
+	}
+	q := u.Qualifier
+	if q == "" {
+		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
+			return d, ResolvedScope, err
+		}
+		if d := r.imported(f, u.Name, sameLang); d != nil {
+			return d, ResolvedImport, nil
+		}
+		if d, err := r.inPackage(f, sameLang); d != nil || err != nil {
+			return d, ResolvedPackage, err
+		}
+		return r.unique(f, sameLang)
+	}
+	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
+		return d, ResolvedReceiver, err
+	}
+	if d, bound := r.inImported(f, q, sameLang); bound {
+		if d != nil {
+			return d, ResolvedImport, nil
+		}
+		return nil, "", nil // an import names where it is, and it is not in the workspace
+	}
+	if d := r.onType(q, sameLang); d != nil {
+		return d, ResolvedQualified, nil
+	}
+	if f.lang == "rust" && !isUpper(lastSegment(q, "::")) { // toml::parse, crate::a::b::f
+		if d := pickUnder(sameLang, rustModulePath(q), false); d != nil {
+			return d, ResolvedQualified, nil
+		}
+	}
+	return r.unique(f, sameLang)
+}
+
+// unique returns the one candidate when there is one.
+func (r *resolver) unique(_ *fileCtx, cands []*Def) (*Def, string, error) {
+	if len(cands) == 1 {
+		return cands[0], ResolvedGlobalUnique, nil
+	}
+	return nil, "", nil
+}
+
+// inScope picks among the candidates defined in the use's own file.
+func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	var local []*Def
+	for _, d := range cands {
+		if d.Path != f.path {
+			continue
+		}
+		if !implicitMembers(f.lang) { // a member is reached through self, this or a receiver
+			if p, err := r.symbol(d.ParentID); err != nil {
+				return nil, err
+			} else if p != nil && isTypeKind(p.Kind) {
+				continue
+			}
+		}
+		local = append(local, d)
+	}
+	if len(local) == 0 {
+		return nil, nil
+	}
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	// The definition whose parent is the innermost enclosing symbol of the use.
+	for _, c := range chain {
+		var hit []*Def
+		for _, d := range local {
+			if d.ParentID == c || d.ID == c {
+				hit = append(hit, d)
+			}
+		}
+		if len(hit) == 1 {
+			return hit[0], nil
+		}
+		if len(hit) > 1 {
+			return nil, nil
+		}
+	}
+	var top []*Def
+	for _, d := range local {
+		if d.ParentID == "" {
+			top = append(top, d)
+		}
+	}
+	if len(top) == 1 {
+		return top[0], nil
+	}
+	return nil, nil
+}
+
+// implicitMembers reports whether a bare name inside a type's method can name a member of
+// the type (Java, C#, C++, Kotlin, Scala, Swift, Ruby), rather than only through self, this
+// or a receiver (Python, JavaScript, TypeScript, Rust, Go, PHP).
+func implicitMembers(lang string) bool {
+	switch lang {
+	case "java", "csharp", "cpp", "kotlin", "scala", "swift", "ruby":
+		return true
+	}
+	return false
+}
+
+// inPackage picks the one candidate in the use's package: the same directory for Go and C#,
+// the same package declaration for Java, Kotlin and Scala.
+func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
+	var hit []*Def
+	switch f.lang {
+	case "go", "csharp", "c", "cpp":
+		for _, d := range cands {
+			if path.Dir(d.Path) == f.dir && d.ParentID == "" || f.lang == "go" && path.Dir(d.Path) == f.dir {
+				hit = append(hit, d)
+			}
+		}
+	case "java", "kotlin", "scala":
+		if f.pkg == "" {
+			return nil, nil
+		}
+		for _, d := range cands {
+			pk, err := r.pkgOf(d.Path, d.Language)
+			if err != nil {
+				return nil, err
+			}
+			if pk == f.pkg {
+				hit = append(hit, d)
+			}
+		}
+	default:
+		return nil, nil
+	}
+	if len(hit) == 1 {
+		return hit[0], nil
+	}
+	return nil, nil
+}
+
+// imported picks the candidate a bare name's import names: from m import name, import
+// {name} from "./m", import a.b.Name, use a::b::name.
+func (r *resolver) imported(f *fileCtx, name string, cands []*Def) *Def {
+	for _, im := range f.imports {
+		var where string // a module path whose file or directory must hold the definition
+		switch f.lang {
+		case "python":
+			if im.alias == name || im.alias == "" && lastSegment(im.target, ".") == name && im.module != "" {
+				where = pyModulePath(im.module, f.path)
+			}
+		case "javascript", "typescript", "tsx", "jsx":
+			if im.deflt == name || jsNamesImport(im.names, name) {
+				where = jsModulePath(im.target, f.path)
+			}
+		case "java", "kotlin", "scala":
+			if lastSegment(im.target, ".") == name {
+				where = strings.ReplaceAll(strings.TrimSuffix(im.target, "."+name), ".", "/") + "/" + name
+			}
+		case "rust":
+			if im.alias == name || im.alias == "" && lastSegment(im.target, "::") == name {
+				where = rustModulePath(strings.TrimSuffix(im.target, "::"+name))
+			}
+		}
+		if where == "" {
+			continue
+		}
+		if d := pickUnder(cands, where, false); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// inImported resolves q.name where q is bound by an import of the file (a Go package, a
+// Python module, a JS/TS namespace or default import, a Rust module or type): bound reports
+// that q is such a name; d is the definition in the imported place, nil when the workspace
+// does not hold it (a standard library or third-party package).
+func (r *resolver) inImported(f *fileCtx, q string, cands []*Def) (d *Def, bound bool) {
+	for _, im := range f.imports {
+		var where string
+		switch f.lang {
+		case "go":
+			if im.alias == q || im.alias == "" && lastSegment(im.target, "/") == q {
+				where = im.target
+			}
+		case "python":
+			switch {
+			case im.alias == q:
+				where = pyModulePath(im.target, f.path)
+			case im.alias == "" && im.module == "" && im.target == q:
+				where = pyModulePath(q, f.path)
+			case im.alias == "" && im.module != "" && lastSegment(im.target, ".") == q:
+				where = pyModulePath(im.target, f.path) // from pkg import module
+			}
+		case "javascript", "typescript", "tsx", "jsx":
+			if im.alias == q || im.deflt == q {
+				where = jsModulePath(im.target, f.path)
+			}
+		case "rust":
+			if im.alias == q || im.alias == "" && lastSegment(im.target, "::") == q {
+				where = rustModulePath(im.target)
+			}
+		}
+		if where == "" {
+			continue
+		}
+		return pickUnder(cands, where, f.lang == "go"), true
+	}
+	return nil, false
+}
+
+// onReceiver resolves self.x, this.x, super.x and a Go method's receiver: a member of the
+// type the use is inside.
+func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	q := u.Qualifier
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil || len(chain) == 0 {
+		return nil, err
+	}
+	typeName := ""
+	switch {
+	case q == "self" || q == "this" || q == "cls" || q == "Self" || q == "$this" || q == "static":
+		for _, id := range chain {
+			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
+				typeName = d.Name
+				break
+			}
+		}
+	case f.lang == "go":
+		for _, id := range chain {
+			d, _ := r.symbol(id)
+			if d != nil && d.Kind == extract.Method.String() {
+				if recv, typ := goReceiver(d.Signature); recv == q {
+					typeName = typ
+				}
+				break
+			}
+		}
+	}
+	if typeName == "" {
+		return nil, nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		p, err := r.symbol(d.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil && p.Name == typeName && (f.lang != "go" || path.Dir(d.Path) == f.dir) {
+			hit = append(hit, d)
+		} else if p == nil && f.lang == "go" && path.Dir(d.Path) == f.dir && d.Kind == extract.Method.String() {
+			if _, typ := goReceiver(d.Signature); typ == typeName {
+				hit = append(hit, d)
+			}
+		}
+	}
+	if len(hit) == 1 {
+		return hit[0], nil
+	}
+	return nil, nil
+}
+
+// onType resolves Type.member and Type::member: the one candidate whose parent is a type
+// named like the qualifier's last part.
+func (r *resolver) onType(q string, cands []*Def) *Def {
+	name := q
+	for _, sep := range []string{"::", "."} {
+		name = lastSegment(name, sep)
+	}
+	if name == "" || !isUpper(name) {
+		return nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if p, _ := r.symbol(d.ParentID); p != nil && p.Name == name {
+			hit = append(hit, d)
+		}
+	}
+	if len(hit) == 1 {
+		return hit[0]
+	}
+	return nil
+}
+
+// pickUnder returns the one candidate whose file is where (a path without extension: a
+// module file) or inside the directory where; where may be a suffix of the workspace path
+// (a Java package directory, a Go import path in GOPATH layout), and with goModule the
+// directory may be a suffix of where (a Go import path of a module: example.com/app/store
+// for store/).
+func pickUnder(cands []*Def, where string, goModule bool) *Def {
+	where = strings.Trim(path.Clean(where), "/")
+	if where == "" || where == "." {
+		return nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		noExt := strings.TrimSuffix(d.Path, path.Ext(d.Path))
+		dir := path.Dir(d.Path)
+		for _, p := range []string{noExt, dir, strings.TrimSuffix(noExt, "/index"), strings.TrimSuffix(noExt, "/__init__"), strings.TrimSuffix(noExt, "/mod")} {
+			if p == where || strings.HasSuffix(p, "/"+where) || goModule && p == dir && p != "." && strings.HasSuffix(where, "/"+p) {
+				hit = append(hit, d)
+				break
+			}
+		}
+	}
+	if len(hit) > 1 { // a module's own function before a method of the same name in it
+		var top []*Def
+		for _, d := range hit {
+			if d.ParentID == "" {
+				top = append(top, d)
+			}
+		}
+		hit = top
+	}
+	if len(hit) == 1 {
+		return hit[0]
+	}
+	return nil
+}
+
+// sameFamily reports whether a definition in language a can be what a use in language b
+// names (JavaScript and TypeScript share modules; C and C++ headers).
+func sameFamily(a, b string) bool {
+	fam := func(l string) string {
+		switch l {
+		case "typescript", "tsx", "javascript", "jsx":
+			return "js"
+		case "c", "cpp":
+			return "c"
+		}
+		return l
+	}
+	return fam(a) == fam(b)
+}
+
+func isTypeKind(kind string) bool {
+	k, ok := extract.KindNamed(kind)
+	return ok && (k.IsType() || k.IsContainer())
+}
+
+func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+func lastSegment(s, sep string) string {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[i+len(sep):]
+	}
+	return s
+}
+
+// goReceiver returns the receiver name and type (without * and type parameters) of a Go
+// method's signature: s, Server for func (s *Server[T]) Name(...).
+func goReceiver(sig string) (name, typ string) {
+	rest, ok := strings.CutPrefix(sig, "func (")
+	if !ok {
+		return "", ""
+	}
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return "", ""
+	}
+	f := strings.Fields(rest[:end])
+	switch len(f) {
+	case 1:
+		typ = f[0]
+	case 2:
+		name, typ = f[0], f[1]
+	default:
+		return "", ""
+	}
+	typ = strings.TrimPrefix(typ, "*")
+	if i := strings.IndexByte(typ, '['); i >= 0 {
+		typ = typ[:i]
+	}
+	return name, typ
+}
+
+// pyModulePath turns a Python module (a.b, .b, ..b) into a path (a/b), relative imports
+// against the directory of the importing file.
+func pyModulePath(module, from string) string {
+	if module == "" {
+		return ""
+	}
+	dots := len(module) - len(strings.TrimLeft(module, "."))
+	rest := strings.ReplaceAll(module[dots:], ".", "/")
+	if dots == 0 {
+		return rest
+	}
+	dir := path.Dir(from)
+	for range dots - 1 {
+		dir = path.Dir(dir)
+	}
+	return path.Join(dir, rest)
+}
+
+// jsModulePath turns a relative JS/TS import source ("./x", "../y/z") into a workspace path
+// without extension; a package import ("react") gives "" (not in the workspace).
+func jsModulePath(src, from string) string {
+	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+		return ""
+	}
+	p := path.Join(path.Dir(from), src)
+	return strings.TrimSuffix(p, path.Ext(p))
+}
+
+// jsNamesImport reports whether the named imports "a, b as c" bind name.
+func jsNamesImport(names, name string) bool {
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		orig, alias, ok := strings.Cut(n, " as ")
+		if ok && strings.TrimSpace(alias) == name || !ok && orig == name {
+			return true
+		}
+	}
+	return false
+}
+
+// rustModulePath turns a Rust path (crate::a::b, super::x, a::b) into a path suffix a/b.
+func rustModulePath(p string) string {
+	var parts []string
+	for _, s := range strings.Split(p, "::") {
+		switch s {
+		case "crate", "self", "super", "":
+			continue
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "/")
+}
+
+// metaMap decodes a symbol's metadata JSON object ("" is none).
+func metaMap(s string) map[string]string {
+	m := map[string]string{}
+	if s == "" {
+		return m
+	}
+	_ = json.Unmarshal([]byte(s), &m)
+	return m
+}

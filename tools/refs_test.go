@@ -1,0 +1,135 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// navWorkspace writes a workspace whose names are defined more than once, in Go, Python,
+// TypeScript, Java and Rust, and returns its service.
+func navWorkspace(t *testing.T) *Service {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		// Go: two packages define Open; main imports one of them, and calls a method on a
+		// receiver of a known type.
+		"go.mod":           "module example.com/app\n",
+		"store/store.go":   "package store\n\ntype DB struct{}\n\nfunc Open(name string) *DB { return &DB{} }\n\nfunc (d *DB) Close() error { return nil }\n\nfunc (d *DB) Reset() { d.Close() }\n",
+		"cache/cache.go":   "package cache\n\ntype Cache struct{}\n\nfunc Open() *Cache { return nil }\n\nfunc (c *Cache) Close() error { return nil }\n\nfunc warm() { Open() }\n",
+		"cmd/app/main.go":  "package main\n\nimport \"example.com/app/store\"\n\nfunc main() {\n\tdb := store.Open(\"x\")\n\tdefer db.Close()\n}\n",
+		"cmd/app/other.go": "package main\n\nimport c \"example.com/app/cache\"\n\nfunc other() { c.Open() }\n",
+		// Python: two modules define save; one is imported by name, one through its module.
+		"py/models.py": "class Model:\n    def save(self):\n        self.validate()\n\n    def validate(self):\n        pass\n\n\ndef save(x):\n    return x\n",
+		"py/forms.py":  "def save(form):\n    return form\n",
+		"py/views.py":  "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
+		// TypeScript: two files export format; one is imported.
+		"ts/date.ts":  "export function format(d: Date): string { return '' }\n",
+		"ts/money.ts": "export function format(n: number): string { return '' }\n",
+		"ts/ui.ts":    "import { format } from './money'\nimport * as date from './date'\n\nexport function show() { format(1); date.format(new Date()) }\n",
+		// Java: two classes define run; one is imported, one is in the same package.
+		"java/com/a/Task.java": "package com.a;\n\npublic class Task {\n    public void run() {}\n    public static Task make() { return new Task(); }\n}\n",
+		"java/com/b/Job.java":  "package com.b;\n\npublic class Job {\n    public void run() {}\n    public void again() { run(); }\n}\n",
+		"java/com/b/Main.java": "package com.b;\n\nimport com.a.Task;\n\npublic class Main {\n    void go() { Task t = Task.make(); t.run(); }\n}\n",
+		// Rust: two modules define parse; one is brought in with use.
+		"rs/src/json.rs": "pub fn parse(s: &str) -> i32 { 0 }\n",
+		"rs/src/toml.rs": "pub fn parse(s: &str) -> i32 { 1 }\n",
+		"rs/src/main.rs": "mod json;\nmod toml;\nuse crate::json::parse;\n\nfn main() { parse(\"a\"); toml::parse(\"b\"); }\n",
+	}
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// refLines returns the uses of symbol as "path:line resolution", in order.
+func refLines(t *testing.T, s *Service, symbol string, unresolved bool) []string {
+	t.Helper()
+	var refs RefsResult
+	args := `{"symbol":"` + symbol + `"`
+	if unresolved {
+		args += `,"unresolved":true`
+	}
+	call(t, s, "fast_refs", args+`}`, &refs)
+	var out []string
+	for _, r := range refs.Results {
+		res := r.Resolution
+		if res == "" {
+			res = "unresolved"
+		}
+		out = append(out, r.Path+":"+strconv.Itoa(r.Line)+" "+res)
+	}
+	return out
+}
+
+// TestRefsResolveSameNamedDefinitions: uses of a name defined more than once are told apart
+// by scope, receiver, import and package, in Go, Python, TypeScript, Java and Rust.
+func TestRefsResolveSameNamedDefinitions(t *testing.T) {
+	s := navWorkspace(t)
+	cases := []struct {
+		symbol string
+		want   []string
+	}{
+		// Go: store.Open through the import; cache.Open in its own package and through an
+		// aliased import; d.Close() on the method's receiver.
+		{"store/store.go:5", []string{"cmd/app/main.go:6 import"}},
+		{"cache/cache.go:5", []string{"cache/cache.go:9 scope", "cmd/app/other.go:5 import"}},
+		{"store/store.go:7", []string{"store/store.go:9 receiver"}},
+		// Python: save imported by name from .models; forms.save through the module.
+		{"py/models.py:9", []string{"py/views.py:1 import", "py/views.py:6 import"}},
+		{"py/forms.py:1", []string{"py/views.py:7 import"}},
+		{"py/models.py:5", []string{"py/models.py:3 receiver"}},
+		// TypeScript: format imported from ./money; date.format through the namespace.
+		{"ts/money.ts:1", []string{"ts/ui.ts:4 import"}},
+		{"ts/date.ts:1", []string{"ts/ui.ts:4 import"}},
+		// Java: Task.make() by the type; run() in Job's own class.
+		{"java/com/a/Task.java:5", []string{"java/com/b/Main.java:6 qualified"}},
+		{"java/com/b/Job.java:4", []string{"java/com/b/Job.java:5 scope"}},
+		// Rust: parse brought in by use crate::json::parse; toml::parse through the module.
+		{"rs/src/json.rs:1", []string{"rs/src/main.rs:3 import", "rs/src/main.rs:5 import"}},
+		{"rs/src/toml.rs:1", []string{"rs/src/main.rs:5 qualified"}},
+	}
+	for _, c := range cases {
+		got := refLines(t, s, c.symbol, false)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("refs %s:\n got %q\nwant %q", c.symbol, got, c.want)
+		}
+	}
+	// db.Close() in main: db's type is not known to resolution, and Close is defined twice:
+	// unresolved, listed only with unresolved.
+	if got := refLines(t, s, "store/store.go:7", true); !slices.Contains(got, "cmd/app/main.go:7 unresolved") {
+		t.Errorf("refs --unresolved of store's Close: %q, want main.go:7 among the unresolved", got)
+	}
+}
+
+// TestRefsAmbiguousAndUnknown: a name defined more than once is an error listing the
+// definitions and how to pick one; a path:line inside no definition is not found.
+func TestRefsAmbiguousAndUnknown(t *testing.T) {
+	s := navWorkspace(t)
+	_, err := s.Refs(t.Context(), RefsRequest{Symbol: "Open"})
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeBadValue || !strings.Contains(e.Message, "Open is defined 2 times") ||
+		!strings.Contains(e.Message, "store/store.go:5") || !strings.Contains(e.Message, "cache/cache.go:5") || !strings.Contains(e.Message, "path:line") {
+		t.Errorf("refs Open: %v", err)
+	}
+	_, err = s.Refs(t.Context(), RefsRequest{Symbol: "go.mod:1"})
+	if e, ok := err.(*Error); !ok || e.Code != CodeNotFound {
+		t.Errorf("refs go.mod:1: %v, want NOT_FOUND", err)
+	}
+}
