@@ -58,11 +58,11 @@ type Def struct {
 type resolver struct {
 	s      *Store
 	ctx    context.Context
-	byName map[string][]Def     // definitions by exact name
-	byID   map[string]*Def      // definitions and containers by id
-	files  map[string]*fileCtx  // by path
-	pkgs   map[string]string    // package declaration by path ("" none)
-	parent map[string]string    // parent id by symbol id
+	byName map[string][]Def    // definitions by exact name
+	byID   map[string]*Def     // definitions and containers by id
+	files  map[string]*fileCtx // by path
+	pkgs   map[string]string   // package declaration by path ("" none)
+	parent map[string]string   // parent id by symbol id
 	kinds  map[string]extract.Kind
 }
 

@@ -29,9 +29,9 @@ type RefsRequest struct {
 	Symbol     string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
 	Kind       []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
 	Unresolved bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
-	Workspace string   `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
-	Limit     int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
-	Cursor    string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Workspace  string   `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
+	Cursor     string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
 // Ref is one use of a name.

@@ -11,10 +11,10 @@ import (
 type refsOptions struct {
 	kinds      []string
 	unresolved bool
-	workspace string
-	limit     int
-	cursor    string
-	json      bool
+	workspace  string
+	limit      int
+	cursor     string
+	json       bool
 }
 
 func newRefsCmd() *cobra.Command {
