@@ -20,6 +20,7 @@ type Ref struct {
 	Kind          string // call, variable_ref, type_usage, member_access, import
 	Container     string // the name of the containing symbol, "" at the top level
 	ContainerKind string
+	ContainerID   string // its symbol id
 	Text          string // the line
 }
 
@@ -110,6 +111,7 @@ func (s *Store) addContainers(ctx context.Context, refs []Ref, ids []string) err
 		if id == "" {
 			continue
 		}
+		r.ContainerID = id
 		c, ok := known[id]
 		if !ok {
 			err := s.db.QueryRowContext(ctx, `SELECT name, kind FROM symbols WHERE id = ?`, id).Scan(&c.name, &c.kind)
@@ -271,4 +273,51 @@ func (s *Store) DefinitionAt(ctx context.Context, path string, line int) (*Def, 
 		return nil, fmt.Errorf("index: definition at %s:%d: %w", path, line, err)
 	}
 	return s.Definition(ctx, id)
+}
+
+// Call is a call found by Callees: the call's position in the caller and the definition it
+// resolves to (nil: no rule decided, Name says what was called).
+type Call struct {
+	Name         string
+	Line, Column int
+	Target       *Def
+	Resolution   string
+}
+
+// Callees returns the calls made directly inside the body of def (not inside a nested
+// symbol), in order, each resolved as refs resolves a use.
+func (s *Store) Callees(ctx context.Context, def Def) ([]Call, error) {
+	var blob []byte
+	var lang string
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce(i.data, x''), f.language FROM files f LEFT JOIN identifiers i ON i.file = f.id WHERE f.path = ?`, def.Path).Scan(&blob, &lang)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: calls of %s: %w", def.Name, err)
+	}
+	var uses []extract.Identifier
+	err = decodeIdents(blob, nil, func(x extract.Identifier) bool {
+		if x.Kind == extract.Call && x.ContainingSymbolID == def.ID {
+			uses = append(uses, x)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index: calls of %s: %w", def.Name, err)
+	}
+	r := newResolver(ctx, s)
+	fc, err := r.file(def.Path, lang)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Call, 0, len(uses))
+	for _, x := range uses {
+		d, why, err := r.resolve(fc, x)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Call{Name: x.Name, Line: x.StartLine, Column: x.StartColumn, Target: d, Resolution: why})
+	}
+	return out, nil
 }

@@ -50,7 +50,8 @@ var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	"symbols": func(ctx context.Context, s *Service, r any) (any, error) {
 		return s.Symbols(ctx, r.(SymbolsRequest))
 	},
-	"refs": func(ctx context.Context, s *Service, r any) (any, error) { return s.Refs(ctx, r.(RefsRequest)) },
+	"refs":  func(ctx context.Context, s *Service, r any) (any, error) { return s.Refs(ctx, r.(RefsRequest)) },
+	"calls": func(ctx context.Context, s *Service, r any) (any, error) { return s.Calls(ctx, r.(CallsRequest)) },
 	"workspace": func(ctx context.Context, s *Service, r any) (any, error) {
 		return s.Workspace(ctx, r.(WorkspaceRequest))
 	},

@@ -25,6 +25,8 @@ func navWorkspace(t *testing.T) *Service {
 		"cache/cache.go":   "package cache\n\ntype Cache struct{}\n\nfunc Open() *Cache { return nil }\n\nfunc (c *Cache) Close() error { return nil }\n\nfunc warm() { Open() }\n",
 		"cmd/app/main.go":  "package main\n\nimport \"example.com/app/store\"\n\nfunc main() {\n\tdb := store.Open(\"x\")\n\tdefer db.Close()\n}\n",
 		"cmd/app/other.go": "package main\n\nimport c \"example.com/app/cache\"\n\nfunc other() { c.Open() }\n",
+		// Go: a cycle (ping and pong call each other) below main's caller chain.
+		"cmd/app/cycle.go": "package main\n\nfunc ping(n int) { if n > 0 { pong(n - 1) } }\n\nfunc pong(n int) { ping(n); println(n) }\n\nfunc start() { ping(3); other() }\n",
 		// Python: two modules define save; one is imported by name, one through its module.
 		"py/models.py": "class Model:\n    def save(self):\n        self.validate()\n\n    def validate(self):\n        pass\n\n\ndef save(x):\n    return x\n",
 		"py/forms.py":  "def save(form):\n    return form\n",
@@ -131,5 +133,38 @@ func TestRefsAmbiguousAndUnknown(t *testing.T) {
 	_, err = s.Refs(t.Context(), RefsRequest{Symbol: "go.mod:1"})
 	if e, ok := err.(*Error); !ok || e.Code != CodeNotFound {
 		t.Errorf("refs go.mod:1: %v, want NOT_FOUND", err)
+	}
+}
+
+// TestCallsTrees: callers and callees as trees of a given depth, with call sites, cycles
+// marked and unresolved callees by name.
+func TestCallsTrees(t *testing.T) {
+	s := navWorkspace(t)
+	var res CallsResult
+	call(t, s, "trace_calls", `{"symbol":"ping","direction":"callees","depth":3}`, &res)
+	if text, _ := Render(&res); text != "function ping cmd/app/cycle.go:3\n"+
+		"  function pong cmd/app/cycle.go:5 [scope] via cmd/app/cycle.go:3\n"+
+		"    function ping cmd/app/cycle.go:3 [scope] via cmd/app/cycle.go:5 (cycle)\n"+
+		"    println (unresolved) via cmd/app/cycle.go:5\n"+
+		"3 callees of ping, depth 3" {
+		t.Errorf("callees of ping:\n%s", text)
+	}
+	call(t, s, "trace_calls", `{"symbol":"cache/cache.go:5","direction":"callers","depth":2}`, &res)
+	if text, _ := Render(&res); text != "function Open cache/cache.go:5\n"+
+		"  function warm cache/cache.go:9 [scope] via cache/cache.go:9\n"+
+		"  function other cmd/app/other.go:5 [import] via cmd/app/other.go:5\n"+
+		"    function start cmd/app/cycle.go:7 [package] via cmd/app/cycle.go:7\n"+
+		"3 callers of cache/cache.go:5, depth 2" {
+		t.Errorf("callers of cache's Open:\n%s", text)
+	}
+	for _, bad := range []struct{ args, code string }{
+		{`{"symbol":"ping","direction":"up"}`, "direction"},
+		{`{"symbol":"ping","direction":"callers","depth":9}`, "depth"},
+		{`{"symbol":"nosuchthing","direction":"callers"}`, "symbol"},
+	} {
+		_, err := s.Call(t.Context(), "trace_calls", []byte(bad.args))
+		if e, ok := err.(*Error); !ok || e.Path != bad.code {
+			t.Errorf("trace_calls %s: %v, want an error about %s", bad.args, err, bad.code)
+		}
 	}
 }

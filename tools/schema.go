@@ -42,8 +42,10 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[GotoRequest](), Result: reflect.TypeFor[GotoResult]()},
 	{Name: "symbols", Tool: "get_symbols", Summary: "Outline a file: its definitions as a tree, with signatures, and bodies in full mode.",
 		Request: reflect.TypeFor[SymbolsRequest](), Result: reflect.TypeFor[SymbolsResult]()},
-	{Name: "refs", Tool: "fast_refs", Summary: "List the uses of a name (calls, references, type usages, member accesses, imports) with the symbol each is in.",
+	{Name: "refs", Tool: "fast_refs", Summary: "List the uses of a definition (calls, references, type usages, member accesses, imports), resolved through scope, receivers, imports and packages, with the symbol each is in.",
 		Request: reflect.TypeFor[RefsRequest](), Result: reflect.TypeFor[RefsResult]()},
+	{Name: "calls", Tool: "trace_calls", Summary: "Who calls a definition, or what it calls, as a tree some levels deep, with the call sites and cycles marked.",
+		Request: reflect.TypeFor[CallsRequest](), Result: reflect.TypeFor[CallsResult]()},
 	{Name: "workspace", Tool: "manage_workspace", Summary: "Manage workspaces: index, add, remove, list, refresh, stats, clean, health.",
 		Request: reflect.TypeFor[WorkspaceRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
 	// Command-line only: their JSON is described here too, so every JSON answer of the CLI

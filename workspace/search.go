@@ -236,6 +236,11 @@ func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, kinds []str
 	return x.store.SymbolRefs(ctx, def, kinds, unresolved, offset, limit)
 }
 
+// Callees returns the calls made in the body of def, resolved (index.Store.Callees).
+func (x *SearchIndex) Callees(ctx context.Context, def index.Def) ([]index.Call, error) {
+	return x.store.Callees(ctx, def)
+}
+
 // Definitions returns the definitions named name.
 func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
 	return x.store.Definitions(ctx, name)

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/tools"
+)
+
+type callsOptions struct {
+	depth     int
+	workspace string
+	json      bool
+}
+
+// newCallsCmd returns the callers or the callees command (direction tools.CallsCallers or
+// tools.CallsCallees): both are the calls operation.
+func newCallsCmd(direction string) *cobra.Command {
+	var opts callsOptions
+	what, example := "who calls SYMBOL", "quarry callers helper --depth 3"
+	if direction == tools.CallsCallees {
+		what, example = "what SYMBOL calls", "quarry callees net/http/server.go:2285 --depth 2 --json"
+	}
+	cmd := &cobra.Command{
+		Use:   direction + " SYMBOL [flags]",
+		Short: "Show " + what + ", as a tree",
+		Long: `Show ` + what + ` as a tree --depth levels deep: each node a definition with its kind
+and path:line, how its calls resolve to it [scope, receiver, import, package, qualified,
+global-unique] and where the calls are ("via path:line"); a definition already on the path
+from the root is marked (cycle) and not expanded again. SYMBOL is a name defined once in the
+workspace, a symbol id, or path:line of the definition; a name defined more than once lists
+its definitions to pick from. Calls resolve as in quarry refs; a callee no rule resolves is
+shown by its name, (unresolved).`,
+		Example: "  " + example,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := newService(cmd)
+			if err != nil {
+				return jsonFailure(cmd, opts.json, err)
+			}
+			res, err := svc.Calls(cmd.Context(), tools.CallsRequest{Symbol: args[0], Direction: direction, Depth: opts.depth, Workspace: opts.workspace})
+			if err != nil {
+				return jsonFailure(cmd, opts.json, err)
+			}
+			w := cmd.OutOrStdout()
+			if opts.json {
+				if err := writeJSON(w, res); err != nil {
+					return err
+				}
+			} else {
+				text, err := tools.Render(res)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(w, text)
+			}
+			if res.Count == 0 {
+				return errNothingFound
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&opts.depth, "depth", "d", 1, flagDoc("calls", "depth"))
+	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("calls", "workspace"))
+	f.BoolVar(&opts.json, "json", false, "print JSON")
+	return cmd
+}

@@ -1,0 +1,248 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// Limits of a calls request.
+const (
+	defaultCallsDepth = 1
+	maxCallsDepth     = 5
+	// maxCallsNodes bounds a tree: the nodes past it are left out (truncated, limit).
+	maxCallsNodes = 500
+)
+
+// Call directions.
+const (
+	CallsCallers = "callers"
+	CallsCallees = "callees"
+)
+
+// CallsRequest asks who calls a definition, or what it calls, as a tree.
+type CallsRequest struct {
+	Symbol    string `json:"symbol" jsonschema:"the definition: its name when it is defined once, its symbol id, or path:line of its definition"`
+	Direction string `json:"direction" jsonschema:"callers (who calls it) or callees (what it calls)"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"levels of the tree, 1 to 5 (default 1)"`
+	Workspace string `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
+}
+
+// CallSite is where a call is made.
+type CallSite struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// CallNode is one definition of a call tree: a caller (direction callers) or a callee
+// (callees) of its parent node, with the calls between them. A tree is a list of nodes in
+// depth-first order, each naming its parent.
+type CallNode struct {
+	Parent     int         `json:"parent" jsonschema:"the index of the parent node in nodes; -1 for the root"`
+	Depth      int         `json:"depth" jsonschema:"0 for the root, 1 for its callers or callees, ..."`
+	Symbol     *Definition `json:"symbol,omitempty" jsonschema:"the definition; absent for a callee no rule resolved"`
+	Name       string      `json:"name" jsonschema:"its name (what was called, for an unresolved callee)"`
+	Resolution string      `json:"resolution,omitempty" jsonschema:"why the calls resolve to it: scope, receiver, import, package, qualified or global-unique; empty when unresolved"`
+	Sites      []CallSite  `json:"sites,omitempty" jsonschema:"the calls between it and its parent node: in it (callers), or in the parent (callees)"`
+	Cycle      bool        `json:"cycle,omitempty" jsonschema:"it is already on the path from the root: its subtree is not repeated"`
+}
+
+// CallsResult is a call tree rooted at the definition asked about.
+type CallsResult struct {
+	Symbol          string      `json:"symbol"`
+	Direction       string      `json:"direction"`
+	Depth           int         `json:"depth"`
+	Nodes           []CallNode  `json:"nodes" jsonschema:"the tree in depth-first order: the root first"`
+	Count           int         `json:"count" jsonschema:"nodes in the tree, the root excluded"`
+	Truncated       bool        `json:"truncated"`
+	TruncatedReason string      `json:"truncated_reason,omitempty"`
+	ElapsedMS       float64     `json:"elapsed_ms"`
+	Errors          []ErrorInfo `json:"errors"`
+}
+
+var callDirections = []string{CallsCallers, CallsCallees}
+
+// Calls returns the callers or the callees of a definition, as a tree of depth levels.
+func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, error) {
+	if res, ok, err := forward[CallsResult](ctx, s, "calls", req); ok {
+		return res, err
+	}
+	start := time.Now()
+	name := strings.TrimSpace(req.Symbol)
+	if name == "" {
+		return nil, Errorf(CodeBadQuery, "symbol", "empty symbol: give the definition's name, symbol id or path:line")
+	}
+	if req.Direction != CallsCallers && req.Direction != CallsCallees {
+		return nil, Errorf(CodeBadValue, "direction", "direction %q: want callers or callees%s", req.Direction, didYouMean(req.Direction, callDirections))
+	}
+	depth := req.Depth
+	if depth == 0 {
+		depth = defaultCallsDepth
+	}
+	if depth < 1 || depth > maxCallsDepth {
+		return nil, Errorf(CodeBadValue, "depth", "depth %d: want 1 to %d", req.Depth, maxCallsDepth)
+	}
+	if req.Workspace == "all" {
+		return nil, Errorf(CodeBadValue, "workspace", "calls covers one workspace at a time: give its id, or none for the primary")
+	}
+	xs, err := s.openIndexes(ctx, req.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release(xs)
+	def, err := pickDefinition(ctx, xs[0], name)
+	if err != nil {
+		return nil, err
+	}
+	if def == nil {
+		return nil, Errorf(CodeNotFound, "symbol", "no definition named %s in the workspace: give the name of a definition, its symbol id or path:line (quarry goto %s finds similar names)", name, name)
+	}
+	t := &callTree{ctx: ctx, x: xs[0], callers: req.Direction == CallsCallers}
+	out := &CallsResult{Symbol: name, Direction: req.Direction, Depth: depth, Errors: []ErrorInfo{}}
+	t.out = append(t.out, CallNode{Parent: -1, Symbol: definitionOf(def), Name: def.Name})
+	if err := t.expand(0, *def, depth, map[string]bool{def.ID: true}); err != nil {
+		return nil, AsError(err)
+	}
+	out.Nodes, out.Count, out.Truncated = t.out, len(t.out)-1, t.truncated
+	if out.Truncated {
+		out.TruncatedReason = TruncatedLimit
+	}
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
+}
+
+// callTree builds a call tree, counting its nodes.
+type callTree struct {
+	ctx       context.Context
+	x         *workspace.SearchIndex
+	callers   bool
+	out       []CallNode
+	truncated bool
+}
+
+// expand appends the children of node n (the definition def) down to depth more levels;
+// onPath holds the ids from the root to n, to mark cycles.
+func (t *callTree) expand(n int, def index.Def, depth int, onPath map[string]bool) error {
+	if depth == 0 {
+		return nil
+	}
+	kids, defs, err := t.children(def)
+	if err != nil {
+		return err
+	}
+	for i := range kids {
+		if len(t.out) > maxCallsNodes {
+			t.truncated = true
+			break
+		}
+		k := kids[i]
+		k.Parent, k.Depth = n, t.out[n].Depth+1
+		d := defs[i]
+		k.Cycle = d != nil && onPath[d.ID]
+		t.out = append(t.out, k)
+		if d != nil && !k.Cycle {
+			onPath[d.ID] = true
+			err := t.expand(len(t.out)-1, *d, depth-1, onPath)
+			delete(onPath, d.ID)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// children returns the callers or callees of def as nodes (in order of their first call
+// site), with their definitions (nil for an unresolved callee).
+func (t *callTree) children(def index.Def) ([]CallNode, []*index.Def, error) {
+	var nodes []CallNode
+	var defs []*index.Def
+	at := map[string]int{} // node index by definition id, or by "?"+name for an unresolved callee
+	add := func(key string, d *index.Def, name, why string, site CallSite) {
+		i, ok := at[key]
+		if !ok {
+			i = len(nodes)
+			at[key] = i
+			n := CallNode{Name: name, Resolution: why}
+			if d != nil {
+				n.Symbol = definitionOf(d)
+			}
+			nodes, defs = append(nodes, n), append(defs, d)
+		}
+		nodes[i].Sites = append(nodes[i].Sites, site)
+	}
+	if t.callers {
+		refs, _, err := t.x.SymbolRefs(t.ctx, def, []string{"call"}, false, 0, maxCallsNodes*4)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range refs {
+			site := CallSite{Path: r.Path, Line: r.Line, Column: r.Column}
+			if r.ContainerID == "" {
+				add("file:"+r.Path, nil, "(top level of "+r.Path+")", r.Resolution, site)
+				continue
+			}
+			caller, err := t.x.Definition(t.ctx, r.ContainerID)
+			if err != nil {
+				return nil, nil, err
+			}
+			if caller == nil {
+				continue
+			}
+			add(caller.ID, caller, caller.Name, r.Resolution, site)
+		}
+		return nodes, defs, nil
+	}
+	calls, err := t.x.Callees(t.ctx, def)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range calls {
+		site := CallSite{Path: def.Path, Line: c.Line, Column: c.Column}
+		if c.Target == nil {
+			add("?"+c.Name, nil, c.Name, "", site)
+			continue
+		}
+		add(c.Target.ID, c.Target, c.Target.Name, c.Resolution, site)
+	}
+	return nodes, defs, nil
+}
+
+// renderCalls writes a call tree as indented lines: name kind path:line (resolution) with the
+// call sites, cycles marked.
+func renderCalls(r *CallsResult) string {
+	var b strings.Builder
+	for i := range r.Nodes {
+		n := &r.Nodes[i]
+		b.WriteString(strings.Repeat("  ", n.Depth))
+		if n.Symbol != nil {
+			fmt.Fprintf(&b, "%s %s %s:%d", n.Symbol.Kind, n.Name, n.Symbol.Path, n.Symbol.Line)
+		} else {
+			fmt.Fprintf(&b, "%s (unresolved)", n.Name)
+		}
+		if n.Resolution != "" {
+			fmt.Fprintf(&b, " [%s]", n.Resolution)
+		}
+		if len(n.Sites) > 0 {
+			var sites []string
+			for _, s := range n.Sites {
+				sites = append(sites, fmt.Sprintf("%s:%d", s.Path, s.Line))
+			}
+			fmt.Fprintf(&b, " via %s", strings.Join(sites, ", "))
+		}
+		if n.Cycle {
+			b.WriteString(" (cycle)")
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%d %s of %s, depth %d", r.Count, r.Direction, r.Symbol, r.Depth)
+	if r.Truncated {
+		fmt.Fprintf(&b, " (truncated: %s)", r.TruncatedReason)
+	}
+	return b.String()
+}
