@@ -134,7 +134,7 @@ func TestStoreRefsMatchesScan(t *testing.T) {
 	strip := func(refs []Ref) []Ref {
 		out := slices.Clone(refs)
 		for i := range out {
-			out[i].Text, out[i].Container, out[i].ContainerKind = "", "", ""
+			out[i].Text, out[i].Container, out[i].ContainerKind, out[i].ContainerID = "", "", "", ""
 		}
 		return out
 	}

@@ -111,7 +111,6 @@ func (s *Store) addContainers(ctx context.Context, refs []Ref, ids []string) err
 		if id == "" {
 			continue
 		}
-		r.ContainerID = id
 		c, ok := known[id]
 		if !ok {
 			err := s.db.QueryRowContext(ctx, `SELECT name, kind FROM symbols WHERE id = ?`, id).Scan(&c.name, &c.kind)
@@ -121,6 +120,9 @@ func (s *Store) addContainers(ctx context.Context, refs []Ref, ids []string) err
 			known[id] = c
 		}
 		r.Container, r.ContainerKind = c.name, c.kind
+		if c.name != "" {
+			r.ContainerID = id
+		}
 	}
 	return nil
 }

@@ -639,3 +639,32 @@ func metaMap(s string) map[string]string {
 	_ = json.Unmarshal([]byte(s), &m)
 	return m
 }
+
+// ResolveName resolves name, looked up in qualifier ("" for a bare name), as if it were
+// used in the file at p on line (0: at the file's top level): the definition it means and
+// why, nil when no rule decides.
+func (s *Store) ResolveName(ctx context.Context, p string, line int, name, qualifier string) (*Def, string, error) {
+	var lang string
+	err := s.db.QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)
+	if err == sql.ErrNoRows {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("index: resolve %s in %s: %w", name, p, err)
+	}
+	use := extract.Identifier{Name: name, Qualifier: qualifier, Kind: extract.VariableRef}
+	if line > 0 {
+		err := s.db.QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
+			WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? AND s.kind != 'import'
+			ORDER BY s.start_line DESC, s.end_line ASC LIMIT 1`, p, line, line).Scan(&use.ContainingSymbolID)
+		if err != nil && err != sql.ErrNoRows {
+			return nil, "", fmt.Errorf("index: resolve %s in %s: %w", name, p, err)
+		}
+	}
+	r := newResolver(ctx, s)
+	f, err := r.file(p, lang)
+	if err != nil {
+		return nil, "", err
+	}
+	return r.resolve(f, use)
+}

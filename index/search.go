@@ -118,9 +118,12 @@ type Hit struct {
 	SymbolID  string        `json:"symbol_id,omitempty"`
 	Workspace string        `json:"workspace,omitempty" jsonschema:"the workspace id, when several were searched"`
 	Stale     bool          `json:"stale,omitempty" jsonschema:"the file changed on disk (or is gone) since it was indexed: the line and text are the indexed ones and may now point at other text; re-index to refresh"`
-	class     scoring.PathClass
-	bonus     float64 // promotion of an exact match, in auto's units
-	parent    string  // the name of a definition's parent
+	// Resolution is set by goto with a context file: why this is the definition the file
+	// sees (scope, receiver, import, package, qualified, global-unique), or name-only.
+	Resolution string `json:"resolution,omitempty" jsonschema:"goto with context_file: why this is the definition the name means there (scope, receiver, import, package, qualified, global-unique), or name-only for the other definitions of the name"`
+	class      scoring.PathClass
+	bonus      float64 // promotion of an exact match, in auto's units
+	parent     string  // the name of a definition's parent
 	// visibility and declaration are a definition's visibility and whether it is a
 	// declaration only (a C prototype).
 	visibility  string

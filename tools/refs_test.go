@@ -168,3 +168,34 @@ func TestCallsTrees(t *testing.T) {
 		}
 	}
 }
+
+// TestGotoResolvesFromTheContextFile: goto with a context file puts the definition the file
+// sees first, with the reason, and marks the others name-only.
+func TestGotoResolvesFromTheContextFile(t *testing.T) {
+	s := navWorkspace(t)
+	cases := []struct {
+		args, wantPath, wantWhy string
+	}{
+		{`{"symbol":"store.Open","context_file":"cmd/app/main.go","line":6}`, "store/store.go", "import"},
+		{`{"symbol":"c.Open","context_file":"cmd/app/other.go","line":5}`, "cache/cache.go", "import"},
+		{`{"symbol":"Open","context_file":"cache/cache.go","line":9}`, "cache/cache.go", "scope"},
+		{`{"symbol":"save","context_file":"py/views.py","line":6}`, "py/models.py", "import"},
+		{`{"symbol":"forms.save","context_file":"py/views.py","line":7}`, "py/forms.py", "import"},
+		{`{"symbol":"format","context_file":"ts/ui.ts","line":4}`, "ts/money.ts", "import"},
+		{`{"symbol":"parse","context_file":"rs/src/main.rs","line":5}`, "rs/src/json.rs", "import"},
+	}
+	for _, c := range cases {
+		var g GotoResult
+		call(t, s, "fast_goto", c.args, &g)
+		if len(g.Results) < 2 || g.Results[0].Path != c.wantPath || g.Results[0].Resolution != c.wantWhy || g.Results[1].Resolution != "name-only" {
+			var got []string
+			for _, h := range g.Results {
+				got = append(got, h.Path+" "+h.Resolution)
+			}
+			t.Errorf("goto %s: %q, want %s [%s] first and the others name-only", c.args, got, c.wantPath, c.wantWhy)
+		}
+	}
+	if _, err := s.Call(t.Context(), "fast_goto", []byte(`{"symbol":"Open","line":3}`)); err == nil {
+		t.Error("goto with a line and no context_file: no error")
+	}
+}

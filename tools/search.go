@@ -551,7 +551,8 @@ func fitBytes[T any](results *[]T, maxBytes int, truncated *bool, reason *string
 // GotoRequest asks where a symbol is defined.
 type GotoRequest struct {
 	Symbol      string `json:"symbol" jsonschema:"the name to find the definition of; may be qualified (http.HandlerFunc, Vec::new)"`
-	ContextFile string `json:"context_file,omitempty" jsonschema:"the file the name is used in (workspace-relative or absolute): definitions near it come first"`
+	ContextFile string `json:"context_file,omitempty" jsonschema:"the file the name is used in (workspace-relative or absolute): the definition the file sees through its scope, imports and package comes first (its resolution says why), then definitions near the file"`
+	Line        int    `json:"line,omitempty" jsonschema:"the line of context_file where the name is used: the definitions around it are in scope"`
 	Workspace   string `json:"workspace,omitempty" jsonschema:"a workspace id, or all; default the primary workspace"`
 	Limit       *int   `json:"limit,omitempty" jsonschema:"at most this many definitions, 1 to 500 (default 10)"`
 }
@@ -596,9 +597,17 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 		return nil, err
 	}
 	defer s.release(xs)
+	if req.Line < 0 || req.Line > 0 && rel == "" {
+		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
+	}
 	found, err := workspace.Goto(ctx, xs, index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxGotoCandidates}, rel)
 	if err != nil {
 		return nil, AsError(err)
+	}
+	if rel != "" && len(xs) > 0 {
+		if found, err = resolveGoto(ctx, xs[0], found, rel, req.Line, strings.TrimSpace(req.Symbol)); err != nil {
+			return nil, err
+		}
 	}
 	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Errors: []ErrorInfo{}}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
@@ -610,6 +619,38 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
+}
+
+// resolveGoto puts first the definition symbol means where it is used (the file rel, at
+// line), with the reason; the others are name-only.
+func resolveGoto(ctx context.Context, x *workspace.SearchIndex, hits []Hit, rel string, line int, symbol string) ([]Hit, error) {
+	name, qualifier := symbol, ""
+	for _, sep := range []string{"::", "."} {
+		if i := strings.LastIndex(name, sep); i > 0 {
+			name, qualifier = name[i+len(sep):], name[:i]
+			break
+		}
+	}
+	def, why, err := x.ResolveName(ctx, rel, line, name, qualifier) // rel: relPath, slashed
+	if err != nil {
+		return nil, AsError(err)
+	}
+	first := -1
+	for i := range hits {
+		if hits[i].Workspace != "" && hits[i].Workspace != x.Entry.ID {
+			continue
+		}
+		hits[i].Resolution = "name-only"
+		if def != nil && hits[i].SymbolID == def.ID {
+			hits[i].Resolution, first = why, i
+		}
+	}
+	if first > 0 {
+		h := hits[first]
+		copy(hits[1:first+1], hits[:first])
+		hits[0] = h
+	}
+	return hits, nil
 }
 
 // budget returns the byte budget of an answer: the request's, else the default of the

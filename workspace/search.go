@@ -241,6 +241,12 @@ func (x *SearchIndex) Callees(ctx context.Context, def index.Def) ([]index.Call,
 	return x.store.Callees(ctx, def)
 }
 
+// ResolveName resolves name (in qualifier) as if used in the file p at line (index.Store.
+// ResolveName).
+func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, name, qualifier string) (*index.Def, string, error) {
+	return x.store.ResolveName(ctx, p, line, name, qualifier)
+}
+
 // Definitions returns the definitions named name.
 func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
 	return x.store.Definitions(ctx, name)

@@ -9,10 +9,11 @@ import (
 )
 
 // gotoFlags maps the fields of a goto request to the flags that set them.
-var gotoFlags = map[string]string{"symbol": "SYMBOL", "context_file": "--context-file", "workspace": "--workspace", "limit": "--limit"}
+var gotoFlags = map[string]string{"symbol": "SYMBOL", "context_file": "--context-file", "line": "--line", "workspace": "--workspace", "limit": "--limit"}
 
 type gotoOptions struct {
 	contextFile string
+	line        int
 	workspace   string
 	json        bool
 	limit       int
@@ -21,15 +22,19 @@ type gotoOptions struct {
 func newGotoCmd() *cobra.Command {
 	var opts gotoOptions
 	cmd := &cobra.Command{
-		Use:   "goto SYMBOL [--context-file F]",
+		Use:   "goto SYMBOL [--context-file F [--line L]]",
 		Short: "Print where a symbol is defined, best first",
 		Long: `Print the definitions named SYMBOL (exactly, or but for case and naming convention:
 get_user_data finds getUserData), one per line as path:line:column: kind name, best first.
-With --context-file, definitions in that file, then in its directory, then in its language
-come first: the one a reader of that file most likely means. SYMBOL may be qualified
-(http.HandlerFunc, Vec::new): the last part names the symbol.`,
+With --context-file (and --line, where in it the name is used), the definition the file
+sees comes first, with the reason in brackets: scope (the file and the symbols around the
+line), receiver, import, package, qualified or global-unique; the others are [name-only],
+those in the same file, then directory, then language first. SYMBOL may be qualified
+(http.HandlerFunc, store.Open, Vec::new): the last part names the symbol, the rest is
+resolved as the file would (an import's name, a type).`,
 		Example: `  quarry goto HandlerFunc
-  quarry goto parse_config --context-file src/app/main.py`,
+  quarry goto parse_config --context-file src/app/main.py
+  quarry goto store.Open --context-file cmd/app/main.go --line 12`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			symbol := args[0]
@@ -37,7 +42,7 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
 			if err != nil {
 				return jsonFailure(cmd, opts.json, err)
 			}
-			res, err := svc.Goto(cmd.Context(), tools.GotoRequest{Symbol: symbol, ContextFile: opts.contextFile, Workspace: opts.workspace, Limit: &opts.limit})
+			res, err := svc.Goto(cmd.Context(), tools.GotoRequest{Symbol: symbol, ContextFile: opts.contextFile, Line: opts.line, Workspace: opts.workspace, Limit: &opts.limit})
 			if err != nil {
 				return jsonFailure(cmd, opts.json, flagged(err, gotoFlags))
 			}
@@ -52,7 +57,11 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
 					if h.Workspace != "" {
 						p = h.Workspace + ":" + p
 					}
-					fmt.Fprintln(w, plainHit(p, h))
+					if h.Resolution != "" {
+						fmt.Fprintf(w, "%s [%s]\n", plainHit(p, h), h.Resolution)
+					} else {
+						fmt.Fprintln(w, plainHit(p, h))
+					}
 				}
 			}
 			if len(res.Results) == 0 {
@@ -66,6 +75,7 @@ come first: the one a reader of that file most likely means. SYMBOL may be quali
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.contextFile, "context-file", "", flagDoc("goto", "context_file"))
+	f.IntVar(&opts.line, "line", 0, flagDoc("goto", "line"))
 	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("goto", "workspace"))
 	f.BoolVar(&opts.json, "json", false, "print JSON")
 	f.IntVarP(&opts.limit, "limit", "n", tools.DefaultLimit, flagDoc("goto", "limit"))
