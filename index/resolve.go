@@ -12,8 +12,9 @@ package index
 //	scope          a bare name defined in the use's own file: the definition whose parent
 //	               encloses the use most closely (a local, a method of the class the use is
 //	               in), else the file's top-level one
-//	receiver       self.x / this.x / super.x, or a Go method's receiver (s.x in
-//	               func (s *Server) ...): a member of the enclosing type
+//	receiver       self.x / this.x, or a Go method's receiver (s.x in func (s *Server)
+//	               ...): a member of the enclosing type, or of the nearest base type that
+//	               has one (the type's extends relationships, resolved in its file)
 //	import         a name the file imports (Python from m import x, JS/TS import {x} from
 //	               "./m", Java import a.b.X, Rust use a::b::x), or one looked up in an
 //	               imported module or package (pkg.F in Go, m.f in Python, ns.f in JS/TS): a
@@ -49,9 +50,17 @@ const (
 // Def is a definition as resolution sees it.
 type Def struct {
 	ID, Name, Kind, Language, Path, ParentID string
-	Line                                     int
-	Signature                                string
+	Line, EndLine                            int
+	Signature, DocComment, Visibility        string
 	Metadata                                 string
+}
+
+// defColumns are the columns of a Def, in scanDef's order (s: symbols, f: files).
+const defColumns = `s.id, f.path, s.name, s.kind, s.language, s.start_line, s.end_line, s.parent_id, s.signature, s.doc_comment, s.visibility, s.metadata`
+
+// scanDef scans the defColumns of a row into d.
+func scanDef(scan func(...any) error, d *Def) error {
+	return scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.EndLine, &d.ParentID, &d.Signature, &d.DocComment, &d.Visibility, &d.Metadata)
 }
 
 // resolver resolves uses against the store, caching what it reads for one request.
@@ -94,15 +103,14 @@ func (r *resolver) defs(name string) ([]Def, error) {
 	var out []Def
 	err := r.s.eachRow(r.ctx, func(rows *sql.Rows) error {
 		var d Def
-		if err := rows.Scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.ParentID, &d.Signature, &d.Metadata); err != nil {
+		if err := scanDef(rows.Scan, &d); err != nil {
 			return err
 		}
 		if d.Name == name && d.Kind != extract.Import.String() {
 			out = append(out, d)
 		}
 		return nil
-	}, `SELECT s.id, f.path, s.name, s.kind, s.language, s.start_line, s.parent_id, s.signature, s.metadata
-		FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`, name)
+	}, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`, name)
 	if err != nil {
 		return nil, fmt.Errorf("index: definitions of %q: %w", name, err)
 	}
@@ -122,9 +130,7 @@ func (r *resolver) symbol(id string) (*Def, error) {
 		return d, nil
 	}
 	var d Def
-	err := r.s.db.QueryRowContext(r.ctx, `SELECT s.id, f.path, s.name, s.kind, s.language, s.start_line, s.parent_id, s.signature, s.metadata
-		FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id).
-		Scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.ParentID, &d.Signature, &d.Metadata)
+	err := scanDef(r.s.db.QueryRowContext(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id).Scan, &d)
 	if err == sql.ErrNoRows {
 		r.byID[id] = nil
 		return nil, nil
@@ -421,11 +427,12 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 		return nil, err
 	}
 	typeName := ""
+	var typeDef *Def
 	switch {
 	case q == "self" || q == "this" || q == "cls" || q == "Self" || q == "$this" || q == "static":
 		for _, id := range chain {
 			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
-				typeName = d.Name
+				typeName, typeDef = d.Name, d
 				break
 			}
 		}
@@ -460,7 +467,81 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 	if len(hit) == 1 {
 		return hit[0], nil
 	}
+	if len(hit) == 0 && typeDef != nil {
+		return r.inherited(f, *typeDef, cands, 0)
+	}
 	return nil, nil
+}
+
+// inherited looks for the one candidate that is a member of a base of the type t (its
+// extends relationships, resolved in t's file), nearest base first.
+func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, error) {
+	if depth > 8 {
+		return nil, nil
+	}
+	bases, err := r.bases(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bases {
+		var hit []*Def
+		for _, d := range cands {
+			if d.ParentID == b.ID {
+				hit = append(hit, d)
+			}
+		}
+		if len(hit) == 1 {
+			return hit[0], nil
+		}
+		if d, err := r.inherited(f, *b, cands, depth+1); d != nil || err != nil {
+			return d, err
+		}
+	}
+	return nil, nil
+}
+
+// bases returns the types t extends, as resolution finds them from t's file.
+func (r *resolver) bases(t Def) ([]*Def, error) {
+	var blob []byte
+	err := r.s.db.QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
+	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: relationships of %s: %w", t.Path, err)
+	}
+	rels, err := decodeRels(blob)
+	if err != nil {
+		return nil, err
+	}
+	tf, err := r.file(t.Path, t.Language)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Def
+	for _, rel := range rels {
+		if rel.FromID != t.ID || rel.Kind != extract.Extends {
+			continue
+		}
+		name, qual := rel.To, ""
+		if i := strings.IndexAny(name, "<[("); i > 0 {
+			name = name[:i]
+		}
+		for _, sep := range []string{"::", "."} {
+			if i := strings.LastIndex(name, sep); i > 0 {
+				name, qual = name[i+len(sep):], name[:i]
+				break
+			}
+		}
+		d, _, err := r.resolve(tf, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: t.ParentID})
+		if err != nil {
+			return nil, err
+		}
+		if d != nil && d.ID != t.ID {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // onType resolves Type.member and Type::member: the one candidate whose parent is a type

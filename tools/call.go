@@ -52,6 +52,9 @@ var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	},
 	"refs":  func(ctx context.Context, s *Service, r any) (any, error) { return s.Refs(ctx, r.(RefsRequest)) },
 	"calls": func(ctx context.Context, s *Service, r any) (any, error) { return s.Calls(ctx, r.(CallsRequest)) },
+	"explain": func(ctx context.Context, s *Service, r any) (any, error) {
+		return s.Explain(ctx, r.(ExplainRequest))
+	},
 	"workspace": func(ctx context.Context, s *Service, r any) (any, error) {
 		return s.Workspace(ctx, r.(WorkspaceRequest))
 	},

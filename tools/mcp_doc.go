@@ -194,6 +194,7 @@ var renderers = map[reflect.Type]func(any) string{
 	reflect.TypeFor[SymbolsResult](): func(v any) string { return renderSymbols(v.(*SymbolsResult)) },
 	reflect.TypeFor[RefsResult]():    func(v any) string { return renderRefs(v.(*RefsResult)) },
 	reflect.TypeFor[CallsResult]():   func(v any) string { return renderCalls(v.(*CallsResult)) },
+	reflect.TypeFor[ExplainResult](): func(v any) string { return renderExplain(v.(*ExplainResult)) },
 	reflect.TypeFor[WorkspaceResult](): func(v any) string {
 		return renderWorkspace(v.(*WorkspaceResult))
 	},

@@ -28,9 +28,10 @@ func navWorkspace(t *testing.T) *Service {
 		// Go: a cycle (ping and pong call each other) below main's caller chain.
 		"cmd/app/cycle.go": "package main\n\nfunc ping(n int) { if n > 0 { pong(n - 1) } }\n\nfunc pong(n int) { ping(n); println(n) }\n\nfunc start() { ping(3); other() }\n",
 		// Python: two modules define save; one is imported by name, one through its module.
-		"py/models.py": "class Model:\n    def save(self):\n        self.validate()\n\n    def validate(self):\n        pass\n\n\ndef save(x):\n    return x\n",
-		"py/forms.py":  "def save(form):\n    return form\n",
-		"py/views.py":  "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
+		"py/models.py":  "class Model:\n    def save(self):\n        self.validate()\n\n    def validate(self):\n        pass\n\n\ndef save(x):\n    return x\n",
+		"py/forms.py":   "def save(form):\n    return form\n",
+		"py/special.py": "from .models import Model\n\n\nclass Special(Model):\n    def save(self):\n        self.validate()\n",
+		"py/views.py":   "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
 		"ts/date.ts":  "export function format(d: Date): string { return '' }\n",
 		"ts/money.ts": "export function format(n: number): string { return '' }\n",
@@ -96,7 +97,7 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		// Python: save imported by name from .models; forms.save through the module.
 		{"py/models.py:9", []string{"py/views.py:1 import", "py/views.py:6 import"}},
 		{"py/forms.py:1", []string{"py/views.py:7 import"}},
-		{"py/models.py:5", []string{"py/models.py:3 receiver"}},
+		{"py/models.py:5", []string{"py/models.py:3 receiver", "py/special.py:6 receiver"}}, // inherited by Special
 		// TypeScript: format imported from ./money; date.format through the namespace.
 		{"ts/money.ts:1", []string{"ts/ui.ts:4 import"}},
 		{"ts/date.ts:1", []string{"ts/ui.ts:4 import"}},
@@ -197,5 +198,31 @@ func TestGotoResolvesFromTheContextFile(t *testing.T) {
 	}
 	if _, err := s.Call(t.Context(), "fast_goto", []byte(`{"symbol":"Open","line":3}`)); err == nil {
 		t.Error("goto with a line and no context_file: no error")
+	}
+}
+
+// TestExplain: one answer about a definition: doc, parent, children, callers, callees,
+// implementations and overrides, sized by depth.
+func TestExplain(t *testing.T) {
+	s := navWorkspace(t)
+	var e ExplainResult
+	call(t, s, "deep_dive", `{"symbol":"py/models.py:1"}`, &e)
+	if e.Definition.Name != "Model" || e.ChildrenTotal != 2 || e.ImplementationsTotal != 1 || e.Implementations[0].Name != "Special" {
+		t.Errorf("explain Model: %+v", e)
+	}
+	call(t, s, "deep_dive", `{"symbol":"py/models.py:2","depth":"context"}`, &e)
+	if e.Parent == nil || e.Parent.Name != "Model" || e.CalleesTotal != 1 || e.Callees[0].Name != "validate" ||
+		e.ImplementationsTotal != 1 || e.Implementations[0].Path != "py/special.py" || e.Definition.Body != "" {
+		t.Errorf("explain Model.save: %+v", e)
+	}
+	call(t, s, "deep_dive", `{"symbol":"cache/cache.go:5","depth":"full"}`, &e)
+	if e.CallersTotal != 2 || !strings.Contains(e.Definition.Body, "return nil") {
+		t.Errorf("explain cache's Open (full): %+v", e)
+	}
+	if text, _ := Render(&e); !strings.HasPrefix(text, "function Open cache/cache.go:5-5") || !strings.Contains(text, "callers (2): warm cache/cache.go:9, other cmd/app/other.go:5") {
+		t.Errorf("explain text:\n%s", text)
+	}
+	if _, err := s.Call(t.Context(), "deep_dive", []byte(`{"symbol":"ping","depth":"deep"}`)); err == nil || !strings.Contains(err.Error(), "overview, context or full") {
+		t.Errorf("explain depth deep: %v", err)
 	}
 }

@@ -44,6 +44,8 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[SymbolsRequest](), Result: reflect.TypeFor[SymbolsResult]()},
 	{Name: "refs", Tool: "fast_refs", Summary: "List the uses of a definition (calls, references, type usages, member accesses, imports), resolved through scope, receivers, imports and packages, with the symbol each is in.",
 		Request: reflect.TypeFor[RefsRequest](), Result: reflect.TypeFor[RefsResult]()},
+	{Name: "explain", Tool: "deep_dive", Summary: "Everything about one definition in one answer: signature, doc, parent, children, callers, callees, uses as a type, implementations and overrides; sized by depth.",
+		Request: reflect.TypeFor[ExplainRequest](), Result: reflect.TypeFor[ExplainResult]()},
 	{Name: "calls", Tool: "trace_calls", Summary: "Who calls a definition, or what it calls, as a tree some levels deep, with the call sites and cycles marked.",
 		Request: reflect.TypeFor[CallsRequest](), Result: reflect.TypeFor[CallsResult]()},
 	{Name: "workspace", Tool: "manage_workspace", Summary: "Manage workspaces: index, add, remove, list, refresh, stats, clean, health.",

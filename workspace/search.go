@@ -247,6 +247,21 @@ func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, name,
 	return x.store.ResolveName(ctx, p, line, name, qualifier)
 }
 
+// Children returns the symbols whose parent is def (index.Store.Children).
+func (x *SearchIndex) Children(ctx context.Context, def index.Def) ([]index.Def, error) {
+	return x.store.Children(ctx, def)
+}
+
+// Implementations returns what extends, implements or overrides def (index.Store.Implementations).
+func (x *SearchIndex) Implementations(ctx context.Context, def index.Def) ([]index.Def, error) {
+	return x.store.Implementations(ctx, def)
+}
+
+// Content returns the stored content of the file at path.
+func (x *SearchIndex) Content(ctx context.Context, path string) ([]byte, error) {
+	return x.store.Content(ctx, path)
+}
+
 // Definitions returns the definitions named name.
 func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
 	return x.store.Definitions(ctx, name)

@@ -1,0 +1,136 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// Children returns the symbols whose parent is def, in source order (imports excluded).
+func (s *Store) Children(ctx context.Context, def Def) ([]Def, error) {
+	var out []Def
+	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+		var d Def
+		if err := scanDef(rows.Scan, &d); err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	}, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file
+		WHERE f.path = ? AND s.parent_id = ? AND s.kind != 'import' ORDER BY s.start_line`, def.Path, def.ID)
+	if err != nil {
+		return nil, fmt.Errorf("index: children of %s: %w", def.Name, err)
+	}
+	return out, nil
+}
+
+// Implementations returns the types that extend or implement the type def (their extends
+// and implements relationships name it and resolve to it), and for a method of a type, the
+// methods of the same name in the types that extend or implement its type: overrides.
+func (s *Store) Implementations(ctx context.Context, def Def) ([]Def, error) {
+	r := newResolver(ctx, s)
+	target, method := &def, ""
+	if !isTypeKind(def.Kind) {
+		p, err := r.symbol(def.ParentID)
+		if err != nil || p == nil || !isTypeKind(p.Kind) {
+			return nil, err
+		}
+		target, method = p, def.Name
+	}
+	subs, err := s.subtypes(ctx, r, *target)
+	if err != nil || method == "" {
+		return subs, err
+	}
+	var out []Def
+	for _, t := range subs {
+		kids, err := s.Children(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range kids {
+			if k.Name == method {
+				out = append(out, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// subtypes returns the types whose extends or implements relationships resolve to t.
+func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error) {
+	type file struct {
+		id         int64
+		path, lang string
+	}
+	var files []file
+	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+		var f file
+		err := rows.Scan(&f.id, &f.path, &f.lang)
+		files = append(files, f)
+		return err
+	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file WHERE n.name = ? ORDER BY f.path`, t.Name)
+	if err != nil {
+		return nil, fmt.Errorf("index: subtypes of %s: %w", t.Name, err)
+	}
+	var out []Def
+	seen := map[string]bool{}
+	for _, f := range files {
+		if !sameFamily(f.lang, t.Language) {
+			continue
+		}
+		var blob []byte
+		err := s.db.QueryRowContext(ctx, `SELECT data FROM relationships WHERE file = ?`, f.id).Scan(&blob)
+		if err == sql.ErrNoRows || len(blob) == 0 {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("index: relationships of %s: %w", f.path, err)
+		}
+		rels, err := decodeRels(blob)
+		if err != nil {
+			return nil, fmt.Errorf("index: relationships of %s: %w", f.path, err)
+		}
+		fc, err := r.file(f.path, f.lang)
+		if err != nil {
+			return nil, err
+		}
+		for _, rel := range rels {
+			if rel.Kind != extract.Extends && rel.Kind != extract.Implements || seen[rel.FromID] {
+				continue
+			}
+			name, qual := rel.To, ""
+			if i := strings.IndexAny(name, "<[("); i > 0 { // List<T>, Base[T]
+				name = name[:i]
+			}
+			for _, sep := range []string{"::", "."} {
+				if i := strings.LastIndex(name, sep); i > 0 {
+					name, qual = name[i+len(sep):], name[:i]
+					break
+				}
+			}
+			if name != t.Name {
+				continue
+			}
+			from, err := r.symbol(rel.FromID)
+			if err != nil {
+				return nil, err
+			}
+			if from == nil {
+				continue
+			}
+			use := extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: from.ParentID}
+			d, _, err := r.resolve(fc, use)
+			if err != nil {
+				return nil, err
+			}
+			if d != nil && d.ID == t.ID {
+				seen[rel.FromID] = true
+				out = append(out, *from)
+			}
+		}
+	}
+	return out, nil
+}

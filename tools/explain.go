@@ -1,0 +1,299 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// Explain depths.
+const (
+	ExplainOverview = "overview"
+	ExplainContext  = "context"
+	ExplainFull     = "full"
+)
+
+var explainDepths = []string{ExplainOverview, ExplainContext, ExplainFull}
+
+// explainSizes are how many children, callers, callees, type usages and implementations
+// each depth lists, and how many lines of the body full shows.
+var explainSizes = map[string]struct{ list, bodyLines int }{
+	ExplainOverview: {5, 0},
+	ExplainContext:  {25, 0},
+	ExplainFull:     {200, 400},
+}
+
+// ExplainRequest asks for everything about one definition in one answer.
+type ExplainRequest struct {
+	Symbol    string `json:"symbol" jsonschema:"the definition: its name when it is defined once, its symbol id, or path:line of its definition"`
+	Depth     string `json:"depth,omitempty" jsonschema:"overview (default: the definition and the first few of each list, under 1 KB of text for a typical function), context (25 of each, with signatures) or full (200 of each, and the body)"`
+	Workspace string `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
+}
+
+// ExplainedSymbol is the definition explained, with its documentation.
+type ExplainedSymbol struct {
+	Definition
+	EndLine    int    `json:"end_line"`
+	DocComment string `json:"doc_comment,omitempty"`
+	Visibility string `json:"visibility,omitempty"`
+	Body       string `json:"body,omitempty" jsonschema:"the source of the definition (depth full), at most 400 lines"`
+}
+
+// Related is a definition related to the one explained (a caller, a callee), with how many
+// calls link them and where the first is.
+type Related struct {
+	Definition
+	Resolution string   `json:"resolution,omitempty"`
+	Calls      int      `json:"calls"`
+	Site       CallSite `json:"site"`
+}
+
+// Usage is one use of the definition as a type.
+type Usage struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Container string `json:"container,omitempty"`
+	Text      string `json:"text"`
+}
+
+// ExplainResult is one definition with its surroundings: parent, children, callers,
+// callees, uses as a type, and the types that extend or implement it (or, for a method,
+// the methods that override it). Each list is cut to the depth's size; its total is given.
+type ExplainResult struct {
+	Symbol               string          `json:"symbol"`
+	Depth                string          `json:"depth"`
+	Definition           ExplainedSymbol `json:"definition"`
+	Parent               *Definition     `json:"parent,omitempty"`
+	Children             []Definition    `json:"children"`
+	ChildrenTotal        int             `json:"children_total"`
+	Callers              []Related       `json:"callers"`
+	CallersTotal         int             `json:"callers_total" jsonschema:"definitions calling it (resolved calls)"`
+	Callees              []Related       `json:"callees"`
+	CalleesTotal         int             `json:"callees_total" jsonschema:"definitions it calls (resolved calls)"`
+	Unresolved           []string        `json:"unresolved_callees,omitempty" jsonschema:"names it calls that no rule resolved (library calls, unknown receivers)"`
+	TypeUsages           []Usage         `json:"type_usages"`
+	TypeUsagesTotal      int             `json:"type_usages_total"`
+	Implementations      []Definition    `json:"implementations" jsonschema:"types extending or implementing it; for a method, the methods overriding it"`
+	ImplementationsTotal int             `json:"implementations_total"`
+	Truncated            bool            `json:"truncated" jsonschema:"some list is longer than the depth shows"`
+	ElapsedMS            float64         `json:"elapsed_ms"`
+	Errors               []ErrorInfo     `json:"errors"`
+}
+
+// Explain describes one definition with its parent, children, callers, callees, uses as a
+// type and implementations, sized by depth.
+func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResult, error) {
+	if res, ok, err := forward[ExplainResult](ctx, s, "explain", req); ok {
+		return res, err
+	}
+	start := time.Now()
+	name := strings.TrimSpace(req.Symbol)
+	if name == "" {
+		return nil, Errorf(CodeBadQuery, "symbol", "empty symbol: give the definition's name, symbol id or path:line")
+	}
+	depth := req.Depth
+	if depth == "" {
+		depth = ExplainOverview
+	}
+	size, ok := explainSizes[depth]
+	if !ok {
+		return nil, Errorf(CodeBadValue, "depth", "depth %q: want overview, context or full%s", req.Depth, didYouMean(req.Depth, explainDepths))
+	}
+	if req.Workspace == "all" {
+		return nil, Errorf(CodeBadValue, "workspace", "explain covers one workspace at a time: give its id, or none for the primary")
+	}
+	xs, err := s.openIndexes(ctx, req.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release(xs)
+	x := xs[0]
+	def, err := pickDefinition(ctx, x, name)
+	if err != nil {
+		return nil, err
+	}
+	if def == nil {
+		return nil, Errorf(CodeNotFound, "symbol", "no definition named %s in the workspace: give the name of a definition, its symbol id or path:line (quarry goto %s finds similar names)", name, name)
+	}
+	out := &ExplainResult{Symbol: name, Depth: depth, Children: []Definition{}, Callers: []Related{}, Callees: []Related{},
+		TypeUsages: []Usage{}, Implementations: []Definition{}, Errors: []ErrorInfo{}}
+	out.Definition = ExplainedSymbol{Definition: *definitionOf(def), EndLine: def.EndLine, DocComment: def.DocComment, Visibility: def.Visibility}
+	if err := explainAll(ctx, x, def, size.list, out); err != nil {
+		return nil, AsError(err)
+	}
+	if size.bodyLines > 0 {
+		if out.Definition.Body, err = bodyOf(ctx, x, def, size.bodyLines); err != nil {
+			return nil, AsError(err)
+		}
+	}
+	out.Truncated = len(out.Children) < out.ChildrenTotal || len(out.Callers) < out.CallersTotal || len(out.Callees) < out.CalleesTotal ||
+		len(out.TypeUsages) < out.TypeUsagesTotal || len(out.Implementations) < out.ImplementationsTotal
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
+}
+
+// explainAll fills out's lists, each cut to n.
+func explainAll(ctx context.Context, x *workspace.SearchIndex, def *index.Def, n int, out *ExplainResult) error {
+	if p, err := x.Definition(ctx, def.ParentID); err != nil {
+		return err
+	} else if p != nil {
+		out.Parent = definitionOf(p)
+	}
+	kids, err := x.Children(ctx, *def)
+	if err != nil {
+		return err
+	}
+	out.ChildrenTotal = len(kids)
+	for _, k := range kids[:min(n, len(kids))] {
+		out.Children = append(out.Children, *definitionOf(&k))
+	}
+	t := &callTree{ctx: ctx, x: x, callers: true}
+	for _, dir := range []bool{true, false} {
+		t.callers = dir
+		nodes, defs, err := t.children(*def)
+		if err != nil {
+			return err
+		}
+		list, total := &out.Callers, &out.CallersTotal
+		if !dir {
+			list, total = &out.Callees, &out.CalleesTotal
+		}
+		for i, node := range nodes {
+			if defs[i] == nil {
+				if !dir {
+					out.Unresolved = append(out.Unresolved, node.Name)
+				}
+				continue
+			}
+			*total++
+			if len(*list) < n {
+				*list = append(*list, Related{Definition: *node.Symbol, Resolution: node.Resolution, Calls: len(node.Sites), Site: node.Sites[0]})
+			}
+		}
+	}
+	if len(out.Unresolved) > n {
+		out.Unresolved = out.Unresolved[:n]
+	}
+	uses, total, err := x.SymbolRefs(ctx, *def, []string{"type_usage"}, false, 0, n)
+	if err != nil {
+		return err
+	}
+	out.TypeUsagesTotal = total
+	for _, u := range uses {
+		out.TypeUsages = append(out.TypeUsages, Usage{Path: u.Path, Line: u.Line, Container: u.Container, Text: u.Text})
+	}
+	impls, err := x.Implementations(ctx, *def)
+	if err != nil {
+		return err
+	}
+	out.ImplementationsTotal = len(impls)
+	for _, d := range impls[:min(n, len(impls))] {
+		out.Implementations = append(out.Implementations, *definitionOf(&d))
+	}
+	return nil
+}
+
+// bodyOf returns the lines of def's source, at most max.
+func bodyOf(ctx context.Context, x *workspace.SearchIndex, def *index.Def, max int) (string, error) {
+	content, err := x.Content(ctx, def.Path)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(string(content), "\n")
+	lo, hi := def.Line-1, min(def.EndLine, len(lines), def.Line-1+max)
+	if lo < 0 || lo >= hi {
+		return "", nil
+	}
+	return strings.Join(lines[lo:hi], "\n"), nil
+}
+
+// renderExplain writes an explanation as a few lines of text.
+func renderExplain(r *ExplainResult) string {
+	var b strings.Builder
+	d := r.Definition
+	fmt.Fprintf(&b, "%s %s %s:%d-%d", d.Kind, d.Name, d.Path, d.Line, d.EndLine)
+	if d.Visibility != "" {
+		fmt.Fprintf(&b, " (%s)", d.Visibility)
+	}
+	b.WriteByte('\n')
+	if d.Signature != "" {
+		fmt.Fprintf(&b, "%s\n", d.Signature)
+	}
+	if d.DocComment != "" {
+		doc := d.DocComment
+		if r.Depth == ExplainOverview {
+			doc = firstSentence(doc)
+		}
+		fmt.Fprintf(&b, "doc: %s\n", doc)
+	}
+	if r.Parent != nil {
+		fmt.Fprintf(&b, "in: %s %s %s:%d\n", r.Parent.Kind, r.Parent.Name, r.Parent.Path, r.Parent.Line)
+	}
+	defs := func(label string, list []Definition, total int) {
+		if total == 0 {
+			return
+		}
+		var parts []string
+		for _, c := range list {
+			parts = append(parts, fmt.Sprintf("%s %s :%d", c.Kind, c.Name, c.Line))
+		}
+		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
+	}
+	related := func(label string, list []Related, total int) {
+		if total == 0 {
+			return
+		}
+		var parts []string
+		for _, c := range list {
+			parts = append(parts, fmt.Sprintf("%s %s:%d", c.Name, c.Path, c.Line))
+		}
+		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
+	}
+	defs("children", r.Children, r.ChildrenTotal)
+	related("callers", r.Callers, r.CallersTotal)
+	related("callees", r.Callees, r.CalleesTotal)
+	if len(r.Unresolved) > 0 {
+		fmt.Fprintf(&b, "calls (unresolved): %s\n", strings.Join(r.Unresolved, ", "))
+	}
+	if r.TypeUsagesTotal > 0 {
+		var parts []string
+		for _, u := range r.TypeUsages {
+			parts = append(parts, fmt.Sprintf("%s:%d", u.Path, u.Line))
+		}
+		fmt.Fprintf(&b, "type usages (%d): %s%s\n", r.TypeUsagesTotal, strings.Join(parts, ", "), more(len(r.TypeUsages), r.TypeUsagesTotal))
+	}
+	var impls []string
+	for _, c := range r.Implementations {
+		impls = append(impls, fmt.Sprintf("%s %s %s:%d", c.Kind, c.Name, c.Path, c.Line))
+	}
+	if r.ImplementationsTotal > 0 {
+		fmt.Fprintf(&b, "implementations (%d): %s%s\n", r.ImplementationsTotal, strings.Join(impls, ", "), more(len(impls), r.ImplementationsTotal))
+	}
+	if d.Body != "" {
+		fmt.Fprintf(&b, "body:\n%s\n", d.Body)
+	}
+	fmt.Fprintf(&b, "id %s", d.ID)
+	return b.String()
+}
+
+func more(shown, total int) string {
+	if shown < total {
+		return fmt.Sprintf(", ... %d more", total-shown)
+	}
+	return ""
+}
+
+// firstSentence returns s up to its first sentence end (or its first line).
+func firstSentence(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return s
+}
