@@ -220,7 +220,7 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresol
 			}
 			ref := Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
 			switch {
-			case d != nil && d.ID == def.ID:
+			case d != nil && overloads(d, &def):
 				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
 			case d == nil && unresolved:
 				open = append(open, use{SymbolRef{Ref: ref}, x.ContainingSymbolID})

@@ -247,10 +247,42 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 
 // unique returns the one candidate when there is one.
 func (r *resolver) unique(_ *fileCtx, cands []*Def) (*Def, string, error) {
-	if len(cands) == 1 {
-		return cands[0], ResolvedGlobalUnique, nil
+	if d := one(cands); d != nil {
+		return d, ResolvedGlobalUnique, nil
 	}
 	return nil, "", nil
+}
+
+// one returns the definition hits hold: the only one, or the first of overloads (several
+// declarations of one name and kind in one scope of one file: TypeScript overload
+// signatures, Java and C# overloaded methods, which resolution does not tell apart); nil
+// when hits name several definitions, or none.
+func one(hits []*Def) *Def {
+	if len(hits) == 0 {
+		return nil
+	}
+	for _, d := range hits[1:] {
+		if !overloads(d, hits[0]) {
+			return nil
+		}
+	}
+	return hits[0]
+}
+
+// OneDefinition returns the definition defs hold when they are one definition or the
+// overloads of one (see one), else nil.
+func OneDefinition(defs []Def) *Def {
+	hits := make([]*Def, len(defs))
+	for i := range defs {
+		hits[i] = &defs[i]
+	}
+	return one(hits)
+}
+
+// overloads reports whether a and b declare the same name and kind in the same scope of the
+// same file.
+func overloads(a, b *Def) bool {
+	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && a.Kind == b.Kind && a.ParentID == b.ParentID
 }
 
 // inScope picks among the candidates defined in the use's own file.
@@ -284,8 +316,8 @@ func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def
 				hit = append(hit, d)
 			}
 		}
-		if len(hit) == 1 {
-			return hit[0], nil
+		if d := one(hit); d != nil {
+			return d, nil
 		}
 		if len(hit) > 1 {
 			return nil, nil
@@ -297,8 +329,8 @@ func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def
 			top = append(top, d)
 		}
 	}
-	if len(top) == 1 {
-		return top[0], nil
+	if d := one(top); d != nil {
+		return d, nil
 	}
 	return nil, nil
 }
@@ -341,8 +373,8 @@ func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
 	default:
 		return nil, nil
 	}
-	if len(hit) == 1 {
-		return hit[0], nil
+	if d := one(hit); d != nil {
+		return d, nil
 	}
 	return nil, nil
 }
@@ -464,8 +496,8 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 			}
 		}
 	}
-	if len(hit) == 1 {
-		return hit[0], nil
+	if d := one(hit); d != nil {
+		return d, nil
 	}
 	if len(hit) == 0 && typeDef != nil {
 		return r.inherited(f, *typeDef, cands, 0)
@@ -490,8 +522,8 @@ func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, 
 				hit = append(hit, d)
 			}
 		}
-		if len(hit) == 1 {
-			return hit[0], nil
+		if d := one(hit); d != nil {
+			return d, nil
 		}
 		if d, err := r.inherited(f, *b, cands, depth+1); d != nil || err != nil {
 			return d, err
@@ -560,8 +592,8 @@ func (r *resolver) onType(q string, cands []*Def) *Def {
 			hit = append(hit, d)
 		}
 	}
-	if len(hit) == 1 {
-		return hit[0]
+	if d := one(hit); d != nil {
+		return d
 	}
 	return nil
 }
@@ -596,8 +628,8 @@ func pickUnder(cands []*Def, where string, goModule bool) *Def {
 		}
 		hit = top
 	}
-	if len(hit) == 1 {
-		return hit[0]
+	if d := one(hit); d != nil {
+		return d
 	}
 	return nil
 }

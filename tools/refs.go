@@ -103,11 +103,11 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 	if err != nil {
 		return nil, AsError(err)
 	}
-	switch len(defs) {
-	case 0:
+	if len(defs) == 0 {
 		return nil, nil
-	case 1:
-		return &defs[0], nil
+	}
+	if d := index.OneDefinition(defs); d != nil {
+		return d, nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is defined %d times; pick one by its id or path:line:", symbol, len(defs))

@@ -34,7 +34,8 @@ func navWorkspace(t *testing.T) *Service {
 		"py/views.py":   "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
 		"ts/date.ts":  "export function format(d: Date): string { return '' }\n",
-		"ts/money.ts": "export function format(n: number): string { return '' }\n",
+		// money.ts declares format with overloads: one definition.
+		"ts/money.ts": "export function format(n: number): string\nexport function format(n: string): string\nexport function format(n: any): string { return '' }\n",
 		"ts/ui.ts":    "import { format } from './money'\nimport * as date from './date'\n\nexport function show() { format(1); date.format(new Date()) }\n",
 		// Java: two classes define run; one is imported, one is in the same package.
 		"java/com/a/Task.java": "package com.a;\n\npublic class Task {\n    public void run() {}\n    public static Task make() { return new Task(); }\n}\n",
@@ -100,6 +101,7 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"py/models.py:5", []string{"py/models.py:3 receiver", "py/special.py:6 receiver"}}, // inherited by Special
 		// TypeScript: format imported from ./money; date.format through the namespace.
 		{"ts/money.ts:1", []string{"ts/ui.ts:4 import"}},
+		{"ts/money.ts:3", []string{"ts/ui.ts:4 import"}}, // another overload, the same uses
 		{"ts/date.ts:1", []string{"ts/ui.ts:4 import"}},
 		// Java: Task.make() by the type; run() in Job's own class.
 		{"java/com/a/Task.java:5", []string{"java/com/b/Main.java:6 qualified"}},
