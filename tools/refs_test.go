@@ -33,7 +33,7 @@ func navWorkspace(t *testing.T) *Service {
 		"py/special.py": "from .models import Model\n\n\nclass Special(Model):\n    def save(self):\n        self.validate()\n",
 		"py/views.py":   "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
-		"ts/date.ts":  "export function format(d: Date): string { return '' }\n",
+		"ts/date.ts": "export function format(d: Date): string { return '' }\n",
 		// money.ts declares format with overloads: one definition.
 		"ts/money.ts": "export function format(n: number): string\nexport function format(n: string): string\nexport function format(n: any): string { return '' }\n",
 		"ts/ui.ts":    "import { format } from './money'\nimport * as date from './date'\n\nexport function show() { format(1); date.format(new Date()) }\n",
