@@ -183,6 +183,24 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresol
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
 	r := newResolver(ctx, s)
+	// With other definitions of the name in def's language family, no use resolves to def as
+	// the only one: a file that cannot reach def (reachable) is skipped unread, unless the
+	// caller wants the unresolved uses too.
+	cands, err := r.defs(def.Name)
+	if err != nil {
+		return nil, 0, err
+	}
+	family := 0
+	for _, c := range cands {
+		if sameFamily(c.Language, def.Language) {
+			family++
+		}
+	}
+	prune := family > 1 && !unresolved && one(familyOf(cands, def.Language)) == nil
+	blobStmt, err := s.stmt(ctx, `SELECT data FROM identifiers WHERE file = ?`)
+	if err != nil {
+		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
+	}
 	type use struct {
 		ref       SymbolRef
 		container string
@@ -192,13 +210,20 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresol
 		if !sameFamily(f.lang, def.Language) {
 			continue
 		}
-		var blob []byte
-		if err := s.db.QueryRowContext(ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob); err != nil {
-			return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
-		}
 		fc, err := r.file(f.path, f.lang)
 		if err != nil {
 			return nil, 0, err
+		}
+		if prune {
+			if ok, err := r.reachable(fc, &def); err != nil {
+				return nil, 0, err
+			} else if !ok {
+				continue
+			}
+		}
+		var blob []byte
+		if err := blobStmt.QueryRowContext(ctx, f.id).Scan(&blob); err != nil {
+			return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
 		}
 		var uses []extract.Identifier
 		err = decodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
@@ -322,4 +347,15 @@ func (s *Store) Callees(ctx context.Context, def Def) ([]Call, error) {
 		out = append(out, Call{Name: x.Name, Line: x.StartLine, Column: x.StartColumn, Target: d, Resolution: why})
 	}
 	return out, nil
+}
+
+// familyOf returns the definitions among defs in lang's family.
+func familyOf(defs []Def, lang string) []*Def {
+	var out []*Def
+	for i := range defs {
+		if sameFamily(defs[i].Language, lang) {
+			out = append(out, &defs[i])
+		}
+	}
+	return out
 }

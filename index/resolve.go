@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -63,16 +64,30 @@ func scanDef(scan func(...any) error, d *Def) error {
 	return scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.EndLine, &d.ParentID, &d.Signature, &d.DocComment, &d.Visibility, &d.Metadata)
 }
 
-// resolver resolves uses against the store, caching what it reads for one request.
+// navCache is what resolution read from a store (definitions by name and by id, files'
+// imports and packages), kept for the store generation it was read from: a resident server
+// answers the next refs or calls without reading them again.
+type navCache struct {
+	mu     sync.Mutex
+	gen    int64
+	byName map[string][]Def
+	byID   map[string]*Def
+	files  map[string]*fileCtx
+}
+
+// navCacheMax is the number of definitions by id beyond which the cache starts again.
+const navCacheMax = 200_000
+
+// resolver resolves uses against the store, caching what it reads for one request (and in
+// the store's navCache, for the generation gen; -1: none).
 type resolver struct {
 	s      *Store
 	ctx    context.Context
+	gen    int64
 	byName map[string][]Def    // definitions by exact name
 	byID   map[string]*Def     // definitions and containers by id
 	files  map[string]*fileCtx // by path
 	pkgs   map[string]string   // package declaration by path ("" none)
-	parent map[string]string   // parent id by symbol id
-	kinds  map[string]extract.Kind
 }
 
 // fileCtx is what resolution needs of the file a use is in.
@@ -91,8 +106,28 @@ type importDef struct {
 }
 
 func newResolver(ctx context.Context, s *Store) *resolver {
-	return &resolver{s: s, ctx: ctx, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*fileCtx{},
-		pkgs: map[string]string{}, parent: map[string]string{}, kinds: map[string]extract.Kind{}}
+	gen, err := s.Generation(ctx)
+	if err != nil {
+		gen = -1
+	}
+	return &resolver{s: s, ctx: ctx, gen: gen, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*fileCtx{},
+		pkgs: map[string]string{}}
+}
+
+// shared runs fn on the store's cache when it is of r's generation (after emptying it for
+// a new one), under its lock; fn gets nil when r does not cache.
+func (r *resolver) shared(fn func(c *navCache)) {
+	if r.gen < 0 {
+		fn(nil)
+		return
+	}
+	c := &r.s.nav
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != r.gen || c.byID == nil || len(c.byID) > navCacheMax {
+		c.gen, c.byName, c.byID, c.files = r.gen, map[string][]Def{}, map[string]*Def{}, map[string]*fileCtx{}
+	}
+	fn(c)
 }
 
 // defs returns the definitions named name (imports excluded).
@@ -101,7 +136,24 @@ func (r *resolver) defs(name string) ([]Def, error) {
 		return d, nil
 	}
 	var out []Def
-	err := r.s.eachRow(r.ctx, func(rows *sql.Rows) error {
+	found := false
+	r.shared(func(c *navCache) {
+		if c != nil {
+			out, found = c.byName[name]
+		}
+	})
+	if found {
+		r.byName[name] = out
+		for i := range out {
+			r.byID[out[i].ID] = &out[i]
+		}
+		return out, nil
+	}
+	st, err := r.s.stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`)
+	if err != nil {
+		return nil, fmt.Errorf("index: definitions of %q: %w", name, err)
+	}
+	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var d Def
 		if err := scanDef(rows.Scan, &d); err != nil {
 			return err
@@ -110,10 +162,15 @@ func (r *resolver) defs(name string) ([]Def, error) {
 			out = append(out, d)
 		}
 		return nil
-	}, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`, name)
+	}, name)
 	if err != nil {
 		return nil, fmt.Errorf("index: definitions of %q: %w", name, err)
 	}
+	r.shared(func(c *navCache) {
+		if c != nil {
+			c.byName[name] = out
+		}
+	})
 	r.byName[name] = out
 	for i := range out {
 		r.byID[out[i].ID] = &out[i]
@@ -129,17 +186,36 @@ func (r *resolver) symbol(id string) (*Def, error) {
 	if d, ok := r.byID[id]; ok {
 		return d, nil
 	}
-	var d Def
-	err := scanDef(r.s.db.QueryRowContext(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id).Scan, &d)
+	var cached *Def
+	found := false
+	r.shared(func(c *navCache) {
+		if c != nil {
+			cached, found = c.byID[id]
+		}
+	})
+	if found {
+		r.byID[id] = cached
+		return cached, nil
+	}
+	st, err := r.s.stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("index: symbol %s: %w", id, err)
+	}
+	d := &Def{}
+	err = scanDef(st.QueryRowContext(r.ctx, id).Scan, d)
 	if err == sql.ErrNoRows {
-		r.byID[id] = nil
-		return nil, nil
+		d, err = nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: symbol %s: %w", id, err)
 	}
-	r.byID[id] = &d
-	return &d, nil
+	r.shared(func(c *navCache) {
+		if c != nil {
+			c.byID[id] = d
+		}
+	})
+	r.byID[id] = d
+	return d, nil
 }
 
 // chain returns the ids of the symbol id and its ancestors, innermost first.
@@ -161,8 +237,23 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 	if f, ok := r.files[p]; ok {
 		return f, nil
 	}
-	f := &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
-	err := r.s.eachRow(r.ctx, func(rows *sql.Rows) error {
+	var f *fileCtx
+	r.shared(func(c *navCache) {
+		if c != nil {
+			f = c.files[p]
+		}
+	})
+	if f != nil {
+		r.files[p], r.pkgs[p] = f, f.pkg
+		return f, nil
+	}
+	f = &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
+	st, err := r.s.stmt(r.ctx, `SELECT s.name, s.kind, s.metadata, s.parent_id FROM symbols s JOIN files f ON f.id = s.file
+		WHERE f.path = ? AND s.kind IN ('import', 'namespace', 'module') ORDER BY s.start_line`)
+	if err != nil {
+		return nil, fmt.Errorf("index: imports of %s: %w", p, err)
+	}
+	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var name, kind, meta, parent string
 		if err := rows.Scan(&name, &kind, &meta, &parent); err != nil {
 			return err
@@ -175,11 +266,15 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 			f.pkg = name
 		}
 		return nil
-	}, `SELECT s.name, s.kind, s.metadata, s.parent_id FROM symbols s JOIN files f ON f.id = s.file
-		WHERE f.path = ? AND s.kind IN ('import', 'namespace', 'module') ORDER BY s.start_line`, p)
+	}, p)
 	if err != nil {
 		return nil, fmt.Errorf("index: imports of %s: %w", p, err)
 	}
+	r.shared(func(c *navCache) {
+		if c != nil {
+			c.files[p] = f
+		}
+	})
 	r.files[p] = f
 	r.pkgs[p] = f.pkg
 	return f, nil
@@ -225,14 +320,16 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		}
 		return r.unique(f, sameLang)
 	}
-	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
-		return d, ResolvedReceiver, err
-	}
+	// A name an import binds first: checking it reads nothing, and a receiver named like an
+	// imported package is not worth the shadowing rules.
 	if d, bound := r.inImported(f, q, sameLang); bound {
 		if d != nil {
 			return d, ResolvedImport, nil
 		}
 		return nil, "", nil // an import names where it is, and it is not in the workspace
+	}
+	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
+		return d, ResolvedReceiver, err
 	}
 	if d := r.onType(q, sameLang); d != nil {
 		return d, ResolvedQualified, nil
@@ -780,4 +877,76 @@ func (s *Store) ResolveName(ctx context.Context, p string, line int, name, quali
 		return nil, "", err
 	}
 	return r.resolve(f, use)
+}
+
+// eachStmtRow runs the prepared statement st with args and calls scan for each row.
+func eachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// reachable reports whether a use in the file f can resolve to the top-level definition
+// def when resolution cannot fall back on a unique name (the name has other definitions in
+// def's language family): only from def's own file, its package (the same Go directory, the
+// same Java package) or a file whose imports point at def's file or directory. It lets refs
+// skip the files that cannot hold a use of def without reading them. It answers true for
+// what it cannot tell (members of types, other languages).
+func (r *resolver) reachable(f *fileCtx, def *Def) (bool, error) {
+	if def.ParentID != "" || f.path == def.Path {
+		return true, nil
+	}
+	one := []*Def{def}
+	switch f.lang {
+	case "go":
+		if f.dir == path.Dir(def.Path) {
+			return true, nil
+		}
+		for _, im := range f.imports {
+			if pickUnder(one, im.target, true) != nil {
+				return true, nil
+			}
+		}
+		return false, nil
+	case "python":
+		for _, im := range f.imports {
+			for _, m := range []string{im.module, im.target} {
+				if m != "" && pickUnder(one, pyModulePath(m, f.path), false) != nil {
+					return true, nil
+				}
+			}
+		}
+		return false, nil
+	case "javascript", "typescript", "tsx", "jsx":
+		for _, im := range f.imports {
+			if where := jsModulePath(im.target, f.path); where != "" && pickUnder(one, where, false) != nil {
+				return true, nil
+			}
+		}
+		return false, nil
+	case "java":
+		pk, err := r.pkgOf(def.Path, def.Language)
+		if err != nil {
+			return false, err
+		}
+		if pk != "" && pk == f.pkg {
+			return true, nil
+		}
+		for _, im := range f.imports {
+			p := strings.ReplaceAll(strings.TrimSuffix(im.target, ".*"), ".", "/")
+			if pickUnder(one, p, false) != nil {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return true, nil
 }

@@ -55,6 +55,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -135,6 +136,27 @@ type Store struct {
 	bulk      bool                     // see setBulk
 	readOnly  bool                     // see ReadOnly
 	fileCount atomic.Pointer[genCount] // FileCount's last count, and the generation it is of
+	nav       navCache                 // what resolution read, for the generation it is of (resolve.go)
+	stmtMu    sync.Mutex
+	stmts     map[string]*sql.Stmt // prepared read statements (Store.stmt)
+}
+
+// stmt returns the statement query, prepared once per store.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	s.stmtMu.Lock()
+	defer s.stmtMu.Unlock()
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s.stmts == nil {
+		s.stmts = map[string]*sql.Stmt{}
+	}
+	s.stmts[query] = st
+	return st, nil
 }
 
 // genCount is a count of a store's generation.
@@ -261,7 +283,15 @@ func (s *Store) dropSecondaryIndexes(ctx context.Context) error {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmtMu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.stmtMu.Unlock()
+	return s.db.Close()
+}
 
 func (s *Store) migrate() error {
 	var n int

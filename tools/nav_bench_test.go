@@ -1,0 +1,65 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkNavigation measures warm refs, callers and callees (depth 3) of the definitions
+// in bench/nav-queries.txt over the workspace QUARRY_CORPUS (indexed), reporting each one's
+// median as p50-ms.
+func BenchmarkNavigation(b *testing.B) {
+	root := os.Getenv("QUARRY_CORPUS")
+	if root == "" {
+		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
+	}
+	data, err := os.ReadFile("../bench/nav-queries.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewService(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Keep, s.MaxBytes = time.Hour, AgentMaxBytes
+	ctx := context.Background()
+	for line := range strings.SplitSeq(string(data), "\n") {
+		sym := strings.TrimSpace(line)
+		if sym == "" || strings.HasPrefix(sym, "#") {
+			continue
+		}
+		ops := map[string]func() error{
+			"refs": func() error { _, err := s.Refs(ctx, RefsRequest{Symbol: sym}); return err },
+			"callers3": func() error {
+				_, err := s.Calls(ctx, CallsRequest{Symbol: sym, Direction: CallsCallers, Depth: 3})
+				return err
+			},
+			"callees3": func() error {
+				_, err := s.Calls(ctx, CallsRequest{Symbol: sym, Direction: CallsCallees, Depth: 3})
+				return err
+			},
+		}
+		for _, name := range []string{"refs", "callers3", "callees3"} {
+			op := ops[name]
+			b.Run(name+"/"+sym, func(b *testing.B) {
+				if err := op(); err != nil {
+					b.Fatal(err)
+				}
+				var lat []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					if err := op(); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+				}
+				slices.Sort(lat)
+				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			})
+		}
+	}
+}
