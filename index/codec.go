@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -169,9 +170,41 @@ func (r *blobReader) strings() []string {
 	return out
 }
 
+// rawStrings reads a string table as slices of the blob (no copy).
+func (r *blobReader) rawStrings() [][]byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) { // each string takes at least a byte
+		r.err, r.b = errBadBlob, nil
+		return nil
+	}
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = r.bytes(r.uvarint())
+	}
+	return out
+}
+
+// lazyStrings turns the entries of a raw string table into strings on first use.
+type lazyStrings struct {
+	raw  [][]byte
+	made []string
+	done []bool
+}
+
+func newLazyStrings(raw [][]byte) *lazyStrings {
+	return &lazyStrings{raw: raw, made: make([]string, len(raw)), done: make([]bool, len(raw))}
+}
+
+func (l *lazyStrings) get(i uint64) string {
+	if !l.done[i] {
+		l.made[i], l.done[i] = string(l.raw[i]), true
+	}
+	return l.made[i]
+}
+
 // decodeIdents calls fn for each identifier of blob, in order; keep, when not nil, says which
 // names to decode (by their index in the name table): the others are skipped without
-// building their identifier. fn returning false stops the walk.
+// building their identifier. keep is given a view of the blob, which it must not retain. fn returning false stops the walk.
 func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Identifier) bool) error {
 	if len(blob) == 0 {
 		return nil
@@ -180,15 +213,17 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 	if err != nil {
 		return err
 	}
-	names := r.strings()
-	containers := r.strings()
-	quals := r.strings()
+	// The tables are read as slices of the blob: a lookup of one name compares its entries
+	// in place and makes strings of only the entries the kept identifiers use.
+	names := newLazyStrings(r.rawStrings())
+	containers := newLazyStrings(r.rawStrings())
+	quals := newLazyStrings(r.rawStrings())
 	var kept []bool
 	if keep != nil {
-		kept = make([]bool, len(names))
+		kept = make([]bool, len(names.raw))
 		any := false
-		for i, n := range names {
-			kept[i] = keep(n)
+		for i, n := range names.raw {
+			kept[i] = keep(unsafe.String(unsafe.SliceData(n), len(n)))
 			any = any || kept[i]
 		}
 		if !any {
@@ -208,13 +243,13 @@ func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Iden
 		if r.err != nil {
 			break
 		}
-		if ni >= uint64(len(names)) || ci >= uint64(len(containers)) || qi >= uint64(len(quals)) {
+		if ni >= uint64(len(names.raw)) || ci >= uint64(len(containers.raw)) || qi >= uint64(len(quals.raw)) {
 			return errBadBlob
 		}
 		if kept != nil && !kept[ni] {
 			continue
 		}
-		x := extract.Identifier{Name: names[ni], Kind: extract.IdentKind(kb[0]), ContainingSymbolID: containers[ci], Qualifier: quals[qi]}
+		x := extract.Identifier{Name: names.get(ni), Kind: extract.IdentKind(kb[0]), ContainingSymbolID: containers.get(ci), Qualifier: quals.get(qi)}
 		x.StartLine, x.StartColumn, x.StartByte = line, col, start
 		// An identifier is one name on one line: its end follows from its start.
 		x.EndLine, x.EndColumn, x.EndByte = line, col+utf8.RuneCountInString(x.Name), start+len(x.Name)

@@ -154,11 +154,22 @@ type SymbolRef struct {
 	Resolution string
 }
 
+// RefsQuery is what SymbolRefs lists: uses of these kinds (none: all), with the unresolved
+// ones too, the page (Offset, Limit), and whether each use gets its line's text.
+type RefsQuery struct {
+	Kinds      []string
+	Unresolved bool
+	Offset     int
+	Limit      int
+	NoText     bool
+}
+
 // SymbolRefs returns the uses of the definition def: the ones resolution says mean it
-// (Resolution set), and, with unresolved, the uses of its name that resolve to nothing,
+// (Resolution set), and, with q.Unresolved, the uses of its name that resolve to nothing,
 // after them. Uses that resolve to another definition are left out. Within each part they are
-// ordered by path, line and column; offset and limit page the whole list, total counts it.
-func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresolved bool, offset, limit int) ([]SymbolRef, int, error) {
+// ordered by path, line and column; q's offset and limit page the whole list, total counts it.
+func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolRef, int, error) {
+	kinds, unresolved, offset, limit := q.Kinds, q.Unresolved, q.Offset, q.Limit
 	var want uint32
 	for _, k := range kinds {
 		var ik extract.IdentKind
@@ -221,27 +232,46 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresol
 				continue
 			}
 		}
-		var blob []byte
-		if err := blobStmt.QueryRowContext(ctx, f.id).Scan(&blob); err != nil {
-			return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
-		}
-		var uses []extract.Identifier
-		err = decodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
-			if want == 0 || want&(1<<x.Kind) != 0 {
-				uses = append(uses, x)
+		var named []resolvedUse // every use of the name in the file, resolved
+		cached := false
+		r.shared(func(c *navCache) {
+			if c != nil {
+				named, cached = c.uses[fileName{f.id, def.Name}]
 			}
-			return true
 		})
-		if err != nil {
-			return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
-		}
-		slices.SortStableFunc(uses, func(a, b extract.Identifier) int {
-			return cmp.Or(cmp.Compare(a.StartLine, b.StartLine), cmp.Compare(a.StartColumn, b.StartColumn))
-		})
-		for _, x := range uses {
-			d, why, err := r.resolve(fc, x)
+		if !cached {
+			var blob []byte
+			if err := blobStmt.QueryRowContext(ctx, f.id).Scan(&blob); err != nil {
+				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
+			}
+			err := decodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
+				named = append(named, resolvedUse{use: x})
+				return true
+			})
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
+			}
+			slices.SortStableFunc(named, func(a, b resolvedUse) int {
+				return cmp.Or(cmp.Compare(a.use.StartLine, b.use.StartLine), cmp.Compare(a.use.StartColumn, b.use.StartColumn))
+			})
+			for i := range named {
+				d, why, err := r.resolve(fc, named[i].use)
+				if err != nil {
+					return nil, 0, err
+				}
+				named[i].def, named[i].why = d, why
+			}
+			r.shared(func(c *navCache) {
+				if c != nil {
+					c.uses[fileName{f.id, def.Name}] = named
+					c.nUses += len(named) + 1
+				}
+			})
+		}
+		for _, u := range named {
+			x, d, why := u.use, u.def, u.why
+			if want != 0 && want&(1<<x.Kind) == 0 {
+				continue
 			}
 			ref := Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
 			switch {
@@ -264,11 +294,19 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, kinds []string, unresol
 	for i, u := range page {
 		refs[i], ids[i] = u.ref.Ref, u.container
 	}
-	if err := s.addContainers(ctx, refs, ids); err != nil {
-		return nil, 0, err
+	for i, id := range ids {
+		c, err := r.symbol(id)
+		if err != nil {
+			return nil, 0, err
+		}
+		if c != nil {
+			refs[i].Container, refs[i].ContainerKind, refs[i].ContainerID = c.Name, c.Kind, c.ID
+		}
 	}
-	if err := s.addRefText(ctx, refs); err != nil {
-		return nil, 0, err
+	if !q.NoText {
+		if err := s.addRefText(ctx, refs); err != nil {
+			return nil, 0, err
+		}
 	}
 	for i, u := range page {
 		out[i] = SymbolRef{Ref: refs[i], Resolution: u.ref.Resolution}
@@ -358,4 +396,11 @@ func familyOf(defs []Def, lang string) []*Def {
 		}
 	}
 	return out
+}
+
+// resolvedUse is a use of a name and the definition it resolves to (nil: none), with why.
+type resolvedUse struct {
+	use extract.Identifier
+	def *Def
+	why string
 }

@@ -73,9 +73,18 @@ type navCache struct {
 	byName map[string][]Def
 	byID   map[string]*Def
 	files  map[string]*fileCtx
+	uses   map[fileName][]resolvedUse // the uses of a name in a file, resolved (SymbolRefs)
+	nUses  int                        // uses held
 }
 
-// navCacheMax is the number of definitions by id beyond which the cache starts again.
+// fileName keys the uses of a name in a file.
+type fileName struct {
+	file int64
+	name string
+}
+
+// navCacheMax is the number of definitions by id, or of identifiers in uses, beyond which
+// the cache starts again.
 const navCacheMax = 200_000
 
 // resolver resolves uses against the store, caching what it reads for one request (and in
@@ -124,8 +133,9 @@ func (r *resolver) shared(fn func(c *navCache)) {
 	c := &r.s.nav
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != r.gen || c.byID == nil || len(c.byID) > navCacheMax {
+	if c.gen != r.gen || c.byID == nil || len(c.byID) > navCacheMax || c.nUses > navCacheMax {
 		c.gen, c.byName, c.byID, c.files = r.gen, map[string][]Def{}, map[string]*Def{}, map[string]*fileCtx{}
+		c.uses, c.nUses = map[fileName][]resolvedUse{}, 0
 	}
 	fn(c)
 }

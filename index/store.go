@@ -394,7 +394,11 @@ func (s *Store) SetMeta(key, value string) error {
 // reads it before and after reading several rows knows whether they are of one state.
 func (s *Store) Generation(ctx context.Context) (int64, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'generation'`).Scan(&v)
+	st, err := s.stmt(ctx, `SELECT value FROM meta WHERE key = 'generation'`)
+	if err != nil {
+		return 0, fmt.Errorf("index: read the generation: %w", err)
+	}
+	err = st.QueryRowContext(ctx).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

@@ -105,10 +105,10 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 	t := &callTree{ctx: ctx, x: xs[0], callers: req.Direction == CallsCallers}
 	out := &CallsResult{Symbol: name, Direction: req.Direction, Depth: depth, Errors: []ErrorInfo{}}
 	t.out = append(t.out, CallNode{Parent: -1, Symbol: definitionOf(def), Name: def.Name})
-	if err := t.expand(0, *def, depth, map[string]bool{def.ID: true}); err != nil {
+	if err := t.expand(*def, depth); err != nil {
 		return nil, AsError(err)
 	}
-	out.Nodes, out.Count, out.Truncated = t.out, len(t.out)-1, t.truncated
+	out.Nodes, out.Count, out.Truncated = depthFirst(t.out), len(t.out)-1, t.truncated
 	if out.Truncated {
 		out.TruncatedReason = TruncatedLimit
 	}
@@ -123,38 +123,95 @@ type callTree struct {
 	callers   bool
 	out       []CallNode
 	truncated bool
+	defs      map[string]*index.Def // Definition's answers, by id
 }
 
-// expand appends the children of node n (the definition def) down to depth more levels;
-// onPath holds the ids from the root to n, to mark cycles.
-func (t *callTree) expand(n int, def index.Def, depth int, onPath map[string]bool) error {
-	if depth == 0 {
-		return nil
+// definition returns the definition with id, once per tree.
+func (t *callTree) definition(id string) (*index.Def, error) {
+	if d, ok := t.defs[id]; ok {
+		return d, nil
 	}
-	kids, defs, err := t.children(def)
+	d, err := t.x.Definition(t.ctx, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i := range kids {
-		if len(t.out) > maxCallsNodes {
-			t.truncated = true
-			break
+	if t.defs == nil {
+		t.defs = map[string]*index.Def{}
+	}
+	t.defs[id] = d
+	return d, nil
+}
+
+// expand builds the tree under the root (t.out[0], the definition root) down to depth
+// levels, a level at a time, so that a tree cut at maxCallsNodes still holds every node
+// of its upper levels; a definition already on the path from the root is marked a cycle and
+// not expanded.
+func (t *callTree) expand(root index.Def, depth int) error {
+	type pending struct {
+		node int
+		def  index.Def
+	}
+	queue := []pending{{0, root}}
+	for len(queue) > 0 && !t.truncated {
+		p := queue[0]
+		queue = queue[1:]
+		if t.out[p.node].Depth == depth {
+			continue
 		}
-		k := kids[i]
-		k.Parent, k.Depth = n, t.out[n].Depth+1
-		d := defs[i]
-		k.Cycle = d != nil && onPath[d.ID]
-		t.out = append(t.out, k)
-		if d != nil && !k.Cycle {
-			onPath[d.ID] = true
-			err := t.expand(len(t.out)-1, *d, depth-1, onPath)
-			delete(onPath, d.ID)
-			if err != nil {
-				return err
+		kids, defs, err := t.children(p.def)
+		if err != nil {
+			return err
+		}
+		for i := range kids {
+			if len(t.out) > maxCallsNodes {
+				t.truncated = true
+				break
+			}
+			k := kids[i]
+			k.Parent, k.Depth = p.node, t.out[p.node].Depth+1
+			d := defs[i]
+			k.Cycle = d != nil && t.onPath(p.node, d.ID)
+			t.out = append(t.out, k)
+			if d != nil && !k.Cycle {
+				queue = append(queue, pending{len(t.out) - 1, *d})
 			}
 		}
 	}
 	return nil
+}
+
+// onPath reports whether the definition id is node n or one of its ancestors.
+func (t *callTree) onPath(n int, id string) bool {
+	for ; n >= 0; n = t.out[n].Parent {
+		if s := t.out[n].Symbol; s != nil && s.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// depthFirst reorders a tree built a level at a time into depth-first order (each node
+// followed by its subtree), renumbering the parents.
+func depthFirst(nodes []CallNode) []CallNode {
+	kids := make([][]int, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		kids[nodes[i].Parent] = append(kids[nodes[i].Parent], i)
+	}
+	out := make([]CallNode, 0, len(nodes))
+	var walk func(i, parent int)
+	walk = func(i, parent int) {
+		n := nodes[i]
+		n.Parent = parent
+		out = append(out, n)
+		at := len(out) - 1
+		for _, k := range kids[i] {
+			walk(k, at)
+		}
+	}
+	if len(nodes) > 0 {
+		walk(0, -1)
+	}
+	return out
 }
 
 // children returns the callers or callees of def as nodes (in order of their first call
@@ -177,7 +234,7 @@ func (t *callTree) children(def index.Def) ([]CallNode, []*index.Def, error) {
 		nodes[i].Sites = append(nodes[i].Sites, site)
 	}
 	if t.callers {
-		refs, _, err := t.x.SymbolRefs(t.ctx, def, []string{"call"}, false, 0, maxCallsNodes*4)
+		refs, _, err := t.x.SymbolRefs(t.ctx, def, index.RefsQuery{Kinds: []string{"call"}, Limit: maxCallsNodes * 4, NoText: true})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -187,7 +244,7 @@ func (t *callTree) children(def index.Def) ([]CallNode, []*index.Def, error) {
 				add("file:"+r.Path, nil, "(top level of "+r.Path+")", r.Resolution, site)
 				continue
 			}
-			caller, err := t.x.Definition(t.ctx, r.ContainerID)
+			caller, err := t.definition(r.ContainerID)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -178,7 +178,7 @@ func explainAll(ctx context.Context, x *workspace.SearchIndex, def *index.Def, n
 	if len(out.Unresolved) > n {
 		out.Unresolved = out.Unresolved[:n]
 	}
-	uses, total, err := x.SymbolRefs(ctx, *def, []string{"type_usage"}, false, 0, n)
+	uses, total, err := x.SymbolRefs(ctx, *def, index.RefsQuery{Kinds: []string{"type_usage"}, Limit: n})
 	if err != nil {
 		return err
 	}

@@ -172,7 +172,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 			out.Results = append(out.Results, refOf(r, ""))
 		}
 	} else {
-		refs, total, err := xs[0].SymbolRefs(ctx, *def, req.Kind, req.Unresolved, offset, limit)
+		refs, total, err := xs[0].SymbolRefs(ctx, *def, index.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Offset: offset, Limit: limit})
 		if err != nil {
 			return nil, AsError(err)
 		}

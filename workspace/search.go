@@ -232,8 +232,8 @@ func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, off
 }
 
 // SymbolRefs lists the uses of def that resolve to it (index.Store.SymbolRefs).
-func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, kinds []string, unresolved bool, offset, limit int) ([]index.SymbolRef, int, error) {
-	return x.store.SymbolRefs(ctx, def, kinds, unresolved, offset, limit)
+func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, q index.RefsQuery) ([]index.SymbolRef, int, error) {
+	return x.store.SymbolRefs(ctx, def, q)
 }
 
 // Callees returns the calls made in the body of def, resolved (index.Store.Callees).
