@@ -191,8 +191,8 @@ type Identifier struct {
 	Span
 	ContainingSymbolID string `json:"containing_symbol_id,omitempty"`
 	// Qualifier is what the name is looked up in, as written before it: the package of
-	// pkg.F, the receiver of s.Close(), self of self.save(), the path a::b of a::b::c(). ""
-	// for a bare name.
+	// pkg.F, the receiver of s.Close(), self of self.save(), the path a::b:: of a::b::c()
+	// (a path keeps its :: apart from a value's field). "" for a bare name.
 	Qualifier string `json:"qualifier,omitempty"`
 }
 

@@ -432,8 +432,8 @@ const maxQualifierBytes = 120
 var qualifierSeparators = []string{"?.", "::", "->", ".", "\\"}
 
 // qualifier returns the source before the name n inside the expression whole, without the
-// separator: pkg in pkg.F, s.mux in s.mux.Handle(), self in self.save(), a::b in a::b::c(),
-// this in this.x. It is "" when n starts whole, and when the text spans lines or exceeds
+// separator: pkg in pkg.F, s.mux in s.mux.Handle(), self in self.save(), this in this.x; a
+// path keeps its separator: a::b:: in a::b::c(). It is "" when n starts whole, and when the text spans lines or exceeds
 // maxQualifierBytes.
 func (w *walker) qualifier(n, whole *sitter.Node) string {
 	if whole == nil {
@@ -447,10 +447,13 @@ func (w *walker) qualifier(n, whole *sitter.Node) string {
 	for _, sep := range qualifierSeparators {
 		if strings.HasSuffix(q, sep) {
 			q = strings.TrimRight(q[:len(q)-len(sep)], " \t")
+			if sep == "::" { // a path (Rust, C++): kept apart from a value's field (bytes.x)
+				q += "::"
+			}
 			break
 		}
 	}
-	if q == "" || len(q) > maxQualifierBytes || strings.ContainsAny(q, "\r\n") {
+	if q == "" || q == "::" || len(q) > maxQualifierBytes || strings.ContainsAny(q, "\r\n") {
 		return ""
 	}
 	return q

@@ -254,6 +254,9 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			slices.SortStableFunc(named, func(a, b resolvedUse) int {
 				return cmp.Or(cmp.Compare(a.use.StartLine, b.use.StartLine), cmp.Compare(a.use.StartColumn, b.use.StartColumn))
 			})
+			// One use per place: an extractor may record a name twice (a call and the
+			// member access it is).
+			named = slices.CompactFunc(named, func(a, b resolvedUse) bool { return a.use.StartByte == b.use.StartByte })
 			for i := range named {
 				d, why, err := r.resolve(fc, named[i].use)
 				if err != nil {

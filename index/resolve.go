@@ -317,7 +317,18 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if len(sameLang) == 0 {
 		return nil, "", nil
 	}
-	q := u.Qualifier
+	q, isPath := strings.CutSuffix(u.Qualifier, "::")
+	if u.Kind == extract.ImportRef {
+		// An import names what it imports: never a definition of the importing file.
+		if q == "" {
+			if d := r.imported(f, u.Name, sameLang); d != nil {
+				return d, ResolvedImport, nil
+			}
+		} else if d, bound := r.inImported(f, q, sameLang); bound && d != nil {
+			return d, ResolvedImport, nil
+		}
+		return nil, "", nil
+	}
 	if q == "" {
 		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
 			return d, ResolvedScope, err
@@ -344,7 +355,7 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if d := r.onType(q, sameLang); d != nil {
 		return d, ResolvedQualified, nil
 	}
-	if f.lang == "rust" && !isUpper(lastSegment(q, "::")) { // toml::parse, crate::a::b::f
+	if isPath && f.lang == "rust" && !isUpper(lastSegment(q, "::")) { // toml::parse, crate::a::b::f
 		if d := pickUnder(sameLang, rustModulePath(q), false); d != nil {
 			return d, ResolvedQualified, nil
 		}
@@ -575,6 +586,13 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 				break
 			}
 		}
+	case q == "super" || q == "super()" || q == "parent":
+		for _, id := range chain { // a member of a base of the enclosing type, not of the type
+			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
+				return r.inherited(f, *d, cands, 0)
+			}
+		}
+		return nil, nil
 	case f.lang == "go":
 		for _, id := range chain {
 			d, _ := r.symbol(id)
@@ -686,11 +704,9 @@ func (r *resolver) bases(t Def) ([]*Def, error) {
 // onType resolves Type.member and Type::member: the one candidate whose parent is a type
 // named like the qualifier's last part.
 func (r *resolver) onType(q string, cands []*Def) *Def {
+	// Only a type's own name: in x.Reader.Peek(), Reader is a field named like a type.
 	name := q
-	for _, sep := range []string{"::", "."} {
-		name = lastSegment(name, sep)
-	}
-	if name == "" || !isUpper(name) {
+	if name == "" || !isUpper(name) || strings.ContainsAny(name, ".:()[]<> ") {
 		return nil
 	}
 	var hit []*Def

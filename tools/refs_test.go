@@ -30,7 +30,15 @@ func navWorkspace(t *testing.T) *Service {
 		// Python: two modules define save; one is imported by name, one through its module.
 		"py/models.py":  "class Model:\n    def save(self):\n        self.validate()\n\n    def validate(self):\n        pass\n\n\ndef save(x):\n    return x\n",
 		"py/forms.py":   "def save(form):\n    return form\n",
-		"py/special.py": "from .models import Model\n\n\nclass Special(Model):\n    def save(self):\n        self.validate()\n",
+		"py/special.py": "from .models import Model\n\n\nclass Special(Model):\n    def save(self):\n        self.validate()\n        super().save()\n",
+		// An import of another module's urlencode, in a file defining its own.
+		"py/util.py": "from urllib.parse import urlencode as original_urlencode\n\n\ndef urlencode(q):\n    return original_urlencode(q)\n",
+		// A field named like a type (x.Reader.Peek()), in Go; a variable named like a module
+		// (bytes.split_to()), in Rust: neither says which Peek or split_to is meant.
+		"store/peek.go": "package store\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n",
+		"cache/peek.go": "package cache\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n\nfunc use(x struct{ Reader *Reader }) { x.Reader.Peek() }\n",
+		"rs/src/bytes.rs": "pub fn split_to(n: usize) -> usize { n }\n",
+		"rs/src/other.rs": "pub struct B;\n\nimpl B {\n    pub fn split_to(&self) {}\n}\n\nfn f(bytes: B) { bytes.split_to(); }\n",
 		"py/views.py":   "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
 		"ts/date.ts": "export function format(d: Date): string { return '' }\n",
@@ -99,6 +107,10 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"py/models.py:9", []string{"py/views.py:1 import", "py/views.py:6 import"}},
 		{"py/forms.py:1", []string{"py/views.py:7 import"}},
 		{"py/models.py:5", []string{"py/models.py:3 receiver", "py/special.py:6 receiver"}}, // inherited by Special
+		{"py/models.py:2", []string{"py/special.py:7 receiver"}},                           // super().save()
+		{"py/util.py:4", nil},                                                              // not the import of urllib's
+		{"store/peek.go:5", nil},
+		{"rs/src/bytes.rs:1", nil},
 		// TypeScript: format imported from ./money; date.format through the namespace.
 		{"ts/money.ts:1", []string{"ts/ui.ts:4 import"}},
 		{"ts/money.ts:3", []string{"ts/ui.ts:4 import"}}, // another overload, the same uses
