@@ -35,11 +35,11 @@ func navWorkspace(t *testing.T) *Service {
 		"py/util.py": "from urllib.parse import urlencode as original_urlencode\n\n\ndef urlencode(q):\n    return original_urlencode(q)\n",
 		// A field named like a type (x.Reader.Peek()), in Go; a variable named like a module
 		// (bytes.split_to()), in Rust: neither says which Peek or split_to is meant.
-		"store/peek.go": "package store\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n",
-		"cache/peek.go": "package cache\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n\nfunc use(x struct{ Reader *Reader }) { x.Reader.Peek() }\n",
+		"store/peek.go":   "package store\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n",
+		"cache/peek.go":   "package cache\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n\nfunc use(x struct{ Reader *Reader }) { x.Reader.Peek() }\n",
 		"rs/src/bytes.rs": "pub fn split_to(n: usize) -> usize { n }\n",
 		"rs/src/other.rs": "pub struct B;\n\nimpl B {\n    pub fn split_to(&self) {}\n}\n\nfn f(bytes: B) { bytes.split_to(); }\n",
-		"py/views.py":   "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
+		"py/views.py":     "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
 		"ts/date.ts": "export function format(d: Date): string { return '' }\n",
 		// money.ts declares format with overloads: one definition.
@@ -107,8 +107,8 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"py/models.py:9", []string{"py/views.py:1 import", "py/views.py:6 import"}},
 		{"py/forms.py:1", []string{"py/views.py:7 import"}},
 		{"py/models.py:5", []string{"py/models.py:3 receiver", "py/special.py:6 receiver"}}, // inherited by Special
-		{"py/models.py:2", []string{"py/special.py:7 receiver"}},                           // super().save()
-		{"py/util.py:4", nil},                                                              // not the import of urllib's
+		{"py/models.py:2", []string{"py/special.py:7 receiver"}},                            // super().save()
+		{"py/util.py:4", nil}, // not the import of urllib's
 		{"store/peek.go:5", nil},
 		{"rs/src/bytes.rs:1", nil},
 		// TypeScript: format imported from ./money; date.format through the namespace.
