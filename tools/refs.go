@@ -26,12 +26,13 @@ const (
 
 // RefsRequest asks for the uses of a symbol.
 type RefsRequest struct {
-	Symbol     string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
-	Kind       []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
-	Unresolved bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
-	Workspace  string   `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
-	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
-	Cursor     string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Symbol            string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
+	Kind              []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
+	Unresolved        bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
+	IncludeDefinition bool     `json:"include_definition,omitempty" jsonschema:"list the definition itself first (kind definition)"`
+	Workspace         string   `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
+	Limit             int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
+	Cursor            string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
 // Ref is one use of a name.
@@ -39,7 +40,7 @@ type Ref struct {
 	Path          string `json:"path" jsonschema:"workspace-relative, POSIX"`
 	Line          int    `json:"line"`
 	Column        int    `json:"column"`
-	Kind          string `json:"kind" jsonschema:"call, variable_ref, type_usage, member_access or import"`
+	Kind          string `json:"kind" jsonschema:"call, variable_ref, type_usage, member_access or import; definition for the definition itself (include_definition)"`
 	Resolution    string `json:"resolution,omitempty" jsonschema:"why this use means the definition: scope, receiver, import, package, qualified or global-unique; empty for a use matched by name only"`
 	Container     string `json:"container,omitempty" jsonschema:"the name of the symbol the use is in"`
 	ContainerKind string `json:"container_kind,omitempty"`
@@ -172,11 +173,25 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 			out.Results = append(out.Results, refOf(r, ""))
 		}
 	} else {
-		refs, total, err := xs[0].SymbolRefs(ctx, *def, index.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Offset: offset, Limit: limit})
+		// With include_definition the definition is the list's first entry.
+		first, from, n := req.IncludeDefinition && offset == 0, offset, limit
+		if req.IncludeDefinition {
+			from = max(offset-1, 0)
+			if first {
+				n = limit - 1
+			}
+		}
+		refs, total, err := xs[0].SymbolRefs(ctx, *def, index.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Offset: from, Limit: n})
 		if err != nil {
 			return nil, AsError(err)
 		}
 		out.Definition, out.Total = definitionOf(def), total
+		if req.IncludeDefinition {
+			out.Total++
+		}
+		if first {
+			out.Results = append(out.Results, Ref{Path: def.Path, Line: def.Line, Column: 1, Kind: "definition", Text: def.Signature})
+		}
 		for _, r := range refs {
 			out.Results = append(out.Results, refOf(r.Ref, r.Resolution))
 		}

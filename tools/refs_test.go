@@ -240,3 +240,56 @@ func TestExplain(t *testing.T) {
 		t.Errorf("explain depth deep: %v", err)
 	}
 }
+
+// TestNavigationFollowsEdits: re-indexing after an edit that adds a caller shows it in the
+// callers; deleting a definition leaves its former uses unresolved, and a use's resolution
+// moves with an import that changes.
+func TestNavigationFollowsEdits(t *testing.T) {
+	s := navWorkspace(t)
+	ctx := t.Context()
+	callers := func(symbol string) []string {
+		t.Helper()
+		res, err := s.Calls(ctx, CallsRequest{Symbol: symbol, Direction: CallsCallers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range res.Nodes[1:] {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	if got := callers("store/store.go:5"); !slices.Equal(got, []string{"main"}) {
+		t.Fatalf("callers of store's Open before the edit: %q", got)
+	}
+	write := func(p, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(s.Root(), filepath.FromSlash(p)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Index(ctx, IndexRequest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// other.go switches from cache to store: its Open call moves with the import.
+	write("cmd/app/other.go", "package main\n\nimport \"example.com/app/store\"\n\nfunc other() { store.Open(\"y\") }\n")
+	if got := callers("store/store.go:5"); !slices.Equal(got, []string{"other", "main"}) && !slices.Equal(got, []string{"main", "other"}) {
+		t.Errorf("callers of store's Open after other.go imports store: %q", got)
+	}
+	if got := callers("cache/cache.go:5"); !slices.Equal(got, []string{"warm"}) {
+		t.Errorf("callers of cache's Open after other.go stopped importing cache: %q", got)
+	}
+	// Deleting store's Open: main's call resolves to nothing (cache's Open is not imported).
+	write("store/store.go", "package store\n\ntype DB struct{}\n\nfunc (d *DB) Close() error { return nil }\n")
+	var refs RefsResult
+	call(t, s, "fast_refs", `{"symbol":"cache/cache.go:5","unresolved":true}`, &refs)
+	var unresolved []string
+	for _, r := range refs.Results {
+		if r.Resolution == "" {
+			unresolved = append(unresolved, r.Path+":"+strconv.Itoa(r.Line))
+		}
+	}
+	if !slices.Contains(unresolved, "cmd/app/main.go:6") {
+		t.Errorf("after store's Open was deleted, main.go's call is not among the unresolved uses: %q", unresolved)
+	}
+}

@@ -95,6 +95,15 @@ func TestOperations(t *testing.T) {
 	if len(refs.Results) != 1 || refs.Truncated || refs.Results[0].Container != "main" || !strings.Contains(refs.Results[0].Text, "helper()") {
 		t.Errorf("fast_refs helper page 2: %+v", refs)
 	}
+	// include_definition: the definition first, counted, paged with the uses.
+	call(t, s, "fast_refs", `{"symbol":"helper","include_definition":true,"limit":2}`, &refs)
+	if refs.Total != 3 || len(refs.Results) != 2 || refs.Results[0].Kind != "definition" || refs.Results[0].Line != 9 || refs.Results[1].Line != 7 || refs.NextCursor != "2" {
+		t.Errorf("fast_refs helper include_definition: %+v", refs)
+	}
+	call(t, s, "fast_refs", `{"symbol":"helper","include_definition":true,"cursor":"2"}`, &refs)
+	if len(refs.Results) != 1 || refs.Results[0].Line != 11 {
+		t.Errorf("fast_refs helper include_definition page 2: %+v", refs)
+	}
 	// By id and by path:line, the same definition.
 	defID := refs.Definition.ID
 	for _, sym := range []string{defID, "server.go:9"} {

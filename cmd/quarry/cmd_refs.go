@@ -11,6 +11,7 @@ import (
 type refsOptions struct {
 	kinds      []string
 	unresolved bool
+	includeDef bool
 	workspace  string
 	limit      int
 	cursor     string
@@ -41,7 +42,7 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 			if err != nil {
 				return jsonFailure(cmd, opts.json, err)
 			}
-			res, err := svc.Refs(cmd.Context(), tools.RefsRequest{Symbol: args[0], Kind: opts.kinds, Unresolved: opts.unresolved,
+			res, err := svc.Refs(cmd.Context(), tools.RefsRequest{Symbol: args[0], Kind: opts.kinds, Unresolved: opts.unresolved, IncludeDefinition: opts.includeDef,
 				Workspace: opts.workspace, Limit: opts.limit, Cursor: opts.cursor})
 			if err != nil {
 				return jsonFailure(cmd, opts.json, err)
@@ -64,7 +65,7 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 					}
 					if r.Resolution != "" {
 						why = " [" + r.Resolution + "]"
-					} else if res.Definition != nil {
+					} else if res.Definition != nil && r.Kind != "definition" {
 						why = " [unresolved]"
 					}
 					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, why, r.Text)
@@ -85,6 +86,7 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 	f := cmd.Flags()
 	f.StringSliceVarP(&opts.kinds, "kind", "k", nil, flagDoc("refs", "kind"))
 	f.BoolVar(&opts.unresolved, "unresolved", false, flagDoc("refs", "unresolved"))
+	f.BoolVar(&opts.includeDef, "include-definition", false, flagDoc("refs", "include_definition"))
 	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("refs", "workspace"))
 	f.IntVarP(&opts.limit, "limit", "n", 50, flagDoc("refs", "limit"))
 	f.StringVar(&opts.cursor, "cursor", "", flagDoc("refs", "cursor"))
