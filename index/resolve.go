@@ -14,7 +14,9 @@ package index
 //	               in), else the file's top-level one
 //	receiver       self.x / this.x, or a Go method's receiver (s.x in func (s *Server)
 //	               ...): a member of the enclosing type, or of the nearest base type that
-//	               has one (the type's extends relationships, resolved in its file)
+//	               has one (the type's extends relationships, resolved in its file); also
+//	               r.x for a parameter with a declared type (func f(r *bufio.Reader)) and
+//	               chains of typed fields (c.bufr.x, this.count.x; typed.go)
 //	import         a name the file imports (Python from m import x, JS/TS import {x} from
 //	               "./m", Java import a.b.X, Rust use a::b::x), or one looked up in an
 //	               imported module or package (pkg.F in Go, m.f in Python, ns.f in JS/TS): a
@@ -351,6 +353,11 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	}
 	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
 		return d, ResolvedReceiver, err
+	}
+	if !isPath {
+		if d, err := r.onDeclaredType(f, u, q, sameLang); d != nil || err != nil {
+			return d, ResolvedReceiver, err
+		}
 	}
 	if d := r.onType(q, sameLang); d != nil {
 		return d, ResolvedQualified, nil

@@ -38,8 +38,16 @@ func navWorkspace(t *testing.T) *Service {
 		"store/peek.go":   "package store\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n",
 		"cache/peek.go":   "package cache\n\ntype Reader struct{}\n\nfunc (r *Reader) Peek() {}\n\nfunc use(x struct{ Reader *Reader }) { x.Reader.Peek() }\n",
 		"rs/src/bytes.rs": "pub fn split_to(n: usize) -> usize { n }\n",
-		"rs/src/other.rs": "pub struct B;\n\nimpl B {\n    pub fn split_to(&self) {}\n}\n\nfn f(bytes: B) { bytes.split_to(); }\n",
-		"py/views.py":     "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
+		// Declared types: a Go parameter, a Java field and parameter, a Python annotation,
+		// a TypeScript parameter.
+		"store/use.go":           "package store\n\nfunc Flush(d *DB) { d.Close() }\n",
+		"java/com/b/Runner.java": "package com.b;\n\nimport com.a.Task;\n\npublic class Runner {\n    private final Task task = Task.make();\n    void go(Job job) { this.task.run(); job.run(); }\n}\n",
+		"py/hints.py":            "from .models import Model\n\n\ndef act(m: Model):\n    m.validate()\n",
+		"ts/sched.ts":            "export class Scheduler {\n  schedule(): void {}\n}\n",
+		"ts/other.ts":            "export class Other {\n  schedule(): void {}\n}\n",
+		"ts/run.ts":              "import { Scheduler } from './sched'\n\nexport function run(s: Scheduler) { s.schedule() }\n",
+		"rs/src/other.rs":        "pub struct B;\n\nimpl B {\n    pub fn split_to(&self) {}\n}\n\nfn f(bytes: B) { bytes.split_to(); }\n",
+		"py/views.py":            "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
 		"ts/date.ts": "export function format(d: Date): string { return '' }\n",
 		// money.ts declares format with overloads: one definition.
@@ -102,12 +110,11 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		// aliased import; d.Close() on the method's receiver.
 		{"store/store.go:5", []string{"cmd/app/main.go:6 import"}},
 		{"cache/cache.go:5", []string{"cache/cache.go:9 scope", "cmd/app/other.go:5 import"}},
-		{"store/store.go:7", []string{"store/store.go:9 receiver"}},
 		// Python: save imported by name from .models; forms.save through the module.
 		{"py/models.py:9", []string{"py/views.py:1 import", "py/views.py:6 import"}},
 		{"py/forms.py:1", []string{"py/views.py:7 import"}},
-		{"py/models.py:5", []string{"py/models.py:3 receiver", "py/special.py:6 receiver"}}, // inherited by Special
-		{"py/models.py:2", []string{"py/special.py:7 receiver"}},                            // super().save()
+		{"py/models.py:5", []string{"py/hints.py:5 receiver", "py/models.py:3 receiver", "py/special.py:6 receiver"}}, // m: Model; inherited by Special
+		{"py/models.py:2", []string{"py/special.py:7 receiver"}},                                                      // super().save()
 		{"py/util.py:4", nil}, // not the import of urllib's
 		{"store/peek.go:5", nil},
 		{"rs/src/bytes.rs:1", nil},
@@ -116,8 +123,11 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"ts/money.ts:3", []string{"ts/ui.ts:4 import"}}, // another overload, the same uses
 		{"ts/date.ts:1", []string{"ts/ui.ts:4 import"}},
 		// Java: Task.make() by the type; run() in Job's own class.
-		{"java/com/a/Task.java:5", []string{"java/com/b/Main.java:6 qualified"}},
-		{"java/com/b/Job.java:4", []string{"java/com/b/Job.java:5 scope"}},
+		{"java/com/a/Task.java:5", []string{"java/com/b/Main.java:6 qualified", "java/com/b/Runner.java:6 qualified"}},
+		{"java/com/b/Job.java:4", []string{"java/com/b/Job.java:5 scope", "java/com/b/Runner.java:7 receiver"}}, // job.run(), Job job
+		{"java/com/a/Task.java:4", []string{"java/com/b/Runner.java:7 receiver"}},                               // this.task.run(), a Task field
+		{"store/store.go:7", []string{"store/store.go:9 receiver", "store/use.go:3 receiver"}},                  // d.Close(), d *DB
+		{"ts/sched.ts:2", []string{"ts/run.ts:3 receiver"}},                                                     // s.schedule(), s: Scheduler
 		// Rust: parse brought in by use crate::json::parse; toml::parse through the module.
 		{"rs/src/json.rs:1", []string{"rs/src/main.rs:3 import", "rs/src/main.rs:5 import"}},
 		{"rs/src/toml.rs:1", []string{"rs/src/main.rs:5 qualified"}},
