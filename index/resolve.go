@@ -742,7 +742,11 @@ func pickUnder(cands []*Def, where string, goModule bool) *Def {
 	for _, d := range cands {
 		noExt := strings.TrimSuffix(d.Path, path.Ext(d.Path))
 		dir := path.Dir(d.Path)
-		for _, p := range []string{noExt, dir, strings.TrimSuffix(noExt, "/index"), strings.TrimSuffix(noExt, "/__init__"), strings.TrimSuffix(noExt, "/mod")} {
+		places := []string{noExt, dir, strings.TrimSuffix(noExt, "/index"), strings.TrimSuffix(noExt, "/__init__"), strings.TrimSuffix(noExt, "/mod")}
+		if goModule { // a Go import path names a directory, never a file
+			places = places[1:2]
+		}
+		for _, p := range places {
 			if p == where || strings.HasSuffix(p, "/"+where) || goModule && p == dir && p != "." && strings.HasSuffix(where, "/"+p) {
 				hit = append(hit, d)
 				break

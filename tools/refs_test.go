@@ -40,7 +40,11 @@ func navWorkspace(t *testing.T) *Service {
 		"rs/src/bytes.rs": "pub fn split_to(n: usize) -> usize { n }\n",
 		// Declared types: a Go parameter, a Java field and parameter, a Python annotation,
 		// a TypeScript parameter.
-		"store/use.go":           "package store\n\nfunc Flush(d *DB) { d.Close() }\n",
+		"store/use.go": "package store\n\nfunc Flush(d *DB) { d.Close() }\n",
+		// A Go import path names a directory: path/filepath/path.go is not package path.
+		"path/path.go":           "package path\n\nfunc Clean(p string) string { return p }\n",
+		"path/filepath/path.go":  "package filepath\n\nfunc Clean(p string) string { return p }\n",
+		"cmd/app/clean.go":       "package main\n\nimport \"path\"\n\nfunc tidy() string { return path.Clean(\"x\") }\n",
 		"java/com/b/Runner.java": "package com.b;\n\nimport com.a.Task;\n\npublic class Runner {\n    private final Task task = Task.make();\n    void go(Job job) { this.task.run(); job.run(); }\n}\n",
 		"py/hints.py":            "from .models import Model\n\n\ndef act(m: Model):\n    m.validate()\n",
 		"ts/sched.ts":            "export class Scheduler {\n  schedule(): void {}\n}\n",
@@ -126,8 +130,10 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"java/com/a/Task.java:5", []string{"java/com/b/Main.java:6 qualified", "java/com/b/Runner.java:6 qualified"}},
 		{"java/com/b/Job.java:4", []string{"java/com/b/Job.java:5 scope", "java/com/b/Runner.java:7 receiver"}}, // job.run(), Job job
 		{"java/com/a/Task.java:4", []string{"java/com/b/Runner.java:7 receiver"}},                               // this.task.run(), a Task field
-		{"store/store.go:7", []string{"store/store.go:9 receiver", "store/use.go:3 receiver"}},                  // d.Close(), d *DB
-		{"ts/sched.ts:2", []string{"ts/run.ts:3 receiver"}},                                                     // s.schedule(), s: Scheduler
+		{"store/store.go:7", []string{"store/store.go:9 receiver", "store/use.go:3 receiver"}},
+		{"path/path.go:3", []string{"cmd/app/clean.go:5 import"}},
+		{"path/filepath/path.go:3", nil},                    // d.Close(), d *DB
+		{"ts/sched.ts:2", []string{"ts/run.ts:3 receiver"}}, // s.schedule(), s: Scheduler
 		// Rust: parse brought in by use crate::json::parse; toml::parse through the module.
 		{"rs/src/json.rs:1", []string{"rs/src/main.rs:3 import", "rs/src/main.rs:5 import"}},
 		{"rs/src/toml.rs:1", []string{"rs/src/main.rs:5 qualified"}},
