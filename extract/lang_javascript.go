@@ -326,6 +326,7 @@ func (x *jsExtractor) importStatement(n *sitter.Node) {
 			meta(sym, jsMetaAlias, w.text(childOfType(c, "identifier")))
 		case "named_imports":
 			for _, spec := range childrenOfType(c, "import_specifier") {
+				w.ident(field(spec, "name"), ImportRef) // the imported name: a use of its definition
 				name := w.text(field(spec, "name"))
 				if alias := field(spec, "alias"); alias != nil {
 					name += " as " + w.text(alias)

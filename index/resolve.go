@@ -323,7 +323,7 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if u.Kind == extract.ImportRef {
 		// An import names what it imports: never a definition of the importing file.
 		if q == "" {
-			if d := r.imported(f, u.Name, sameLang); d != nil {
+			if d := r.importedAs(f, u.Name, sameLang, true); d != nil {
 				return d, ResolvedImport, nil
 			}
 		} else if d, bound := r.inImported(f, q, sameLang); bound && d != nil {
@@ -507,6 +507,12 @@ func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
 // imported picks the candidate a bare name's import names: from m import name, import
 // {name} from "./m", import a.b.Name, use a::b::name.
 func (r *resolver) imported(f *fileCtx, name string, cands []*Def) *Def {
+	return r.importedAs(f, name, cands, false)
+}
+
+// importedAs is imported; importing says the use is the import statement's own name
+// (import {zip as zipStatic}: zip names the definition, zipStatic the binding).
+func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing bool) *Def {
 	for _, im := range f.imports {
 		var where string // a module path whose file or directory must hold the definition
 		switch f.lang {
@@ -515,7 +521,7 @@ func (r *resolver) imported(f *fileCtx, name string, cands []*Def) *Def {
 				where = pyModulePath(im.module, f.path)
 			}
 		case "javascript", "typescript", "tsx", "jsx":
-			if im.deflt == name || jsNamesImport(im.names, name) {
+			if im.deflt == name || jsNamesImport(im.names, name) || importing && jsNamesImported(im.names, name) {
 				where = jsModulePath(im.target, f.path)
 			}
 		case "java", "kotlin", "scala":
@@ -858,6 +864,17 @@ func jsNamesImport(names, name string) bool {
 		n = strings.TrimSpace(n)
 		orig, alias, ok := strings.Cut(n, " as ")
 		if ok && strings.TrimSpace(alias) == name || !ok && orig == name {
+			return true
+		}
+	}
+	return false
+}
+
+// jsNamesImported reports whether the named imports "a, b as c" import the name (a or b).
+func jsNamesImported(names, name string) bool {
+	for _, n := range strings.Split(names, ",") {
+		orig, _, _ := strings.Cut(strings.TrimSpace(n), " as ")
+		if strings.TrimSpace(orig) == name {
 			return true
 		}
 	}

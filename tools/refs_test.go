@@ -123,8 +123,8 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"store/peek.go:5", nil},
 		{"rs/src/bytes.rs:1", nil},
 		// TypeScript: format imported from ./money; date.format through the namespace.
-		{"ts/money.ts:1", []string{"ts/ui.ts:4 import"}},
-		{"ts/money.ts:3", []string{"ts/ui.ts:4 import"}}, // another overload, the same uses
+		{"ts/money.ts:1", []string{"ts/ui.ts:1 import", "ts/ui.ts:4 import"}},
+		{"ts/money.ts:3", []string{"ts/ui.ts:1 import", "ts/ui.ts:4 import"}}, // another overload, the same uses
 		{"ts/date.ts:1", []string{"ts/ui.ts:4 import"}},
 		// Java: Task.make() by the type; run() in Job's own class.
 		{"java/com/a/Task.java:5", []string{"java/com/b/Main.java:6 qualified", "java/com/b/Runner.java:6 qualified"}},
