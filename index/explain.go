@@ -134,3 +134,14 @@ func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 	}
 	return out, nil
 }
+
+// NamesWithPrefix returns up to limit distinct names of definitions (imports excluded)
+// whose lower case starts with prefix (lower case), by the lower(name) index.
+func (s *Store) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
+	hi := prefix + "\U0010FFFF"
+	names, err := s.strings(ctx, `SELECT DISTINCT name FROM symbols WHERE lower(name) >= ? AND lower(name) < ? AND kind != 'import' LIMIT ?`, prefix, hi, limit)
+	if err != nil {
+		return nil, fmt.Errorf("index: names starting %q: %w", prefix, err)
+	}
+	return names, nil
+}

@@ -100,7 +100,7 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 		return nil, err
 	}
 	if def == nil {
-		return nil, Errorf(CodeNotFound, "symbol", "no definition named %s in the workspace: give the name of a definition, its symbol id or path:line (quarry goto %s finds similar names)", name, name)
+		return nil, notDefined(ctx, xs[0], name)
 	}
 	t := &callTree{ctx: ctx, x: xs[0], callers: req.Direction == CallsCallers}
 	out := &CallsResult{Symbol: name, Direction: req.Direction, Depth: depth, Errors: []ErrorInfo{}}

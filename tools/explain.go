@@ -117,7 +117,7 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 		return nil, err
 	}
 	if def == nil {
-		return nil, Errorf(CodeNotFound, "symbol", "no definition named %s in the workspace: give the name of a definition, its symbol id or path:line (quarry goto %s finds similar names)", name, name)
+		return nil, notDefined(ctx, x, name)
 	}
 	out := &ExplainResult{Symbol: name, Depth: depth, Children: []Definition{}, Callers: []Related{}, Callees: []Related{},
 		TypeUsages: []Usage{}, Implementations: []Definition{}, Errors: []ErrorInfo{}}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -120,6 +122,46 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 		fmt.Fprintf(&b, "\n  %s:%d  %s %s  (id %s)", d.Path, d.Line, d.Kind, d.Name, d.ID)
 	}
 	return nil, Errorf(CodeBadValue, "symbol", "%s", b.String())
+}
+
+// maxNearest is how many similar definitions an unknown symbol's error suggests.
+const maxNearest = 5
+
+// notDefined is the error of a symbol that names no definition: it lists the nearest
+// definitions a definitions search finds for it (names alike, parts of it), with path:line.
+func notDefined(ctx context.Context, x *workspace.SearchIndex, name string) error {
+	var near []string
+	seen := map[string]bool{}
+	add := func(n, kind, p string, line int) {
+		if !seen[n] && len(near) < maxNearest {
+			seen[n] = true
+			near = append(near, fmt.Sprintf("%s (%s %s:%d)", n, kind, p, line))
+		}
+	}
+	// Names spelled alike (within two edits, or extending it), among those sharing its
+	// first two letters; then what a definitions search finds for its parts.
+	if r := []rune(strings.ToLower(name)); len(r) >= 2 {
+		if known, err := x.NamesWithPrefix(ctx, string(r[:2]), 5000); err == nil {
+			for _, n := range suggest.Candidates(name, known) {
+				if defs, err := x.Definitions(ctx, n); err == nil && len(defs) > 0 {
+					add(n, defs[0].Kind, defs[0].Path, defs[0].Line)
+				}
+			}
+		}
+	}
+	if q, err := query.Parse(name); err == nil {
+		res, err := workspace.Search(ctx, []*workspace.SearchIndex{x}, index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxNearest})
+		if err == nil {
+			for _, h := range res.Hits {
+				add(h.Name, h.Kind, h.Path, h.Line)
+			}
+		}
+	}
+	msg := fmt.Sprintf("no definition named %s in the workspace: give the name of a definition, its symbol id or path:line", name)
+	if len(near) > 0 {
+		msg += "; the nearest: " + strings.Join(near, ", ")
+	}
+	return Errorf(CodeNotFound, "symbol", "%s", msg)
 }
 
 // identKinds are the kinds of use a refs request may filter on.

@@ -192,6 +192,7 @@ func TestCallsTrees(t *testing.T) {
 		{`{"symbol":"ping","direction":"up"}`, "direction"},
 		{`{"symbol":"ping","direction":"callers","depth":9}`, "depth"},
 		{`{"symbol":"nosuchthing","direction":"callers"}`, "symbol"},
+		{`{"symbol":"pings","direction":"callers"}`, "symbol"},
 	} {
 		_, err := s.Call(t.Context(), "trace_calls", []byte(bad.args))
 		if e, ok := err.(*Error); !ok || e.Path != bad.code {
@@ -307,5 +308,16 @@ func TestNavigationFollowsEdits(t *testing.T) {
 	}
 	if !slices.Contains(unresolved, "cmd/app/main.go:6") {
 		t.Errorf("after store's Open was deleted, main.go's call is not among the unresolved uses: %q", unresolved)
+	}
+}
+
+// TestUnknownSymbolSuggests: a name that defines nothing is NOT_FOUND with the nearest
+// definitions.
+func TestUnknownSymbolSuggests(t *testing.T) {
+	s := navWorkspace(t)
+	_, err := s.Explain(t.Context(), ExplainRequest{Symbol: "pings"})
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeNotFound || !strings.Contains(e.Message, "the nearest: ping (function cmd/app/cycle.go:3)") {
+		t.Errorf("explain pings: %v", err)
 	}
 }

@@ -262,6 +262,11 @@ func (x *SearchIndex) Content(ctx context.Context, path string) ([]byte, error) 
 	return x.store.Content(ctx, path)
 }
 
+// NamesWithPrefix returns names of definitions starting with prefix (lower case).
+func (x *SearchIndex) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
+	return x.store.NamesWithPrefix(ctx, prefix, limit)
+}
+
 // Definitions returns the definitions named name.
 func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
 	return x.store.Definitions(ctx, name)
