@@ -936,16 +936,7 @@ func (s *Store) ResolveName(ctx context.Context, p string, line int, name, quali
 // eachStmtRow runs the prepared statement st with args and calls scan for each row.
 func eachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, args ...any) error {
 	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanEach(rows, err, scan)
 }
 
 // reachable reports whether a use in the file f can resolve to the top-level definition

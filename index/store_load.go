@@ -45,6 +45,12 @@ func (s *Store) LoadExtract(ctx context.Context, path string) (*extract.File, er
 // eachRow runs query and calls scan for each row.
 func (s *Store) eachRow(ctx context.Context, scan func(*sql.Rows) error, query string, args ...any) error {
 	rows, err := s.db.QueryContext(ctx, query, args...)
+	return scanEach(rows, err, scan)
+}
+
+// scanEach calls scan for each of rows (the result of a query that failed with err, if
+// err is set) and closes them.
+func scanEach(rows *sql.Rows, err error, scan func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}

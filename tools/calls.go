@@ -87,18 +87,11 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 	if depth < 1 || depth > maxCallsDepth {
 		return nil, Errorf(CodeBadValue, "depth", "depth %d: want 1 to %d", req.Depth, maxCallsDepth)
 	}
-	if req.Workspace == "all" {
-		return nil, Errorf(CodeBadValue, "workspace", "calls covers one workspace at a time: give its id, or none for the primary")
-	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	xs, def, err := s.navTarget(ctx, "calls", req.Workspace, name)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release(xs)
-	def, err := pickDefinition(ctx, xs[0], name)
-	if err != nil {
-		return nil, err
-	}
 	if def == nil {
 		return nil, notDefined(ctx, xs[0], name)
 	}

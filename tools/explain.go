@@ -103,19 +103,12 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 	if !ok {
 		return nil, Errorf(CodeBadValue, "depth", "depth %q: want overview, context or full%s", req.Depth, didYouMean(req.Depth, explainDepths))
 	}
-	if req.Workspace == "all" {
-		return nil, Errorf(CodeBadValue, "workspace", "explain covers one workspace at a time: give its id, or none for the primary")
-	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	xs, def, err := s.navTarget(ctx, "explain", req.Workspace, name)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release(xs)
 	x := xs[0]
-	def, err := pickDefinition(ctx, x, name)
-	if err != nil {
-		return nil, err
-	}
 	if def == nil {
 		return nil, notDefined(ctx, x, name)
 	}

@@ -124,6 +124,25 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 	return nil, Errorf(CodeBadValue, "symbol", "%s", b.String())
 }
 
+// navTarget opens the one workspace a navigation request (op: refs, calls, explain) covers
+// and finds the definition symbol names there (nil: a name defined nowhere). The caller
+// releases the indexes.
+func (s *Service) navTarget(ctx context.Context, op, ws, symbol string) ([]*workspace.SearchIndex, *index.Def, error) {
+	if ws == "all" {
+		return nil, nil, Errorf(CodeBadValue, "workspace", "%s covers one workspace at a time: give its id, or none for the primary", op)
+	}
+	xs, err := s.openIndexes(ctx, ws)
+	if err != nil {
+		return nil, nil, err
+	}
+	def, err := pickDefinition(ctx, xs[0], symbol)
+	if err != nil {
+		s.release(xs)
+		return nil, nil, err
+	}
+	return xs, def, nil
+}
+
 // maxNearest is how many similar definitions an unknown symbol's error suggests.
 const maxNearest = 5
 
@@ -191,18 +210,11 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	if err != nil {
 		return nil, err
 	}
-	if req.Workspace == "all" {
-		return nil, Errorf(CodeBadValue, "workspace", "refs covers one workspace at a time: give its id, or none for the primary")
-	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	xs, def, err := s.navTarget(ctx, "refs", req.Workspace, name)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release(xs)
-	def, err := pickDefinition(ctx, xs[0], name)
-	if err != nil {
-		return nil, err
-	}
 	out := &RefsResult{Symbol: name, Results: []Ref{}, Errors: []ErrorInfo{}}
 	if def == nil {
 		refs, total, err := xs[0].Refs(ctx, name, req.Kind, offset, limit)
