@@ -61,17 +61,7 @@ func (s *Store) Implementations(ctx context.Context, def Def) ([]Def, error) {
 
 // subtypes returns the types whose extends or implements relationships resolve to t.
 func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error) {
-	type file struct {
-		id         int64
-		path, lang string
-	}
-	var files []file
-	err := s.eachRow(ctx, func(rows *sql.Rows) error {
-		var f file
-		err := rows.Scan(&f.id, &f.path, &f.lang)
-		files = append(files, f)
-		return err
-	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file WHERE n.name = ? ORDER BY f.path`, t.Name)
+	files, err := s.filesUsing(ctx, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("index: subtypes of %s: %w", t.Name, err)
 	}

@@ -178,18 +178,7 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 		}
 		want |= 1 << ik
 	}
-	type fileUses struct {
-		id         int64
-		path, lang string
-	}
-	var files []fileUses
-	err := s.eachRow(ctx, func(rows *sql.Rows) error {
-		var f fileUses
-		err := rows.Scan(&f.id, &f.path, &f.lang)
-		files = append(files, f)
-		return err
-	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file
-		WHERE n.name = ? ORDER BY f.path`, def.Name)
+	files, err := s.filesUsing(ctx, def.Name)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
@@ -406,4 +395,23 @@ type resolvedUse struct {
 	use extract.Identifier
 	def *Def
 	why string
+}
+
+// fileUsing is a file that uses a name (identifier_names).
+type fileUsing struct {
+	id         int64
+	path, lang string
+}
+
+// filesUsing returns the files that use name, by path.
+func (s *Store) filesUsing(ctx context.Context, name string) ([]fileUsing, error) {
+	var files []fileUsing
+	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+		var f fileUsing
+		err := rows.Scan(&f.id, &f.path, &f.lang)
+		files = append(files, f)
+		return err
+	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file
+		WHERE n.name = ? ORDER BY f.path`, name)
+	return files, err
 }
