@@ -112,6 +112,19 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 	if d := index.OneDefinition(defs); d != nil {
 		return d, nil
 	}
+	// A package declaration (Go's package main in every file of it) gives way to the one
+	// other definition of the name.
+	var code []index.Def
+	for _, d := range defs {
+		if d.Kind != "module" && d.Kind != "namespace" {
+			code = append(code, d)
+		}
+	}
+	if len(code) > 0 && len(code) < len(defs) {
+		if d := index.OneDefinition(code); d != nil {
+			return d, nil
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is defined %d times; pick one by its id or path:line:", symbol, len(defs))
 	for i, d := range defs {
