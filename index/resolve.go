@@ -25,8 +25,9 @@ package index
 //	               C#), the same package declaration (Java, Kotlin, Scala)
 //	qualified      Type.member, Type::member: a member of a type of that name; in Rust
 //	               a::b::f, a function of the module a/b
-//	global-unique  the name is defined once in the workspace, in the use's language, and
-//	               nothing above names another place (an unknown receiver, a bare name)
+//	global-unique  a bare name defined once in the workspace, in the use's language, in a
+//	               language whose imports resolution does not follow (C, C++, C#, PHP, Ruby,
+//	               Kotlin, Scala, Swift, Lua, Bash); never for a receiver of unknown type
 
 import (
 	"context"
@@ -341,6 +342,11 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		if d, err := r.inPackage(f, sameLang); d != nil || err != nil {
 			return d, ResolvedPackage, err
 		}
+		if implicitMembers(f.lang) { // an inherited member, called without this
+			if d, err := r.inheritedBare(f, u, sameLang); d != nil || err != nil {
+				return d, ResolvedReceiver, err
+			}
+		}
 		return r.unique(f, sameLang)
 	}
 	// A name an import binds first: checking it reads nothing, and a receiver named like an
@@ -367,11 +373,38 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return d, ResolvedQualified, nil
 		}
 	}
-	return r.unique(f, sameLang)
+	// A receiver of unknown type is never resolved by a unique name: keys.reduce() is the
+	// array method, not the workspace's one function named reduce.
+	return nil, "", nil
+}
+
+// inheritedBare resolves a bare name inside a type's method (Java, C#, ...) to a member of
+// the nearest base type that has one.
+func (r *resolver) inheritedBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range chain {
+		if d, err := r.symbol(id); err != nil {
+			return nil, err
+		} else if d != nil && isTypeKind(d.Kind) {
+			return r.inherited(f, *d, cands, 0)
+		}
+	}
+	return nil, nil
 }
 
 // unique returns the one candidate when there is one.
-func (r *resolver) unique(_ *fileCtx, cands []*Def) (*Def, string, error) {
+//
+// Not in the languages whose imports and packages resolution follows (Go, Python, JS/TS,
+// Java, Rust): there a bare name that none of them reaches is a builtin (len, print, a
+// global) or comes from a library, not the workspace's one definition of it.
+func (r *resolver) unique(f *fileCtx, cands []*Def) (*Def, string, error) {
+	switch f.lang {
+	case "go", "python", "javascript", "typescript", "tsx", "jsx", "java", "rust":
+		return nil, "", nil
+	}
 	if d := one(cands); d != nil {
 		return d, ResolvedGlobalUnique, nil
 	}
@@ -474,11 +507,25 @@ func implicitMembers(lang string) bool {
 // inPackage picks the one candidate in the use's package: the same directory for Go and C#,
 // the same package declaration for Java, Kotlin and Scala.
 func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
+	// A bare name names a package-level definition: never a member of a type (another
+	// class's method in Java) nor a Go method.
+	var top []*Def
+	for _, d := range cands {
+		if d.ParentID != "" || d.Language == "go" && d.Kind == extract.Method.String() {
+			if p, err := r.symbol(d.ParentID); err != nil {
+				return nil, err
+			} else if d.ParentID == "" || p != nil && isTypeKind(p.Kind) {
+				continue
+			}
+		}
+		top = append(top, d)
+	}
+	cands = top
 	var hit []*Def
 	switch f.lang {
 	case "go", "csharp", "c", "cpp":
 		for _, d := range cands {
-			if path.Dir(d.Path) == f.dir && d.ParentID == "" || f.lang == "go" && path.Dir(d.Path) == f.dir {
+			if path.Dir(d.Path) == f.dir {
 				hit = append(hit, d)
 			}
 		}

@@ -50,8 +50,14 @@ func navWorkspace(t *testing.T) *Service {
 		"ts/sched.ts":            "export class Scheduler {\n  schedule(): void {}\n}\n",
 		"ts/other.ts":            "export class Other {\n  schedule(): void {}\n}\n",
 		"ts/run.ts":              "import { Scheduler } from './sched'\n\nexport function run(s: Scheduler) { s.schedule() }\n",
-		"rs/src/other.rs":        "pub struct B;\n\nimpl B {\n    pub fn split_to(&self) {}\n}\n\nfn f(bytes: B) { bytes.split_to(); }\n",
-		"py/views.py":            "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
+		// reduce is defined once, but keys.reduce() is the array method.
+		"ts/reduce.ts": "export function reduce(f: any) { return f }\n\nexport function sum(keys: number[]) { return keys.reduce((a, b) => a + b, 0) }\n",
+		// A Java method inherited from a base class, called without this.
+		"java/com/a/Base.java":  "package com.a;\n\npublic class Base {\n    protected boolean cas(int a, int b) { return true; }\n}\n",
+		"java/com/b/Lock.java":  "package com.b;\n\nimport com.a.Base;\n\npublic class Lock extends Base {\n    void lock() { cas(0, 1); }\n}\n",
+		"java/com/b/Other.java": "package com.b;\n\npublic class Other {\n    boolean cas(int a, int b) { return false; }\n}\n",
+		"rs/src/other.rs":       "pub struct B;\n\nimpl B {\n    pub fn split_to(&self) {}\n}\n\nfn f(bytes: B) { bytes.split_to(); }\n",
+		"py/views.py":           "from .models import save\nfrom . import forms\n\n\ndef create():\n    save(1)\n    forms.save(2)\n",
 		// TypeScript: two files export format; one is imported.
 		"ts/date.ts": "export function format(d: Date): string { return '' }\n",
 		// money.ts declares format with overloads: one definition.
@@ -132,6 +138,8 @@ func TestRefsResolveSameNamedDefinitions(t *testing.T) {
 		{"java/com/a/Task.java:4", []string{"java/com/b/Runner.java:7 receiver"}},                               // this.task.run(), a Task field
 		{"store/store.go:7", []string{"store/store.go:9 receiver", "store/use.go:3 receiver"}},
 		{"path/path.go:3", []string{"cmd/app/clean.go:5 import"}},
+		{"ts/reduce.ts:1", nil},
+		{"java/com/a/Base.java:4", []string{"java/com/b/Lock.java:6 receiver"}},
 		{"path/filepath/path.go:3", nil},                    // d.Close(), d *DB
 		{"ts/sched.ts:2", []string{"ts/run.ts:3 receiver"}}, // s.schedule(), s: Scheduler
 		// Rust: parse brought in by use crate::json::parse; toml::parse through the module.
