@@ -93,13 +93,14 @@ const navCacheMax = 200_000
 // resolver resolves uses against the store, caching what it reads for one request (and in
 // the store's navCache, for the generation gen; -1: none).
 type resolver struct {
-	s      *Store
-	ctx    context.Context
-	gen    int64
-	byName map[string][]Def    // definitions by exact name
-	byID   map[string]*Def     // definitions and containers by id
-	files  map[string]*fileCtx // by path
-	pkgs   map[string]string   // package declaration by path ("" none)
+	s       *Store
+	ctx     context.Context
+	gen     int64
+	byName  map[string][]Def    // definitions by exact name
+	byID    map[string]*Def     // definitions and containers by id
+	files   map[string]*fileCtx // by path
+	pkgs    map[string]string   // package declaration by path ("" none)
+	basesOf map[string][]*Def   // a type's bases, by the type's id (bases)
 }
 
 // fileCtx is what resolution needs of the file a use is in.
@@ -719,6 +720,21 @@ func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, 
 
 // bases returns the types t extends, as resolution finds them from t's file.
 func (r *resolver) bases(t Def) ([]*Def, error) {
+	if b, ok := r.basesOf[t.ID]; ok {
+		return b, nil
+	}
+	if r.basesOf == nil {
+		r.basesOf = map[string][]*Def{}
+	}
+	r.basesOf[t.ID] = nil // a cycle of extends ends here
+	b, err := r.readBases(t)
+	if err == nil {
+		r.basesOf[t.ID] = b
+	}
+	return b, err
+}
+
+func (r *resolver) readBases(t Def) ([]*Def, error) {
 	var blob []byte
 	err := r.s.db.QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
 	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
