@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -91,17 +90,7 @@ func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 			if rel.Kind != extract.Extends && rel.Kind != extract.Implements || seen[rel.FromID] {
 				continue
 			}
-			name, qual := rel.To, ""
-			if i := strings.IndexAny(name, "<[("); i > 0 { // List<T>, Base[T]
-				name = name[:i]
-			}
-			for _, sep := range []string{"::", "."} {
-				if i := strings.LastIndex(name, sep); i > 0 {
-					name, qual = name[i+len(sep):], name[:i]
-					break
-				}
-			}
-			if name != t.Name {
+			if name, _ := splitQualified(baseTypeName(rel.To)); name != t.Name {
 				continue
 			}
 			from, err := r.symbol(rel.FromID)
@@ -111,8 +100,7 @@ func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 			if from == nil {
 				continue
 			}
-			use := extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: from.ParentID}
-			d, _, err := r.resolve(fc, use)
+			d, err := r.typeNamed(fc, rel.To, from.ParentID)
 			if err != nil {
 				return nil, err
 			}

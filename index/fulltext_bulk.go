@@ -42,13 +42,13 @@ func ftBuildDir(dir string) string { return dir + ".build" }
 // startBulk empties the index and starts filling it in bulk: until finishBulk, batches add
 // documents to the builder, and the index cannot be searched.
 func (f *Fulltext) startBulk() error {
-	if f.bulk != nil {
-		return f.abortBulk()
+	f.dropBulk()
+	if f.idx != nil {
+		if err := f.idx.Close(); err != nil {
+			return fmt.Errorf("index: close the full-text index for a bulk fill: %w", err)
+		}
+		f.idx = nil
 	}
-	if err := f.idx.Close(); err != nil {
-		return fmt.Errorf("index: close the full-text index for a bulk fill: %w", err)
-	}
-	f.idx = nil
 	if err := os.RemoveAll(f.dir); err != nil {
 		return fmt.Errorf("index: empty the full-text index: %w", err)
 	}
@@ -81,15 +81,6 @@ func (f *Fulltext) newBulk() error {
 	}
 	f.bulk = &ftBulk{b: b, dir: f.dir, buildDir: build, version: version}
 	return nil
-}
-
-// abortBulk drops what the builder has and starts it again, empty.
-func (f *Fulltext) abortBulk() error {
-	f.dropBulk()
-	if err := os.RemoveAll(f.dir); err != nil {
-		return fmt.Errorf("index: empty the full-text index: %w", err)
-	}
-	return f.newBulk()
 }
 
 // dropBulk abandons a bulk fill: the builder's segments are removed; the index directory is

@@ -190,13 +190,8 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	if err != nil {
 		return nil, 0, err
 	}
-	family := 0
-	for _, c := range cands {
-		if sameFamily(c.Language, def.Language) {
-			family++
-		}
-	}
-	prune := family > 1 && !unresolved && one(familyOf(cands, def.Language)) == nil
+	family := familyOf(cands, def.Language)
+	prune := len(family) > 1 && !unresolved && one(family) == nil
 	blobStmt, err := s.stmt(ctx, `SELECT data FROM identifiers WHERE file = ?`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
@@ -280,14 +275,10 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 		offset = total
 	}
 	page := all[offset:min(total, offset+limit)]
-	out := make([]SymbolRef, len(page))
 	refs := make([]Ref, len(page))
-	ids := make([]string, len(page))
 	for i, u := range page {
-		refs[i], ids[i] = u.ref.Ref, u.container
-	}
-	for i, id := range ids {
-		c, err := r.symbol(id)
+		refs[i] = u.ref.Ref
+		c, err := r.symbol(u.container)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -300,6 +291,7 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			return nil, 0, err
 		}
 	}
+	out := make([]SymbolRef, len(page))
 	for i, u := range page {
 		out[i] = SymbolRef{Ref: refs[i], Resolution: u.ref.Resolution}
 	}

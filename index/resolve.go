@@ -99,7 +99,6 @@ type resolver struct {
 	byName  map[string][]Def    // definitions by exact name
 	byID    map[string]*Def     // definitions and containers by id
 	files   map[string]*fileCtx // by path
-	pkgs    map[string]string   // package declaration by path ("" none)
 	basesOf map[string][]*Def   // a type's bases, by the type's id (bases)
 }
 
@@ -123,8 +122,7 @@ func newResolver(ctx context.Context, s *Store) *resolver {
 	if err != nil {
 		gen = -1
 	}
-	return &resolver{s: s, ctx: ctx, gen: gen, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*fileCtx{},
-		pkgs: map[string]string{}}
+	return &resolver{s: s, ctx: ctx, gen: gen, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*fileCtx{}}
 }
 
 // shared runs fn on the store's cache when it is of r's generation (after emptying it for
@@ -258,7 +256,7 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		}
 	})
 	if f != nil {
-		r.files[p], r.pkgs[p] = f, f.pkg
+		r.files[p] = f
 		return f, nil
 	}
 	f = &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
@@ -290,15 +288,11 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		}
 	})
 	r.files[p] = f
-	r.pkgs[p] = f.pkg
 	return f, nil
 }
 
 // pkgOf returns the package declaration of the file at p ("" none).
 func (r *resolver) pkgOf(p, lang string) (string, error) {
-	if pk, ok := r.pkgs[p]; ok {
-		return pk, nil
-	}
 	f, err := r.file(p, lang)
 	if err != nil {
 		return "", err
@@ -756,17 +750,7 @@ func (r *resolver) readBases(t Def) ([]*Def, error) {
 		if rel.FromID != t.ID || rel.Kind != extract.Extends {
 			continue
 		}
-		name, qual := rel.To, ""
-		if i := strings.IndexAny(name, "<[("); i > 0 {
-			name = name[:i]
-		}
-		for _, sep := range []string{"::", "."} {
-			if i := strings.LastIndex(name, sep); i > 0 {
-				name, qual = name[i+len(sep):], name[:i]
-				break
-			}
-		}
-		d, _, err := r.resolve(tf, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: t.ParentID})
+		d, err := r.typeNamed(tf, rel.To, t.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -967,10 +951,11 @@ func metaMap(s string) map[string]string {
 	return m
 }
 
-// ResolveName resolves name, looked up in qualifier ("" for a bare name), as if it were
-// used in the file at p on line (0: at the file's top level): the definition it means and
-// why, nil when no rule decides.
-func (s *Store) ResolveName(ctx context.Context, p string, line int, name, qualifier string) (*Def, string, error) {
+// ResolveName resolves symbol (a name, maybe qualified: pkg.F, a::b::C) as if it were
+// written in the file at p on line (0: at the file's top level): the definition it means
+// and why, nil when no rule decides.
+func (s *Store) ResolveName(ctx context.Context, p string, line int, symbol string) (*Def, string, error) {
+	name, qualifier := splitQualified(symbol)
 	var lang string
 	err := s.db.QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)
 	if err == sql.ErrNoRows {

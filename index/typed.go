@@ -98,16 +98,7 @@ func (r *resolver) typeNamed(f *fileCtx, typ, container string) (*Def, error) {
 	if base == "" {
 		return nil, nil
 	}
-	name, qual := base, ""
-	for _, sep := range []string{"::", "."} {
-		if i := strings.LastIndex(base, sep); i > 0 {
-			name, qual = base[i+len(sep):], base[:i]
-			if sep == "::" {
-				qual += "::"
-			}
-			break
-		}
-	}
+	name, qual := splitQualified(base)
 	d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: container})
 	if err != nil || d == nil || !isTypeKind(d.Kind) {
 		return nil, err
@@ -136,6 +127,22 @@ func (r *resolver) memberOf(f *fileCtx, t Def, cands []*Def) (*Def, error) {
 		return nil, nil
 	}
 	return r.inherited(f, t, cands, 0)
+}
+
+// splitQualified splits a written name into its last part and the qualifier before it, as
+// the extractor records a use's qualifier: bufio, Reader of bufio.Reader; a::b::, C of
+// a::b::C (a path keeps its ::); "", X of X.
+func splitQualified(s string) (name, qual string) {
+	for _, sep := range []string{"::", "."} {
+		if i := strings.LastIndex(s, sep); i > 0 {
+			qual = s[:i]
+			if sep == "::" {
+				qual += "::"
+			}
+			return s[i+len(sep):], qual
+		}
+	}
+	return s, ""
 }
 
 func sameDir(a, b string) bool {

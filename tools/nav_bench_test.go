@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,21 +55,7 @@ func BenchmarkNavigation(b *testing.B) {
 		}
 		for _, name := range []string{"refs", "refs-first", "callers3", "callees3"} {
 			op := ops[name]
-			b.Run(name+"/"+sym, func(b *testing.B) {
-				if err := op(); err != nil {
-					b.Fatal(err)
-				}
-				var lat []time.Duration
-				for b.Loop() {
-					start := time.Now()
-					if err := op(); err != nil {
-						b.Fatal(err)
-					}
-					lat = append(lat, time.Since(start))
-				}
-				slices.Sort(lat)
-				b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			})
+			b.Run(name+"/"+sym, func(b *testing.B) { benchMedian(b, op) })
 		}
 	}
 }

@@ -624,14 +624,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 // resolveGoto puts first the definition symbol means where it is used (the file rel, at
 // line), with the reason; the others are name-only.
 func resolveGoto(ctx context.Context, x *workspace.SearchIndex, hits []Hit, rel string, line int, symbol string) ([]Hit, error) {
-	name, qualifier := symbol, ""
-	for _, sep := range []string{"::", "."} {
-		if i := strings.LastIndex(name, sep); i > 0 {
-			name, qualifier = name[i+len(sep):], name[:i]
-			break
-		}
-	}
-	def, why, err := x.ResolveName(ctx, rel, line, name, qualifier) // rel: relPath, slashed
+	def, why, err := x.ResolveName(ctx, rel, line, symbol) // rel: relPath, slashed
 	if err != nil {
 		return nil, AsError(err)
 	}

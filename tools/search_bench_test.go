@@ -102,14 +102,18 @@ func BenchmarkWarmSearch(b *testing.B) {
 
 // benchSearch runs req once to warm up, then b.N times, and reports the median as p50-ms.
 func benchSearch(b *testing.B, s *Service, req SearchRequest) {
-	ctx := context.Background()
-	if _, err := s.Search(ctx, req); err != nil {
+	benchMedian(b, func() error { _, err := s.Search(context.Background(), req); return err })
+}
+
+// benchMedian runs op once to warm up, then b.N times, and reports the median as p50-ms.
+func benchMedian(b *testing.B, op func() error) {
+	if err := op(); err != nil {
 		b.Fatal(err)
 	}
 	var lat []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if _, err := s.Search(ctx, req); err != nil {
+		if err := op(); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(start))

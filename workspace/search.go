@@ -241,10 +241,9 @@ func (x *SearchIndex) Callees(ctx context.Context, def index.Def) ([]index.Call,
 	return x.store.Callees(ctx, def)
 }
 
-// ResolveName resolves name (in qualifier) as if used in the file p at line (index.Store.
-// ResolveName).
-func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, name, qualifier string) (*index.Def, string, error) {
-	return x.store.ResolveName(ctx, p, line, name, qualifier)
+// ResolveName resolves symbol as if written in the file p at line (index.Store.ResolveName).
+func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*index.Def, string, error) {
+	return x.store.ResolveName(ctx, p, line, symbol)
 }
 
 // Children returns the symbols whose parent is def (index.Store.Children).
