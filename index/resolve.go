@@ -100,6 +100,10 @@ type resolver struct {
 	byID    map[string]*Def     // definitions and containers by id
 	files   map[string]*fileCtx // by path
 	basesOf map[string][]*Def   // a type's bases, by the type's id (bases)
+
+	content    map[string][]string          // files' lines, by path (localType)
+	returns    map[string]map[string]string // callables' declared results, by path and id
+	localDepth int                          // local bindings being followed (localType)
 }
 
 // fileCtx is what resolution needs of the file a use is in.
@@ -315,6 +319,20 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if len(sameLang) == 0 {
 		return nil, "", nil
 	}
+	if f.lang == "java" && !strings.HasSuffix(u.Qualifier, "::") {
+		// A Java name called is a method or a type's constructor, never a field; a name not
+		// called is never a method (a method reference is written X::m).
+		var fit []*Def
+		for _, d := range sameLang {
+			k, _ := extract.KindNamed(d.Kind)
+			if u.Kind == extract.Call && (k.IsCallable() || isTypeKind(d.Kind)) || u.Kind != extract.Call && !k.IsCallable() {
+				fit = append(fit, d)
+			}
+		}
+		if sameLang = fit; len(sameLang) == 0 {
+			return nil, "", nil
+		}
+	}
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
 	if u.Kind == extract.ImportRef {
 		// An import names what it imports: never a definition of the importing file.
@@ -343,6 +361,21 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			}
 		}
 		return r.unique(f, sameLang)
+	}
+	// A type's name: Bytes::from_static, Form.from_data, Integer.bitCount are its members
+	// (or its bases'), the type found as its name is where the use is.
+	if isUpper(q) && isIdent(q) {
+		t, err := r.typeNamed(f, q, u.ContainingSymbolID)
+		if err != nil {
+			return nil, "", err
+		}
+		if t != nil {
+			d, err := r.memberOf(f, *t, sameLang)
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, ResolvedQualified, nil
+		}
 	}
 	// A name an import binds first: checking it reads nothing, and a receiver named like an
 	// imported package is not worth the shadowing rules.
@@ -793,7 +826,7 @@ func pickUnder(cands []*Def, where string, goModule bool) *Def {
 	}
 	var hit []*Def
 	for _, d := range cands {
-		noExt := strings.TrimSuffix(d.Path, path.Ext(d.Path))
+		noExt := strings.TrimSuffix(strings.TrimSuffix(d.Path, ".d.ts"), path.Ext(d.Path))
 		dir := path.Dir(d.Path)
 		places := []string{noExt, dir, strings.TrimSuffix(noExt, "/index"), strings.TrimSuffix(noExt, "/__init__"), strings.TrimSuffix(noExt, "/mod")}
 		if goModule { // a Go import path names a directory, never a file
@@ -804,6 +837,17 @@ func pickUnder(cands []*Def, where string, goModule bool) *Def {
 				hit = append(hit, d)
 				break
 			}
+		}
+	}
+	if len(hit) > 1 { // a module's TypeScript (x.ts, x.d.ts) before its JavaScript (x.js)
+		var ts []*Def
+		for _, d := range hit {
+			if strings.HasSuffix(d.Path, ".ts") || strings.HasSuffix(d.Path, ".tsx") {
+				ts = append(ts, d)
+			}
+		}
+		if len(ts) > 0 {
+			hit = ts
 		}
 	}
 	if len(hit) > 1 { // a module's own function before a method of the same name in it

@@ -24,7 +24,7 @@ func (r *resolver) onDeclaredType(f *fileCtx, u extract.Identifier, q string, ca
 	if err != nil || len(chain) == 0 {
 		return nil, err
 	}
-	t, err := r.baseType(f, segs[0], chain)
+	t, err := r.baseType(f, segs[0], chain, u.StartLine, u.StartColumn)
 	if err != nil || t == nil {
 		return nil, err
 	}
@@ -37,8 +37,9 @@ func (r *resolver) onDeclaredType(f *fileCtx, u extract.Identifier, q string, ca
 }
 
 // baseType returns the type the first part of a qualifier names: the enclosing type for
-// self and this, a Go method's receiver type, or a parameter's declared type.
-func (r *resolver) baseType(f *fileCtx, name string, chain []string) (*Def, error) {
+// self and this, a Go method's receiver type, a parameter's declared type, or the type a
+// local variable is bound to before line and col.
+func (r *resolver) baseType(f *fileCtx, name string, chain []string, line, col int) (*Def, error) {
 	self := name == "self" || name == "this"
 	for _, id := range chain {
 		d, err := r.symbol(id)
@@ -63,7 +64,7 @@ func (r *resolver) baseType(f *fileCtx, name string, chain []string) (*Def, erro
 		if typ := paramType(d.Signature, name, f.lang); typ != "" {
 			return r.typeNamed(f, typ, d.ID)
 		}
-		return nil, nil // the innermost function decides
+		return r.localType(f, d, name, line, col) // the innermost function decides
 	}
 	return nil, nil
 }

@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +34,7 @@ type RefsRequest struct {
 	Kind              []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
 	Unresolved        bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
 	IncludeDefinition bool     `json:"include_definition,omitempty" jsonschema:"list the definition itself first (kind definition)"`
-	Workspace         string   `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
+	Workspace         string   `json:"workspace,omitempty" jsonschema:"a workspace id, or all: each workspace's uses of its own definition of the symbol (a name defined in none: every use by name); default the primary workspace"`
 	Limit             int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
 	Cursor            string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
@@ -47,6 +49,7 @@ type Ref struct {
 	Container     string `json:"container,omitempty" jsonschema:"the name of the symbol the use is in"`
 	ContainerKind string `json:"container_kind,omitempty"`
 	Text          string `json:"text" jsonschema:"the line, trimmed"`
+	Workspace     string `json:"workspace,omitempty" jsonschema:"the workspace the use is in (workspace all)"`
 }
 
 // RefsResult lists the uses of a symbol: the resolved ones by path and line, then (with
@@ -196,6 +199,32 @@ func notDefined(ctx context.Context, x *workspace.SearchIndex, name string) erro
 	return Errorf(CodeNotFound, "symbol", "%s", msg)
 }
 
+// workspaceRefs returns the first n uses in x of def (nil: the workspace does not define
+// the symbol), with the definition first when the request includes it, and how many there
+// are in all. A workspace without a definition gives its uses by name when no workspace
+// defines the symbol (byName), or with unresolved.
+func workspaceRefs(ctx context.Context, x *workspace.SearchIndex, def *index.Def, name string, req RefsRequest, byName bool, n int) ([]Ref, int, error) {
+	var out []Ref
+	if def == nil {
+		if !byName && !req.Unresolved {
+			return nil, 0, nil
+		}
+		refs, total, err := x.Refs(ctx, name, req.Kind, 0, n)
+		for _, r := range refs {
+			out = append(out, refOf(r, ""))
+		}
+		return out, total, err
+	}
+	if req.IncludeDefinition {
+		out = append(out, Ref{Path: def.Path, Line: def.Line, Column: 1, Kind: "definition", Text: def.Signature})
+	}
+	refs, total, err := x.SymbolRefs(ctx, *def, index.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Limit: max(n-len(out), 0)})
+	for _, r := range refs {
+		out = append(out, refOf(r.Ref, r.Resolution))
+	}
+	return out, total + len(out) - len(refs), err
+}
+
 // identKinds are the kinds of use a refs request may filter on.
 var identKinds = []string{"call", "variable_ref", "type_usage", "member_access", "import"}
 
@@ -223,46 +252,68 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	if err != nil {
 		return nil, err
 	}
-	xs, def, err := s.navTarget(ctx, "refs", req.Workspace, name)
-	if err != nil {
-		return nil, err
+	var xs []*workspace.SearchIndex
+	var defs []*index.Def // by workspace: its definition of the symbol, nil when it has none
+	if req.Workspace == "all" {
+		if xs, err = s.openIndexes(ctx, "all"); err != nil {
+			return nil, err
+		}
+		var notHere error // path:line of no definition, in every workspace
+		for _, x := range xs {
+			d, err := pickDefinition(ctx, x, name)
+			var e *Error
+			if errors.As(err, &e) && e.Code == CodeNotFound {
+				notHere, err = err, nil
+			}
+			if err != nil {
+				s.release(xs)
+				return nil, err
+			}
+			defs = append(defs, d)
+		}
+		if notHere != nil && !slices.ContainsFunc(defs, func(d *index.Def) bool { return d != nil }) {
+			s.release(xs)
+			return nil, notHere
+		}
+	} else {
+		x, d, err := s.navTarget(ctx, "refs", req.Workspace, name)
+		if err != nil {
+			return nil, err
+		}
+		xs, defs = x, []*index.Def{d}
 	}
 	defer s.release(xs)
 	out := &RefsResult{Symbol: name, Results: []Ref{}, Errors: []ErrorInfo{}}
-	if def == nil {
-		refs, total, err := xs[0].Refs(ctx, name, req.Kind, offset, limit)
-		if err != nil {
-			return nil, AsError(err)
-		}
-		out.Total = total
+	byName := !slices.ContainsFunc(defs, func(d *index.Def) bool { return d != nil })
+	if byName {
 		out.Notice = fmt.Sprintf("no definition named %s in the workspace: its uses matched by name", name)
-		for _, r := range refs {
-			out.Results = append(out.Results, refOf(r, ""))
+	}
+	// Each workspace's uses, in order, up to the end of the page; the page is cut from
+	// them all.
+	var all []Ref
+	named := name // what the uses by name are uses of: the definition's name
+	if i := slices.IndexFunc(defs, func(d *index.Def) bool { return d != nil }); i >= 0 {
+		named = defs[i].Name
+	}
+	for i, x := range xs {
+		wsID := ""
+		if req.Workspace == "all" {
+			wsID = x.Entry.ID
 		}
-	} else {
-		// With include_definition the definition is the list's first entry.
-		first, from, n := req.IncludeDefinition && offset == 0, offset, limit
-		if req.IncludeDefinition {
-			from = max(offset-1, 0)
-			if first {
-				n = limit - 1
-			}
-		}
-		refs, total, err := xs[0].SymbolRefs(ctx, *def, index.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Offset: from, Limit: n})
+		refs, total, err := workspaceRefs(ctx, x, defs[i], named, req, byName, offset+limit)
 		if err != nil {
 			return nil, AsError(err)
 		}
-		out.Definition, out.Total = definitionOf(def), total
-		if req.IncludeDefinition {
-			out.Total++
+		if defs[i] != nil && out.Definition == nil {
+			out.Definition = definitionOf(defs[i])
 		}
-		if first {
-			out.Results = append(out.Results, Ref{Path: def.Path, Line: def.Line, Column: 1, Kind: "definition", Text: def.Signature})
-		}
+		out.Total += total
 		for _, r := range refs {
-			out.Results = append(out.Results, refOf(r.Ref, r.Resolution))
+			r.Workspace = wsID
+			all = append(all, r)
 		}
 	}
+	out.Results = append(out.Results, all[min(offset, len(all)):min(offset+limit, len(all))]...)
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}
