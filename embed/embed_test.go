@@ -78,7 +78,7 @@ func TestTrainNearest(t *testing.T) {
 		for _, d := range docs {
 			yield(d, nil)
 		}
-	}, Options{Dim: 4, Window: 3, MinCount: 1, MaxVocab: 100, Seed: 1})
+	}, Options{Dim: 4, Window: 3, MinCount: 1, MaxVocab: 100, Seed: 1, EigPower: 0.5})
 	near := m.Nearest("retry", 5)
 	for _, w := range near {
 		if !slices.Contains(topics[0], w) {

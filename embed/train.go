@@ -13,12 +13,17 @@ type Options struct {
 	MinCount int // a word seen fewer times has no vector
 	MaxVocab int // the most frequent words kept
 	Seed     uint64
+	// Shift is subtracted from every PMI before the negative ones are dropped (log k of
+	// k negative samples, in word2vec's terms).
+	Shift float64
+	// EigPower weights the singular vectors by the singular values to this power.
+	EigPower float64
 	// AnchorWeight is the company an anchor word keeps with each word of its document.
 	AnchorWeight float32
 }
 
 // DefaultOptions are the options Quarry learns with.
-var DefaultOptions = Options{Dim: 128, Window: 5, MinCount: 3, MaxVocab: 40000, Seed: 1}
+var DefaultOptions = Options{Dim: 128, Window: 5, MinCount: 3, MaxVocab: 40000, Seed: 1, EigPower: 0.5}
 
 // Model is what was learned: a vector per word (unit length) and each word's share of all
 // the words seen (for weighting).
@@ -131,6 +136,7 @@ func Train(each func(yield func(words, anchors []string)), o Options) *Model {
 	for _, k := range keys {
 		i, j := int(k>>32), int(uint32(k))
 		pmi := math.Log(float64(cooc[k])/sum) - math.Log(rowSum[i]/sum) - math.Log(colSum[j]/ctxSum)
+		pmi -= o.Shift
 		if pmi <= 0 {
 			continue
 		}
@@ -146,7 +152,7 @@ func Train(each func(yield func(words, anchors []string)), o Options) *Model {
 	for i := 0; i < n; i++ {
 		row := m.Vecs[i*o.Dim : (i+1)*o.Dim]
 		for k := 0; k < o.Dim; k++ {
-			row[k] = float32(u[i*len(s)+k] * math.Sqrt(s[k]))
+			row[k] = float32(u[i*len(s)+k] * math.Pow(s[k], o.EigPower))
 		}
 		normalize(row)
 	}
@@ -383,28 +389,35 @@ func (m *Model) Embed(words []string, weight func(i int) float32) []float32 {
 
 // Nearest returns the n words nearest to w (for inspection and query expansion).
 func (m *Model) Nearest(w string, n int) []string {
+	var out []string
+	for _, x := range m.NearestScored(w, n) {
+		out = append(out, x.Word)
+	}
+	return out
+}
+
+// ScoredWord is a word and its cosine to another.
+type ScoredWord struct {
+	Word  string
+	Score float32
+}
+
+// NearestScored returns the n words nearest to w, with their cosines, nearest first.
+func (m *Model) NearestScored(w string, n int) []ScoredWord {
 	i, ok := m.index[w]
 	if !ok {
 		return nil
 	}
 	q := m.Vecs[int(i)*m.Dim : (int(i)+1)*m.Dim]
-	type sc struct {
-		w string
-		s float32
-	}
-	var all []sc
+	var all []ScoredWord
 	for j := range m.Words {
 		if j == int(i) {
 			continue
 		}
-		all = append(all, sc{m.Words[j], Dot(q, m.Vecs[j*m.Dim:(j+1)*m.Dim])})
+		all = append(all, ScoredWord{m.Words[j], Dot(q, m.Vecs[j*m.Dim:(j+1)*m.Dim])})
 	}
-	sort.Slice(all, func(a, b int) bool { return all[a].s > all[b].s })
-	var out []string
-	for _, x := range all[:min(n, len(all))] {
-		out = append(out, x.w)
-	}
-	return out
+	sort.Slice(all, func(a, b int) bool { return all[a].Score > all[b].Score })
+	return all[:min(n, len(all))]
 }
 
 // Dot returns the dot product of a and b.

@@ -17,6 +17,7 @@ import (
 
 var pcMean []float32
 
+
 var codeKinds = map[string]bool{"function": true, "method": true, "constructor": true, "class": true, "struct": true, "interface": true, "trait": true, "enum": true, "type": true, "union": true, "module": false}
 
 // TestVectorExperiment measures learned symbol vectors on the description queries of the
@@ -27,7 +28,8 @@ var codeKinds = map[string]bool{"function": true, "method": true, "constructor":
 // settings: VEC_DIM, VEC_WINDOW, VEC_ANCHOR, VEC_TRAIN_BODY=0, VEC_KINDS=all (every symbol,
 // not only functions and types), VEC_FIELDS=0 (one weighted mean of all words, not a mean of
 // the fields' vectors), VEC_WNAME/WSIG/WDOC/WBODY (the fields' weights), VEC_PC=1 (remove the
-// common direction), VEC_FIRST=1 (the vectors' list first in fusion).
+// common direction), VEC_FIRST=1 (the vectors' list first in fusion), VEC_SHIFT (shifted PPMI), VEC_EIG (the
+// singular values' power), VEC_PRIOR=0 (no path prior on the vectors' list).
 func TestVectorExperiment(t *testing.T) {
 	storePath, qpath := os.Getenv("QUARRY_VEC_STORE"), os.Getenv("QUARRY_VEC_QUERIES")
 	if storePath == "" || qpath == "" {
@@ -103,6 +105,8 @@ func TestVectorExperiment(t *testing.T) {
 	o.Dim = int(envf("VEC_DIM", float64(o.Dim)))
 	o.Window = int(envf("VEC_WINDOW", float64(o.Window)))
 	o.AnchorWeight = float32(envf("VEC_ANCHOR", 0))
+	o.Shift = envf("VEC_SHIFT", 0)
+	o.EigPower = envf("VEC_EIG", o.EigPower)
 	m := embed.Train(func(yield func(words, anchors []string)) {
 		for _, x := range syms {
 			var all []string
@@ -237,11 +241,20 @@ func TestVectorExperiment(t *testing.T) {
 		if qv != nil {
 			for i, v := range vecs {
 				if v != nil {
-					sc = append(sc, scored{i, embed.Dot(qv, v)})
+					d := embed.Dot(qv, v)
+					if os.Getenv("VEC_PRIOR") != "0" { // the path's prior, as lex ranks with it
+						d *= float32(scoring.PathWeight(scoring.Classify(syms[i].path), false))
+					}
+					sc = append(sc, scored{i, d})
 				}
 			}
 		}
-		sort.Slice(sc, func(a, b int) bool { return sc[a].s > sc[b].s })
+		sort.Slice(sc, func(a, b int) bool {
+			if sc[a].s != sc[b].s {
+				return sc[a].s > sc[b].s
+			}
+			return sc[a].i < sc[b].i
+		})
 		rr := func(r int) float64 {
 			if r > 0 && r <= 10 {
 				return 1 / float64(r)
