@@ -17,7 +17,6 @@ import (
 
 var pcMean []float32
 
-
 var codeKinds = map[string]bool{"function": true, "method": true, "constructor": true, "class": true, "struct": true, "interface": true, "trait": true, "enum": true, "type": true, "union": true, "module": false}
 
 // TestVectorExperiment measures learned symbol vectors on the description queries of the
