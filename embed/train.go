@@ -147,11 +147,16 @@ func Train(each func(yield func(words, anchors []string)), o Options) *Model {
 	for i := 0; i < n; i++ {
 		mat.rowStart[i+1] += mat.rowStart[i]
 	}
-	u, s := randomizedSVD(mat, o.Dim, 10, 3, o.Seed)
 	m.Vecs = make([]float32, n*o.Dim)
+	if n == 0 {
+		return m
+	}
+	// Fewer words than dimensions: the vectors have as many components as there are words,
+	// the rest zero.
+	u, s := randomizedSVD(mat, o.Dim, 10, 3, o.Seed)
 	for i := 0; i < n; i++ {
 		row := m.Vecs[i*o.Dim : (i+1)*o.Dim]
-		for k := 0; k < o.Dim; k++ {
+		for k := range s {
 			row[k] = float32(u[i*len(s)+k] * math.Pow(s[k], o.EigPower))
 		}
 		normalize(row)
@@ -260,30 +265,69 @@ func randomizedSVD(m *sparse, dim, over, iters int, seed uint64) ([]float64, []f
 	return u, s
 }
 
-// orthonormalize makes the k columns of x (n x k, row-major) orthonormal (modified
-// Gram-Schmidt, twice for stability).
+// orthonormalize makes the k columns of x (n x k, row-major) orthonormal, by Cholesky QR
+// twice (CholeskyQR2): the Gram matrix xᵀx is factored as L·Lᵀ and x becomes x·L⁻ᵀ, each
+// step reading x by rows. A column that depends on the others is left as it comes out (a
+// zero pivot is skipped), which the power iterations do not meet in practice.
 func orthonormalize(x []float64, n, k int) {
+	g := make([]float64, k*k)
 	for pass := 0; pass < 2; pass++ {
-		for c := 0; c < k; c++ {
-			for p := 0; p < c; p++ {
-				dot := 0.0
-				for i := 0; i < n; i++ {
-					dot += x[i*k+c] * x[i*k+p]
+		clear(g)
+		for i := 0; i < n; i++ {
+			row := x[i*k : (i+1)*k]
+			for a, va := range row {
+				if va == 0 {
+					continue
 				}
-				for i := 0; i < n; i++ {
-					x[i*k+c] -= dot * x[i*k+p]
+				ga := g[a*k : (a+1)*k]
+				for b := a; b < k; b++ {
+					ga[b] += va * row[b]
 				}
 			}
-			norm := 0.0
-			for i := 0; i < n; i++ {
-				norm += x[i*k+c] * x[i*k+c]
+		}
+		// Cholesky of g (upper triangle filled): L lower, in place in g's lower triangle.
+		for a := 0; a < k; a++ {
+			for b := 0; b < a; b++ {
+				g[a*k+b] = g[b*k+a]
 			}
-			norm = math.Sqrt(norm)
-			if norm == 0 {
+		}
+		for j := 0; j < k; j++ {
+			d := g[j*k+j]
+			for p := 0; p < j; p++ {
+				d -= g[j*k+p] * g[j*k+p]
+			}
+			if d <= 1e-300 {
+				g[j*k+j] = 0
+				for i := j + 1; i < k; i++ {
+					g[i*k+j] = 0
+				}
 				continue
 			}
-			for i := 0; i < n; i++ {
-				x[i*k+c] /= norm
+			d = math.Sqrt(d)
+			g[j*k+j] = d
+			for i := j + 1; i < k; i++ {
+				v := g[i*k+j]
+				for p := 0; p < j; p++ {
+					v -= g[i*k+p] * g[j*k+p]
+				}
+				g[i*k+j] = v / d
+			}
+		}
+		// Each row r of x becomes the y with y·Lᵀ = r: y[j] = (r[j] - Σ_{p<j} y[p]·L[j][p]) / L[j][j].
+		for i := 0; i < n; i++ {
+			row := x[i*k : (i+1)*k]
+			for j := 0; j < k; j++ {
+				ljj := g[j*k+j]
+				if ljj == 0 {
+					row[j] = 0
+					continue
+				}
+				v := row[j]
+				lj := g[j*k : j*k+j]
+				for p, l := range lj {
+					v -= row[p] * l
+				}
+				row[j] = v / ljj
 			}
 		}
 	}

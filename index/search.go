@@ -88,6 +88,9 @@ type Request struct {
 	// Offset is how many results of the ordered list to skip: the page a cursor asked for
 	// (content and files targets).
 	Offset int
+	// Vector, when set, is the text of a vec: or hyde: line: the definitions whose symbol
+	// vectors are nearest to it are the answer (Query holds its words, for the test policy).
+	Vector string
 }
 
 // HitKind is what a hit is.
@@ -203,6 +206,8 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 		err      error
 	)
 	switch {
+	case req.Vector != "":
+		hits, err = s.vectorSearch(ctx, req, keepTests)
 	case req.Expr != nil:
 		hits, timedOut, err = s.exprSearch(ctx, req, keepTests || req.Tests == TestsOnly)
 	default:

@@ -91,6 +91,11 @@ CREATE TABLE relationships(file INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE types(file INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`
 
+// vectorTables hold the symbol vectors (vectors.go): made after the rest from what the
+// store holds, so a store of this schema without them gets them, empty, when opened.
+const vectorTables = `CREATE TABLE IF NOT EXISTS vec_model(id INTEGER PRIMARY KEY, trained_on INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS symbol_vectors(file INTEGER PRIMARY KEY, hash TEXT NOT NULL, count INTEGER NOT NULL, data BLOB NOT NULL);`
+
 // secondaryIndexes are the lookup indexes of the schema. A bulk load into an empty store
 // drops them and builds them once at the end, which is faster than keeping them up to date
 // row by row; OpenStore creates any that are missing, so a crash in between only costs time.
@@ -137,6 +142,7 @@ type Store struct {
 	readOnly  bool                     // see ReadOnly
 	fileCount atomic.Pointer[genCount] // FileCount's last count, and the generation it is of
 	nav       navCache                 // what resolution read, for the generation it is of (resolve.go)
+	vec       vecCache                 // the vectors a vector search reads (vectors.go)
 	stmtMu    sync.Mutex
 	stmts     map[string]*sql.Stmt // prepared read statements (Store.stmt)
 }
@@ -194,6 +200,9 @@ func OpenStore(path string) (*Store, error) {
 	}
 	s := &Store{db: db, path: path}
 	err = s.migrate()
+	if err == nil {
+		_, err = db.Exec(vectorTables)
+	}
 	if err == nil {
 		err = s.createSecondaryIndexes(context.Background())
 	}

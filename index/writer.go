@@ -26,6 +26,8 @@ const rebuildBatchDocs = 800
 // batches are used from one goroutine; the full-text side of each is written by a
 // background applier while the next is filled.
 type Writer struct {
+	// Vectors says what the last Finish did to the symbol vectors.
+	Vectors  VectorStats
 	store    *Store
 	ft       *Fulltext
 	ftStatus FulltextStatus
@@ -198,6 +200,9 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	}
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
+	}
+	if ix.Vectors, err = ix.store.RefreshVectors(ctx); err != nil {
+		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
 	if ix.firstLoad || ix.ftStatus == FulltextPartial {
 		if err := ix.store.SetMeta(metaFirstLoad, ""); err != nil {

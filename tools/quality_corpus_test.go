@@ -119,8 +119,22 @@ func TestQualityCorpus(t *testing.T) {
 		rank int
 	}
 	var results []result
+	// QUARRY_QUALITY_DOC=lex, vec or fused asks every query as a query document: lex: Q,
+	// vec: Q, or lex: Q and vec: Q (the corpus must be indexed with its symbol vectors). The
+	// baseline is of plain queries: it is not checked then.
+	docMode := os.Getenv("QUARRY_QUALITY_DOC")
 	for _, q := range queries {
-		res, err := s.Search(ctx, SearchRequest{Query: q.Query, Target: "definitions", Limit: &limit})
+		text := q.Query
+		switch docMode {
+		case "":
+		case "lex", "vec":
+			text = docMode + ": " + q.Query
+		case "fused":
+			text = "lex: " + q.Query + "\nvec: " + q.Query
+		default:
+			t.Fatalf("QUARRY_QUALITY_DOC=%s: want lex, vec or fused", docMode)
+		}
+		res, err := s.Search(ctx, SearchRequest{Query: text, Target: "definitions", Limit: &limit})
 		rank := 0
 		if err == nil {
 			rank = q.rank(res.Results)
@@ -174,6 +188,9 @@ func TestQualityCorpus(t *testing.T) {
 	}
 	t.Logf("corpus quality (definitions, %d queries):\n%s", len(results), table.String())
 
+	if docMode != "" {
+		return
+	}
 	baselinePath := "../testdata/quality/baseline.json"
 	if *updateQualityBaseline {
 		base := map[string]qualityFigures{}

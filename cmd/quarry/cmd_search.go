@@ -29,6 +29,7 @@ type searchOptions struct {
 	cursor       string
 	timeoutMS    int
 	parseOnly    bool
+	intent       string
 }
 
 func newSearchCmd() *cobra.Command {
@@ -44,11 +45,20 @@ the result says so) and "quoted phrases" (must occur as written).
 Tests, fixtures and vendored code rank below source unless --include-tests is given or the
 query is about tests (test, spec, TestX); --exclude-tests leaves tests out.
 
+A query document searches several ways at once, one line each: lex: (keywords: words,
+"phrases", -word and -"phrase" exclude), vec: (a question in words, by meaning: the symbol
+vectors learned from the workspace), hyde: (a passage like the code you expect), and at
+most one intent: (what the search is about; it steers, never searches alone). The lines'
+results are fused (reciprocal rank fusion, the first line weighing double). expand: QUERY
+is lex: QUERY plus vec: QUERY. A single line without a type is a plain search.
+
 If the workspace has no index yet, it is built first.`,
 		Example: `  quarry search ServeHTTP
   quarry search "connection pool" --target content --context 2
   quarry search --lang python --kind class Model
-  quarry search parse --file-pattern 'src/**/*.rs,!**/tests/**' --json`,
+  quarry search parse --file-pattern 'src/**/*.rs,!**/tests/**' --json
+  quarry search $'lex: retry upload\nvec: where do we retry failed uploads'
+  quarry search 'expand: parse the byte range header' --intent 'HTTP range requests'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSearch(cmd, opts, strings.Join(args, " "))
@@ -70,6 +80,7 @@ If the workspace has no index yet, it is built first.`,
 	f.BoolVar(&opts.excludeTests, "exclude-tests", false, doc("exclude_tests"))
 	f.StringVar(&opts.cursor, "cursor", "", doc("cursor"))
 	f.IntVar(&opts.timeoutMS, "timeout-ms", 0, doc("timeout_ms"))
+	f.StringVar(&opts.intent, "intent", "", doc("intent"))
 	f.BoolVar(&opts.parseOnly, "parse-only", false, "check and print the parsed query (canonical form, target, fields) without searching")
 	f.BoolVar(&opts.debugQuery, "debug-query", false, "print the parsed query and the compiled full-text queries on standard error")
 	_ = f.MarkHidden("debug-query")
@@ -84,7 +95,7 @@ If the workspace has no index yet, it is built first.`,
 // about a field to name the flag.
 var searchFlags = map[string]string{"query": "QUERY", "target": "--target", "language": "--lang", "kind": "--kind",
 	"file_pattern": "--file-pattern", "limit": "--limit", "context_lines": "--context", "workspace": "--workspace",
-	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests", "cursor": "--cursor", "timeout_ms": "--timeout-ms"}
+	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests", "cursor": "--cursor", "timeout_ms": "--timeout-ms", "intent": "--intent"}
 
 func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	jsonOut := opts.json || opts.jsonl
@@ -93,7 +104,7 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	}
 	req := tools.SearchRequest{Query: query, Target: opts.target, Language: opts.lang, Kind: opts.kinds,
 		FilePattern: opts.filePattern, Limit: &opts.limit, ContextLines: opts.context, IncludeTests: opts.includeTests,
-		ExcludeTests: opts.excludeTests, Workspace: opts.workspace, Cursor: opts.cursor, TimeoutMS: opts.timeoutMS}
+		ExcludeTests: opts.excludeTests, Workspace: opts.workspace, Cursor: opts.cursor, TimeoutMS: opts.timeoutMS, Intent: opts.intent}
 	svc, err := newService(cmd)
 	if err != nil {
 		return jsonFailure(cmd, jsonOut, err)

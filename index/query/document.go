@@ -31,6 +31,28 @@ const (
 // SearchLineTypes are the types of the lines that search, in the order help lists them.
 var SearchLineTypes = []LineType{LineLex, LineVec, LineHyde}
 
+// LineDoc says what a line type is for and when to write it: the one source of what the
+// MCP instructions and the search help say about query documents.
+type LineDoc struct {
+	Type LineType
+	Doc  string
+}
+
+// LineDocs documents every line type, in the order help lists them.
+var LineDocs = []LineDoc{
+	{LineLex, `keywords, as a plain query takes them: bare words, "phrases" as written, -word and -"phrase" exclude; write it for names and words the code itself holds`},
+	{LineVec, `a question in words, searched by meaning (vectors learned from this workspace's code): write it when the words you have are not the code's ("where do we retry failed uploads")`},
+	{LineHyde, "a passage like the code or doc comment you expect to find, searched by meaning like vec:"},
+	{LineIntent, `what the search is about, at most one: it biases vec: and hyde: and lifts results sharing its words, but never searches alone; write it when a word is ambiguous ("intent: HTTP range requests")`},
+	{LineExpand, "stands alone: expand: Q is lex: Q plus vec: Q"},
+}
+
+// IsLineType reports whether name (any case) is a line type.
+func IsLineType(name string) bool {
+	_, ok := lineTypes[strings.ToLower(name)]
+	return ok
+}
+
 // lineTypes are every line type, by name.
 var lineTypes = map[string]LineType{"lex": LineLex, "vec": LineVec, "hyde": LineHyde, "intent": LineIntent, "expand": LineExpand}
 

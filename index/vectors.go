@@ -1,0 +1,564 @@
+package index
+
+// Symbol vectors: a model of word vectors learned from the workspace's own code (package
+// embed), stored in vec_model, and one vector per function, method and type, stored per
+// file in symbol_vectors with the content hash it was made from. An index run ends with
+// RefreshVectors: it learns the model again when there is none or the code changed too much
+// since, embeds the files whose vectors are missing or older than their content, and drops
+// the vectors of files gone. VectorSearch scans them all (bytes, one dot product each).
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/quarrysearch/quarry/embed"
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// Vector settings.
+const (
+	// maxTrainSymbols bounds the symbols a model learns from: a sample of the files beyond
+	// it (the model learns word statistics; more symbols cost time, not much quality).
+	maxTrainSymbols = 150_000
+	// retrainDrift is the share of vectored symbols new since the model was learned beyond
+	// which it is learned again.
+	retrainDrift = 0.3
+	// vecModelFormat marks the model blob's layout.
+	vecModelFormat = "QVM1"
+)
+
+// vecKind reports whether symbols of kind get a vector: functions, methods and types.
+func vecKind(kind string) bool {
+	k, ok := extract.KindNamed(kind)
+	return ok && (k.IsCallable() || k.IsType())
+}
+
+// VectorStats says what RefreshVectors did.
+type VectorStats struct {
+	Trained  bool // the model was learned (again)
+	Words    int  // words with a vector
+	Files    int  // files whose symbols were embedded
+	Symbols  int  // symbols embedded
+	Vectored int  // symbols with a vector in all
+}
+
+// RefreshVectors brings the symbol vectors up to date (see the file's comment).
+func (s *Store) RefreshVectors(ctx context.Context) (VectorStats, error) {
+	var st VectorStats
+	model, trainedOn, err := s.vecModel(ctx)
+	if err != nil {
+		return st, err
+	}
+	stale, err := s.staleVectorFiles(ctx)
+	if err != nil {
+		return st, err
+	}
+	total, err := s.vecSymbolCount(ctx)
+	if err != nil {
+		return st, err
+	}
+	newSyms := 0
+	for _, f := range stale {
+		newSyms += f.symbols
+	}
+	if model == nil || total > 0 && (float64(newSyms) > retrainDrift*float64(total) || math.Abs(float64(total-trainedOn)) > retrainDrift*float64(total)) {
+		if total == 0 {
+			return st, s.dropVectors(ctx)
+		}
+		if model, err = s.trainVectors(ctx, total); err != nil {
+			return st, err
+		}
+		st.Trained = true
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
+			return st, err
+		}
+		if stale, err = s.staleVectorFiles(ctx); err != nil {
+			return st, err
+		}
+	}
+	st.Words = len(model.Words)
+	if err := s.embedFiles(ctx, model, stale, &st); err != nil {
+		return st, err
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`); err != nil {
+		return st, err
+	}
+	if len(stale) > 0 || st.Trained {
+		if err := s.bumpVectors(ctx); err != nil {
+			return st, err
+		}
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
+	return st, err
+}
+
+// vecFile is a file whose vectors are to be made.
+type vecFile struct {
+	id      int64
+	path    string
+	hash    string
+	symbols int
+}
+
+// staleVectorFiles returns the files with symbols whose vectors are missing or older than
+// their content.
+func (s *Store) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.path, f.hash, f.symbol_count FROM files f LEFT JOIN symbol_vectors v ON v.file = f.id
+		WHERE f.skipped = '' AND f.symbol_count > 0 AND (v.hash IS NULL OR v.hash != f.hash) ORDER BY f.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []vecFile
+	for rows.Next() {
+		var f vecFile
+		if err := rows.Scan(&f.id, &f.path, &f.hash, &f.symbols); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// vecSymbolCount returns how many stored symbols get a vector.
+func (s *Store) vecSymbolCount(ctx context.Context) (int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, COUNT(*) FROM symbols GROUP BY kind`)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var kind string
+		var c int
+		if err := rows.Scan(&kind, &c); err != nil {
+			return 0, err
+		}
+		if vecKind(kind) {
+			n += c
+		}
+	}
+	return n, rows.Err()
+}
+
+// fileSymbolFields returns the words of the symbols of a file that get a vector, with their
+// ids.
+func (s *Store) fileSymbolFields(ctx context.Context, f vecFile) ([]string, []embed.Fields, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
+	if err != nil {
+		return nil, nil, err
+	}
+	type sym struct {
+		id, name, kind, sig, doc string
+		sb, eb                   int
+	}
+	var syms []sym
+	for rows.Next() {
+		var x sym
+		if err := rows.Scan(&x.id, &x.name, &x.kind, &x.sig, &x.doc, &x.sb, &x.eb); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		if vecKind(x.kind) {
+			syms = append(syms, x)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(syms) == 0 {
+		return nil, nil, err
+	}
+	content, err := s.Content(ctx, f.path)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(syms))
+	fields := make([]embed.Fields, len(syms))
+	for i, x := range syms {
+		body := ""
+		if k, _ := extract.KindNamed(x.kind); k.IsCallable() && x.sb >= 0 && x.sb < x.eb && x.eb <= len(content) {
+			body = string(content[x.sb:x.eb])
+		}
+		ids[i], fields[i] = x.id, embed.FieldsOf(x.name, x.sig, x.doc, body)
+	}
+	return ids, fields, nil
+}
+
+// trainVectors learns the model from a sample of the files (every k-th, so that about
+// maxTrainSymbols symbols are read) and stores it.
+func (s *Store) trainVectors(ctx context.Context, total int) (*embed.Model, error) {
+	files, err := s.staleVectorFilesAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	step := max(1, int(math.Ceil(float64(total)/maxTrainSymbols)))
+	var sample []vecFile
+	for i := 0; i < len(files); i += step {
+		sample = append(sample, files[i])
+	}
+	docs, err := s.readFields(ctx, sample)
+	if err != nil {
+		return nil, err
+	}
+	m := embed.Train(func(yield func(words, anchors []string)) {
+		for _, fs := range docs {
+			for _, f := range fs {
+				yield(f.All(), f.Name)
+			}
+		}
+	}, embed.DefaultOptions)
+	words, prob, vecs := m.Quantized()
+	var b bytes.Buffer
+	b.WriteString(vecModelFormat)
+	binary.Write(&b, binary.LittleEndian, uint16(m.Dim))
+	binary.Write(&b, binary.LittleEndian, uint32(len(words)))
+	b.WriteString(strings.Join(words, "\x00"))
+	b.WriteByte(0)
+	binary.Write(&b, binary.LittleEndian, prob)
+	binary.Write(&b, binary.LittleEndian, vecs)
+	if _, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, ?, ?)`, total, b.Bytes()); err != nil {
+		return nil, err
+	}
+	return embed.Load(m.Dim, words, prob, vecs), nil
+}
+
+// staleVectorFilesAll returns every file with symbols (for a model learned again).
+func (s *Store) staleVectorFilesAll(ctx context.Context) ([]vecFile, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, hash, symbol_count FROM files WHERE skipped = '' AND symbol_count > 0 ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []vecFile
+	for rows.Next() {
+		var f vecFile
+		if err := rows.Scan(&f.id, &f.path, &f.hash, &f.symbols); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// readFields reads the symbol words of files, on every core, in the files' order.
+func (s *Store) readFields(ctx context.Context, files []vecFile) ([][]embed.Fields, error) {
+	out := make([][]embed.Fields, len(files))
+	err := s.eachFile(ctx, files, func(i int, _ []string, fields []embed.Fields) error {
+		out[i] = fields
+		return nil
+	})
+	return out, err
+}
+
+// eachFile reads the symbol words of each file on every core and calls fn with them (fn
+// runs on several goroutines at once).
+func (s *Store) eachFile(ctx context.Context, files []vecFile, fn func(i int, ids []string, fields []embed.Fields) error) error {
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				ids, fields, err := s.fileSymbolFields(ctx, files[i])
+				if err == nil {
+					err = fn(i, ids, fields)
+				}
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	return first
+}
+
+// embedFiles embeds the symbols of files and stores their vectors, a file's in one row.
+func (s *Store) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st *VectorStats) error {
+	const batch = 2000
+	for start := 0; start < len(files); start += batch {
+		part := files[start:min(len(files), start+batch)]
+		blobs := make([][]byte, len(part))
+		counts := make([]int, len(part))
+		err := s.eachFile(ctx, part, func(i int, ids []string, fields []embed.Fields) error {
+			var b bytes.Buffer
+			for j, f := range fields {
+				v := m.EmbedSymbol(f)
+				if v == nil {
+					continue
+				}
+				b.WriteByte(byte(len(ids[j])))
+				b.WriteString(ids[j])
+				q := embed.Quantize(v)
+				for _, x := range q {
+					b.WriteByte(byte(x))
+				}
+				counts[i]++
+			}
+			blobs[i] = b.Bytes()
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		for i, f := range part {
+			if blobs[i] == nil {
+				blobs[i] = []byte{} // a file without a symbol to embed: done all the same
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO symbol_vectors(file, hash, count, data) VALUES(?, ?, ?, ?)`, f.id, f.hash, counts[i], blobs[i]); err != nil {
+				tx.Rollback()
+				return err
+			}
+			st.Symbols += counts[i]
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		st.Files += len(part)
+	}
+	return nil
+}
+
+// dropVectors removes the model and every vector (a store without symbols).
+func (s *Store) dropVectors(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM vec_model`); err != nil {
+		return err
+	}
+	return s.bumpVectors(ctx)
+}
+
+// bumpVectors counts a change of the vectors (vecCache reads them again).
+func (s *Store) bumpVectors(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('vectors_version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
+	return err
+}
+
+// vecModel returns the stored model (nil: none) and how many symbols it was learned on.
+func (s *Store) vecModel(ctx context.Context) (*embed.Model, int, error) {
+	var trainedOn int
+	var data []byte
+	err := s.db.QueryRowContext(ctx, `SELECT trained_on, data FROM vec_model WHERE id = 1`).Scan(&trainedOn, &data)
+	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") { // a read-only store of before
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	m, err := decodeVecModel(data)
+	return m, trainedOn, err
+}
+
+func decodeVecModel(data []byte) (*embed.Model, error) {
+	bad := errors.New("index: the vector model is damaged: re-index with --force")
+	if !bytes.HasPrefix(data, []byte(vecModelFormat)) || len(data) < len(vecModelFormat)+6 {
+		return nil, bad
+	}
+	r := data[len(vecModelFormat):]
+	dim := int(binary.LittleEndian.Uint16(r))
+	n := int(binary.LittleEndian.Uint32(r[2:]))
+	r = r[6:]
+	end := 0
+	for seen := 0; end < len(r) && seen < n; end++ {
+		if r[end] == 0 {
+			seen++
+		}
+	}
+	if n == 0 {
+		end = 1
+	}
+	words := strings.Split(string(r[:max(end-1, 0)]), "\x00")
+	if n == 0 {
+		words = nil
+	}
+	r = r[end:]
+	if len(words) != n || len(r) != n*4+n*dim {
+		return nil, bad
+	}
+	prob := make([]float32, n)
+	for i := range prob {
+		prob[i] = math.Float32frombits(binary.LittleEndian.Uint32(r[i*4:]))
+	}
+	r = r[n*4:]
+	vecs := make([]int8, n*dim)
+	for i := range vecs {
+		vecs[i] = int8(r[i])
+	}
+	return embed.Load(dim, words, prob, vecs), nil
+}
+
+// vecCache holds what a vector search reads: the model and every symbol vector, for the
+// vectors_version they are of.
+type vecCache struct {
+	mu      sync.Mutex
+	version string
+	model   *embed.Model
+	ids     []string
+	vecs    []int8 // len(ids) x dim
+}
+
+// VecHit is a symbol a vector search found, with its cosine to the query.
+type VecHit struct {
+	ID    string
+	Score float64
+}
+
+// ErrNoVectors is a vector search of a store whose vectors are not made (yet).
+var ErrNoVectors = errors.New("index: the workspace has no symbol vectors yet: run quarry index")
+
+// VectorSearch returns the limit symbols whose vectors are nearest to text's, best first
+// (keep: which symbol ids may be returned; nil: all). A text none of whose words has a
+// vector finds nothing.
+func (s *Store) VectorSearch(ctx context.Context, text string, limit int, keep func(id string) bool) ([]VecHit, error) {
+	c, err := s.vectors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	qv := c.model.Embed(embed.Words(text), nil)
+	if qv == nil {
+		return nil, nil
+	}
+	q := embed.Quantize(qv)
+	dim := c.model.Dim
+	type scored struct {
+		i int
+		s int32
+	}
+	var top []scored // a small heap would do; limit is small and the scan dominates
+	minTop := int32(math.MinInt32)
+	for i := range c.ids {
+		d := embed.DotInt8(q, c.vecs[i*dim:(i+1)*dim])
+		if len(top) >= limit && d <= minTop {
+			continue
+		}
+		if keep != nil && !keep(c.ids[i]) {
+			continue
+		}
+		top = append(top, scored{i, d})
+		if len(top) > 4*limit {
+			sort.Slice(top, func(a, b int) bool { return top[a].s > top[b].s || top[a].s == top[b].s && top[a].i < top[b].i })
+			top = top[:limit]
+			minTop = top[limit-1].s
+		}
+	}
+	sort.Slice(top, func(a, b int) bool { return top[a].s > top[b].s || top[a].s == top[b].s && top[a].i < top[b].i })
+	if len(top) > limit {
+		top = top[:limit]
+	}
+	out := make([]VecHit, len(top))
+	for i, t := range top {
+		out[i] = VecHit{ID: c.ids[t.i], Score: float64(t.s) / (127 * 127)}
+	}
+	return out, nil
+}
+
+// HasVectors reports whether the store has a vector model.
+func (s *Store) HasVectors(ctx context.Context) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n)
+	return n > 0, err
+}
+
+// NearestWords returns the n words of the workspace's model nearest to word (none without
+// a model).
+func (s *Store) NearestWords(ctx context.Context, word string, n int) ([]embed.ScoredWord, error) {
+	c, err := s.vectors(ctx)
+	if errors.Is(err, ErrNoVectors) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.model.NearestScored(word, n), nil
+}
+
+// vectors returns the vectors of the store's current vectors_version, reading them once.
+func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
+	version, err := s.Meta("vectors_version")
+	if err != nil {
+		return nil, err
+	}
+	c := &s.vec
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.model != nil && c.version == version {
+		return c, nil
+	}
+	m, _, err := s.vecModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, ErrNoVectors
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT data FROM symbol_vectors ORDER BY file`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	var vecs []int8
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			return nil, err
+		}
+		for len(data) > 0 {
+			n := int(data[0])
+			if len(data) < 1+n+m.Dim {
+				return nil, fmt.Errorf("index: a symbol vector is damaged: re-index with --force")
+			}
+			ids = append(ids, string(data[1:1+n]))
+			for _, x := range data[1+n : 1+n+m.Dim] {
+				vecs = append(vecs, int8(x))
+			}
+			data = data[1+n+m.Dim:]
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	c.version, c.model, c.ids, c.vecs = version, m, ids, vecs
+	return c, nil
+}
+
+// vectorsVersion is for tests: the version of the vectors (a count of their changes).
+func (s *Store) vectorsVersion() int {
+	v, _ := s.Meta("vectors_version")
+	n, _ := strconv.Atoi(v)
+	return n
+}

@@ -1,0 +1,103 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// vecTopics are three subjects whose words keep company only with each other.
+var vecTopics = [][]string{
+	{"retry", "upload", "again", "failure", "attempt", "backoff", "wait", "resend"},
+	{"cookie", "browser", "expire", "header", "session", "domain", "drop", "path"},
+	{"matrix", "vector", "multiply", "row", "column", "scalar", "product", "sum"},
+}
+
+// vecRecord is a file of topic t whose one function's body mixes the topic's words.
+func vecRecord(t, n int, salt string) *FileRecord {
+	words := vecTopics[t]
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString(words[(i*(n+3)+i/len(words))%len(words)] + " ")
+	}
+	b.WriteString(salt)
+	return record(fmt.Sprintf("t%d_%d.go", t, n), b.String(), fmt.Sprintf("topic%dfn%d", t, n))
+}
+
+// TestRefreshVectors: an index run's end learns the model and embeds every symbol; a
+// vector search finds the symbols of a question's subject; the next run embeds only what
+// changed and drops what is gone.
+func TestRefreshVectors(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	var recs []*FileRecord
+	for topic := range vecTopics {
+		for n := 0; n < 5; n++ {
+			recs = append(recs, vecRecord(topic, n, ""))
+		}
+	}
+	put(t, s, recs...)
+	if _, err := s.VectorSearch(ctx, "retry", 3, nil); err != ErrNoVectors {
+		t.Fatalf("a vector search before any vectors: %v, want ErrNoVectors", err)
+	}
+	st, err := s.RefreshVectors(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Trained || st.Files != 15 || st.Symbols != 15 || st.Vectored != 15 || st.Words != 25 {
+		t.Fatalf("first refresh: %+v, want a model of 25 words (the topics' and topic of the names) and 15 symbols of 15 files", st)
+	}
+	hits, err := s.VectorSearch(ctx, "send the upload again after a failure", 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 5 {
+		t.Fatalf("vector search: %d hits, want 5", len(hits))
+	}
+	for _, h := range hits {
+		if !strings.HasPrefix(h.ID, "t0_") {
+			t.Errorf("vector search for an upload retry: %+v, want only the retry topic's symbols", hits)
+			break
+		}
+	}
+	if hits, err := s.VectorSearch(ctx, "zebra quantum", 5, nil); err != nil || len(hits) != 0 {
+		t.Errorf("a question with no known word: %v, %v; want nothing", hits, err)
+	}
+	// Nothing changed: nothing embedded.
+	version := s.vectorsVersion()
+	if st, err = s.RefreshVectors(ctx); err != nil || st.Trained || st.Files != 0 || st.Vectored != 15 || s.vectorsVersion() != version {
+		t.Errorf("refresh without a change: %+v, %v", st, err)
+	}
+	// One file changed: that file only, the model kept.
+	put(t, s, vecRecord(1, 0, "cookie"))
+	if st, err = s.RefreshVectors(ctx); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || s.vectorsVersion() == version {
+		t.Errorf("refresh after one edit: %+v, %v", st, err)
+	}
+	// A file gone: its vectors go.
+	b, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Delete("t2_4.go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = s.RefreshVectors(ctx); err != nil || st.Vectored != 14 {
+		t.Errorf("refresh after a deletion: %+v, %v", st, err)
+	}
+	if hits, _ := s.VectorSearch(ctx, "matrix product", 20, nil); len(hits) != 14 || strings.HasPrefix(hits[0].ID, "t2_4") {
+		t.Errorf("after a deletion: %+v", hits)
+	}
+}
+
+// TestVecModelDamaged: a damaged model blob is an error that says how to mend it.
+func TestVecModelDamaged(t *testing.T) {
+	for _, data := range [][]byte{nil, []byte("QVM1"), []byte("QVM1\x04\x00\x02\x00\x00\x00ab\x00cd\x00\x01")} {
+		if _, err := decodeVecModel(data); err == nil || !strings.Contains(err.Error(), "--force") {
+			t.Errorf("decodeVecModel(%q) = %v, want the damaged error", data, err)
+		}
+	}
+}

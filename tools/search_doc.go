@@ -1,0 +1,230 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/scoring"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// SearchLine is one line of a query document given as a list (fast_search searches).
+type SearchLine struct {
+	Type  string `json:"type" jsonschema:"lex (keywords: words, \"phrases\", -word and -\"phrase\" exclude), vec (a question in words, searched by meaning) or hyde (a passage like the code or doc you expect)"`
+	Query string `json:"query" jsonschema:"the line's text"`
+}
+
+// Query documents' settings.
+const (
+	// fusionDepth is how many results of each line fusion reads, at least.
+	fusionDepth = 30
+	// IntentBonus is added to a fused result's score for the share of the intent's words
+	// its path, name, signature or first lines hold (fused scores are about 0.03 a list).
+	IntentBonus = 0.01
+)
+
+// queryDocument returns the query document req states (text in query, or searches and
+// intent), nil for a plain search: one line without a type and no intent.
+func queryDocument(req SearchRequest) (*query.Document, error) {
+	bad := func(field string, err error) error {
+		return &Error{Code: CodeBadQuery, Path: field, Message: err.Error(), err: err}
+	}
+	switch {
+	case len(req.Searches) > 0:
+		if strings.TrimSpace(req.Query) != "" {
+			return nil, Errorf(CodeBadValue, "searches", "give query or searches, not both: searches is the query document as a list")
+		}
+		lines := make([]query.DocLine, len(req.Searches))
+		for i, l := range req.Searches {
+			lines[i] = query.DocLine{Type: query.LineType(l.Type), Text: l.Query}
+		}
+		d, err := query.NewDocument(lines, req.Intent)
+		if err != nil {
+			return nil, bad("searches", err)
+		}
+		return d, nil
+	case query.IsDocument(req.Query):
+		d, err := query.ParseDocument(req.Query)
+		if err != nil {
+			return nil, bad("query", err)
+		}
+		if req.Intent != "" {
+			if d.Intent != "" {
+				return nil, Errorf(CodeBadValue, "intent", "the query document has an intent: line already; give one intent")
+			}
+			d.Intent = strings.TrimSpace(req.Intent)
+		}
+		if !d.Typed() { // expand: the query by keywords and by meaning
+			d = &query.Document{Searches: []query.DocLine{{Type: query.LineLex, Text: d.Expand, Line: d.ExpandLine}, {Type: query.LineVec, Text: d.Expand, Line: d.ExpandLine}}, Intent: d.Intent}
+		}
+		return d, nil
+	case strings.TrimSpace(req.Intent) != "":
+		// A plain query with an intent: its lex line, steered.
+		return &query.Document{Searches: []query.DocLine{{Type: query.LineLex, Text: strings.TrimSpace(req.Query), Line: 1}}, Intent: strings.TrimSpace(req.Intent)}, nil
+	}
+	return nil, nil
+}
+
+// fusedKey names a result across the lines' lists.
+func fusedKey(h Hit) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s", h.Workspace, h.Hit, h.Path, h.Line, h.Name)
+}
+
+// searchDocument runs each line of a query document and fuses their results by reciprocal
+// rank fusion, the first line's weighing double; the intent adds to the results that share
+// its words.
+func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *query.Document) (*SearchResult, error) {
+	start := time.Now()
+	if req.Cursor != "" {
+		return nil, Errorf(CodeBadValue, "cursor", "a query document has no next page: ask for a larger limit")
+	}
+	limit, err := resultLimit(req.Limit)
+	if err != nil {
+		return nil, err
+	}
+	depth := min(max(limit*3, fusionDepth), MaxLimit)
+	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out := &SearchResult{Query: req.Query, Target: cmp.Or(req.Target, string(index.TargetAuto)), Results: []Hit{}, Errors: []ErrorInfo{}}
+	var lists [][]string
+	byKey := map[string]Hit{}
+	var skipped []string
+	var searched []*workspace.SearchIndex // the first line's indexes, kept for the count of files
+	defer func() { s.release(searched) }()
+	for _, line := range doc.Searches {
+		sub := req
+		sub.Searches, sub.Intent, sub.Cursor, sub.Limit = nil, "", "", &depth
+		vector := line.Type == query.LineVec || line.Type == query.LineHyde
+		if vector {
+			sub.Query, sub.Target = plainWords(line.Text), string(index.TargetDefinitions)
+		} else {
+			sub.Query = line.Text
+		}
+		ireq, xs, err := s.prepareSearch(ctx, sub)
+		if err != nil {
+			s.release(xs)
+			var e *Error
+			if errors.As(err, &e) && (e.Path == "query" || e.Path == "") {
+				e.Message = fmt.Sprintf("%s: %s", lineName(line, len(req.Searches) > 0), e.Message)
+			}
+			return nil, err
+		}
+		if vector {
+			ireq.Vector = strings.TrimSpace(line.Text + " " + doc.Intent) // the intent biases the vector
+		}
+		res, err := workspace.Search(sctx, xs, ireq)
+		if searched == nil {
+			searched = xs
+		} else {
+			s.release(xs)
+		}
+		if errors.Is(err, index.ErrNoVectors) {
+			skipped = append(skipped, lineName(line, len(req.Searches) > 0))
+			continue
+		}
+		if err != nil {
+			if sctx.Err() != nil && ctx.Err() == nil {
+				out.Truncated, out.TruncatedReason = true, TruncatedTimeout
+				break
+			}
+			return nil, AsError(err)
+		}
+		var keys []string
+		for _, h := range res.Hits {
+			k := fusedKey(h)
+			if _, ok := byKey[k]; !ok {
+				byKey[k] = h
+			}
+			keys = append(keys, k)
+		}
+		lists = append(lists, keys)
+		out.Relaxed = out.Relaxed || res.Relaxed
+	}
+	if len(lists) == 0 && len(skipped) > 0 {
+		return nil, Errorf(CodeNotIndexed, "query", "%s need the workspace's symbol vectors, which its index does not have yet: run quarry index (or add a lex: line)", strings.Join(skipped, ", "))
+	}
+	if len(skipped) > 0 {
+		out.Notice = fmt.Sprintf("lex-only answers: %s skipped, the index has no symbol vectors yet (run quarry index)", strings.Join(skipped, ", "))
+	}
+	intent := intentWords(doc.Intent)
+	fused := scoring.FuseRRF(lists)
+	for i := range fused {
+		if len(intent) > 0 {
+			fused[i].Score += IntentBonus * intentShare(byKey[fused[i].Key], intent)
+		}
+	}
+	sort.SliceStable(fused, func(a, b int) bool { return fused[a].Score > fused[b].Score })
+	for _, f := range fused {
+		if len(out.Results) == limit {
+			out.Truncated, out.TruncatedReason = true, TruncatedLimit
+			break
+		}
+		h := byKey[f.Key]
+		h.Score = f.Score
+		out.Results = append(out.Results, h)
+	}
+	if out.TotalFilesSearched, err = filesIn(ctx, searched); err != nil {
+		return nil, err
+	}
+	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
+}
+
+// lineName names a document's line in messages: line 2 (vec:), searches[1] (vec).
+func lineName(l query.DocLine, list bool) string {
+	if list {
+		return fmt.Sprintf("searches[%d] (%s)", l.Line-1, l.Type)
+	}
+	return fmt.Sprintf("line %d (%s:)", l.Line, l.Type)
+}
+
+// plainWords returns the letters and digits of text as words: a vec: line's words, for the
+// parts of a search that read words (whether it is about tests).
+func plainWords(text string) string {
+	f := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' })
+	if len(f) == 0 {
+		return "x"
+	}
+	return strings.Join(f, " ")
+}
+
+// intentWords returns the intent's words worth matching: lower-cased, three letters or more.
+func intentWords(intent string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(intent), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 3 && !intentStop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var intentStop = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "this": true, "from": true, "into": true, "how": true, "what": true, "when": true, "where": true, "which": true, "about": true}
+
+// intentShare is the share of the intent's words a hit's path, name, signature and lines
+// hold.
+func intentShare(h Hit, words []string) float64 {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(h.Path + " " + h.Name + " " + h.Signature + " " + h.Text))
+	for _, c := range h.Context {
+		b.WriteString(" " + strings.ToLower(c.Text))
+	}
+	text := b.String()
+	n := 0
+	for _, w := range words {
+		if strings.Contains(text, w) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(words))
+}
