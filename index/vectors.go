@@ -130,25 +130,12 @@ func (s *Store) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
 	return out, rows.Err()
 }
 
-// vecSymbolCount returns how many stored symbols get a vector.
+// vecSymbolCount returns how many symbols the store holds (of every kind: the measure of
+// drift, read from the files' rows, not the symbols').
 func (s *Store) vecSymbolCount(ctx context.Context) (int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT kind, COUNT(*) FROM symbols GROUP BY kind`)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var kind string
-		var c int
-		if err := rows.Scan(&kind, &c); err != nil {
-			return 0, err
-		}
-		if vecKind(kind) {
-			n += c
-		}
-	}
-	return n, rows.Err()
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n)
+	return n, err
 }
 
 // fileSymbolFields returns the words of the symbols of a file that get a vector, with their
