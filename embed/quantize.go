@@ -13,12 +13,19 @@ func Quantize(v []float32) []int8 {
 
 // DotInt8 returns the dot product of two quantized vectors (divide by 127² for the cosine).
 func DotInt8(a, b []int8) int32 {
-	var s int32
 	b = b[:len(a)]
-	for i, x := range a {
-		s += int32(x) * int32(b[i])
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += int32(a[i]) * int32(b[i])
+		s1 += int32(a[i+1]) * int32(b[i+1])
+		s2 += int32(a[i+2]) * int32(b[i+2])
+		s3 += int32(a[i+3]) * int32(b[i+3])
 	}
-	return s
+	for ; i < len(a); i++ {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // Quantized returns the model's words, their shares and their vectors as bytes.

@@ -303,3 +303,58 @@ func TestVectorExperiment(t *testing.T) {
 	}
 	t.Logf("%s half, %d description queries: MRR@10 lex %.3f, vec %.3f, fused %.3f", half, n, mrrLex/float64(n), mrrVec/float64(n), mrrFused/float64(n))
 }
+
+// TestVectorShortlistRecall measures how many of the exact nearest vectors the signs'
+// shortlist keeps, on the store at QUARRY_VEC_STORE (indexed with its vectors) for the
+// queries at QUARRY_VEC_QUERIES.
+func TestVectorShortlistRecall(t *testing.T) {
+	storePath, qpath := os.Getenv("QUARRY_VEC_STORE"), os.Getenv("QUARRY_VEC_QUERIES")
+	if storePath == "" || qpath == "" {
+		t.Skip("QUARRY_VEC_STORE and QUARRY_VEC_QUERIES are not set")
+	}
+	s, err := OpenStore(storePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var qs []struct{ Query string }
+	b, _ := os.ReadFile(qpath)
+	if err := json.Unmarshal(b, &qs); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var r10, r50 float64
+	n := 0
+	for _, q := range qs {
+		vecAlwaysExact = true
+		exact, err := s.VectorSearch(ctx, q.Query, 50, nil)
+		vecAlwaysExact = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		short, err := s.VectorSearch(ctx, q.Query, 50, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(exact) < 50 {
+			continue
+		}
+		in := map[string]bool{}
+		for _, h := range short {
+			in[h.ID] = true
+		}
+		c10, c50 := 0, 0
+		for i, h := range exact {
+			if in[h.ID] {
+				c50++
+				if i < 10 {
+					c10++
+				}
+			}
+		}
+		r10 += float64(c10) / 10
+		r50 += float64(c50) / 50
+		n++
+	}
+	t.Logf("%d queries: the shortlist keeps %.3f of the exact top 10, %.3f of the top 50", n, r10/float64(n), r50/float64(n))
+}

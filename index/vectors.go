@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"sort"
 	"strconv"
@@ -138,9 +139,9 @@ func (s *Store) vecSymbolCount(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// fileSymbolFields returns the words of the symbols of a file that get a vector, with their
-// ids.
-func (s *Store) fileSymbolFields(ctx context.Context, f vecFile) ([]string, []embed.Fields, error) {
+// fileSymbolFields returns the words of the symbols of a file that get a vector (all: of
+// every symbol, what a model learns from), with their ids.
+func (s *Store) fileSymbolFields(ctx context.Context, f vecFile, all bool) ([]string, []embed.Fields, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
 	if err != nil {
 		return nil, nil, err
@@ -156,7 +157,7 @@ func (s *Store) fileSymbolFields(ctx context.Context, f vecFile) ([]string, []em
 			rows.Close()
 			return nil, nil, err
 		}
-		if vecKind(x.kind) {
+		if all || vecKind(x.kind) {
 			syms = append(syms, x)
 		}
 	}
@@ -236,19 +237,19 @@ func (s *Store) staleVectorFilesAll(ctx context.Context) ([]vecFile, error) {
 	return out, rows.Err()
 }
 
-// readFields reads the symbol words of files, on every core, in the files' order.
+// readFields reads the words of every symbol of files, on every core, in the files' order.
 func (s *Store) readFields(ctx context.Context, files []vecFile) ([][]embed.Fields, error) {
 	out := make([][]embed.Fields, len(files))
-	err := s.eachFile(ctx, files, func(i int, _ []string, fields []embed.Fields) error {
+	err := s.eachFile(ctx, files, true, func(i int, _ []string, fields []embed.Fields) error {
 		out[i] = fields
 		return nil
 	})
 	return out, err
 }
 
-// eachFile reads the symbol words of each file on every core and calls fn with them (fn
-// runs on several goroutines at once).
-func (s *Store) eachFile(ctx context.Context, files []vecFile, fn func(i int, ids []string, fields []embed.Fields) error) error {
+// eachFile reads the symbol words of each file on every core (all: of every symbol, else
+// of those that get a vector) and calls fn with them (fn runs on several goroutines at once).
+func (s *Store) eachFile(ctx context.Context, files []vecFile, all bool, fn func(i int, ids []string, fields []embed.Fields) error) error {
 	var (
 		mu    sync.Mutex
 		first error
@@ -260,7 +261,7 @@ func (s *Store) eachFile(ctx context.Context, files []vecFile, fn func(i int, id
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				ids, fields, err := s.fileSymbolFields(ctx, files[i])
+				ids, fields, err := s.fileSymbolFields(ctx, files[i], all)
 				if err == nil {
 					err = fn(i, ids, fields)
 				}
@@ -295,7 +296,7 @@ func (s *Store) embedFiles(ctx context.Context, m *embed.Model, files []vecFile,
 		part := files[start:min(len(files), start+batch)]
 		blobs := make([][]byte, len(part))
 		counts := make([]int, len(part))
-		err := s.eachFile(ctx, part, func(i int, ids []string, fields []embed.Fields) error {
+		err := s.eachFile(ctx, part, false, func(i int, ids []string, fields []embed.Fields) error {
 			var b bytes.Buffer
 			for j, f := range fields {
 				v := m.EmbedSymbol(f)
@@ -415,7 +416,9 @@ type vecCache struct {
 	version string
 	model   *embed.Model
 	ids     []string
-	vecs    []int8 // len(ids) x dim
+	vecs    []int8   // len(ids) x dim
+	bits    []uint64 // len(ids) x words: the signs of each vector (a 1 for each component > 0)
+	words   int      // uint64s per vector in bits
 }
 
 // VecHit is a symbol a vector search found, with its cosine to the query.
@@ -441,28 +444,33 @@ func (s *Store) VectorSearch(ctx context.Context, text string, limit int, keep f
 	}
 	q := embed.Quantize(qv)
 	dim := c.model.Dim
-	type scored struct {
-		i int
-		s int32
+	// Two steps: the Hamming distances of the vectors' signs to the query's pick the
+	// vecShortlist nearest (a counting pass over bytes), whose exact dot products then rank
+	// them; below vecExactBelow vectors every one is ranked exactly.
+	var cand []int
+	if len(c.ids) >= vecExactBelow && !vecAlwaysExact {
+		cand = c.shortlist(q, max(vecShortlist, 20*limit))
 	}
-	var top []scored // a small heap would do; limit is small and the scan dominates
-	minTop := int32(math.MinInt32)
-	for i := range c.ids {
-		d := embed.DotInt8(q, c.vecs[i*dim:(i+1)*dim])
-		if len(top) >= limit && d <= minTop {
-			continue
-		}
-		if keep != nil && !keep(c.ids[i]) {
-			continue
-		}
-		top = append(top, scored{i, d})
-		if len(top) > 4*limit {
-			sort.Slice(top, func(a, b int) bool { return top[a].s > top[b].s || top[a].s == top[b].s && top[a].i < top[b].i })
-			top = top[:limit]
-			minTop = top[limit-1].s
-		}
+	parts := min(runtime.GOMAXPROCS(0), max(1, len(c.ids)/20000))
+	tops := make([][]vecScored, parts)
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if cand != nil {
+				tops[p] = scanVectors(q, c.vecs, c.ids, dim, cand[p*len(cand)/parts:(p+1)*len(cand)/parts], 0, 0, limit, keep)
+			} else {
+				tops[p] = scanVectors(q, c.vecs, c.ids, dim, nil, p*len(c.ids)/parts, (p+1)*len(c.ids)/parts, limit, keep)
+			}
+		}()
 	}
-	sort.Slice(top, func(a, b int) bool { return top[a].s > top[b].s || top[a].s == top[b].s && top[a].i < top[b].i })
+	wg.Wait()
+	var top []vecScored
+	for _, t := range tops {
+		top = append(top, t...)
+	}
+	sortScored(top)
 	if len(top) > limit {
 		top = top[:limit]
 	}
@@ -471,6 +479,94 @@ func (s *Store) VectorSearch(ctx context.Context, text string, limit int, keep f
 		out[i] = VecHit{ID: c.ids[t.i], Score: float64(t.s) / (127 * 127)}
 	}
 	return out, nil
+}
+
+// vecScored is a symbol vector's place and its dot product with the query.
+type vecScored struct {
+	i int
+	s int32
+}
+
+func sortScored(t []vecScored) {
+	sort.Slice(t, func(a, b int) bool { return t[a].s > t[b].s || t[a].s == t[b].s && t[a].i < t[b].i })
+}
+
+// Vector search settings.
+const (
+	vecShortlist  = 3000   // vectors ranked exactly after the signs' shortlist, at least
+	vecExactBelow = 50_000 // fewer vectors than this are all ranked exactly
+)
+
+// vecAlwaysExact turns the shortlist off (tests compare the two).
+var vecAlwaysExact = false
+
+// signBits sets a bit of out for each component of v above 0.
+func signBits(v []int8, out []uint64) {
+	for k, x := range v {
+		if x > 0 {
+			out[k/64] |= 1 << (k % 64)
+		}
+	}
+}
+
+// shortlist returns the places of the n vectors (or a few more, at equal distance) whose
+// signs differ least from q's.
+func (c *vecCache) shortlist(q []int8, n int) []int {
+	qb := make([]uint64, c.words)
+	signBits(q, qb)
+	dist := make([]uint8, len(c.ids))
+	var hist [257]int
+	for i := range c.ids {
+		d := 0
+		for w, x := range c.bits[i*c.words : (i+1)*c.words] {
+			d += bits.OnesCount64(x ^ qb[w])
+		}
+		dist[i] = uint8(min(d, 255))
+		hist[dist[i]]++
+	}
+	cut, sum := 0, 0
+	for ; cut < len(hist) && sum+hist[cut] < n; cut++ {
+		sum += hist[cut]
+	}
+	out := make([]int, 0, sum+hist[min(cut, 256)])
+	for i, d := range dist {
+		if int(d) <= cut {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// scanVectors returns the limit vectors nearest to q, best first, among those at places
+// (or, places nil, in [lo, hi)).
+func scanVectors(q, vecs []int8, ids []string, dim int, places []int, lo, hi, limit int, keep func(string) bool) []vecScored {
+	var top []vecScored
+	minTop := int32(math.MinInt32)
+	n := hi - lo
+	if places != nil {
+		n = len(places)
+	}
+	for j := 0; j < n; j++ {
+		i := lo + j
+		if places != nil {
+			i = places[j]
+		}
+		d := embed.DotInt8(q, vecs[i*dim:(i+1)*dim])
+		if len(top) >= limit && d <= minTop {
+			continue
+		}
+		if keep != nil && !keep(ids[i]) {
+			continue
+		}
+		top = append(top, vecScored{i, d})
+		if len(top) > 4*limit {
+			sortScored(top)
+			top = top[:limit]
+			minTop = top[limit-1].s
+		}
+	}
+	sortScored(top)
+	return top[:min(limit, len(top))]
 }
 
 // HasVectors reports whether the store has a vector model.
@@ -539,7 +635,12 @@ func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	c.version, c.model, c.ids, c.vecs = version, m, ids, vecs
+	words := (m.Dim + 63) / 64
+	bits := make([]uint64, len(ids)*words)
+	for i := range ids {
+		signBits(vecs[i*m.Dim:(i+1)*m.Dim], bits[i*words:(i+1)*words])
+	}
+	c.version, c.model, c.ids, c.vecs, c.bits, c.words = version, m, ids, vecs, bits, words
 	return c, nil
 }
 

@@ -3,8 +3,13 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/embed"
 )
 
 // vecTopics are three subjects whose words keep company only with each other.
@@ -99,5 +104,45 @@ func TestVecModelDamaged(t *testing.T) {
 		if _, err := decodeVecModel(data); err == nil || !strings.Contains(err.Error(), "--force") {
 			t.Errorf("decodeVecModel(%q) = %v, want the damaged error", data, err)
 		}
+	}
+}
+
+// TestVectorShortlist: the signs' shortlist keeps a vector equal to the query, and most of
+// the exact nearest, on random vectors.
+func TestVectorShortlist(t *testing.T) {
+	const n, dim = 20000, 128
+	r := rand.New(rand.NewPCG(5, 5))
+	c := &vecCache{words: dim / 64}
+	c.vecs = make([]int8, n*dim)
+	c.bits = make([]uint64, n*c.words)
+	for i := 0; i < n; i++ {
+		v := make([]float32, dim)
+		for k := range v {
+			v[k] = float32(r.NormFloat64())
+		}
+		normalizeF(v)
+		copy(c.vecs[i*dim:], embed.Quantize(v))
+		signBits(c.vecs[i*dim:(i+1)*dim], c.bits[i*c.words:(i+1)*c.words])
+		c.ids = append(c.ids, fmt.Sprint(i))
+	}
+	q := append([]int8(nil), c.vecs[77*dim:78*dim]...)
+	short := c.shortlist(q, 500)
+	if len(short) < 500 || len(short) > 2000 || !slices.Contains(short, 77) {
+		t.Fatalf("shortlist of %d, holding 77: %v; want 500 or a few more, with the query's own vector", len(short), slices.Contains(short, 77))
+	}
+	exact := scanVectors(q, c.vecs, c.ids, dim, nil, 0, n, 10, nil)
+	got := scanVectors(q, c.vecs, c.ids, dim, short, 0, 0, 10, nil)
+	if got[0].i != 77 || exact[0].i != 77 {
+		t.Errorf("nearest: shortlist %d, exact %d; want 77 both", got[0].i, exact[0].i)
+	}
+}
+
+func normalizeF(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(s))
 	}
 }

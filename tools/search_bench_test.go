@@ -121,3 +121,33 @@ func benchMedian(b *testing.B, op func() error) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 }
+
+// benchDocQueries are query documents of BenchmarkDocumentSearch: vec: alone, and fused
+// with lex:.
+var benchDocQueries = []struct{ name, q string }{
+	{"vec_range_header", "vec: parse the byte range header"},
+	{"vec_retry_upload", "vec: where do we retry failed uploads"},
+	{"vec_cookie", "vec: expire a cookie so the browser drops it"},
+	{"fused_range_header", "lex: range header\nvec: parse the byte range header"},
+	{"fused_pool", "lex: connection pool\nvec: reuse idle connections to a host"},
+}
+
+// BenchmarkDocumentSearch measures warm query documents (the vectors loaded) through the
+// service on the workspace at QUARRY_CORPUS, indexed with its symbol vectors; each query's
+// median as p50-ms.
+func BenchmarkDocumentSearch(b *testing.B) {
+	root := os.Getenv("QUARRY_CORPUS")
+	if root == "" {
+		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
+	}
+	s, err := NewService(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Keep = time.Hour
+	for _, bq := range benchDocQueries {
+		b.Run(bq.name, func(b *testing.B) {
+			benchSearch(b, s, SearchRequest{Query: bq.q})
+		})
+	}
+}
