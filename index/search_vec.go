@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"sort"
+	"strings"
 
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -46,4 +48,23 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 		return nil, nil
 	}
 	return hits[req.Offset:], nil
+}
+
+// Promotion returns the promotion a definitions search gives h for the query text (an
+// exact name, one but for case and separators, the last part of a qualified name): what a
+// query document adds after fusing its lines, so that a name asked for comes first
+// whichever line found it. 0 for none, or when text is not a plain query.
+func Promotion(h Hit, text string, keepTests bool) float64 {
+	q, err := query.Parse(text)
+	if err != nil || h.Hit != HitDefinition {
+		return 0
+	}
+	name := strings.Join(append(q.Phrases(), q.Words()...), " ")
+	qual, last := q.Qualified()
+	class := scoring.Classify(h.Path)
+	p := scoring.Promotion(name, qual, last, h.definition(), scoring.PathWeight(class, keepTests))
+	if p > 0 {
+		p += scoring.PriorSpread * scoring.Prior(h.definition())
+	}
+	return p
 }

@@ -29,6 +29,9 @@ const (
 	// IntentBonus is added to a fused result's score for the share of the intent's words
 	// its path, name, signature or first lines hold (fused scores are about 0.03 a list).
 	IntentBonus = 0.01
+	// FusedPromotionScale turns a definitions search's promotion (2 for an exact name) into
+	// fused score: above every fused score without one (at most about 0.1).
+	FusedPromotionScale = 0.1
 )
 
 // queryDocument returns the query document req states (text in query, or searches and
@@ -158,9 +161,19 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	intent := intentWords(doc.Intent)
 	fused := scoring.FuseRRF(lists)
 	for i := range fused {
+		h := byKey[fused[i].Key]
 		if len(intent) > 0 {
-			fused[i].Score += IntentBonus * intentShare(byKey[fused[i].Key], intent)
+			fused[i].Score += IntentBonus * intentShare(h, intent)
 		}
+		// The promotions of a name asked for, once, after fusion: a lex: line's exact name
+		// comes first whichever line found it.
+		promo := 0.0
+		for _, l := range doc.Searches {
+			if l.Type == query.LineLex {
+				promo = max(promo, index.Promotion(h, l.Text, req.IncludeTests))
+			}
+		}
+		fused[i].Score += FusedPromotionScale * promo
 	}
 	sort.SliceStable(fused, func(a, b int) bool { return fused[a].Score > fused[b].Score })
 	for _, f := range fused {
