@@ -88,6 +88,8 @@ type Request struct {
 	// Offset is how many results of the ordered list to skip: the page a cursor asked for
 	// (content and files targets).
 	Offset int
+	// Explain asks for each hit's Explanation.
+	Explain bool
 	// Vector, when set, is the text of a vec: or hyde: line: the definitions whose symbol
 	// vectors are nearest to it are the answer (Query holds its words, for the test policy).
 	Vector string
@@ -124,9 +126,12 @@ type Hit struct {
 	// Resolution is set by goto with a context file: why this is the definition the file
 	// sees (scope, receiver, import, package, qualified, global-unique), or name-only.
 	Resolution string `json:"resolution,omitempty" jsonschema:"goto with context_file: why this is the definition the name means there (scope, receiver, import, package, qualified, global-unique), or name-only for the other definitions of the name"`
-	class      scoring.PathClass
-	bonus      float64 // promotion of an exact match, in auto's units
-	parent     string  // the name of a definition's parent
+	// Explain is why the hit ranks where it does, when the request asked (explain).
+	Explain *Explanation `json:"explain,omitempty" jsonschema:"with explain: the parts of the score, and a query document's lines"`
+	parts   scoreParts
+	class   scoring.PathClass
+	bonus   float64 // promotion of an exact match, in auto's units
+	parent  string  // the name of a definition's parent
 	// visibility and declaration are a definition's visibility and whether it is a
 	// declaration only (a C prototype).
 	visibility  string
@@ -226,6 +231,11 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 			return res, nil
 		}
 		return nil, err
+	}
+	if req.Explain {
+		for i := range res.Hits {
+			res.Hits[i].explain()
+		}
 	}
 	return res, nil
 }

@@ -187,6 +187,10 @@ func appendNormalized(all, hits []Hit, weight float64) []Hit {
 		if top > 0 {
 			norm = h.Score / top
 		}
+		h.parts.normalized, h.parts.target = norm, weight
+		if h.Hit != HitDefinition { // a definition's promotion is recorded already
+			h.parts.promotion = h.bonus
+		}
 		h.Score = (norm + h.bonus) * weight
 		h.bonus = 0
 		all = append(all, h)

@@ -79,6 +79,7 @@ func (s *Searcher) defSearch(ctx context.Context, search ftQuery, size int) ([]H
 	for _, d := range found {
 		if h, ok := byID[d.id]; ok { // else deleted from the store, not yet from bleve
 			h.Score = d.score
+			h.parts.fulltext, h.parts.set = d.score, true
 			hits = append(hits, h)
 		}
 	}
@@ -143,14 +144,17 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 		}
 		lang, _ := s.reg.Lookup(h.Language)
 		weight := scoring.PathWeight(h.class, keepTests)
-		h.Score *= scoring.ImportantBoost(lang, h.Signature) * weight * scoring.KindWeight(h.Kind)
+		h.parts.important, h.parts.path, h.parts.kind = scoring.ImportantBoost(lang, h.Signature), weight, scoring.KindWeight(h.Kind)
+		h.Score *= h.parts.important * weight * h.parts.kind
 		def := h.definition()
 		h.bonus = scoring.Promotion(name, qual, last, def, weight)
 		if h.bonus > 0 { // among definitions named alike, the one most likely meant first
 			h.bonus += scoring.PriorSpread * scoring.Prior(def)
 		} else {
-			h.Score *= scoring.Placement(def) // the kind is weighed above
+			h.parts.placement = scoring.Placement(def)
+			h.Score *= h.parts.placement // the kind is weighed above
 		}
+		h.parts.promotion = h.bonus
 		out = append(out, h)
 	}
 	sortPromoted(out)

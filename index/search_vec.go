@@ -33,14 +33,15 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 	var hits []Hit
 	for _, f := range found {
 		h, ok := byID[f.ID]
-		if !ok || !req.admits(h.Language, h.Kind, h.Path) {
+		if !ok || f.Score <= 0 || !req.admits(h.Language, h.Kind, h.Path) { // a cosine of 0 or less: unrelated
 			continue
 		}
 		class := scoring.Classify(h.Path)
 		if req.Tests == TestsExclude && class == scoring.Test || req.Tests == TestsOnly && class != scoring.Test {
 			continue
 		}
-		h.Score = f.Score * scoring.PathWeight(class, keepTests || req.Tests == TestsOnly)
+		h.parts.cosine, h.parts.path, h.parts.set = f.Score, scoring.PathWeight(class, keepTests || req.Tests == TestsOnly), true
+		h.Score = f.Score * h.parts.path
 		hits = append(hits, h)
 	}
 	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
@@ -67,4 +68,74 @@ func Promotion(h Hit, text string, keepTests bool) float64 {
 		p += scoring.PriorSpread * scoring.Prior(h.definition())
 	}
 	return p
+}
+
+// Explanation is why a hit ranks where it does.
+type Explanation struct {
+	Score float64     `json:"score" jsonschema:"the hit's score"`
+	Parts []ScorePart `json:"parts" jsonschema:"what made the score, in the order it was made: factors (op x) and additions (op +)"`
+	Lines []LineRank  `json:"lines,omitempty" jsonschema:"a query document's lines: the hit's rank in each that found it and what that added to the fused score"`
+}
+
+// ScorePart is one part of a score.
+type ScorePart struct {
+	Name  string  `json:"name"`
+	Op    string  `json:"op" jsonschema:"the operation: '=' (the start), 'x' (a factor) or '+' (an addition)"`
+	Value float64 `json:"value"`
+	Doc   string  `json:"doc"`
+}
+
+// LineRank is a query document line's part in a fused hit.
+type LineRank struct {
+	Line         string      `json:"line" jsonschema:"the line: line 2 (vec:), searches[1] (vec)"`
+	Rank         int         `json:"rank" jsonschema:"the hit's rank in the line's results, from 1"`
+	Contribution float64     `json:"contribution" jsonschema:"weight/(60+rank): the line's share of the fused score"`
+	Parts        []ScorePart `json:"parts,omitempty" jsonschema:"the parts of the hit's score in the first line that found it"`
+}
+
+// scoreParts are the factors of a hit's score, kept for an explanation.
+type scoreParts struct {
+	set                                  bool // fulltext or cosine is the start
+	fulltext, cosine                     float64
+	important, path, kind, placement     float64
+	promotion, normalized, target, bonus float64
+}
+
+// explain sets h.Explain from the parts its score was made of.
+func (h *Hit) explain() {
+	e := &Explanation{Score: h.Score}
+	p := h.parts
+	add := func(name, op string, v float64, doc string) {
+		e.Parts = append(e.Parts, ScorePart{Name: name, Op: op, Value: v, Doc: doc})
+	}
+	switch {
+	case p.cosine != 0:
+		add("cosine", "=", p.cosine, "the cosine of the symbol's vector and the line's")
+	case p.set:
+		add("bm25", "=", p.fulltext, "the full-text score (BM25 over the name, signature, doc comment and body)")
+	case p.normalized == 0:
+		add("score", "=", h.Score, "the "+string(h.Hit)+" target's own score")
+	}
+	if p.important != 0 && p.important != 1 {
+		add("important_pattern", "x", p.important, "its language's important pattern (pub fn, export, public class) in the signature")
+	}
+	if p.path != 0 && p.path != 1 {
+		add("path_prior", "x", p.path, "tests, fixtures, vendored, generated code and docs rank lower unless asked for")
+	}
+	if p.kind != 0 && p.kind != 1 {
+		add("kind_weight", "x", p.kind, "members and values below types and functions")
+	}
+	if p.placement != 0 && p.placement != 1 {
+		add("placement", "x", p.placement, "visibility, nesting and path depth")
+	}
+	if p.normalized != 0 {
+		add("normalized", "=", p.normalized, "the score over its target's best (auto ranks definitions, lines and files together)")
+	}
+	if p.promotion != 0 {
+		add("promotion", "+", p.promotion, "an exact or qualified name asked for (the definitions target sorts by it first)")
+	}
+	if p.target != 0 && p.target != 1 {
+		add("target_weight", "x", p.target, "the weight of its target for this shape of query")
+	}
+	h.Explain = e
 }

@@ -36,6 +36,7 @@ type SearchRequest struct {
 	Cursor       string       `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer to the same request: its next page (content and files targets)"`
 	TimeoutMS    int          `json:"timeout_ms,omitempty" jsonschema:"stop after this many milliseconds and answer with what was found, truncated_reason timeout (default 10000, at most 60000)"`
 	Searches     []SearchLine `json:"searches,omitempty" jsonschema:"a query document as a list, instead of query: up to 10 lines {type: lex, vec or hyde; query}, searched apart and fused (reciprocal rank fusion, the first line weighing double); the same as query lines typed lex:, vec:, hyde:"`
+	Explain      bool         `json:"explain,omitempty" jsonschema:"per result, why it ranks where it does: the parts of its score (BM25, priors, kind weight, promotions, auto's normalization; the cosine of vec: lines) and, for a query document, each line's rank and share of the fused score"`
 	Intent       string       `json:"intent,omitempty" jsonschema:"what the search is about, in words (with a query document, or a plain query): it biases vec: and hyde: lines and lifts results sharing its words, but never searches alone"`
 }
 
@@ -131,7 +132,7 @@ func (s *Service) searchRequest(req SearchRequest) (index.Request, checkedSearch
 }
 
 func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.Request, error) {
-	out := index.Request{Language: req.Language, Context: req.ContextLines}
+	out := index.Request{Language: req.Language, Context: req.ContextLines, Explain: req.Explain}
 	var err error
 	if !query.Engages(req.Query) {
 		if out.Query, err = parseQuery("query", req.Query); err != nil {

@@ -99,6 +99,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	defer cancel()
 	out := &SearchResult{Query: req.Query, Target: cmp.Or(req.Target, string(index.TargetAuto)), Results: []Hit{}, Errors: []ErrorInfo{}}
 	var lists [][]string
+	var listLines []string // the line each list is of
 	byKey := map[string]Hit{}
 	var skipped []string
 	var searched []*workspace.SearchIndex // the first line's indexes, kept for the count of files
@@ -150,6 +151,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 			keys = append(keys, k)
 		}
 		lists = append(lists, keys)
+		listLines = append(listLines, lineName(line, len(req.Searches) > 0))
 		out.Relaxed = out.Relaxed || res.Relaxed
 	}
 	if len(lists) == 0 && len(skipped) > 0 {
@@ -174,6 +176,10 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 			}
 		}
 		fused[i].Score += FusedPromotionScale * promo
+		if req.Explain {
+			explainFused(&h, fused[i], listLines, FusedPromotionScale*promo, fused[i].Score-fused[i].Bonus-FusedPromotionScale*promo-rrfSum(fused[i]))
+			byKey[fused[i].Key] = h
+		}
 	}
 	sort.SliceStable(fused, func(a, b int) bool { return fused[a].Score > fused[b].Score })
 	for _, f := range fused {
@@ -241,3 +247,44 @@ func intentShare(h Hit, words []string) float64 {
 	}
 	return float64(n) / float64(len(words))
 }
+
+// rrfSum is the part of a fused score its lines' ranks made.
+func rrfSum(f scoring.Fused) float64 {
+	sum := 0.0
+	for _, p := range f.Parts {
+		sum += p.Contribution
+	}
+	return sum
+}
+
+// explainFused sets a fused hit's explanation: the fusion's parts, and its rank in each
+// line (with the parts of its score in the first line that found it).
+func explainFused(h *Hit, f scoring.Fused, lines []string, promotion, intent float64) {
+	e := &index.Explanation{Score: f.Score}
+	first := true // byKey holds the hit as the first line that found it has it
+	for _, p := range f.Parts {
+		l := index.LineRank{Line: lines[p.List], Rank: p.Rank, Contribution: p.Contribution}
+		if first && h.Explain != nil {
+			l.Parts = h.Explain.Parts
+		}
+		first = false
+		e.Lines = append(e.Lines, l)
+	}
+	e.Parts = append(e.Parts, index.ScorePart{Name: "rrf", Op: "=", Value: rrfSum(f), Doc: "the fused score: the sum of the lines' weight/(60+rank), the first line weighing double"})
+	if f.Bonus != 0 {
+		e.Parts = append(e.Parts, index.ScorePart{Name: "top_rank_bonus", Op: "+", Value: f.Bonus, Doc: "first in a line's results (0.05), or second or third (0.02)"})
+	}
+	if intent > 1e-12 {
+		e.Parts = append(e.Parts, index.ScorePart{Name: "intent", Op: "+", Value: intent, Doc: "the share of the intent's words its path, name, signature and lines hold"})
+	}
+	if promotion != 0 {
+		e.Parts = append(e.Parts, index.ScorePart{Name: "promotion", Op: "+", Value: promotion, Doc: "a lex: line's exact or qualified name, after fusion"})
+	}
+	h.Explain = e
+}
+
+// Explanation is why a search result ranks where it does (explain).
+type Explanation = index.Explanation
+
+// ScorePart is one part of a search result's score (explain).
+type ScorePart = index.ScorePart

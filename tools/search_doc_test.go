@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,5 +132,40 @@ func TestSearchDocumentErrors(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != c.code || !strings.Contains(e.Message, c.want) {
 			t.Errorf("fast_search %s: %v, want %s with %q", c.args, err, c.code, c.want)
 		}
+	}
+}
+
+// TestSearchExplain: explain gives each result the parts of its score, and a query
+// document's results their rank in each line; the parts add up to the score.
+func TestSearchExplain(t *testing.T) {
+	s := docWorkspace(t)
+	var res SearchResult
+	call(t, s, "fast_search", `{"query":"retry0","target":"definitions","explain":true}`, &res)
+	if len(res.Results) == 0 || res.Results[0].Explain == nil {
+		t.Fatalf("explain: %+v", res.Results)
+	}
+	e := res.Results[0].Explain
+	names := []string{}
+	for _, p := range e.Parts {
+		names = append(names, p.Name)
+	}
+	if e.Score != res.Results[0].Score || len(e.Parts) < 2 || e.Parts[0].Name != "bm25" || !slices.Contains(names, "promotion") {
+		t.Errorf("explain of an exact name: %+v, want bm25 first and its promotion", e)
+	}
+	call(t, s, "fast_search", `{"query":"retry0","target":"definitions"}`, &res)
+	if res.Results[0].Explain != nil {
+		t.Errorf("no explain asked: %+v", res.Results[0].Explain)
+	}
+	call(t, s, "fast_search", `{"query":"lex: retry0\nvec: send the upload again after a failure","explain":true}`, &res)
+	e = res.Results[0].Explain
+	if e == nil || len(e.Lines) != 2 || e.Lines[0].Line != "line 1 (lex:)" || e.Lines[0].Rank != 1 || len(e.Lines[0].Parts) == 0 || e.Lines[1].Line != "line 2 (vec:)" {
+		t.Fatalf("explain of a document: %+v", e)
+	}
+	sum := 0.0
+	for _, p := range e.Parts {
+		sum += p.Value
+	}
+	if math.Abs(sum-e.Score) > 1e-9 || math.Abs(e.Lines[0].Contribution-2.0/61) > 1e-9 {
+		t.Errorf("the fusion's parts %+v add to %v, want the score %v; line 1's contribution %v, want 2/61", e.Parts, sum, e.Score, e.Lines[0].Contribution)
 	}
 }

@@ -30,6 +30,7 @@ type searchOptions struct {
 	timeoutMS    int
 	parseOnly    bool
 	intent       string
+	explain      bool
 }
 
 func newSearchCmd() *cobra.Command {
@@ -81,6 +82,7 @@ If the workspace has no index yet, it is built first.`,
 	f.StringVar(&opts.cursor, "cursor", "", doc("cursor"))
 	f.IntVar(&opts.timeoutMS, "timeout-ms", 0, doc("timeout_ms"))
 	f.StringVar(&opts.intent, "intent", "", doc("intent"))
+	f.BoolVar(&opts.explain, "explain", false, doc("explain"))
 	f.BoolVar(&opts.parseOnly, "parse-only", false, "check and print the parsed query (canonical form, target, fields) without searching")
 	f.BoolVar(&opts.debugQuery, "debug-query", false, "print the parsed query and the compiled full-text queries on standard error")
 	_ = f.MarkHidden("debug-query")
@@ -95,7 +97,7 @@ If the workspace has no index yet, it is built first.`,
 // about a field to name the flag.
 var searchFlags = map[string]string{"query": "QUERY", "target": "--target", "language": "--lang", "kind": "--kind",
 	"file_pattern": "--file-pattern", "limit": "--limit", "context_lines": "--context", "workspace": "--workspace",
-	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests", "cursor": "--cursor", "timeout_ms": "--timeout-ms", "intent": "--intent"}
+	"include_tests": "--include-tests", "exclude_tests": "--exclude-tests", "cursor": "--cursor", "timeout_ms": "--timeout-ms", "intent": "--intent", "explain": "--explain"}
 
 func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	jsonOut := opts.json || opts.jsonl
@@ -104,7 +106,7 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	}
 	req := tools.SearchRequest{Query: query, Target: opts.target, Language: opts.lang, Kind: opts.kinds,
 		FilePattern: opts.filePattern, Limit: &opts.limit, ContextLines: opts.context, IncludeTests: opts.includeTests,
-		ExcludeTests: opts.excludeTests, Workspace: opts.workspace, Cursor: opts.cursor, TimeoutMS: opts.timeoutMS, Intent: opts.intent}
+		ExcludeTests: opts.excludeTests, Workspace: opts.workspace, Cursor: opts.cursor, TimeoutMS: opts.timeoutMS, Intent: opts.intent, Explain: opts.explain}
 	svc, err := newService(cmd)
 	if err != nil {
 		return jsonFailure(cmd, jsonOut, err)
@@ -259,6 +261,7 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 		}
 		if !tty {
 			fmt.Fprintln(w, plainHit(p, h))
+			printExplain(w, h.Explain)
 			continue
 		}
 		if p != lastPath {
@@ -286,6 +289,7 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 		case tools.HitFile:
 			fmt.Fprintf(w, "%s %s\n", paint(colorLine, fmt.Sprintf("%6s ", "")), paint(colorKind, "file"))
 		}
+		printExplain(w, h.Explain)
 	}
 }
 
@@ -321,4 +325,33 @@ func staleFiles(hits []tools.Hit) []string {
 		}
 	}
 	return out
+}
+
+// printExplain prints why a hit ranks where it does (--explain), indented under it.
+func printExplain(w io.Writer, e *tools.Explanation) {
+	if e == nil {
+		return
+	}
+	parts := func(ps []tools.ScorePart) string {
+		var out []string
+		for i, p := range ps {
+			op := p.Op + " "
+			if p.Op == "=" {
+				op = "then "
+				if i == 0 {
+					op = ""
+				}
+			}
+			out = append(out, fmt.Sprintf("%s%s %.4g", op, p.Name, p.Value))
+		}
+		return strings.Join(out, " ")
+	}
+	fmt.Fprintf(w, "    score %.4g: %s\n", e.Score, parts(e.Parts))
+	for _, l := range e.Lines {
+		fmt.Fprintf(w, "    %s: rank %d, +%.4f", l.Line, l.Rank, l.Contribution)
+		if len(l.Parts) > 0 {
+			fmt.Fprintf(w, " (there: %s)", parts(l.Parts))
+		}
+		fmt.Fprintln(w)
+	}
 }
