@@ -46,11 +46,11 @@ func vecKind(kind string) bool {
 
 // VectorStats says what RefreshVectors did.
 type VectorStats struct {
-	Trained  bool // the model was learned (again)
-	Words    int  // words with a vector
-	Files    int  // files whose symbols were embedded
-	Symbols  int  // symbols embedded
-	Vectored int  // symbols with a vector in all
+	Trained  bool `json:"trained" jsonschema:"the model of word vectors was learned (again) from the code"`
+	Words    int  `json:"words" jsonschema:"words with a vector"`
+	Files    int  `json:"files" jsonschema:"files whose definitions were embedded by this run"`
+	Symbols  int  `json:"symbols" jsonschema:"definitions embedded by this run"`
+	Vectored int  `json:"vectored" jsonschema:"definitions with a vector in all"`
 }
 
 // RefreshVectors brings the symbol vectors up to date (see the file's comment).

@@ -69,6 +69,7 @@ type Summary struct {
 	Skipped   map[extract.SkipReason]int `json:"skipped"`
 	Samples   []Skipped                  `json:"skipped_samples,omitempty"`
 	Fulltext  string                     `json:"fulltext"` // what happened to the full-text index
+	Vectors   index.VectorStats          `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
 	Replayed  int                        `json:"replayed,omitempty" jsonschema:"full-text changes of an index run that did not finish (killed, crashed), re-applied at the start of this one"`
 	Errors    []string                   `json:"errors,omitempty"`
 	Elapsed   time.Duration              `json:"-"`
@@ -253,6 +254,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if ix.Status() != index.FulltextReady {
 		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.Status())
 	}
+	sum.Vectors = ix.Vectors
 	if sum.Counts, err = store.Counts(ctx); err != nil {
 		return nil, err
 	}

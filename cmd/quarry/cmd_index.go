@@ -108,6 +108,12 @@ func printSummary(w io.Writer, s *tools.IndexReport) {
 		fmt.Fprintf(w, "  skipped: %s\n", strings.Join(skipped, ", "))
 	}
 	fmt.Fprintf(w, "  full-text index: %s\n", s.Fulltext)
+	v := s.Vectors
+	learned := "kept"
+	if v.Trained {
+		learned = "learned"
+	}
+	fmt.Fprintf(w, "  vectors: %d definitions (%d embedded now), model of %d words %s\n", v.Vectored, v.Symbols, v.Words, learned)
 	for i, e := range s.Errors {
 		if i == maxListedErrors {
 			fmt.Fprintf(w, "  ... and %d more errors\n", len(s.Errors)-i)
