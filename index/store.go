@@ -94,7 +94,8 @@ CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`
 // vectorTables hold the symbol vectors (vectors.go): made after the rest from what the
 // store holds, so a store of this schema without them gets them, empty, when opened.
 const vectorTables = `CREATE TABLE IF NOT EXISTS vec_model(id INTEGER PRIMARY KEY, trained_on INTEGER NOT NULL, data BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS symbol_vectors(file INTEGER PRIMARY KEY, hash TEXT NOT NULL, count INTEGER NOT NULL, data BLOB NOT NULL);`
+CREATE TABLE IF NOT EXISTS symbol_vectors(file INTEGER PRIMARY KEY, hash TEXT NOT NULL, count INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS embed_cache(key TEXT PRIMARY KEY, vec BLOB NOT NULL);`
 
 // secondaryIndexes are the lookup indexes of the schema. A bulk load into an empty store
 // drops them and builds them once at the end, which is faster than keeping them up to date

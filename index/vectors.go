@@ -12,6 +12,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -46,16 +47,32 @@ func vecKind(kind string) bool {
 
 // VectorStats says what RefreshVectors did.
 type VectorStats struct {
-	Trained  bool `json:"trained" jsonschema:"the model of word vectors was learned (again) from the code"`
-	Words    int  `json:"words" jsonschema:"words with a vector"`
-	Files    int  `json:"files" jsonschema:"files whose definitions were embedded by this run"`
-	Symbols  int  `json:"symbols" jsonschema:"definitions embedded by this run"`
-	Vectored int  `json:"vectored" jsonschema:"definitions with a vector in all"`
+	Embedder string `json:"embedder" jsonschema:"where the vectors come from: learned (from the code) or the external embedder's model and URL"`
+	Error    string `json:"error,omitempty" jsonschema:"what went wrong with the external embedder: the definitions it did not embed have no vector (missing)"`
+	Missing  int    `json:"missing,omitempty" jsonschema:"symbols of the files the external embedder's failure left without vectors"`
+	Trained  bool   `json:"trained" jsonschema:"the model of word vectors was learned (again) from the code"`
+	Words    int    `json:"words" jsonschema:"words with a vector"`
+	Files    int    `json:"files" jsonschema:"files whose definitions were embedded by this run"`
+	Symbols  int    `json:"symbols" jsonschema:"definitions embedded by this run"`
+	Vectored int    `json:"vectored" jsonschema:"definitions with a vector in all"`
 }
 
 // RefreshVectors brings the symbol vectors up to date (see the file's comment).
-func (s *Store) RefreshVectors(ctx context.Context) (VectorStats, error) {
+func (s *Store) RefreshVectors(ctx context.Context, ext *Embedder) (VectorStats, error) {
 	var st VectorStats
+	stored, err := s.storedExternal(ctx)
+	if err != nil {
+		return st, err
+	}
+	if ext != nil {
+		return s.refreshExternal(ctx, ext, stored)
+	}
+	if stored != nil { // the vectors were an external embedder's: learned ones replace them
+		if err := s.dropVectors(ctx); err != nil {
+			return st, err
+		}
+	}
+	st.Embedder = "learned"
 	model, trainedOn, err := s.vecModel(ctx)
 	if err != nil {
 		return st, err
@@ -139,20 +156,31 @@ func (s *Store) vecSymbolCount(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// fileSymbolFields returns the words of the symbols of a file that get a vector (all: of
-// every symbol, what a model learns from), with their ids.
-func (s *Store) fileSymbolFields(ctx context.Context, f vecFile, all bool) ([]string, []embed.Fields, error) {
+// vecSym is a symbol as vectors read it.
+type vecSym struct {
+	id, name, kind, sig, doc string
+	sb, eb                   int
+}
+
+// body returns the symbol's source when it is a callable's (what its body says counts),
+// else "".
+func (x vecSym) body(content []byte) string {
+	if k, _ := extract.KindNamed(x.kind); k.IsCallable() && x.sb >= 0 && x.sb < x.eb && x.eb <= len(content) {
+		return string(content[x.sb:x.eb])
+	}
+	return ""
+}
+
+// fileSymbols returns the symbols of a file that get a vector (all: every symbol, what a
+// model learns from) and the file's content.
+func (s *Store) fileSymbols(ctx context.Context, f vecFile, all bool) ([]vecSym, []byte, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
 	if err != nil {
 		return nil, nil, err
 	}
-	type sym struct {
-		id, name, kind, sig, doc string
-		sb, eb                   int
-	}
-	var syms []sym
+	var syms []vecSym
 	for rows.Next() {
-		var x sym
+		var x vecSym
 		if err := rows.Scan(&x.id, &x.name, &x.kind, &x.sig, &x.doc, &x.sb, &x.eb); err != nil {
 			rows.Close()
 			return nil, nil, err
@@ -166,19 +194,7 @@ func (s *Store) fileSymbolFields(ctx context.Context, f vecFile, all bool) ([]st
 		return nil, nil, err
 	}
 	content, err := s.Content(ctx, f.path)
-	if err != nil {
-		return nil, nil, err
-	}
-	ids := make([]string, len(syms))
-	fields := make([]embed.Fields, len(syms))
-	for i, x := range syms {
-		body := ""
-		if k, _ := extract.KindNamed(x.kind); k.IsCallable() && x.sb >= 0 && x.sb < x.eb && x.eb <= len(content) {
-			body = string(content[x.sb:x.eb])
-		}
-		ids[i], fields[i] = x.id, embed.FieldsOf(x.name, x.sig, x.doc, body)
-	}
-	return ids, fields, nil
+	return syms, content, err
 }
 
 // trainVectors learns the model from a sample of the files (every k-th, so that about
@@ -250,6 +266,19 @@ func (s *Store) readFields(ctx context.Context, files []vecFile) ([][]embed.Fiel
 // eachFile reads the symbol words of each file on every core (all: of every symbol, else
 // of those that get a vector) and calls fn with them (fn runs on several goroutines at once).
 func (s *Store) eachFile(ctx context.Context, files []vecFile, all bool, fn func(i int, ids []string, fields []embed.Fields) error) error {
+	return s.eachFileRaw(ctx, files, all, func(i int, syms []vecSym, content []byte) error {
+		ids := make([]string, len(syms))
+		fields := make([]embed.Fields, len(syms))
+		for j, x := range syms {
+			ids[j], fields[j] = x.id, embed.FieldsOf(x.name, x.sig, x.doc, x.body(content))
+		}
+		return fn(i, ids, fields)
+	})
+}
+
+// eachFileRaw reads the symbols and content of each file on every core and calls fn with
+// them (fn runs on several goroutines at once).
+func (s *Store) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func(i int, syms []vecSym, content []byte) error) error {
 	var (
 		mu    sync.Mutex
 		first error
@@ -261,9 +290,9 @@ func (s *Store) eachFile(ctx context.Context, files []vecFile, all bool, fn func
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				ids, fields, err := s.fileSymbolFields(ctx, files[i], all)
+				syms, content, err := s.fileSymbols(ctx, files[i], all)
 				if err == nil {
-					err = fn(i, ids, fields)
+					err = fn(i, syms, content)
 				}
 				if err != nil {
 					mu.Lock()
@@ -371,6 +400,199 @@ func (s *Store) vecModel(ctx context.Context) (*embed.Model, int, error) {
 	return m, trainedOn, err
 }
 
+// extModelFormat marks a model row that names an external embedder (JSON after it).
+const extModelFormat = "EXT1"
+
+// externalModel is the model row of vectors made by an external embedder.
+type externalModel struct {
+	URL       string `json:"url"`
+	Model     string `json:"model"`
+	APIKeyEnv string `json:"api_key_env,omitempty"`
+	Dim       int    `json:"dim"`
+}
+
+// storedExternal returns the external embedder the stored vectors come from, nil when they
+// are learned (or there are none).
+func (s *Store) storedExternal(ctx context.Context) (*externalModel, error) {
+	var data []byte
+	err := s.db.QueryRowContext(ctx, `SELECT data FROM vec_model WHERE id = 1`).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
+		return nil, nil
+	}
+	if err != nil || !bytes.HasPrefix(data, []byte(extModelFormat)) {
+		return nil, err
+	}
+	var m externalModel
+	if err := json.Unmarshal(data[len(extModelFormat):], &m); err != nil {
+		return nil, errors.New("index: the vector model is damaged: re-index with --force")
+	}
+	return &m, nil
+}
+
+// refreshExternal makes the missing vectors with an external embedder: the texts of the
+// stale files' definitions, from the cache when it has them, else from the endpoint in
+// batches. A failure of the endpoint stops it without failing the run: the stats say what
+// is missing.
+func (s *Store) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (VectorStats, error) {
+	st := VectorStats{Embedder: ext.Model + " at " + ext.URL}
+	if stored == nil || stored.URL != ext.URL || stored.Model != ext.Model {
+		// Another source's vectors: all are made again (the cache keeps what this model
+		// embedded before).
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
+			return st, err
+		}
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM vec_model`); err != nil {
+			return st, err
+		}
+		stored = nil
+	}
+	stale, err := s.staleVectorFiles(ctx)
+	if err != nil {
+		return st, err
+	}
+	dim := 0
+	if stored != nil {
+		dim = stored.Dim
+	}
+	const batch = 500
+	for start := 0; start < len(stale); start += batch {
+		part := stale[start:min(len(stale), start+batch)]
+		ids := make([][]string, len(part))
+		texts := make([][]string, len(part))
+		err := s.eachFileTexts(ctx, part, func(i int, fid []string, ftext []string) error {
+			ids[i], texts[i] = fid, ftext
+			return nil
+		})
+		if err != nil {
+			return st, err
+		}
+		vecs, err := s.cachedEmbed(ctx, ext, texts)
+		if errors.Is(err, ErrEmbedder) {
+			st.Error = err.Error()
+			for _, f := range stale[start:] {
+				st.Missing += f.symbols
+			}
+			break
+		}
+		if err != nil {
+			return st, err
+		}
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return st, err
+		}
+		for i, f := range part {
+			var b bytes.Buffer
+			for j, v := range vecs[i] {
+				if dim == 0 {
+					dim = len(v)
+				}
+				if len(v) != dim {
+					tx.Rollback()
+					return st, fmt.Errorf("%w: %s gave vectors of %d and %d dimensions", ErrEmbedder, ext.URL, dim, len(v))
+				}
+				b.WriteByte(byte(len(ids[i][j])))
+				b.WriteString(ids[i][j])
+				for _, x := range embed.Quantize(v) {
+					b.WriteByte(byte(x))
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO symbol_vectors(file, hash, count, data) VALUES(?, ?, ?, ?)`, f.id, f.hash, len(vecs[i]), append([]byte{}, b.Bytes()...)); err != nil {
+				tx.Rollback()
+				return st, err
+			}
+			st.Symbols += len(vecs[i])
+		}
+		if stored == nil && dim > 0 {
+			desc, _ := json.Marshal(externalModel{URL: ext.URL, Model: ext.Model, APIKeyEnv: ext.APIKeyEnv, Dim: dim})
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, 0, ?)`, append([]byte(extModelFormat), desc...)); err != nil {
+				tx.Rollback()
+				return st, err
+			}
+			stored = &externalModel{URL: ext.URL, Model: ext.Model, Dim: dim}
+		}
+		if err := tx.Commit(); err != nil {
+			return st, err
+		}
+		st.Files += len(part)
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`); err != nil {
+		return st, err
+	}
+	if st.Files > 0 || len(stale) == 0 {
+		if err := s.bumpVectors(ctx); err != nil {
+			return st, err
+		}
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
+	return st, err
+}
+
+// cachedEmbed returns the vectors of texts (by file), from the cache of what ext's model
+// embedded before, asking the endpoint for the rest (and caching them).
+func (s *Store) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string) ([][][]float32, error) {
+	out := make([][][]float32, len(texts))
+	type miss struct{ i, j int }
+	var misses []miss
+	var missTexts []string
+	for i, ts := range texts {
+		out[i] = make([][]float32, len(ts))
+		for j, t := range ts {
+			var blob []byte
+			err := s.db.QueryRowContext(ctx, `SELECT vec FROM embed_cache WHERE key = ?`, embedKey(ext.Model, t)).Scan(&blob)
+			switch {
+			case err == nil && len(blob)%4 == 0 && len(blob) > 0:
+				v := make([]float32, len(blob)/4)
+				for k := range v {
+					v[k] = math.Float32frombits(binary.LittleEndian.Uint32(blob[k*4:]))
+				}
+				out[i][j] = v
+			case err == nil || errors.Is(err, sql.ErrNoRows):
+				misses = append(misses, miss{i, j})
+				missTexts = append(missTexts, t)
+			default:
+				return nil, err
+			}
+		}
+	}
+	if len(missTexts) == 0 {
+		return out, nil
+	}
+	vecs, err := ext.Embed(ctx, missTexts)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, m := range misses {
+		out[m.i][m.j] = vecs[k]
+		blob := make([]byte, 4*len(vecs[k]))
+		for d, x := range vecs[k] {
+			binary.LittleEndian.PutUint32(blob[d*4:], math.Float32bits(x))
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO embed_cache(key, vec) VALUES(?, ?)`, embedKey(ext.Model, missTexts[k]), blob); err != nil {
+			tx.Rollback()
+			return nil, err
+		}
+	}
+	return out, tx.Commit()
+}
+
+// eachFileTexts reads, on every core, the texts an external embedder is given of the
+// definitions of each file that get a vector, with their ids.
+func (s *Store) eachFileTexts(ctx context.Context, files []vecFile, fn func(i int, ids, texts []string) error) error {
+	return s.eachFileRaw(ctx, files, false, func(i int, syms []vecSym, content []byte) error {
+		ids := make([]string, len(syms))
+		texts := make([]string, len(syms))
+		for j, x := range syms {
+			ids[j], texts[j] = x.id, embedText(x.name, x.sig, x.doc, x.body(content))
+		}
+		return fn(i, ids, texts)
+	})
+}
+
 func decodeVecModel(data []byte) (*embed.Model, error) {
 	bad := errors.New("index: the vector model is damaged: re-index with --force")
 	if !bytes.HasPrefix(data, []byte(vecModelFormat)) || len(data) < len(vecModelFormat)+6 {
@@ -414,7 +636,9 @@ func decodeVecModel(data []byte) (*embed.Model, error) {
 type vecCache struct {
 	mu      sync.Mutex
 	version string
-	model   *embed.Model
+	model   *embed.Model // nil when an external embedder made the vectors
+	ext     *Embedder    // that embedder: it embeds the queries too
+	dim     int
 	ids     []string
 	vecs    []int8   // len(ids) x dim
 	bits    []uint64 // len(ids) x words: the signs of each vector (a 1 for each component > 0)
@@ -438,12 +662,20 @@ func (s *Store) VectorSearch(ctx context.Context, text string, limit int, keep f
 	if err != nil {
 		return nil, err
 	}
-	qv := c.model.Embed(embed.Words(text), nil)
-	if qv == nil {
+	var qv []float32
+	if c.ext != nil {
+		vs, err := c.ext.Embed(ctx, []string{text})
+		if err != nil {
+			return nil, err
+		}
+		if qv = vs[0]; len(qv) != c.dim {
+			return nil, fmt.Errorf("%w: %s gave the query %d dimensions, the symbols %d: re-index", ErrEmbedder, c.ext.URL, len(qv), c.dim)
+		}
+	} else if qv = c.model.Embed(embed.Words(text), nil); qv == nil {
 		return nil, nil
 	}
 	q := embed.Quantize(qv)
-	dim := c.model.Dim
+	dim := c.dim
 	// Two steps: the Hamming distances of the vectors' signs to the query's pick the
 	// vecShortlist nearest (a counting pass over bytes), whose exact dot products then rank
 	// them; below vecExactBelow vectors every one is ranked exactly.
@@ -583,7 +815,7 @@ func (s *Store) NearestWords(ctx context.Context, word string, n int) ([]embed.S
 	if errors.Is(err, ErrNoVectors) {
 		return nil, nil
 	}
-	if err != nil {
+	if err != nil || c.model == nil {
 		return nil, err
 	}
 	return c.model.NearestScored(word, n), nil
@@ -601,12 +833,21 @@ func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
 	if c.model != nil && c.version == version {
 		return c, nil
 	}
-	m, _, err := s.vecModel(ctx)
-	if err != nil {
+	var m *embed.Model
+	var ext *Embedder
+	dim := 0
+	if desc, err := s.storedExternal(ctx); err != nil {
 		return nil, err
-	}
-	if m == nil {
-		return nil, ErrNoVectors
+	} else if desc != nil {
+		ext, dim = &Embedder{URL: desc.URL, Model: desc.Model, APIKeyEnv: desc.APIKeyEnv}, desc.Dim
+	} else {
+		if m, _, err = s.vecModel(ctx); err != nil {
+			return nil, err
+		}
+		if m == nil {
+			return nil, ErrNoVectors
+		}
+		dim = m.Dim
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT data FROM symbol_vectors ORDER BY file`)
 	if err != nil {
@@ -622,25 +863,25 @@ func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
 		}
 		for len(data) > 0 {
 			n := int(data[0])
-			if len(data) < 1+n+m.Dim {
+			if len(data) < 1+n+dim {
 				return nil, fmt.Errorf("index: a symbol vector is damaged: re-index with --force")
 			}
 			ids = append(ids, string(data[1:1+n]))
-			for _, x := range data[1+n : 1+n+m.Dim] {
+			for _, x := range data[1+n : 1+n+dim] {
 				vecs = append(vecs, int8(x))
 			}
-			data = data[1+n+m.Dim:]
+			data = data[1+n+dim:]
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	words := (m.Dim + 63) / 64
+	words := (dim + 63) / 64
 	bits := make([]uint64, len(ids)*words)
 	for i := range ids {
-		signBits(vecs[i*m.Dim:(i+1)*m.Dim], bits[i*words:(i+1)*words])
+		signBits(vecs[i*dim:(i+1)*dim], bits[i*words:(i+1)*words])
 	}
-	c.version, c.model, c.ids, c.vecs, c.bits, c.words = version, m, ids, vecs, bits, words
+	c.version, c.model, c.ext, c.dim, c.ids, c.vecs, c.bits, c.words = version, m, ext, dim, ids, vecs, bits, words
 	return c, nil
 }
 

@@ -46,7 +46,7 @@ func TestRefreshVectors(t *testing.T) {
 	if _, err := s.VectorSearch(ctx, "retry", 3, nil); err != ErrNoVectors {
 		t.Fatalf("a vector search before any vectors: %v, want ErrNoVectors", err)
 	}
-	st, err := s.RefreshVectors(ctx)
+	st, err := s.RefreshVectors(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +71,12 @@ func TestRefreshVectors(t *testing.T) {
 	}
 	// Nothing changed: nothing embedded.
 	version := s.vectorsVersion()
-	if st, err = s.RefreshVectors(ctx); err != nil || st.Trained || st.Files != 0 || st.Vectored != 15 || s.vectorsVersion() != version {
+	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Trained || st.Files != 0 || st.Vectored != 15 || s.vectorsVersion() != version {
 		t.Errorf("refresh without a change: %+v, %v", st, err)
 	}
 	// One file changed: that file only, the model kept.
 	put(t, s, vecRecord(1, 0, "cookie"))
-	if st, err = s.RefreshVectors(ctx); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || s.vectorsVersion() == version {
+	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || s.vectorsVersion() == version {
 		t.Errorf("refresh after one edit: %+v, %v", st, err)
 	}
 	// A file gone: its vectors go.
@@ -90,7 +90,7 @@ func TestRefreshVectors(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = s.RefreshVectors(ctx); err != nil || st.Vectored != 14 {
+	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Vectored != 14 {
 		t.Errorf("refresh after a deletion: %+v, %v", st, err)
 	}
 	if hits, _ := s.VectorSearch(ctx, "matrix product", 20, nil); len(hits) != 14 || strings.HasPrefix(hits[0].ID, "t2_4") {

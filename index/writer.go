@@ -27,7 +27,9 @@ const rebuildBatchDocs = 800
 // background applier while the next is filled.
 type Writer struct {
 	// Vectors says what the last Finish did to the symbol vectors.
-	Vectors  VectorStats
+	Vectors VectorStats
+	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
+	Embedder *Embedder
 	store    *Store
 	ft       *Fulltext
 	ftStatus FulltextStatus
@@ -201,7 +203,7 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
 	}
-	if ix.Vectors, err = ix.store.RefreshVectors(ctx); err != nil {
+	if ix.Vectors, err = ix.store.RefreshVectors(ctx, ix.Embedder); err != nil {
 		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
 	if ix.firstLoad || ix.ftStatus == FulltextPartial {

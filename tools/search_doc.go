@@ -101,7 +101,8 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	var lists [][]string
 	var listLines []string // the line each list is of
 	byKey := map[string]Hit{}
-	var skipped []string
+	var skipped, failed []string // vector lines without vectors, and those whose embedder failed
+	var embedErr error
 	var searched []*workspace.SearchIndex // the first line's indexes, kept for the count of files
 	defer func() { s.release(searched) }()
 	for _, line := range doc.Searches {
@@ -135,6 +136,11 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 			skipped = append(skipped, lineName(line, len(req.Searches) > 0))
 			continue
 		}
+		if errors.Is(err, index.ErrEmbedder) {
+			failed = append(failed, lineName(line, len(req.Searches) > 0))
+			embedErr = err
+			continue
+		}
 		if err != nil {
 			if sctx.Err() != nil && ctx.Err() == nil {
 				out.Truncated, out.TruncatedReason = true, TruncatedTimeout
@@ -157,8 +163,14 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	if len(lists) == 0 && len(skipped) > 0 {
 		return nil, Errorf(CodeNotIndexed, "query", "%s need the workspace's symbol vectors, which its index does not have yet: run quarry index (or add a lex: line)", strings.Join(skipped, ", "))
 	}
-	if len(skipped) > 0 {
+	if len(lists) == 0 && len(failed) > 0 {
+		return nil, Errorf(CodeInternal, "query", "%s: %v (check the embedder in .quarry/config.toml, or add a lex: line)", strings.Join(failed, ", "), embedErr)
+	}
+	switch {
+	case len(skipped) > 0:
 		out.Notice = fmt.Sprintf("lex-only answers: %s skipped, the index has no symbol vectors yet (run quarry index)", strings.Join(skipped, ", "))
+	case len(failed) > 0:
+		out.Notice = fmt.Sprintf("lex-only answers: %s skipped: %v", strings.Join(failed, ", "), embedErr)
 	}
 	intent := intentWords(doc.Intent)
 	fused := scoring.FuseRRF(lists)

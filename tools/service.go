@@ -288,6 +288,13 @@ func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspa
 	}
 	defer s.indexMu.Unlock()
 	opts.Serve = func(x *workspace.SearchIndex) { s.serve(e.ID, x) }
+	if opts.Embedder == nil {
+		cfg, err := workspace.LoadConfig(s.root)
+		if err != nil {
+			return nil, Errorf(CodeBadValue, "config", "%v", err)
+		}
+		opts.Embedder = cfg.Embedder
+	}
 	// New searches wait for the run to lend its index (they would open the index
 	// themselves and keep it open for Keep, holding the run off); the idle open ones close
 	// (closeOpen: not when the caller holds mu, opening an index that does not exist yet).

@@ -45,6 +45,8 @@ type IndexOptions struct {
 	Serve func(x *SearchIndex)
 	// Progress, when set, is called from one goroutine as files are written.
 	Progress func(Progress)
+	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
+	Embedder *index.Embedder
 }
 
 // Progress is how far an Index run is.
@@ -193,6 +195,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 		return nil, err
 	}
 	defer ix.Close()
+	ix.Embedder = opts.Embedder
 	if opts.Serve != nil {
 		if srch, err := ix.Searcher(); err == nil && srch != nil {
 			e := Entry{ID: ID(root), Root: root, Name: filepath.Base(root)}
