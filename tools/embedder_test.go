@@ -123,6 +123,10 @@ func TestExternalEmbedder(t *testing.T) {
 	if v := rep.Summary.Vectors; v.Error == "" || v.Missing != 18 || v.Vectored != 0 {
 		t.Errorf("index with the embedder down: %+v, want the error and the 18 symbols of the 3 files missing", v)
 	}
+	health, err := s.Health(context.Background(), HealthRequest{})
+	if b, _ := json.Marshal(health); err != nil || !strings.Contains(string(b), "the external embedder failed in the last index run") {
+		t.Errorf("health after the embedder failed: %v, %s", err, b)
+	}
 	_, err = s.Call(context.Background(), "fast_search", json.RawMessage(`{"query":"vec: matrix product"}`))
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeNotIndexed {

@@ -81,6 +81,8 @@ type LastIndex struct {
 	ElapsedMS int64                      `json:"elapsed_ms"`
 	Skipped   map[extract.SkipReason]int `json:"skipped"`
 	Errors    int                        `json:"errors"`
+	// Vectors is what the run did to the symbol vectors.
+	Vectors *index.VectorStats `json:"vectors,omitempty"`
 }
 
 // Changes are the files that differ on disk from the index (by size and modification time).
@@ -102,7 +104,7 @@ const lastIndexKey = "last_index"
 
 // recordLastIndex stores the summary of an Index run for health reports.
 func recordLastIndex(ctx context.Context, store *index.Store, sum *Summary, at time.Time) error {
-	li := LastIndex{At: at.UTC().Truncate(time.Second), ElapsedMS: sum.ElapsedMS, Skipped: sum.Skipped, Errors: len(sum.Errors)}
+	li := LastIndex{At: at.UTC().Truncate(time.Second), ElapsedMS: sum.ElapsedMS, Skipped: sum.Skipped, Errors: len(sum.Errors), Vectors: &sum.Vectors}
 	data, err := json.Marshal(li)
 	if err != nil {
 		return err
@@ -164,6 +166,12 @@ func (h *Health) inspectStore(ctx context.Context, store *index.Store) error {
 		var li LastIndex
 		if json.Unmarshal([]byte(raw), &li) == nil {
 			h.LastIndex = &li
+			if v := li.Vectors; v != nil && v.Error != "" {
+				h.Problems = append(h.Problems, Problem{
+					What:   fmt.Sprintf("the external embedder failed in the last index run: the %d symbols of the files it did not embed have no vectors, so vec: and hyde: lines miss them (%s)", v.Missing, v.Error),
+					Action: "start the embedder, or mend [embedder] in .quarry/config.toml, then run " + h.reindex,
+				})
+			}
 		}
 	}
 	for _, l := range h.Languages {
