@@ -386,6 +386,9 @@ func jacobiEigen(a []float64, k int) ([]float64, []float64) {
 	return vals, v
 }
 
+// Normalize makes v unit length (a zero vector stays zero).
+func Normalize(v []float32) { normalize(v) }
+
 func normalize(v []float32) {
 	s := 0.0
 	for _, x := range v {

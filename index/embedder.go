@@ -15,11 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/quarrysearch/quarry/embed"
 )
 
 // Embedder is an external embedding endpoint.
@@ -118,7 +119,7 @@ func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, er
 			return nil, fmt.Errorf("%w: %s: an embedding of index %d for %d texts", ErrEmbedder, e.URL, d.Index, len(texts))
 		}
 		v := d.Embedding
-		normalize32(v)
+		embed.Normalize(v)
 		out[d.Index] = v
 	}
 	for i, v := range out {
@@ -154,18 +155,4 @@ func embedText(name, signature, doc, body string) string {
 		s = s[:maxEmbedText]
 	}
 	return strings.ToValidUTF8(s, "")
-}
-
-func normalize32(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	f := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= f
-	}
 }

@@ -95,10 +95,10 @@ type LineRank struct {
 
 // scoreParts are the factors of a hit's score, kept for an explanation.
 type scoreParts struct {
-	set                                  bool // fulltext or cosine is the start
-	fulltext, cosine                     float64
-	important, path, kind, placement     float64
-	promotion, normalized, target, bonus float64
+	set                              bool // fulltext or cosine is the start
+	fulltext, cosine                 float64
+	important, path, kind, placement float64
+	promotion, normalized, target    float64
 }
 
 // explain sets h.Explain from the parts its score was made of.

@@ -131,8 +131,13 @@ type vecFile struct {
 // staleVectorFiles returns the files with symbols whose vectors are missing or older than
 // their content.
 func (s *Store) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.path, f.hash, f.symbol_count FROM files f LEFT JOIN symbol_vectors v ON v.file = f.id
+	return s.vectorFiles(ctx, `SELECT f.id, f.path, f.hash, f.symbol_count FROM files f LEFT JOIN symbol_vectors v ON v.file = f.id
 		WHERE f.skipped = '' AND f.symbol_count > 0 AND (v.hash IS NULL OR v.hash != f.hash) ORDER BY f.id`)
+}
+
+// vectorFiles returns the files a query of id, path, hash and symbol count lists.
+func (s *Store) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
+	rows, err := s.db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -237,20 +242,7 @@ func (s *Store) trainVectors(ctx context.Context, total int) (*embed.Model, erro
 
 // staleVectorFilesAll returns every file with symbols (for a model learned again).
 func (s *Store) staleVectorFilesAll(ctx context.Context) ([]vecFile, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, hash, symbol_count FROM files WHERE skipped = '' AND symbol_count > 0 ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []vecFile
-	for rows.Next() {
-		var f vecFile
-		if err := rows.Scan(&f.id, &f.path, &f.hash, &f.symbols); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return s.vectorFiles(ctx, `SELECT id, path, hash, symbol_count FROM files WHERE skipped = '' AND symbol_count > 0 ORDER BY id`)
 }
 
 // readFields reads the words of every symbol of files, on every core, in the files' order.

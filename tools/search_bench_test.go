@@ -27,15 +27,7 @@ var benchExprQueries = []struct{ name, q, target string }{
 // MCP server runs them (the index kept open), on the workspace at QUARRY_CORPUS, which must
 // be indexed. It reports each query's median as p50-ms.
 func BenchmarkExprSearch(b *testing.B) {
-	root := os.Getenv("QUARRY_CORPUS")
-	if root == "" {
-		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
-	}
-	s, err := NewService(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.Keep = time.Hour
+	s := corpusService(b)
 	for _, bq := range benchExprQueries {
 		b.Run(bq.name, func(b *testing.B) {
 			req := SearchRequest{Query: bq.q, Target: bq.target}
@@ -136,6 +128,18 @@ var benchDocQueries = []struct{ name, q string }{
 // service on the workspace at QUARRY_CORPUS, indexed with its symbol vectors; each query's
 // median as p50-ms.
 func BenchmarkDocumentSearch(b *testing.B) {
+	s := corpusService(b)
+	for _, bq := range benchDocQueries {
+		b.Run(bq.name, func(b *testing.B) {
+			benchSearch(b, s, SearchRequest{Query: bq.q})
+		})
+	}
+}
+
+// corpusService is the service of the indexed workspace at QUARRY_CORPUS, keeping its
+// indexes open (as the MCP server does); the benchmark is skipped without one.
+func corpusService(b *testing.B) *Service {
+	b.Helper()
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
 		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
@@ -145,9 +149,5 @@ func BenchmarkDocumentSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	s.Keep = time.Hour
-	for _, bq := range benchDocQueries {
-		b.Run(bq.name, func(b *testing.B) {
-			benchSearch(b, s, SearchRequest{Query: bq.q})
-		})
-	}
+	return s
 }

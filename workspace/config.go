@@ -50,8 +50,8 @@ func LoadConfig(root string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %s: %w", path, err)
 	}
-	for _, k := range md.Undecoded() {
-		key := k.String()
+	if unknown := md.Undecoded(); len(unknown) > 0 {
+		key := unknown[0].String()
 		msg := fmt.Sprintf("workspace: %s: unknown key %s: want one of %s", path, key, strings.Join(configKeys[1:], ", "))
 		if s := suggest.Closest(key, configKeys); s != "" {
 			msg += "; did you mean " + s + "?"
