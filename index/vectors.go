@@ -108,16 +108,28 @@ func (s *Store) RefreshVectors(ctx context.Context, ext *Embedder) (VectorStats,
 	if err := s.embedFiles(ctx, model, stale, &st); err != nil {
 		return st, err
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`); err != nil {
+	gone, err := s.dropGoneVectors(ctx)
+	if err != nil {
 		return st, err
 	}
-	if len(stale) > 0 || st.Trained {
+	if len(stale) > 0 || st.Trained || gone {
 		if err := s.bumpVectors(ctx); err != nil {
 			return st, err
 		}
 	}
 	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
 	return st, err
+}
+
+// dropGoneVectors deletes the vectors of files no longer stored, reporting whether there
+// were any.
+func (s *Store) dropGoneVectors(ctx context.Context) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // vecFile is a file whose vectors are to be made.
@@ -427,7 +439,9 @@ func (s *Store) storedExternal(ctx context.Context) (*externalModel, error) {
 // is missing.
 func (s *Store) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (VectorStats, error) {
 	st := VectorStats{Embedder: ext.Model + " at " + ext.URL}
+	reset := false
 	if stored == nil || stored.URL != ext.URL || stored.Model != ext.Model {
+		reset = true
 		// Another source's vectors: all are made again (the cache keeps what this model
 		// embedded before).
 		if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
@@ -508,10 +522,11 @@ func (s *Store) refreshExternal(ctx context.Context, ext *Embedder, stored *exte
 		}
 		st.Files += len(part)
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`); err != nil {
+	gone, err := s.dropGoneVectors(ctx)
+	if err != nil {
 		return st, err
 	}
-	if st.Files > 0 || len(stale) == 0 {
+	if st.Files > 0 || gone || reset {
 		if err := s.bumpVectors(ctx); err != nil {
 			return st, err
 		}
@@ -626,15 +641,18 @@ func decodeVecModel(data []byte) (*embed.Model, error) {
 // vecCache holds what a vector search reads: the model and every symbol vector, for the
 // vectors_version they are of.
 type vecCache struct {
-	mu      sync.Mutex
-	version string
-	model   *embed.Model // nil when an external embedder made the vectors
-	ext     *Embedder    // that embedder: it embeds the queries too
-	dim     int
-	ids     []string
-	vecs    []int8   // len(ids) x dim
-	bits    []uint64 // len(ids) x words: the signs of each vector (a 1 for each component > 0)
-	words   int      // uint64s per vector in bits
+	mu       sync.Mutex
+	loaded   bool
+	version  string
+	modelKey string       // what identifies the model row read (trained_on, size, start)
+	model    *embed.Model // nil when an external embedder made the vectors
+	ext      *Embedder    // that embedder: it embeds the queries too
+	dim      int
+	files    map[int64]*fileVecs // by file id: what ids, vecs and bits are made of
+	ids      []string
+	vecs     []int8   // len(ids) x dim
+	bits     []uint64 // len(ids) x words: the signs of each vector (a 1 for each component > 0)
+	words    int      // uint64s per vector in bits
 }
 
 // VecHit is a symbol a vector search found, with its cosine to the query.
@@ -813,7 +831,9 @@ func (s *Store) NearestWords(ctx context.Context, word string, n int) ([]embed.S
 	return c.model.NearestScored(word, n), nil
 }
 
-// vectors returns the vectors of the store's current vectors_version, reading them once.
+// vectors returns the vectors of the store's current vectors_version. After a change it
+// reads again only the model, if it changed, and the files whose vectors changed: an edit
+// under a watcher costs the next vector search the changed files, not every vector.
 func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
 	version, err := s.Meta("vectors_version")
 	if err != nil {
@@ -822,59 +842,153 @@ func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
 	c := &s.vec
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.model != nil && c.version == version {
+	if c.loaded && c.version == version {
 		return c, nil
 	}
-	var m *embed.Model
-	var ext *Embedder
-	dim := 0
-	if desc, err := s.storedExternal(ctx); err != nil {
-		return nil, err
-	} else if desc != nil {
-		ext, dim = &Embedder{URL: desc.URL, Model: desc.Model, APIKeyEnv: desc.APIKeyEnv}, desc.Dim
-	} else {
-		if m, _, err = s.vecModel(ctx); err != nil {
-			return nil, err
-		}
-		if m == nil {
-			return nil, ErrNoVectors
-		}
-		dim = m.Dim
+	var modelKey string
+	var trainedOn, size int
+	err = s.db.QueryRowContext(ctx, `SELECT trained_on, length(data), hex(substr(data, 1, 96)) FROM vec_model WHERE id = 1`).Scan(&trainedOn, &size, &modelKey)
+	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
+		return nil, ErrNoVectors
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT data FROM symbol_vectors ORDER BY file`)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var ids []string
-	var vecs []int8
-	for rows.Next() {
-		var data []byte
-		if err := rows.Scan(&data); err != nil {
+	modelKey = fmt.Sprint(trainedOn, size, modelKey)
+	if !c.loaded || modelKey != c.modelKey {
+		c.model, c.ext, c.files = nil, nil, map[int64]*fileVecs{}
+		if desc, err := s.storedExternal(ctx); err != nil {
 			return nil, err
-		}
-		for len(data) > 0 {
-			n := int(data[0])
-			if len(data) < 1+n+dim {
-				return nil, fmt.Errorf("index: a symbol vector is damaged: re-index with --force")
+		} else if desc != nil {
+			c.ext, c.dim = &Embedder{URL: desc.URL, Model: desc.Model, APIKeyEnv: desc.APIKeyEnv}, desc.Dim
+		} else {
+			m, _, err := s.vecModel(ctx)
+			if err != nil {
+				return nil, err
 			}
-			ids = append(ids, string(data[1:1+n]))
-			for _, x := range data[1+n : 1+n+dim] {
-				vecs = append(vecs, int8(x))
+			if m == nil {
+				return nil, ErrNoVectors
 			}
-			data = data[1+n+dim:]
+			c.model, c.dim = m, m.Dim
 		}
+		c.modelKey = modelKey
 	}
-	if err := rows.Err(); err != nil {
+	if err := s.readVectorFiles(ctx, c); err != nil {
 		return nil, err
 	}
-	words := (dim + 63) / 64
-	bits := make([]uint64, len(ids)*words)
-	for i := range ids {
-		signBits(vecs[i*dim:(i+1)*dim], bits[i*words:(i+1)*words])
+	// The flat arrays the scan reads, from the files' vectors in file order.
+	order := make([]int64, 0, len(c.files))
+	n := 0
+	for id, f := range c.files {
+		order = append(order, id)
+		n += len(f.ids)
 	}
-	c.version, c.model, c.ext, c.dim, c.ids, c.vecs, c.bits, c.words = version, m, ext, dim, ids, vecs, bits, words
+	sort.Slice(order, func(a, b int) bool { return order[a] < order[b] })
+	c.words = (c.dim + 63) / 64
+	c.ids, c.vecs, c.bits = make([]string, 0, n), make([]int8, 0, n*c.dim), make([]uint64, n*c.words)
+	for _, id := range order {
+		f := c.files[id]
+		c.ids = append(c.ids, f.ids...)
+		c.vecs = append(c.vecs, f.vecs...)
+	}
+	for i := range c.ids {
+		signBits(c.vecs[i*c.dim:(i+1)*c.dim], c.bits[i*c.words:(i+1)*c.words])
+	}
+	c.version, c.loaded = version, true
 	return c, nil
+}
+
+// fileVecs are the vectors of one file's definitions, as the cache holds them.
+type fileVecs struct {
+	hash string
+	ids  []string
+	vecs []int8
+}
+
+// readVectorFiles brings c.files in step with the store: the files whose hash changed are
+// read again, those gone dropped.
+func (s *Store) readVectorFiles(ctx context.Context, c *vecCache) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT file, hash FROM symbol_vectors`)
+	if err != nil {
+		return err
+	}
+	stored := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var hash string
+		if err := rows.Scan(&id, &hash); err != nil {
+			rows.Close()
+			return err
+		}
+		stored[id] = hash
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var changed []int64
+	for id, hash := range stored {
+		if f, ok := c.files[id]; !ok || f.hash != hash {
+			changed = append(changed, id)
+		}
+	}
+	for id := range c.files {
+		if _, ok := stored[id]; !ok {
+			delete(c.files, id)
+		}
+	}
+	read := func(id int64, hash string, data []byte) error {
+		f := &fileVecs{hash: hash}
+		for len(data) > 0 {
+			n := int(data[0])
+			if len(data) < 1+n+c.dim {
+				return fmt.Errorf("index: a symbol vector is damaged: re-index with --force")
+			}
+			f.ids = append(f.ids, string(data[1:1+n]))
+			for _, x := range data[1+n : 1+n+c.dim] {
+				f.vecs = append(f.vecs, int8(x))
+			}
+			data = data[1+n+c.dim:]
+		}
+		c.files[id] = f
+		return nil
+	}
+	if len(changed) > len(stored)/4 { // most of them: one scan
+		rows, err := s.db.QueryContext(ctx, `SELECT file, hash, data FROM symbol_vectors`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var hash string
+			var data []byte
+			if err := rows.Scan(&id, &hash, &data); err != nil {
+				return err
+			}
+			if f, ok := c.files[id]; ok && f.hash == hash {
+				continue
+			}
+			if err := read(id, hash, data); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	for _, id := range changed {
+		var hash string
+		var data []byte
+		if err := s.db.QueryRowContext(ctx, `SELECT hash, data FROM symbol_vectors WHERE file = ?`, id).Scan(&hash, &data); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // gone since the list was read
+			}
+			return err
+		}
+		if err := read(id, hash, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // vectorsVersion is for tests: the version of the vectors (a count of their changes).
