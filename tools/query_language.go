@@ -85,7 +85,14 @@ func queryLanguageSection() string {
 		fmt.Fprintf(&b, "- example: %s (%s)\n", e.Query, e.Doc)
 	}
 	fmt.Fprintf(&b, "The whole language (field types and values, what each operator does, rules, more examples) is the resource %s.\n", QueryLanguageURI)
-	b.WriteString("Query documents: several searches in one query, a line each, their results fused (the first line weighs double); a single line without a type is a plain query. Lines:\n")
+	b.WriteString(QueryDocumentHelp())
+	return b.String()
+}
+
+// QueryDocumentHelp is what help says of query documents, from the line types' registry.
+func QueryDocumentHelp() string {
+	var b strings.Builder
+	b.WriteString("Query documents: several searches in one query, a line each, their results fused (reciprocal rank fusion, the first line weighing double); a single line without a type is a plain query. Lines:\n")
 	for _, l := range query.LineDocs {
 		fmt.Fprintf(&b, "- %s: %s\n", l.Type, l.Doc)
 	}

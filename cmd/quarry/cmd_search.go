@@ -46,14 +46,9 @@ the result says so) and "quoted phrases" (must occur as written).
 Tests, fixtures and vendored code rank below source unless --include-tests is given or the
 query is about tests (test, spec, TestX); --exclude-tests leaves tests out.
 
-A query document searches several ways at once, one line each: lex: (keywords: words,
-"phrases", -word and -"phrase" exclude), vec: (a question in words, by meaning: the symbol
-vectors learned from the workspace), hyde: (a passage like the code you expect), and at
-most one intent: (what the search is about; it steers, never searches alone). The lines'
-results are fused (reciprocal rank fusion, the first line weighing double). expand: QUERY
-is lex: QUERY plus vec: QUERY. A single line without a type is a plain search.
+If the workspace has no index yet, it is built first.
 
-If the workspace has no index yet, it is built first.`,
+` + tools.QueryDocumentHelp(),
 		Example: `  quarry search ServeHTTP
   quarry search "connection pool" --target content --context 2
   quarry search --lang python --kind class Model
