@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 )
 
 // BenchmarkNavigation measures warm refs, callers and callees (depth 3) of the definitions
@@ -14,19 +13,12 @@ import (
 // resolution read for the index generation), and refs asked first of a new service
 // ("refs-first": the index opened, nothing resolved yet; files in the page cache).
 func BenchmarkNavigation(b *testing.B) {
-	root := os.Getenv("QUARRY_CORPUS")
-	if root == "" {
-		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
-	}
+	s := corpusService(b)
+	s.MaxBytes = AgentMaxBytes
 	data, err := os.ReadFile("../bench/nav-queries.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := NewService(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.Keep, s.MaxBytes = time.Hour, AgentMaxBytes
 	ctx := context.Background()
 	for line := range strings.SplitSeq(string(data), "\n") {
 		sym := strings.TrimSpace(line)
@@ -45,7 +37,7 @@ func BenchmarkNavigation(b *testing.B) {
 			},
 		}
 		ops["refs-first"] = func() error {
-			fresh, err := NewService(root)
+			fresh, err := NewService(s.root)
 			if err != nil {
 				return err
 			}

@@ -67,19 +67,12 @@ func BenchmarkParseCompile(b *testing.B) {
 // the indexed workspace at QUARRY_CORPUS. It reports each query's median as p50-ms; run
 // one with -bench 'BenchmarkWarmSearch/NAME' -cpuprofile to see where its time goes.
 func BenchmarkWarmSearch(b *testing.B) {
-	root := os.Getenv("QUARRY_CORPUS")
-	if root == "" {
-		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
-	}
+	s := corpusService(b)
+	s.MaxBytes = AgentMaxBytes
 	data, err := os.ReadFile("../bench/warm-queries.txt")
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := NewService(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.Keep, s.MaxBytes = time.Hour, AgentMaxBytes
 	for line := range strings.SplitSeq(string(data), "\n") {
 		q := strings.TrimSpace(line)
 		if q == "" || strings.HasPrefix(q, "#") {
