@@ -147,10 +147,8 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 		h.parts.important, h.parts.path, h.parts.kind = scoring.ImportantBoost(lang, h.Signature), weight, scoring.KindWeight(h.Kind)
 		h.Score *= h.parts.important * weight * h.parts.kind
 		def := h.definition()
-		h.bonus = scoring.Promotion(name, qual, last, def, weight)
-		if h.bonus > 0 { // among definitions named alike, the one most likely meant first
-			h.bonus += scoring.PriorSpread * scoring.Prior(def)
-		} else {
+		// Among definitions named alike, the one most likely meant first.
+		if h.bonus = namePromotion(name, qual, last, def, weight); h.bonus == 0 {
 			h.parts.placement = scoring.Placement(def)
 			h.Score *= h.parts.placement // the kind is weighed above
 		}

@@ -51,21 +51,31 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 	return hits[req.Offset:], nil
 }
 
-// Promotion returns the promotion a definitions search gives h for the query text (an
+// Promoter returns the promotion a definitions search gives a hit for the query text (an
 // exact name, one but for case and separators, the last part of a qualified name): what a
 // query document adds after fusing its lines, so that a name asked for comes first
-// whichever line found it. 0 for none, or when text is not a plain query.
-func Promotion(h Hit, text string, keepTests bool) float64 {
+// whichever line found it. It gives 0 for none, and always when text is not a plain query.
+func Promoter(text string, keepTests bool) func(Hit) float64 {
 	q, err := query.Parse(text)
-	if err != nil || h.Hit != HitDefinition {
-		return 0
+	if err != nil {
+		return func(Hit) float64 { return 0 }
 	}
 	name := strings.Join(append(q.Phrases(), q.Words()...), " ")
 	qual, last := q.Qualified()
-	class := scoring.Classify(h.Path)
-	p := scoring.Promotion(name, qual, last, h.definition(), scoring.PathWeight(class, keepTests))
+	return func(h Hit) float64 {
+		if h.Hit != HitDefinition {
+			return 0
+		}
+		return namePromotion(name, qual, last, h.definition(), scoring.PathWeight(scoring.Classify(h.Path), keepTests))
+	}
+}
+
+// namePromotion is a definition's promotion for a query's name and qualifier, with the
+// prior that orders the definitions named alike.
+func namePromotion(name, qual, last string, def scoring.Definition, weight float64) float64 {
+	p := scoring.Promotion(name, qual, last, def, weight)
 	if p > 0 {
-		p += scoring.PriorSpread * scoring.Prior(h.definition())
+		p += scoring.PriorSpread * scoring.Prior(def)
 	}
 	return p
 }

@@ -173,23 +173,27 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		out.Notice = fmt.Sprintf("lex-only answers: %s skipped: %v", strings.Join(failed, ", "), embedErr)
 	}
 	intent := intentWords(doc.Intent)
+	// The promotions of a name asked for, once, after fusion: a lex: line's exact name comes
+	// first whichever line found it.
+	var promoters []func(Hit) float64
+	for _, l := range doc.Searches {
+		if l.Type == query.LineLex {
+			promoters = append(promoters, index.Promoter(l.Text, req.IncludeTests))
+		}
+	}
 	fused := scoring.FuseRRF(lists)
 	for i := range fused {
 		h := byKey[fused[i].Key]
+		intentAdd, promo := 0.0, 0.0
 		if len(intent) > 0 {
-			fused[i].Score += IntentBonus * intentShare(h, intent)
+			intentAdd = IntentBonus * intentShare(h, intent)
 		}
-		// The promotions of a name asked for, once, after fusion: a lex: line's exact name
-		// comes first whichever line found it.
-		promo := 0.0
-		for _, l := range doc.Searches {
-			if l.Type == query.LineLex {
-				promo = max(promo, index.Promotion(h, l.Text, req.IncludeTests))
-			}
+		for _, p := range promoters {
+			promo = max(promo, FusedPromotionScale*p(h))
 		}
-		fused[i].Score += FusedPromotionScale * promo
+		fused[i].Score += intentAdd + promo
 		if req.Explain {
-			explainFused(&h, fused[i], listLines, FusedPromotionScale*promo, fused[i].Score-fused[i].Bonus-FusedPromotionScale*promo-rrfSum(fused[i]))
+			explainFused(&h, fused[i], listLines, promo, intentAdd)
 			byKey[fused[i].Key] = h
 		}
 	}
