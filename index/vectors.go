@@ -542,11 +542,15 @@ func (s *Store) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string
 	type miss struct{ i, j int }
 	var misses []miss
 	var missTexts []string
+	lookup, err := s.stmt(ctx, `SELECT vec FROM embed_cache WHERE key = ?`)
+	if err != nil {
+		return nil, err
+	}
 	for i, ts := range texts {
 		out[i] = make([][]float32, len(ts))
 		for j, t := range ts {
 			var blob []byte
-			err := s.db.QueryRowContext(ctx, `SELECT vec FROM embed_cache WHERE key = ?`, embedKey(ext.Model, t)).Scan(&blob)
+			err := lookup.QueryRowContext(ctx, embedKey(ext.Model, t)).Scan(&blob)
 			switch {
 			case err == nil && len(blob)%4 == 0 && len(blob) > 0:
 				v := make([]float32, len(blob)/4)
