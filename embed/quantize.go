@@ -1,6 +1,9 @@
 package embed
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Quantize returns the unit vector v as bytes: each component times 127, rounded.
 func Quantize(v []float32) []int8 {
@@ -56,4 +59,27 @@ func Load(dim int, words []string, prob []float32, vecs []int8) *Model {
 func (m *Model) Has(w string) bool {
 	_, ok := m.index[w]
 	return ok
+}
+
+// Freq returns w's share of the words the model was trained on (0 for a word it does not
+// know).
+func (m *Model) Freq(w string) float32 {
+	i, ok := m.index[w]
+	if !ok {
+		return 0
+	}
+	return m.Prob[i]
+}
+
+// MedianFreq returns the median of the model's words' frequencies (Freq), computed once.
+func (m *Model) MedianFreq() float32 {
+	m.medianOnce.Do(func() {
+		if len(m.Prob) == 0 {
+			return
+		}
+		p := slices.Clone(m.Prob)
+		slices.Sort(p)
+		m.median = p[len(p)/2]
+	})
+	return m.median
 }

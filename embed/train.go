@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 )
 
 // Options are how a model is learned.
@@ -33,6 +34,9 @@ type Model struct {
 	Vecs  []float32 // len(Words) x Dim, row-major
 	Prob  []float32 // a word's count over all counts
 	index map[string]int32
+
+	medianOnce sync.Once
+	median     float32
 }
 
 // Train learns a model from documents (each a symbol's words, in order, and its anchors:

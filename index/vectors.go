@@ -822,9 +822,21 @@ func (s *Store) HasVectors(ctx context.Context) (bool, error) {
 	return n > 0, err
 }
 
-// NearestWords returns the n words of the workspace's model nearest to word (none without
-// a model).
-func (s *Store) NearestWords(ctx context.Context, word string, n int) ([]embed.ScoredWord, error) {
+// Expansion's settings: a query word's nearest workspace terms taken as its lex variants.
+const (
+	ExpandPerWord  = 1   // the nearest terms kept for each query word
+	ExpandMinScore = 0.5 // their least similarity to it (cosine of the terms' vectors)
+	// ExpandMinFreq: a term kept is at least this share as frequent as the word it is near:
+	// a rare token (an encoded blob, a one-off name) is often near a word by chance.
+	ExpandMinFreq = 0.1
+	// ExpandMedian: and at least this share as frequent as the model's median word.
+	ExpandMedian = 0.5
+)
+
+// ExpandWords returns lex variants of text's words from the workspace's model: for each
+// word the model knows, its ExpandPerWord nearest terms at ExpandMinScore or more that are
+// not one of text's own words. None without a model, or when no word has a near term.
+func (s *Store) ExpandWords(ctx context.Context, text string) ([]string, error) {
 	c, err := s.vectors(ctx)
 	if errors.Is(err, ErrNoVectors) {
 		return nil, nil
@@ -832,7 +844,28 @@ func (s *Store) NearestWords(ctx context.Context, word string, n int) ([]embed.S
 	if err != nil || c.model == nil {
 		return nil, err
 	}
-	return c.model.NearestScored(word, n), nil
+	words := embed.Words(text)
+	own := map[string]bool{}
+	for _, w := range words {
+		own[w] = true
+	}
+	median := c.model.MedianFreq()
+	var out []string
+	for _, w := range words {
+		n := 0
+		for _, sw := range c.model.NearestScored(w, 8) {
+			if n == ExpandPerWord || sw.Score < ExpandMinScore {
+				break
+			}
+			if own[sw.Word] || len(sw.Word) < 3 || c.model.Freq(sw.Word) < max(ExpandMinFreq*c.model.Freq(w), ExpandMedian*median) {
+				continue
+			}
+			own[sw.Word] = true
+			out = append(out, sw.Word)
+			n++
+		}
+	}
+	return out, nil
 }
 
 // vectors returns the vectors of the store's current vectors_version. After a change it

@@ -43,6 +43,9 @@ func TestRefreshVectors(t *testing.T) {
 		}
 	}
 	put(t, s, recs...)
+	if words, err := s.ExpandWords(ctx, "retry"); err != nil || words != nil {
+		t.Fatalf("ExpandWords before any vectors: %v, %v; want none", words, err)
+	}
 	if _, err := s.VectorSearch(ctx, "retry", 3, nil); err != ErrNoVectors {
 		t.Fatalf("a vector search before any vectors: %v, want ErrNoVectors", err)
 	}
@@ -65,6 +68,19 @@ func TestRefreshVectors(t *testing.T) {
 			t.Errorf("vector search for an upload retry: %+v, want only the retry topic's symbols", hits)
 			break
 		}
+	}
+	// Expansion: a word's variants are its topic's words, never its own or another topic's.
+	words, err := s.ExpandWords(ctx, "upload")
+	if err != nil || len(words) == 0 || len(words) > ExpandPerWord {
+		t.Errorf("ExpandWords(upload): %v, %v; want 1 to %d of the retry topic's words", words, err, ExpandPerWord)
+	}
+	for _, w := range words {
+		if w == "upload" || !slices.ContainsFunc(vecTopics[0], func(v string) bool { return strings.HasPrefix(v, w) }) {
+			t.Errorf("ExpandWords(upload): %v, want only other words of the retry topic", words)
+		}
+	}
+	if words, err := s.ExpandWords(ctx, "zebra"); err != nil || len(words) != 0 {
+		t.Errorf("ExpandWords of an unknown word: %v, %v; want none", words, err)
 	}
 	if hits, err := s.VectorSearch(ctx, "zebra quantum", 5, nil); err != nil || len(hits) != 0 {
 		t.Errorf("a question with no known word: %v, %v; want nothing", hits, err)

@@ -165,3 +165,45 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexRequestEmbedder: an index request's embedder_url and embedder_model (quarry
+// index --embedder-url, --embedder-model) make that run's vectors, over the config's;
+// embedder_url learned learns them from the code whatever the config says; a half-given or
+// bad embedder is BAD_VALUE naming the field.
+func TestIndexRequestEmbedder(t *testing.T) {
+	fake := &fakeEmbedder{}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	s := docWorkspace(t)
+	ctx := context.Background()
+	rep, err := s.Index(ctx, IndexRequest{EmbedderURL: srv.URL + "/v1/embeddings", EmbedderModel: "fake-embed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rep.Summary.Vectors; v.Embedder != "fake-embed at "+srv.URL+"/v1/embeddings" || v.Vectored != 15 || len(fake.sent()) != 15 {
+		t.Fatalf("index with embedder_url: %+v, %d texts sent", v, len(fake.sent()))
+	}
+	writeConfig(t, s.root, "[embedder]\nurl = \""+srv.URL+"/v1/embeddings\"\nmodel = \"fake-embed\"\n")
+	rep, err = s.Index(ctx, IndexRequest{EmbedderURL: EmbedderLearned})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rep.Summary.Vectors; v.Embedder != "learned" || !v.Trained || v.Vectored != 15 || len(fake.sent()) != 15 {
+		t.Errorf("index with embedder_url learned: %+v, %d texts sent; want a learned model and nothing sent", v, len(fake.sent()))
+	}
+	for _, c := range []struct {
+		req        IndexRequest
+		path, want string
+	}{
+		{IndexRequest{EmbedderModel: "m"}, "embedder_url", "give the endpoint's URL too"},
+		{IndexRequest{EmbedderURL: "localhost:11434", EmbedderModel: "m"}, "embedder_url", "give an http:// or https:// URL"},
+		{IndexRequest{EmbedderURL: "http://localhost:11434/v1/embeddings"}, "embedder_model", "embedder model is empty"},
+		{IndexRequest{EmbedderURL: EmbedderLearned, EmbedderModel: "m"}, "embedder_model", "a learned model has no name"},
+	} {
+		_, err := s.Index(ctx, c.req)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeBadValue || e.Path != c.path || !strings.Contains(e.Message, c.want) {
+			t.Errorf("index %+v: %v, want BAD_VALUE at %s saying %q", c.req, err, c.path, c.want)
+		}
+	}
+}

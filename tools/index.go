@@ -59,12 +59,55 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 	if err != nil {
 		return nil, AsError(err)
 	}
-	sum, err := at.index(ctx, reg, reg.Primary, workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize, MaxSourceSize: req.MaxSourceSize}, true)
+	opts := workspace.IndexOptions{Force: req.Force, MaxFileSize: req.MaxSize, MaxSourceSize: req.MaxSourceSize}
+	if opts.Embedder, err = at.requestEmbedder(req); err != nil {
+		return nil, err
+	}
+	sum, err := at.index(ctx, reg, reg.Primary, opts, true)
 	if err != nil {
 		return nil, AsError(err)
 	}
 	return newIndexReport(sum), nil
 }
+
+// requestEmbedder returns the embedder an index request names (nil: the config's): its
+// URL and model over the config's [embedder], whose other settings (api_key_env, batch,
+// timeout_ms) it keeps; EmbedderLearned for embedder_url "learned".
+func (s *Service) requestEmbedder(req IndexRequest) (*index.Embedder, error) {
+	if req.EmbedderURL == "" && req.EmbedderModel == "" {
+		return nil, nil
+	}
+	if req.EmbedderURL == EmbedderLearned {
+		if req.EmbedderModel != "" {
+			return nil, Errorf(CodeBadValue, "embedder_model", "embedder_model %q with embedder_url learned: a learned model has no name; give an embedder_url to use a served model", req.EmbedderModel)
+		}
+		return &index.Embedder{}, nil
+	}
+	if req.EmbedderURL == "" {
+		return nil, Errorf(CodeBadValue, "embedder_url", "embedder_model %q without embedder_url: give the endpoint's URL too (http://127.0.0.1:11434/v1/embeddings for Ollama)", req.EmbedderModel)
+	}
+	cfg, err := workspace.LoadConfig(s.root)
+	if err != nil {
+		return nil, Errorf(CodeBadValue, "config", "%v", err)
+	}
+	e := &index.Embedder{}
+	if cfg.Embedder != nil {
+		*e = *cfg.Embedder
+	}
+	e.URL, e.Model = req.EmbedderURL, req.EmbedderModel
+	if err := e.Check(); err != nil {
+		path := "embedder_url"
+		if e.Model == "" {
+			path = "embedder_model"
+		}
+		return nil, Errorf(CodeBadValue, path, "%v", err)
+	}
+	return e, nil
+}
+
+// EmbedderLearned as an index request's embedder_url learns the symbol vectors from the
+// code, whatever .quarry/config.toml says.
+const EmbedderLearned = "learned"
 
 // at returns a service for the workspace at root: s itself, or a new one with s's settings.
 func (s *Service) at(root string) *Service {

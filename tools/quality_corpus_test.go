@@ -119,8 +119,8 @@ func TestQualityCorpus(t *testing.T) {
 		rank int
 	}
 	var results []result
-	// QUARRY_QUALITY_DOC=lex, vec or fused asks every query as a query document: lex: Q,
-	// vec: Q, or lex: Q and vec: Q (the corpus must be indexed with its symbol vectors). The
+	// QUARRY_QUALITY_DOC=lex, vec, fused or expand asks every query as a query document: lex: Q,
+	// vec: Q, lex: Q and vec: Q, or expand: Q (the corpus must be indexed with its symbol vectors). The
 	// baseline is of plain queries: it is not checked then.
 	docMode := os.Getenv("QUARRY_QUALITY_DOC")
 	for _, q := range queries {
@@ -131,8 +131,10 @@ func TestQualityCorpus(t *testing.T) {
 			text = docMode + ": " + q.Query
 		case "fused":
 			text = "lex: " + q.Query + "\nvec: " + q.Query
+		case "expand":
+			text = "expand: " + q.Query
 		default:
-			t.Fatalf("QUARRY_QUALITY_DOC=%s: want lex, vec or fused", docMode)
+			t.Fatalf("QUARRY_QUALITY_DOC=%s: want lex, vec, fused or expand", docMode)
 		}
 		res, err := s.Search(ctx, SearchRequest{Query: text, Target: "definitions", Limit: &limit})
 		rank := 0

@@ -22,7 +22,7 @@ import (
 
 // SearchRequest is a search: fast_search over MCP, quarry search on the command line.
 type SearchRequest struct {
-	Query        string       `json:"query" jsonschema:"what to find: a name (ServeHTTP, get_user_data), words (all must match), \"quoted phrases\" (as written), a file name or path fragment; or the query language: fields (name: kind: lang: path: content: ...), AND OR NOT - ( ), /regex/, prefix*, fuzzy~1 (resource quarry://query-language); or a query document, one line each: lex: keywords, vec: a question in words (by meaning), hyde: a passage like the answer, intent: what it is about (expand: Q is lex: Q plus vec: Q)"`
+	Query        string       `json:"query" jsonschema:"what to find: a name (ServeHTTP, get_user_data), words (all must match), \"quoted phrases\" (as written), a file name or path fragment; or the query language: fields (name: kind: lang: path: content: ...), AND OR NOT - ( ), /regex/, prefix*, fuzzy~1 (resource quarry://query-language); or a query document, one line each: lex: keywords, vec: a question in words (by meaning), hyde: a passage like the answer, intent: what it is about (expand: Q is lex: Q, lex: its words' nearest workspace terms, and vec: Q)"`
 	Target       string       `json:"target,omitempty" jsonschema:"auto (default: definitions, lines and files ranked together), definitions, content (matching lines) or files (paths)"`
 	Language     string       `json:"language,omitempty" jsonschema:"only this language (go, python, typescript, rust, ...; aliases like py and ts work)"`
 	Kind         []string     `json:"kind,omitempty" jsonschema:"only symbols of these kinds (class, function, method, struct, interface, ...)"`

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,7 +67,7 @@ func queryDocument(req SearchRequest) (*query.Document, error) {
 			d.Intent = strings.TrimSpace(req.Intent)
 		}
 		if !d.Typed() { // expand: the query by keywords and by meaning
-			d = &query.Document{Searches: []query.DocLine{{Type: query.LineLex, Text: d.Expand, Line: d.ExpandLine}, {Type: query.LineVec, Text: d.Expand, Line: d.ExpandLine}}, Intent: d.Intent}
+			d = &query.Document{Searches: []query.DocLine{{Type: query.LineLex, Text: d.Expand, Line: d.ExpandLine}, {Type: query.LineVec, Text: d.Expand, Line: d.ExpandLine}}, Intent: d.Intent, Expanded: true}
 		}
 		return d, nil
 	case strings.TrimSpace(req.Intent) != "":
@@ -105,7 +106,26 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	var embedErr error
 	var searched []*workspace.SearchIndex // the first line's indexes, kept for the count of files
 	defer func() { s.release(searched) }()
-	for _, line := range doc.Searches {
+	lines := slices.Clone(doc.Searches)
+	names := make([]string, len(lines))
+	for i, l := range lines {
+		names[i] = lineName(l, len(req.Searches) > 0)
+	}
+	for li := 0; li < len(lines); li++ {
+		line := lines[li]
+		if li == 1 && doc.Expanded && len(searched) > 0 {
+			// expand: the query's words' nearest workspace terms, a lex line of their own
+			// after the query's own.
+			variant, err := expandVariant(ctx, searched, lines[0].Text)
+			if err != nil {
+				return nil, AsError(err)
+			}
+			if variant != "" {
+				line = query.DocLine{Type: query.LineLex, Text: variant, Line: line.Line}
+				lines = slices.Insert(lines, li, line)
+				names = slices.Insert(names, li, fmt.Sprintf("line %d (expand: lex %s)", line.Line, variant))
+			}
+		}
 		sub := req
 		sub.Searches, sub.Intent, sub.Cursor, sub.Limit = nil, "", "", &depth
 		vector := line.Type == query.LineVec || line.Type == query.LineHyde
@@ -119,7 +139,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 			s.release(xs)
 			var e *Error
 			if errors.As(err, &e) && (e.Path == "query" || e.Path == "") {
-				e.Message = fmt.Sprintf("%s: %s", lineName(line, len(req.Searches) > 0), e.Message)
+				e.Message = fmt.Sprintf("%s: %s", names[li], e.Message)
 			}
 			return nil, err
 		}
@@ -133,11 +153,11 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 			s.release(xs)
 		}
 		if errors.Is(err, index.ErrNoVectors) {
-			skipped = append(skipped, lineName(line, len(req.Searches) > 0))
+			skipped = append(skipped, names[li])
 			continue
 		}
 		if errors.Is(err, index.ErrEmbedder) {
-			failed = append(failed, lineName(line, len(req.Searches) > 0))
+			failed = append(failed, names[li])
 			embedErr = err
 			continue
 		}
@@ -157,7 +177,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 			keys = append(keys, k)
 		}
 		lists = append(lists, keys)
-		listLines = append(listLines, lineName(line, len(req.Searches) > 0))
+		listLines = append(listLines, names[li])
 		out.Relaxed = out.Relaxed || res.Relaxed
 	}
 	if len(lists) == 0 && len(skipped) > 0 {
@@ -176,7 +196,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	// The promotions of a name asked for, once, after fusion: a lex: line's exact name comes
 	// first whichever line found it.
 	var promoters []func(Hit) float64
-	for _, l := range doc.Searches {
+	for _, l := range doc.Searches { // the document's own lines: not an expansion's variants
 		if l.Type == query.LineLex {
 			promoters = append(promoters, index.Promoter(l.Text, req.IncludeTests))
 		}
@@ -213,6 +233,26 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
+}
+
+// expandVariant returns the lex variants of an expand query: the nearest terms of its words
+// in the searched workspaces' models, each once ("" when none has any).
+func expandVariant(ctx context.Context, xs []*workspace.SearchIndex, text string) (string, error) {
+	seen := map[string]bool{}
+	var words []string
+	for _, x := range xs {
+		ws, err := x.ExpandWords(ctx, text)
+		if err != nil {
+			return "", err
+		}
+		for _, w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	return strings.Join(words, " "), nil
 }
 
 // lineName names a document's line in messages: line 2 (vec:), searches[1] (vec).

@@ -161,6 +161,23 @@ func TestSearchExplain(t *testing.T) {
 	if e == nil || len(e.Lines) != 2 || e.Lines[0].Line != "line 1 (lex:)" || e.Lines[0].Rank != 1 || len(e.Lines[0].Parts) == 0 || e.Lines[1].Line != "line 2 (vec:)" {
 		t.Fatalf("explain of a document: %+v", e)
 	}
+	// expand: is the query's lex line, a lex line of its words' nearest workspace terms,
+	// then its vec line.
+	call(t, s, "fast_search", `{"query":"expand: upload","explain":true}`, &res)
+	var lines []string
+	for _, h := range res.Results {
+		for _, l := range h.Explain.Lines {
+			if !slices.Contains(lines, l.Line) {
+				lines = append(lines, l.Line)
+			}
+		}
+	}
+	if !slices.Contains(lines, "line 1 (lex:)") || !slices.Contains(lines, "line 1 (vec:)") ||
+		!slices.ContainsFunc(lines, func(l string) bool {
+			return strings.HasPrefix(l, "line 1 (expand: lex ") && !strings.Contains(l, "upload")
+		}) {
+		t.Errorf("expand: upload: the fused lines %q, want lex:, vec: and a variant of other words", lines)
+	}
 	sum := 0.0
 	for _, p := range e.Parts {
 		sum += p.Value

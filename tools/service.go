@@ -295,6 +295,9 @@ func (s *Service) update(ctx context.Context, reg *workspace.Registry, e workspa
 		}
 		opts.Embedder = cfg.Embedder
 	}
+	if opts.Embedder != nil && opts.Embedder.URL == "" { // embedder_url learned
+		opts.Embedder = nil
+	}
 	// New searches wait for the run to lend its index (they would open the index
 	// themselves and keep it open for Keep, holding the run off); the idle open ones close
 	// (closeOpen: not when the caller holds mu, opening an index that does not exist yet).

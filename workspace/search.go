@@ -223,6 +223,12 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contex
 	return out, nil
 }
 
+// ExpandWords returns lex variants of text's words: their nearest terms in the workspace's
+// learned model (none without one).
+func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, error) {
+	return x.store.ExpandWords(ctx, text)
+}
+
 // FileCount returns the number of indexed files.
 func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }
 
