@@ -61,6 +61,11 @@ var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	QueryOperation: func(context.Context, *Service, any) (any, error) { return QueryLanguage() },
 }
 
+// The batch runs the other operations through handlers: it joins them once they exist.
+func init() {
+	handlers["batch"] = func(ctx context.Context, s *Service, r any) (any, error) { return s.Batch(ctx, r.(BatchRequest)) }
+}
+
 // DecodeStrict decodes the JSON object data into v (a pointer to a request struct),
 // rejecting unknown fields with a did-you-mean and reporting type errors by field.
 func DecodeStrict(data json.RawMessage, v any) error {

@@ -57,6 +57,11 @@ func newMCPServer(call callFunc, version string) *mcp.Server {
 		if err != nil {
 			panic(fmt.Errorf("tools: MCP server: %w", err))
 		}
+		if op.Name == "batch" {
+			// A batch answers in text only, compact rows or a JSON array as asked: the
+			// fewest tokens, with no structured copy beside it.
+			tool.OutputSchema = nil
+		}
 		srv.AddTool(tool, toolHandler(op, call))
 	}
 	srv.AddResource(&mcp.Resource{URI: CapabilitiesURI, Name: "capabilities", MIMEType: "application/json",
@@ -136,8 +141,12 @@ func toolHandler(op Operation, call callFunc) mcp.ToolHandler {
 	}
 }
 
-// success is the tool result of out: structured, and as compact text.
+// success is the tool result of out: structured, and as compact text (a batch: its text
+// alone, in the format it asked for).
 func success(out any) (*mcp.CallToolResult, error) {
+	if a, ok := out.(*BatchAnswer); ok {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text()}}}, nil
+	}
 	text, err := Render(out)
 	if err != nil {
 		return failure(err), nil

@@ -23,6 +23,11 @@ type Example struct {
 
 // Examples are requests that show an agent how to use each operation, by operation name.
 var Examples = map[string][]Example{
+	"batch": {
+		{`{"batch":"search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }"}`, "three lookups in one call, each projected to the fields needed"},
+		{`{"batch":"count(refs, symbol=Open, kind=call); distinct(search, field=lang, q=Open)"}`, "how many calls, and which languages define the name"},
+		{`{"batch":"schema()"}`, "the operations, their parameters and the operators each accepts"},
+	},
 	"search": {
 		{`{"query":"ServeHTTP"}`, "where a name is defined: definitions rank first"},
 		{`{"query":"\"connection refused\"","target":"content","context_lines":2}`, "lines holding a phrase, with 2 lines around each"},
@@ -147,7 +152,13 @@ func paramDoc(f string, s *jsonschema.Schema, caps *Capabilities) string {
 func resultDoc(caps *Capabilities, results ...reflect.Type) string {
 	var b strings.Builder
 	b.WriteString("Paths are workspace-relative and POSIX, lines 1-based, results best first. ")
-	if slices.ContainsFunc(results, func(t reflect.Type) bool { _, ok := t.FieldByName("Truncated"); return ok }) {
+	if slices.ContainsFunc(results, func(t reflect.Type) bool {
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+		_, ok := t.FieldByName("Truncated")
+		return ok
+	}) {
 		fmt.Fprintf(&b, "When truncated is true (truncated_reason %s, %s or %s), narrow the query or filters, or raise limit (at most %d, default %d). ",
 			TruncatedLimit, TruncatedMaxBytes, TruncatedTimeout, caps.Limits.MaxLimit, caps.Limits.DefaultLimit)
 	}

@@ -153,7 +153,11 @@ func TestMCPListTools(t *testing.T) {
 		if in["type"] != "object" || in["properties"] == nil {
 			t.Errorf("tool %s: input schema %v", tool.Name, tool.InputSchema)
 		}
-		if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" || out["anyOf"] == nil {
+		if tool.Name == "batch" { // text only: compact rows or the JSON array
+			if tool.OutputSchema != nil {
+				t.Errorf("tool batch: output schema %v, want none", tool.OutputSchema)
+			}
+		} else if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" || out["anyOf"] == nil {
 			t.Errorf("tool %s: output schema %v", tool.Name, tool.OutputSchema)
 		}
 		if !strings.HasPrefix(tool.Description, op.Summary) {
@@ -555,5 +559,39 @@ func TestMCPHTTP(t *testing.T) {
 	resp.Body.Close()
 	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("initialize over HTTP: status %d, Content-Type %q; want 200 and application/json", resp.StatusCode, ct)
+	}
+}
+
+// TestMCPBatch: the batch tool answers in text only, compact by default and a JSON array
+// with format json; a bad batch is an error result with the positioned envelope.
+func TestMCPBatch(t *testing.T) {
+	svc, err := NewService(mcpWorkspace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewMCPServer(svc, "test"))
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "batch", Arguments: map[string]any{"batch": "goto(Server, take=1) { name line }; count(refs, symbol=helper)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError || res.StructuredContent != nil || !strings.HasPrefix(text, "# goto(Server, take=1) { name line }: 1 result") || !strings.Contains(text, "\n# count(refs, symbol=helper): ") {
+		t.Errorf("batch (compact): error %v, structured %v\n%s", res.IsError, res.StructuredContent, text)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "batch", Arguments: map[string]any{"batch": "goto(Server) { name }", "format": "json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &entries); err != nil || len(entries) != 1 || entries[0]["results"] == nil {
+		t.Errorf("batch (json): %v, %v", err, entries)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "batch", Arguments: map[string]any{"batch": "goto(Server"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, `"code":"BAD_QUERY"`) || !strings.Contains(text, "line 1, column 12") {
+		t.Errorf("a bad batch: error %v\n%s", res.IsError, text)
 	}
 }
