@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,6 +71,7 @@ type batchPlan struct {
 	fields  []resultField // the projection; nil: none
 	field   resultField   // distinct's field
 	limited bool          // the list's limit was set by the statement
+	full    bool          // { full }: every field (the compact format's columns too)
 }
 
 // batchPred is a predicate on a result field.
@@ -168,7 +170,7 @@ func checkStatement(st batch.Statement) (*batchPlan, error) {
 		}
 		p.op, params = inner, params[1:]
 		if op.Name == "distinct" {
-			i := slicesIndexFunc(params, func(x batch.Param) bool { return x.Key == batchField })
+			i := slices.IndexFunc(params, func(x batch.Param) bool { return x.Key == batchField })
 			if i < 0 {
 				return nil, batchError(st.Pos, "distinct needs field=F, a field of %s's results: %s", inner.Name, strings.Join(resultFieldNames(inner), ", "))
 			}
@@ -221,15 +223,6 @@ func checkStatement(st batch.Statement) (*batchPlan, error) {
 		}
 	}
 	return p, nil
-}
-
-func slicesIndexFunc[T any](s []T, f func(T) bool) int {
-	for i, x := range s {
-		if f(x) {
-			return i
-		}
-	}
-	return -1
 }
 
 func listOpNames() []string {
@@ -304,7 +297,7 @@ func checkParam(p *batchPlan, reqParams map[string]requestParam, prm batch.Param
 	}
 	if qf != nil && !(prm.Op == batch.OpMatch && isField) {
 		ops := queryFieldOps(qf.Type)
-		if !containsOp(ops, prm.Op) {
+		if !slices.Contains(ops, prm.Op) {
 			return batchError(prm.OpPos, "%s does not take %s: the query language's %s field %s takes %s", prm.Key, prm.Op, qf.Type, qf.Name, opList(ops))
 		}
 		clause, err := queryClause(qf, prm)
@@ -316,7 +309,7 @@ func checkParam(p *batchPlan, reqParams map[string]requestParam, prm batch.Param
 	}
 	if isField {
 		ops := operatorsOf(rf.Kind)
-		if !containsOp(ops, prm.Op) {
+		if !slices.Contains(ops, prm.Op) {
 			return batchError(prm.OpPos, "%s does not take %s: the results' %s field %s takes %s", prm.Key, prm.Op, rf.Kind, rf.Name, opList(ops))
 		}
 		pr := batchPred{field: rf, op: prm.Op, text: prm.Value}
@@ -342,15 +335,6 @@ func checkParam(p *batchPlan, reqParams map[string]requestParam, prm batch.Param
 		return nil
 	}
 	return batchError(prm.KeyPos, "%s has no parameter %s%s (parameters: %s)", o.Name, prm.Key, didYouMean(prm.Key, o.paramNames()), strings.Join(o.paramNames(), ", "))
-}
-
-func containsOp(ops []batch.Op, op batch.Op) bool {
-	for _, o := range ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
 }
 
 func comparableFields(o *batchOp) []string {
@@ -436,6 +420,7 @@ func queryClause(f *query.Field, prm batch.Param) (string, error) {
 func checkFields(p *batchPlan, fields []batch.Field) error {
 	o := p.op
 	if len(fields) == 1 && (fields[0].Name == presetBrief || fields[0].Name == presetFull) {
+		p.full = fields[0].Name == presetFull
 		if fields[0].Name == presetBrief {
 			for _, name := range o.Brief {
 				f, _ := o.field(name)
@@ -492,7 +477,7 @@ func (s *Service) runPlan(ctx context.Context, p *batchPlan) BatchEntry {
 	if p.op.List == "" { // one object: a projection of it
 		if p.fields == nil {
 			e.Result = raw
-			e.columns, e.paths = p.op.Brief, briefPaths(p.op)
+			e.columns, e.paths = defaultColumns(p)
 			return e
 		}
 		obj, err := project(raw, p.fields)
@@ -599,7 +584,7 @@ func (s *Service) runPlan(ctx context.Context, p *batchPlan) BatchEntry {
 		}
 		e.columns = projectedNames(p.fields)
 	} else {
-		e.columns, e.paths = p.op.Brief, briefPaths(p.op)
+		e.columns, e.paths = defaultColumns(p)
 	}
 	if !widen && p.fields == nil {
 		e.Result = raw
@@ -609,6 +594,19 @@ func (s *Service) runPlan(ctx context.Context, p *batchPlan) BatchEntry {
 	top.set(p.op.List, list)
 	e.Result = top.encode()
 	return e
+}
+
+// defaultColumns are the compact format's columns of a result not projected: every field
+// with { full }, else the brief ones; and where each is in an item.
+func defaultColumns(p *batchPlan) (cols, paths []string) {
+	if !p.full {
+		return p.op.Brief, briefPaths(p.op)
+	}
+	for _, f := range p.op.fields() {
+		cols = append(cols, f.Name)
+		paths = append(paths, f.Path)
+	}
+	return cols, paths
 }
 
 // briefPaths are where the brief preset's fields are in an item not projected.
@@ -947,7 +945,9 @@ func (a *BatchAnswer) Compact() string {
 	for i := range a.Entries {
 		e := &a.Entries[i]
 		if e.Err != nil {
-			fmt.Fprintf(&b, "# %s: error %s: %s\n", e.Statement, e.Err.Code, e.Err.Message)
+			// Every line of an error starts with #: none is taken for a row.
+			msg := strings.ReplaceAll(strings.TrimRight(e.Err.Message, "\n"), "\n", "\n#   ")
+			fmt.Fprintf(&b, "# %s: error %s: %s\n", e.Statement, e.Err.Code, msg)
 			continue
 		}
 		top, err := decodeOrdered(e.Result)
@@ -971,7 +971,13 @@ func (a *BatchAnswer) Compact() string {
 			n, _ := top.getInt("count")
 			head += strconv.Itoa(n)
 		case e.list != "":
-			head += fmt.Sprintf("%d %s", len(rows), map[bool]string{true: "result", false: "results"}[len(rows) == 1])
+			noun := map[bool]string{true: "result", false: "results"}[len(rows) == 1]
+			if e.list == "values" {
+				noun = map[bool]string{true: "value", false: "values"}[len(rows) == 1]
+			} else if e.list == "operations" {
+				noun = "operations"
+			}
+			head += fmt.Sprintf("%d %s", len(rows), noun)
 			if t, ok := top.getInt("total"); ok && t != len(rows) {
 				head += fmt.Sprintf(" of %d", t)
 			}

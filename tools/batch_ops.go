@@ -50,15 +50,15 @@ type batchOp struct {
 // batchOps are the batch language's operations.
 var batchOps = []batchOp{
 	{Name: "search", Summary: "definitions, lines and files, ranked (the search command)", Base: "search", Positional: "query",
-		Aliases: map[string]string{"q": "query"}, Query: true, List: "results", Item: reflect.TypeFor[Hit](),
+		Aliases: map[string]string{"q": "query"}, Query: true, List: "results", Item: reflect.TypeFor[Hit](), Flatten: hitFields,
 		Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: MaxLimit,
 		Example: `search(q="ServeHTTP", kind=method, lang!=python) { name path line }`},
 	{Name: "files", Summary: "files by name or path (search with target files)", Base: "search", Positional: "query",
 		Fixed: map[string]any{"target": "files"}, Aliases: map[string]string{"q": "query"}, Query: true, List: "results",
-		Item: reflect.TypeFor[Hit](), Brief: []string{"path", "language"}, Limit: "limit", MaxLimit: MaxLimit,
+		Item: reflect.TypeFor[Hit](), Flatten: hitFields, Brief: []string{"path", "language"}, Limit: "limit", MaxLimit: MaxLimit,
 		Example: `files(q=server, ext=go, take=5)`},
 	{Name: "goto", Summary: "where a name is defined, best first", Base: "goto", Positional: "symbol", List: "results",
-		Item: reflect.TypeFor[Hit](), Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: MaxLimit,
+		Item: reflect.TypeFor[Hit](), Flatten: hitFields, Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: MaxLimit,
 		Example: `goto(Server) { brief }`},
 	{Name: "refs", Summary: "the uses of a definition, resolved", Base: "refs", Positional: "symbol", List: "results",
 		Item: reflect.TypeFor[Ref](), Brief: []string{"path", "line", "kind", "container"}, Limit: "limit", MaxLimit: 1000,
@@ -90,6 +90,7 @@ var batchOps = []batchOp{
 }
 
 var (
+	hitFields      = map[string]string{"lang": "language"}
 	callNodeFields = map[string]string{"path": "symbol.path", "line": "symbol.line", "kind": "symbol.kind",
 		"signature": "symbol.signature", "id": "symbol.id"}
 	explainFields = map[string]string{"name": "definition.name", "kind": "definition.kind", "path": "definition.path",
@@ -200,30 +201,9 @@ func (o *batchOp) field(name string) (resultField, bool) {
 // jsonFields returns the JSON fields of the struct type t (its embedded structs' fields
 // flattened, as encoding/json does).
 func jsonFields(t reflect.Type) []resultField {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
 	var out []resultField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			out = append(out, jsonFields(f.Type)...)
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, resultField{Name: name, Path: name, Kind: kindOfType(f.Type)})
+	for _, f := range structFields(t) {
+		out = append(out, resultField{Name: f.name, Path: f.name, Kind: kindOfType(f.typ)})
 	}
 	return out
 }

@@ -279,6 +279,23 @@ func TestBatchCompact(t *testing.T) {
 	if ans.Text() != text {
 		t.Errorf("Text of a compact answer is not its compact text")
 	}
+	// { full }: every field a column; an error's lines all start with #.
+	ans, err = s.Batch(context.Background(), BatchRequest{Batch: `goto(Server, take=1) { full }; explain(New)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(strings.TrimSuffix(ans.Compact(), "\n"), "\n")
+	if cols := strings.Split(lines[1], "\t"); !slices.Contains(cols, "signature") || !slices.Contains(cols, "symbol_id") || len(strings.Split(lines[2], "\t")) != len(cols) {
+		t.Errorf("{ full }: columns %q, row %q", lines[1], lines[2])
+	}
+	for _, l := range lines[3:] {
+		if !strings.HasPrefix(l, "#") {
+			t.Errorf("an error's line %q does not start with #:\n%s", l, ans.Compact())
+		}
+	}
+	if len(lines) < 5 {
+		t.Errorf("explain(New) is ambiguous in the fixture: want its error with the candidates on several lines:\n%s", ans.Compact())
+	}
 }
 
 // TestBatchBudget: the statements share max_bytes in order: a list past it is cut from its

@@ -21,7 +21,7 @@ import (
 )
 
 // AgentVersion is the version of the agent contract.
-const AgentVersion = "1.2"
+const AgentVersion = "1.3"
 
 // Code is an error code of the contract. The set is closed within a major AgentVersion.
 type Code string

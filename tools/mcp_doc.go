@@ -25,7 +25,7 @@ type Example struct {
 var Examples = map[string][]Example{
 	"batch": {
 		{`{"batch":"search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }"}`, "three lookups in one call, each projected to the fields needed"},
-		{`{"batch":"count(refs, symbol=Open, kind=call); distinct(search, field=lang, q=Open)"}`, "how many calls, and which languages define the name"},
+		{`{"batch":"count(refs, symbol=HandlerFunc, kind=call); distinct(search, field=lang, q=Open)"}`, "how many calls, and which languages define the name"},
 		{`{"batch":"schema()"}`, "the operations, their parameters and the operators each accepts"},
 	},
 	"search": {

@@ -36,7 +36,7 @@ the same as data.
 
 ` + tools.BatchHelp(),
 		Example: `  quarry q 'search(q="ServeHTTP", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }'
-  quarry q 'count(refs, symbol=Open, kind=call); distinct(search, field=lang, q=Open)'
+  quarry q 'count(refs, symbol=HandlerFunc, kind=call); distinct(search, field=lang, q=Open)'
   quarry q 'search(q=parse, lang!=python, line>=100, name~="^Parse") { brief }' --format json
   echo 'schema()' | quarry q --format json`,
 		Args: cobra.MaximumNArgs(1),
