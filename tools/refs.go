@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,7 @@ const (
 
 // RefsRequest asks for the uses of a symbol.
 type RefsRequest struct {
-	Symbol            string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
+	Symbol            string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, qualified as code writes it (http.Server, Server.ServeHTTP, tokio::sync::Mutex), its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
 	Kind              []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
 	Unresolved        bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
 	IncludeDefinition bool     `json:"include_definition,omitempty" jsonschema:"list the definition itself first (kind definition)"`
@@ -110,7 +111,9 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 		return nil, AsError(err)
 	}
 	if len(defs) == 0 {
-		return nil, nil
+		if defs, err = qualifiedDefinitions(ctx, x, symbol); err != nil || len(defs) == 0 {
+			return nil, err
+		}
 	}
 	if d := index.OneDefinition(defs); d != nil {
 		return d, nil
@@ -139,6 +142,82 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 	}
 	return nil, Errorf(CodeBadValue, "symbol", "%s", b.String())
 }
+
+// qualifiedDefinitions returns the definitions a qualified name means (http.Server,
+// Vec::new, models.User, a::b::C): those of its last part whose enclosing definition, file
+// (without its extension) or directory is named by the qualifier's last part. None for a
+// name without a qualifier.
+func qualifiedDefinitions(ctx context.Context, x *workspace.SearchIndex, symbol string) ([]index.Def, error) {
+	name, qual, colons := "", "", false
+	for _, sep := range []string{"::", "."} {
+		if i := strings.LastIndex(symbol, sep); i > 0 && i+len(sep) < len(symbol) {
+			name, qual, colons = symbol[i+len(sep):], symbol[:i], sep == "::"
+			break
+		}
+	}
+	if name == "" {
+		return nil, nil
+	}
+	parts := strings.FieldsFunc(qual, func(r rune) bool { return r == ':' || r == '.' || r == '/' })
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	qual = parts[len(parts)-1] // the qualifier's last part: b of a::b, http of net/http
+	defs, err := x.Definitions(ctx, name)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	var out []index.Def
+	for _, d := range defs {
+		if colons != qualifiesWithColons[d.Language] {
+			continue // a::b names Rust, C++, PHP or Ruby; a.b the others
+		}
+		var parent *index.Def
+		if d.ParentID != "" {
+			if parent, err = x.Definition(ctx, d.ParentID); err != nil {
+				return nil, AsError(err)
+			}
+		}
+		// A package or module qualifies its top-level definitions (os.Open, not the method
+		// Root.Open of package os); an enclosing definition its members.
+		topLevel := parent == nil || parent.Kind == "module" || parent.Kind == "namespace"
+		dir, file := path.Split(d.Path)
+		match := parent != nil && parent.Name == qual ||
+			topLevel && (fileModules[d.Language] && strings.TrimSuffix(file, path.Ext(file)) == qual ||
+				dirPackages[d.Language] && path.Base(strings.TrimSuffix(dir, "/")) == qual)
+		if match {
+			out = append(out, d)
+		}
+	}
+	if len(out) < 2 {
+		return out, nil
+	}
+	// Several: those whose path holds most of the qualifier's parts (tokio::sync::Mutex is
+	// the one under sync/, not a mock's module named sync).
+	score := func(d index.Def) int {
+		segs := strings.Split(strings.TrimSuffix(d.Path, path.Ext(d.Path)), "/")
+		n := 0
+		for _, p := range parts {
+			if slices.Contains(segs, p) {
+				n++
+			}
+		}
+		return n
+	}
+	best := 0
+	for _, d := range out {
+		best = max(best, score(d))
+	}
+	return slices.DeleteFunc(out, func(d index.Def) bool { return score(d) < best }), nil
+}
+
+// How languages qualify names: with :: (else .), by file (a module per file), by directory
+// (a package per directory); every language by the enclosing definition.
+var (
+	qualifiesWithColons = map[string]bool{"rust": true, "cpp": true, "php": true, "ruby": true}
+	fileModules         = map[string]bool{"python": true, "rust": true, "typescript": true, "tsx": true, "javascript": true, "lua": true, "ruby": true}
+	dirPackages         = map[string]bool{"go": true, "rust": true}
+)
 
 // navTarget opens the one workspace a navigation request (op: refs, calls, explain) covers
 // and finds the definition symbol names there (nil: a name defined nowhere). The caller

@@ -406,3 +406,32 @@ func TestRefsAllWorkspaces(t *testing.T) {
 		t.Errorf("refs path.Clean all unresolved: %q, want lib.go:7 by name", got)
 	}
 }
+
+// TestQualifiedSymbol: a navigation request's symbol may be qualified as code writes it: a
+// Go package (server.New, pool.New: the same name in two packages), an enclosing type
+// (Server.ServeHTTP); a qualifier that names nothing holding it is NOT_FOUND.
+func TestQualifiedSymbol(t *testing.T) {
+	s := exprRepo(t, nil)
+	for _, c := range []struct {
+		symbol, path string
+		line         int
+	}{
+		{"server.New", "go/server/server.go", 26},
+		{"pool.New", "go/pool/pool.go", 50},
+		{"Server.ServeHTTP", "go/server/server.go", 41},
+	} {
+		var res ExplainResult
+		call(t, s, "deep_dive", `{"symbol":"`+c.symbol+`"}`, &res)
+		if res.Definition.Path != c.path || res.Definition.Line != c.line {
+			t.Errorf("explain %s: %s:%d, want %s:%d", c.symbol, res.Definition.Path, res.Definition.Line, c.path, c.line)
+		}
+	}
+	for _, bad := range []string{"config.New", "New"} {
+		_, err := s.Call(context.Background(), "deep_dive", json.RawMessage(`{"symbol":"`+bad+`"}`))
+		var e *Error
+		want := map[string]Code{"config.New": CodeNotFound, "New": CodeBadValue}[bad]
+		if !errors.As(err, &e) || e.Code != want {
+			t.Errorf("explain %s: %v, want %s", bad, err, want)
+		}
+	}
+}
