@@ -31,6 +31,7 @@ type Limits struct {
 	DefaultLimit int `json:"default_limit"`
 	MaxLimit     int `json:"max_limit"`
 	MaxContext   int `json:"max_context_lines"`
+	MaxQuery     int `json:"max_query_bytes"`
 }
 
 // Transports this build serves.
@@ -43,7 +44,7 @@ func GetCapabilities() (*Capabilities, error) {
 		return nil, err
 	}
 	c := &Capabilities{AgentVersion: AgentVersion, Languages: reg.Names(), Kinds: extract.Kinds(), ErrorCodes: Codes,
-		Transports: Transports, Limits: Limits{DefaultLimit: DefaultLimit, MaxLimit: MaxLimit, MaxContext: MaxContext},
+		Transports: Transports, Limits: Limits{DefaultLimit: DefaultLimit, MaxLimit: MaxLimit, MaxContext: MaxContext, MaxQuery: MaxQueryBytes},
 		FilePattern: "globs separated by commas; * (not /), ** (any depth), ?, [abc], {a,b}; a glob without / matches the file name at any depth; !glob excludes"}
 	for _, t := range index.Targets {
 		c.Targets = append(c.Targets, string(t))

@@ -131,7 +131,26 @@ func (s *Service) searchRequest(req SearchRequest) (index.Request, checkedSearch
 	return out, c, err
 }
 
+// MaxQueryBytes is the longest query text (and query document line) a search takes.
+const MaxQueryBytes = 8192
+
+// checkQueryLength refuses a query text, or a searches line, over MaxQueryBytes.
+func checkQueryLength(req SearchRequest) error {
+	if n := len(req.Query); n > MaxQueryBytes {
+		return Errorf(CodeBadQuery, "query", "the query is %d bytes: at most %d; search for a shorter, distinctive part", n, MaxQueryBytes)
+	}
+	for i, l := range req.Searches {
+		if n := len(l.Query); n > MaxQueryBytes {
+			return Errorf(CodeBadQuery, fmt.Sprintf("searches[%d]", i), "searches[%d] is %d bytes: at most %d", i, n, MaxQueryBytes)
+		}
+	}
+	return nil
+}
+
 func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.Request, error) {
+	if err := checkQueryLength(req); err != nil {
+		return index.Request{}, err
+	}
 	out := index.Request{Language: req.Language, Context: req.ContextLines, Explain: req.Explain}
 	var err error
 	if !query.Engages(req.Query) {
@@ -416,6 +435,9 @@ func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (index.R
 func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult, error) {
 	if res, ok, err := forward[SearchResult](ctx, s, "search", req); ok {
 		return res, err
+	}
+	if err := checkQueryLength(req); err != nil {
+		return nil, err
 	}
 	doc, err := queryDocument(req)
 	if err != nil {

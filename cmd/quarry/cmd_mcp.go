@@ -88,43 +88,7 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	defer svc.Close()
 	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
 	srv := tools.NewMCPServer(svc, version)
-	// The server serves the workspace to the other quarry processes and watches it. When
-	// another process serves it already, this one asks that one, and takes over when it stops.
-	sctx, stop := context.WithCancel(cmd.Context())
-	done := make(chan struct{})
-	defer func() { stop(); <-done }()
-	go func() {
-		defer close(done)
-		ls, other := serveWorkspace(cmd, svc)
-		if other != 0 {
-			svc.SetForward(true)
-			fmt.Fprintf(stderr, "quarry mcp: quarry process %d serves this workspace; its index answers here (and it watches the files) until it stops\n", other)
-			for other != 0 {
-				select {
-				case <-sctx.Done():
-					return
-				case <-time.After(takeOverInterval):
-				}
-				ls, other = serveWorkspace(cmd, svc)
-			}
-			fmt.Fprintln(stderr, "quarry mcp: the other server stopped; this one serves the workspace now")
-		}
-		if ls != nil {
-			defer ls.Close()
-		}
-		if opts.noWatch {
-			<-sctx.Done()
-			return
-		}
-		if err := svc.Watch(sctx, func(b workspace.WatchBatch) {
-			if b.Err != nil || b.Summary.Added+b.Summary.Changed+b.Summary.Renamed+b.Summary.Deleted > 0 {
-				fmt.Fprint(stderr, "quarry mcp: ")
-				printBatch(stderr, b)
-			}
-		}); err != nil {
-			fmt.Fprintf(stderr, "quarry mcp: not watching: %v\n", err)
-		}
-	}()
+	defer serveAndWatch(cmd, svc, "quarry mcp", opts.noWatch)()
 	if opts.http == "" {
 		return tools.ServeMCP(cmd.Context(), srv, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
@@ -168,4 +132,48 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
 		return nil
 	}
 	return err
+}
+
+// serveAndWatch makes svc the server of its workspace for the other quarry processes (or
+// asks the one serving it, and takes over when that one stops) and watches the files unless
+// noWatch; name prefixes its messages. The returned function stops both and waits.
+func serveAndWatch(cmd *cobra.Command, svc *tools.Service, name string, noWatch bool) func() {
+	stderr := cmd.ErrOrStderr()
+	// The server serves the workspace to the other quarry processes and watches it. When
+	// another process serves it already, this one asks that one, and takes over when it stops.
+	sctx, stop := context.WithCancel(cmd.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ls, other := serveWorkspace(cmd, svc)
+		if other != 0 {
+			svc.SetForward(true)
+			fmt.Fprintf(stderr, "%s: quarry process %d serves this workspace; its index answers here (and it watches the files) until it stops\n", name, other)
+			for other != 0 {
+				select {
+				case <-sctx.Done():
+					return
+				case <-time.After(takeOverInterval):
+				}
+				ls, other = serveWorkspace(cmd, svc)
+			}
+			fmt.Fprintf(stderr, "%s: the other server stopped; this one serves the workspace now\n", name)
+		}
+		if ls != nil {
+			defer ls.Close()
+		}
+		if noWatch {
+			<-sctx.Done()
+			return
+		}
+		if err := svc.Watch(sctx, func(b workspace.WatchBatch) {
+			if b.Err != nil || b.Summary.Added+b.Summary.Changed+b.Summary.Renamed+b.Summary.Deleted > 0 {
+				fmt.Fprint(stderr, name+": ")
+				printBatch(stderr, b)
+			}
+		}); err != nil {
+			fmt.Fprintf(stderr, "%s: not watching: %v\n", name, err)
+		}
+	}()
+	return func() { stop(); <-done }
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"net"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/web"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+type serveOptions struct {
+	addr        string
+	allowRemote bool
+	noWatch     bool
+	noMCP       bool
+}
+
+// newServeCmd returns quarry serve: the search page, its JSON API and the MCP endpoint.
+func newServeCmd() *cobra.Command {
+	var opts serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [--addr HOST:PORT] [--allow-remote]",
+		Short: "Serve a search page for people, its JSON API and MCP over HTTP",
+		Long: `Serve the current workspace (and its reference workspaces) over HTTP: a search page that
+answers as you type (/), a file view with syntax highlighting, the file's outline and links
+to each definition's references and callers (/file?path=P#L120-L140), the agent contract's
+operations as a JSON API (POST /api/search with a search request; GET /api/health), and
+the MCP endpoint (/mcp). The page's assets are in the binary: it works offline.
+
+It listens on a loopback address unless --allow-remote; requests from another site's pages
+(an Origin other than this server's or loopback) are refused. It watches the files, so the
+page answers from a fresh index.`,
+		Example: `  quarry serve                       # http://127.0.0.1:7777/
+  quarry serve --addr 127.0.0.1:9000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.addr, "addr", "127.0.0.1:7777", "listen on this HOST:PORT")
+	f.BoolVar(&opts.allowRemote, "allow-remote", false, "let --addr be an address other machines can reach")
+	f.BoolVar(&opts.noWatch, "no-watch", false, "do not watch the files (the index stays as it is)")
+	f.BoolVar(&opts.noMCP, "no-mcp", false, "do not serve MCP at /mcp")
+	return cmd
+}
+
+func runServe(cmd *cobra.Command, opts serveOptions) error {
+	if err := checkListenAddr(opts.addr, opts.allowRemote); err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("%s", stringsReplaceFlag(err.Error()))}
+	}
+	root, err := primaryRoot()
+	if err != nil {
+		return err
+	}
+	svc, err := tools.NewService(root)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	svc.Keep = tools.KeepOpen
+	defer svc.Close()
+	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry serve: indexing %s\n", e.Root) }
+	defer serveAndWatch(cmd, svc, "quarry serve", opts.noWatch)()
+	var wo web.Options
+	if !opts.noMCP {
+		wo.MCP = tools.MCPHandler(tools.NewMCPServer(svc, version))
+	}
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--addr %s: %w", opts.addr, err)}
+	}
+	fmt.Fprintf(stderr, "quarry serve: serving %s on http://%s/\n", root, ln.Addr())
+	return serveHTTP(cmd.Context(), ln, web.Handler(svc, wo))
+}
+
+// stringsReplaceFlag words checkListenAddr's message for --addr.
+func stringsReplaceFlag(s string) string {
+	if len(s) > 6 && s[:6] == "--http" {
+		return "--addr" + s[6:]
+	}
+	return s
+}
