@@ -168,3 +168,33 @@ func TestHostileRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestNotIndexed: over a workspace with no index the page still loads, health says so, and
+// the first search indexes it and answers.
+func TestNotIndexed(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n\nfunc Fresh() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := tools.NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	srv := httptest.NewServer(Handler(svc, Options{}))
+	t.Cleanup(srv.Close)
+	if res, _ := do(t, "GET", srv.URL+"/", "", nil); res.StatusCode != 200 {
+		t.Fatalf("the page: %d", res.StatusCode)
+	}
+	_, body := do(t, "GET", srv.URL+"/api/health", "", nil)
+	if !strings.Contains(body, `"status":"not_indexed"`) {
+		t.Errorf("health of a workspace never indexed: %.300s", body)
+	}
+	_, body = do(t, "POST", srv.URL+"/api/search", `{"query":"Fresh"}`, map[string]string{"Content-Type": "application/json"})
+	if !strings.Contains(body, `"name":"Fresh"`) {
+		t.Errorf("the first search: %.300s", body)
+	}
+}

@@ -257,13 +257,19 @@
           : h.error.code + ": " + h.error.message;
         return;
       }
+      if (h.status === "not_indexed") {
+        statusLine.className = "status bad";
+        statusLine.textContent = "This workspace is not indexed yet: the first search indexes it (or run quarry index in it).";
+        return;
+      }
       var c = (h.store && h.store.counts) || {};
       var ch = h.changed_since_index || {};
       var changed = (ch.modified || 0) + (ch.added || 0) + (ch.deleted || 0);
       var when = h.workspace && h.workspace.last_indexed ? new Date(h.workspace.last_indexed).toLocaleString() : "never";
       statusLine.className = "status" + (h.status === "healthy" ? "" : " bad");
       statusLine.textContent = (h.workspace ? h.workspace.name : "") + " · " + h.status + " · " + (c.files || 0) + " files, " + (c.symbols || 0) +
-        " definitions · indexed " + when + (changed ? " · " + changed + " files changed since" : " · up to date") + (h.watch ? " · watching" : "");
+        " definitions · indexed " + when + (changed ? " · " + changed + " files changed since" : " · up to date") + (h.watch ? " · watching" : "") +
+        ((h.problems || []).length ? " · " + h.problems[0].what + ": " + h.problems[0].action : "");
     }).catch(function () { statusLine.className = "status bad"; statusLine.textContent = "The server does not answer."; });
   }
   status();
