@@ -6,19 +6,27 @@ import (
 	"github.com/smacker/go-tree-sitter/c"
 	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/css"
+	"github.com/smacker/go-tree-sitter/dockerfile"
 	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/hcl"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/kotlin"
 	"github.com/smacker/go-tree-sitter/lua"
+	markdown "github.com/smacker/go-tree-sitter/markdown/tree-sitter-markdown"
 	"github.com/smacker/go-tree-sitter/php"
+	"github.com/smacker/go-tree-sitter/protobuf"
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/ruby"
 	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/scala"
+	"github.com/smacker/go-tree-sitter/sql"
 	"github.com/smacker/go-tree-sitter/swift"
+	"github.com/smacker/go-tree-sitter/toml"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+	"github.com/smacker/go-tree-sitter/yaml"
 )
 
 // grammars maps the grammar names of languages.KnownGrammars to tree-sitter languages.
@@ -29,4 +37,7 @@ var grammars = map[string]func() *sitter.Language{
 	"php": php.GetLanguage, "python": python.GetLanguage, "ruby": ruby.GetLanguage,
 	"rust": rust.GetLanguage, "scala": scala.GetLanguage, "swift": swift.GetLanguage,
 	"tsx": tsx.GetLanguage, "typescript": typescript.GetLanguage,
+	"css": css.GetLanguage, "dockerfile": dockerfile.GetLanguage, "hcl": hcl.GetLanguage,
+	"markdown": markdown.GetLanguage, "protobuf": protobuf.GetLanguage, "sql": sql.GetLanguage,
+	"toml": toml.GetLanguage, "yaml": yaml.GetLanguage,
 }

@@ -55,6 +55,7 @@ var embedded embed.FS
 var KnownGrammars = []string{
 	"bash", "c", "cpp", "csharp", "golang", "java", "javascript", "kotlin", "lua", "php",
 	"python", "ruby", "rust", "scala", "swift", "tsx", "typescript",
+	"css", "dockerfile", "hcl", "markdown", "protobuf", "sql", "toml", "yaml",
 }
 
 // Language is the validated configuration of one language.

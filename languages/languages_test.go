@@ -1,6 +1,9 @@
 package languages
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -10,7 +13,10 @@ import (
 var required = []string{
 	"go", "python", "javascript", "typescript", "tsx", "rust", "java", "c", "cpp", "csharp",
 	"ruby", "php", "kotlin", "swift", "scala", "bash", "lua",
+	"protobuf", "sql", "hcl", "dockerfile", "markdown", "toml", "yaml", "css",
 }
+
+var noAffixes = map[string]bool{"lua": true, "bash": true, "dockerfile": true, "markdown": true, "css": true}
 
 func TestDefaultLoadsEveryFile(t *testing.T) {
 	reg, err := Default()
@@ -33,7 +39,9 @@ func TestDefaultLoadsEveryFile(t *testing.T) {
 		if len(l.Scoring.ImportantPatterns) == 0 {
 			t.Errorf("%s: no scoring.important_patterns", name)
 		}
-		if len(l.Tokenizer.MeaningfulAffixes)+len(l.Variants.StripPrefixes)+len(l.Variants.StripSuffixes) == 0 && name != "lua" && name != "bash" {
+		// Lua and Bash names, Dockerfile instructions, Markdown headings and CSS selectors
+		// have no affixes worth stripping.
+		if len(l.Tokenizer.MeaningfulAffixes)+len(l.Variants.StripPrefixes)+len(l.Variants.StripSuffixes) == 0 && !noAffixes[name] {
 			t.Errorf("%s: no affixes, prefixes or suffixes", name)
 		}
 	}
@@ -177,5 +185,38 @@ func TestParseErrors(t *testing.T) {
 	}
 	if _, err := Parse(fstest.MapFS{"a.toml": file("a", "a", nil)}); err != nil {
 		t.Errorf("Parse(valid file) = %v", err)
+	}
+}
+
+// TestREADMEListsEveryLanguage: the README's count and list of languages agree with the
+// embedded language files (the one source of the languages Quarry extracts).
+func TestREADMEListsEveryLanguage(t *testing.T) {
+	reg, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	if want := fmt.Sprintf("in %d languages", len(reg.Names())); !strings.Contains(readme, want) {
+		t.Errorf("README.md does not say %q", want)
+	}
+	start := strings.Index(readme, "\nLanguages: ")
+	end := strings.Index(readme[start+1:], "\n\n")
+	if start < 0 || end < 0 {
+		t.Fatal("README.md has no Languages: paragraph")
+	}
+	list := strings.ToLower(readme[start : start+1+end])
+	shown := map[string]string{"csharp": "c#", "cpp": "c++", "golang": "go", "protobuf": "protocol buffers", "hcl": "hcl/terraform"}
+	for _, name := range reg.Names() {
+		word := name
+		if s, ok := shown[name]; ok {
+			word = s
+		}
+		if !strings.Contains(list, word) {
+			t.Errorf("README.md's Languages: paragraph lacks %s", name)
+		}
 	}
 }

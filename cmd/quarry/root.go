@@ -76,7 +76,7 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "quarry",
 		Short: "Code-aware symbol and content search for a workspace",
 		Long: `Quarry indexes a workspace of source code (symbols, identifiers, relationships and
-file content, in 17 languages) and finds definitions, text, files and references in
+file content, in 25 languages) and finds definitions, text, files and references in
 milliseconds, for people on the command line and for AI agents over MCP.`,
 		Version:       version,
 		SilenceUsage:  true,
