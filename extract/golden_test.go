@@ -77,6 +77,31 @@ func TestGolden(t *testing.T) {
 }
 
 // TestGoldenCoverage requires a golden source for every language.
+// goldenPrefixStep is the distance in bytes between the prefixes of a golden source that
+// TestGoldenPrefixes extracts.
+const goldenPrefixStep = 7
+
+// TestGoldenPrefixes extracts every goldenPrefixStep-th byte prefix of every golden source:
+// a file cut anywhere (a half-written one) never makes an extractor fail or panic.
+func TestGoldenPrefixes(t *testing.T) {
+	files, err := filepath.Glob("testdata/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, ".json") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n <= len(src); n += goldenPrefixStep {
+			extractString(t, filepath.Base(path), string(src[:n]))
+		}
+	}
+}
+
 func TestGoldenCoverage(t *testing.T) {
 	reg := registry(t)
 	for _, name := range reg.Names() {

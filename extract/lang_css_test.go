@@ -63,8 +63,3 @@ func TestCSSSelectorKinds(t *testing.T) {
 		{"button:not(.primary)", Type, "", "", ""},
 	})
 }
-
-// TestCSSPrefixes extracts every 7th prefix of the CSS sample.
-func TestCSSPrefixes(t *testing.T) {
-	yamlCSSPrefixes(t, "testdata/css/*")
-}

@@ -45,5 +45,3 @@ func TestDockerfileNames(t *testing.T) {
 		}
 	}
 }
-
-func TestDockerfilePrefixes(t *testing.T) { checkPrefixes(t, "testdata/dockerfile/Dockerfile") }

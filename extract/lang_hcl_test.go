@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"os"
 	"testing"
 )
 
@@ -58,24 +57,5 @@ output "arn" {
 	}
 	if hasIdent(f, "string", VariableRef) {
 		t.Error("a variable's type became a variable reference")
-	}
-}
-
-func TestHCLPrefixes(t *testing.T) { checkPrefixes(t, "testdata/hcl/sample.tf") }
-
-// prefixStep is the step between the byte prefixes of a golden source that checkPrefixes
-// extracts.
-const prefixStep = 7
-
-// checkPrefixes extracts every prefixStep-th byte prefix of the file at path, so a
-// half-written file never panics the extractor.
-func checkPrefixes(t *testing.T, path string) {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := 0; n <= len(src); n += prefixStep {
-		extractString(t, path, string(src[:n]))
 	}
 }

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"os"
 	"testing"
 )
 
@@ -77,18 +76,5 @@ func TestMarkdownSetextLevels(t *testing.T) {
 	})
 	if got := symbolsByName(f)["Three"].Metadata["level"]; got != "1" {
 		t.Errorf("Three: level %q, want 1", got)
-	}
-}
-
-// TestMarkdownPrefixes extracts every markdownPrefixStep-th byte prefix of the golden
-// source: a document cut anywhere must not make the extractor fail.
-func TestMarkdownPrefixes(t *testing.T) {
-	const markdownPrefixStep = 7
-	src, err := os.ReadFile("testdata/markdown/sample.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := 0; n <= len(src); n += markdownPrefixStep {
-		extractString(t, "sample.md", string(src[:n]))
 	}
 }

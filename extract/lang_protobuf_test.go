@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"os"
 	"testing"
 )
 
@@ -49,28 +48,5 @@ service Orders {
 	}
 	if !hasIdent(f, "Line", TypeUsage) || !hasIdent(f, "GetRequest", TypeUsage) || !hasIdent(f, "Order", TypeUsage) {
 		t.Errorf("missing type usages in %+v", f.Identifiers)
-	}
-}
-
-// TestProtobufPrefixes extracts every prefix of the golden sample: a half-written file
-// never panics.
-func TestProtobufPrefixes(t *testing.T) {
-	protobufSQLPrefixes(t, "testdata/protobuf/sample.proto")
-}
-
-// protobufSQLPrefixStep is the distance in bytes between the prefixes
-// protobufSQLPrefixes extracts.
-const protobufSQLPrefixStep = 7
-
-// protobufSQLPrefixes extracts every protobufSQLPrefixStep-th byte prefix of the file at
-// path (the Protocol Buffers and SQL samples).
-func protobufSQLPrefixes(t *testing.T, path string) {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := 0; n <= len(src); n += protobufSQLPrefixStep {
-		extractString(t, path, string(src[:n]))
 	}
 }

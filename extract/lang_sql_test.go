@@ -63,9 +63,3 @@ CREATE TABLE kept (id INT);
 		t.Errorf("archive: signature %q schema %q, want %q schema billing", s.Signature, s.Metadata["schema"], want)
 	}
 }
-
-// TestSQLPrefixes extracts every prefix of the golden sample: a half-written file never
-// panics.
-func TestSQLPrefixes(t *testing.T) {
-	protobufSQLPrefixes(t, "testdata/sql/sample.sql")
-}

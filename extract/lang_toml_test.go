@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"os"
 	"testing"
 )
 
@@ -59,18 +58,5 @@ libc.version = "0.2"
 	if test := syms["bin.test"]; test.ParentID != bins[1].ID || test.DocComment != "" {
 		t.Errorf("bin.test: parent %q doc %q, want the second [[bin]] %q and no doc (the comment ends a pair's line)",
 			test.ParentID, test.DocComment, bins[1].ID)
-	}
-}
-
-// TestTOMLPrefixes extracts every tomlPrefixStep-th byte prefix of the golden source: a
-// document cut anywhere must not make the extractor fail.
-func TestTOMLPrefixes(t *testing.T) {
-	const tomlPrefixStep = 7
-	src, err := os.ReadFile("testdata/toml/sample.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := 0; n <= len(src); n += tomlPrefixStep {
-		extractString(t, "sample.toml", string(src[:n]))
 	}
 }

@@ -1,8 +1,6 @@
 package extract
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -106,33 +104,5 @@ services:
 	}
 	if got := syms["x-base"].Signature; got != "x-base: &base" {
 		t.Errorf("x-base signature = %q, want %q", got, "x-base: &base")
-	}
-}
-
-// TestYAMLPrefixes extracts every 7th prefix of the YAML samples: a file cut anywhere
-// must not make the extractor fail.
-func TestYAMLPrefixes(t *testing.T) {
-	yamlCSSPrefixes(t, "testdata/yaml/*")
-}
-
-// yamlCSSPrefixes extracts every 7th byte prefix of the sources matching pattern (the YAML
-// and CSS samples).
-func yamlCSSPrefixes(t *testing.T, pattern string) {
-	t.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range files {
-		if filepath.Ext(path) == ".json" {
-			continue
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for n := 0; n <= len(src); n += 7 {
-			extractString(t, filepath.Base(path), string(src[:n]))
-		}
 	}
 }

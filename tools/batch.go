@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -789,11 +788,9 @@ func (p batchPred) match(v any) bool {
 
 func numberOf(v any) float64 {
 	switch x := v.(type) {
-	case json.Number:
+	case json.Number: // items are decoded with UseNumber
 		f, _ := x.Float64()
 		return f
-	case float64:
-		return x
 	}
 	return 0
 }
@@ -1017,13 +1014,8 @@ func cell(v any) string {
 		return ""
 	case string:
 		return strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`).Replace(x)
-	case json.Number:
+	case json.Number: // items are decoded with UseNumber
 		return x.String()
-	case float64:
-		if x == math.Trunc(x) {
-			return strconv.FormatFloat(x, 'f', -1, 64)
-		}
-		return strconv.FormatFloat(x, 'g', 6, 64)
 	case bool:
 		return strconv.FormatBool(x)
 	}

@@ -71,22 +71,17 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 		return usagef(cmd.CommandPath(), "--allow-remote goes with --http ADDR")
 	}
 	if opts.http != "" {
-		if err := checkListenAddr(opts.http, opts.allowRemote); err != nil {
+		if err := checkListenAddr("--http", opts.http, opts.allowRemote); err != nil {
 			return &usageError{cmd: cmd.CommandPath(), err: err}
 		}
 	}
-	root, err := primaryRoot()
+	svc, root, err := servingService(cmd, "quarry mcp")
 	if err != nil {
 		return err
 	}
-	svc, err := tools.NewService(root)
-	if err != nil {
-		return err
-	}
-	stderr := cmd.ErrOrStderr()
-	svc.MaxBytes, svc.Keep = tools.AgentMaxBytes, tools.KeepOpen
 	defer svc.Close()
-	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry mcp: indexing %s\n", e.Root) }
+	stderr := cmd.ErrOrStderr()
+	svc.MaxBytes = tools.AgentMaxBytes
 	srv := tools.NewMCPServer(svc, version)
 	defer serveAndWatch(cmd, svc, "quarry mcp", opts.noWatch)()
 	if opts.http == "" {
@@ -100,17 +95,34 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	return serveHTTP(cmd.Context(), ln, tools.MCPHandler(srv))
 }
 
-// checkListenAddr refuses an address that is not HOST:PORT, and one that other machines
-// can reach unless allowRemote.
-func checkListenAddr(addr string, allowRemote bool) error {
+// checkListenAddr refuses an address (given by flag) that is not HOST:PORT, and one that
+// other machines can reach unless allowRemote.
+func checkListenAddr(flag, addr string, allowRemote bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--http %q: %v; give HOST:PORT, like 127.0.0.1:8765", addr, err)
+		return fmt.Errorf("%s %q: %v; give HOST:PORT, like 127.0.0.1:8765", flag, addr, err)
 	}
 	if !allowRemote && !tools.LoopbackHost(host) {
-		return fmt.Errorf("--http %s would listen beyond this machine; give a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT), or add --allow-remote", addr)
+		return fmt.Errorf("%s %s would listen beyond this machine; give a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT), or add --allow-remote", flag, addr)
 	}
 	return nil
+}
+
+// servingService returns the service of the current workspace for a long-running server
+// (quarry mcp, quarry serve): indexes kept open, each index run announced as name's.
+func servingService(cmd *cobra.Command, name string) (*tools.Service, string, error) {
+	root, err := primaryRoot()
+	if err != nil {
+		return nil, "", err
+	}
+	svc, err := tools.NewService(root)
+	if err != nil {
+		return nil, "", err
+	}
+	stderr := cmd.ErrOrStderr()
+	svc.Keep = tools.KeepOpen
+	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "%s: indexing %s\n", name, e.Root) }
+	return svc, root, nil
 }
 
 // serveHTTP serves h on ln until ctx is done, then lets requests in flight finish.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/web"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 type serveOptions struct {
@@ -49,21 +48,15 @@ page answers from a fresh index.`,
 }
 
 func runServe(cmd *cobra.Command, opts serveOptions) error {
-	if err := checkListenAddr(opts.addr, opts.allowRemote); err != nil {
-		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("%s", stringsReplaceFlag(err.Error()))}
+	if err := checkListenAddr("--addr", opts.addr, opts.allowRemote); err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: err}
 	}
-	root, err := primaryRoot()
+	svc, root, err := servingService(cmd, "quarry serve")
 	if err != nil {
 		return err
 	}
-	svc, err := tools.NewService(root)
-	if err != nil {
-		return err
-	}
-	stderr := cmd.ErrOrStderr()
-	svc.Keep = tools.KeepOpen
 	defer svc.Close()
-	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "quarry serve: indexing %s\n", e.Root) }
+	stderr := cmd.ErrOrStderr()
 	defer serveAndWatch(cmd, svc, "quarry serve", opts.noWatch)()
 	var wo web.Options
 	if !opts.noMCP {
@@ -75,12 +68,4 @@ func runServe(cmd *cobra.Command, opts serveOptions) error {
 	}
 	fmt.Fprintf(stderr, "quarry serve: serving %s on http://%s/\n", root, ln.Addr())
 	return serveHTTP(cmd.Context(), ln, web.Handler(svc, wo))
-}
-
-// stringsReplaceFlag words checkListenAddr's message for --addr.
-func stringsReplaceFlag(s string) string {
-	if len(s) > 6 && s[:6] == "--http" {
-		return "--addr" + s[6:]
-	}
-	return s
 }
