@@ -93,7 +93,7 @@ func TestBrowser(t *testing.T) {
 	defer scancel()
 	err := chromedp.Run(sctx,
 		chromedp.Navigate(srv.URL+"/"),
-		chromedp.WaitVisible("#q", chromedp.ByID),
+		chromedp.WaitVisible("body[data-ready]", chromedp.ByQuery), // app.js listens
 		chromedp.SendKeys("#q", query, chromedp.ByID),
 		chromedp.WaitVisible(".hit .name", chromedp.ByQuery),
 		chromedp.Text(".hit .name", &first, chromedp.ByQuery),
@@ -170,7 +170,7 @@ func TestBrowser(t *testing.T) {
 		var n float64
 		err := chromedp.Run(ctx,
 			chromedp.Navigate(srv.URL+"/"),
-			chromedp.WaitVisible("#q", chromedp.ByID),
+			chromedp.WaitVisible("body[data-ready]", chromedp.ByQuery), // app.js listens
 			chromedp.SendKeys("#q", q, chromedp.ByID),
 			chromedp.Poll(`window.quarryLatencies.length > 0 && document.getElementById("q").value === `+fmt.Sprintf("%q", q)+` ? window.quarryLatencies[window.quarryLatencies.length-1] : 0`, &n, chromedp.WithPollingTimeout(20*time.Second)),
 		)

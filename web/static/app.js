@@ -275,7 +275,10 @@
   status();
   setInterval(status, 30000);
 
-  box.value = new URLSearchParams(location.search).get("q") || "";
-  if (box.value) { lastQuery = null; search(false); }
+  // The query in the URL, unless something was typed before this script ran.
+  var fromURL = new URLSearchParams(location.search).get("q") || "";
+  if (fromURL && !box.value) box.value = fromURL;
+  if (box.value) { lastQuery = null; typedAt = performance.now(); search(false); }
   box.focus();
+  document.body.dataset.ready = "1";
 })();
