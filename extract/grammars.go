@@ -7,14 +7,20 @@ import (
 	"github.com/smacker/go-tree-sitter/cpp"
 	"github.com/smacker/go-tree-sitter/csharp"
 	"github.com/smacker/go-tree-sitter/css"
+	"github.com/smacker/go-tree-sitter/cue"
 	"github.com/smacker/go-tree-sitter/dockerfile"
+	"github.com/smacker/go-tree-sitter/elixir"
+	"github.com/smacker/go-tree-sitter/elm"
 	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/groovy"
 	"github.com/smacker/go-tree-sitter/hcl"
+	"github.com/smacker/go-tree-sitter/html"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
 	"github.com/smacker/go-tree-sitter/kotlin"
 	"github.com/smacker/go-tree-sitter/lua"
 	markdown "github.com/smacker/go-tree-sitter/markdown/tree-sitter-markdown"
+	"github.com/smacker/go-tree-sitter/ocaml"
 	"github.com/smacker/go-tree-sitter/php"
 	"github.com/smacker/go-tree-sitter/protobuf"
 	"github.com/smacker/go-tree-sitter/python"
@@ -22,6 +28,7 @@ import (
 	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/scala"
 	"github.com/smacker/go-tree-sitter/sql"
+	"github.com/smacker/go-tree-sitter/svelte"
 	"github.com/smacker/go-tree-sitter/swift"
 	"github.com/smacker/go-tree-sitter/toml"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
@@ -40,4 +47,7 @@ var grammars = map[string]func() *sitter.Language{
 	"css": css.GetLanguage, "dockerfile": dockerfile.GetLanguage, "hcl": hcl.GetLanguage,
 	"markdown": markdown.GetLanguage, "protobuf": protobuf.GetLanguage, "sql": sql.GetLanguage,
 	"toml": toml.GetLanguage, "yaml": yaml.GetLanguage,
+	"cue": cue.GetLanguage, "elixir": elixir.GetLanguage, "elm": elm.GetLanguage,
+	"groovy": groovy.GetLanguage, "html": html.GetLanguage, "ocaml": ocaml.GetLanguage,
+	"svelte": svelte.GetLanguage,
 }

@@ -56,6 +56,7 @@ var KnownGrammars = []string{
 	"bash", "c", "cpp", "csharp", "golang", "java", "javascript", "kotlin", "lua", "php",
 	"python", "ruby", "rust", "scala", "swift", "tsx", "typescript",
 	"css", "dockerfile", "hcl", "markdown", "protobuf", "sql", "toml", "yaml",
+	"cue", "elixir", "elm", "groovy", "html", "ocaml", "svelte",
 }
 
 // Language is the validated configuration of one language.
