@@ -173,10 +173,11 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 	}()
 	w := newWalker(f, src, lang)
 	extractors[lang.Name](w, tree.RootNode())
-	w.finish()
 	if root := tree.RootNode(); root.HasError() {
 		f.ParseErrors = countErrors(root)
 	}
+	e.extractEmbedded(w)
+	w.finish()
 	return f, nil
 }
 
@@ -259,11 +260,16 @@ func (e *Extractor) parse(lang *languages.Language, src []byte) (*sitter.Tree, e
 	if err != nil {
 		parser.Reset() // a halted parse would otherwise resume on the next document
 		e.putParser(lang.Grammar, parser)
-		if errors.Is(err, sitter.ErrOperationLimit) {
-			return nil, fmt.Errorf("%w after %v", ErrTimeout, limit)
-		}
-		return nil, fmt.Errorf("parse: %w", err)
+		return nil, parseError(err, limit)
 	}
 	e.putParser(lang.Grammar, parser)
 	return tree, nil
+}
+
+// parseError is the error of a parse that failed after the time limit allowed.
+func parseError(err error, limit time.Duration) error {
+	if errors.Is(err, sitter.ErrOperationLimit) {
+		return fmt.Errorf("%w after %v", ErrTimeout, limit)
+	}
+	return fmt.Errorf("parse: %w", err)
 }

@@ -31,7 +31,13 @@ type mdFile struct {
 // setext (Usage, underlined) heading is a namespace, the parent of the headings and link
 // reference definitions of its section, which runs to the next heading of the same or a
 // shallower level. Headings quoted in a block quote or a list item are not sections of the
-// document; code blocks are left alone.
+// document.
+//
+// A fenced code block whose info string names a language with an extractor (```go,
+// ```ts, ```python) is extracted as that language, its definitions children of the section
+// and marked as examples (metadata example=true), which rank below source. A block without
+// a language, or of a language Quarry does not know, is left alone, as are indented code
+// blocks, which never say their language.
 func extractMarkdown(w *walker, root *sitter.Node) {
 	md := &mdFile{}
 	mdBlocks(w, root, md, false)
@@ -49,6 +55,8 @@ func mdBlocks(w *walker, n *sitter.Node, md *mdFile, quoted bool) {
 			}
 		case "link_reference_definition":
 			mdLinkDefinition(w, c, md)
+		case "fenced_code_block":
+			mdFence(w, c, md)
 		case "section":
 			mdBlocks(w, c, md, quoted)
 		case "block_quote", "list", "list_item":
@@ -147,4 +155,21 @@ func trimSpanEnd(w *walker, sym *Symbol, limit, limitRow int) {
 	sym.EndByte = end
 	sym.EndLine = limitRow + 1 - bytes.Count(w.src[end:limit], []byte("\n"))
 	sym.EndColumn = w.column(end, end-lineStart)
+}
+
+// mdFence extracts a fenced code block of a known language as an example of it, without the
+// block quote markers and list indentation that continue it.
+func mdFence(w *walker, n *sitter.Node, md *mdFile) {
+	info := childOfType(n, "info_string")
+	lang := w.text(childOfType(info, "language"))
+	content := childOfType(n, "code_fence_content")
+	if lang == "" || content == nil {
+		return
+	}
+	// {.python} and python{cmd=true} (Pandoc and Markdown Preview attributes).
+	lang = strings.TrimLeft(lang, "{.")
+	if i := strings.IndexAny(lang, "{},"); i >= 0 {
+		lang = lang[:i]
+	}
+	w.embedRanges(strings.ToLower(lang), md.parent(), true, rangesWithout(content, "block_continuation"))
 }

@@ -27,6 +27,9 @@ type walker struct {
 	stack []*Symbol // enclosing symbols, innermost last
 	calls map[[2]string]bool
 
+	embeds []embedding // regions of other languages to extract after the host (embed.go)
+	guest  bool        // the walker extracts an embedded region: it embeds nothing more
+
 	ascii                     bool // src has no multi-byte character: columns are byte columns
 	colLine, colOff, colRunes int  // where column last counted: line start, offset, characters
 }

@@ -133,9 +133,11 @@ type Hit struct {
 	bonus   float64 // promotion of an exact match, in auto's units
 	parent  string  // the name of a definition's parent
 	// visibility and declaration are a definition's visibility and whether it is a
-	// declaration only (a C prototype).
+	// declaration only (a C prototype); example says it is code in documentation (a
+	// Markdown code block).
 	visibility  string
 	declaration bool
+	example     bool
 	rec         *symbolRecord // the rest of a definition's row, for an expression search
 }
 

@@ -143,7 +143,7 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 			continue
 		}
 		lang, _ := s.reg.Lookup(h.Language)
-		weight := scoring.PathWeight(h.class, keepTests)
+		weight := h.pathWeight(keepTests)
 		h.parts.important, h.parts.path, h.parts.kind = scoring.ImportantBoost(lang, h.Signature), weight, scoring.KindWeight(h.Kind)
 		h.Score *= h.parts.important * weight * h.parts.kind
 		def := h.definition()
@@ -157,6 +157,16 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 	}
 	sortPromoted(out)
 	return out
+}
+
+// pathWeight is the weight of a definition hit by where it is: its path's class, and at
+// most scoring.ExampleWeight for an example in documentation.
+func (h Hit) pathWeight(keepTests bool) float64 {
+	w := scoring.PathWeight(scoring.Classify(h.Path), keepTests)
+	if h.example {
+		w = min(w, scoring.ExampleWeight)
+	}
+	return w
 }
 
 // definition returns what ranking knows of a definition hit.
@@ -174,13 +184,13 @@ func sortPromoted(hits []Hit) {
 // With symbolsFrom, they include the name of the symbol's parent.
 const (
 	symbolColumns = `s.id, f.path, s.name, s.kind, s.language, s.signature, s.start_line, s.end_line, s.visibility, ` +
-		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, '')`
+		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, ''), s.metadata LIKE '%"example":"true"%'`
 	symbolsFrom = `symbols s JOIN files f ON f.id = s.file LEFT JOIN symbols p ON p.id = s.parent_id`
 )
 
 func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 	h := Hit{Hit: HitDefinition}
-	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent)
+	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent, &h.example)
 	return h, err
 }
 

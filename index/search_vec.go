@@ -40,7 +40,7 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 		if req.Tests == TestsExclude && class == scoring.Test || req.Tests == TestsOnly && class != scoring.Test {
 			continue
 		}
-		h.parts.cosine, h.parts.path, h.parts.set = f.Score, scoring.PathWeight(class, keepTests || req.Tests == TestsOnly), true
+		h.parts.cosine, h.parts.path, h.parts.set = f.Score, h.pathWeight(keepTests || req.Tests == TestsOnly), true
 		h.Score = f.Score * h.parts.path
 		hits = append(hits, h)
 	}
@@ -66,7 +66,7 @@ func Promoter(text string, keepTests bool) func(Hit) float64 {
 		if h.Hit != HitDefinition {
 			return 0
 		}
-		return namePromotion(name, qual, last, h.definition(), scoring.PathWeight(scoring.Classify(h.Path), keepTests))
+		return namePromotion(name, qual, last, h.definition(), h.pathWeight(keepTests))
 	}
 }
 

@@ -27,6 +27,10 @@ const (
 	GeneratedWeight = 0.4
 	// DocsWeight scales results from documentation (Markdown, text) slightly: code first.
 	DocsWeight = 0.9
+	// ExampleWeight scales definitions in documentation's code examples (a Markdown code
+	// block): below the same definition in source, whose promotion they get only a share
+	// of (PromoteOutOfSourceShare).
+	ExampleWeight = 0.35
 )
 
 // Important reports whether signature holds one of the important patterns of lang (nil:

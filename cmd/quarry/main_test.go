@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -108,5 +113,49 @@ func TestVersionAndCompletion(t *testing.T) {
 	code, out, _ = quarry(t, "", "__complete", "tokens", "--lang", "ru")
 	if code != exitOK || !strings.Contains(out, "rust") {
 		t.Errorf("completing --lang: exit %d, output %q", code, out)
+	}
+}
+
+// TestLanguagesAgree: the language files are the one source of the languages Quarry lists:
+// capabilities, --lang completion and the help's count say the same as languages/*.toml.
+func TestLanguagesAgree(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "languages", "*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no language files: %v", err)
+	}
+	var want []string
+	nameRE := regexp.MustCompile(`(?m)^name = "([^"]+)"`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := nameRE.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("%s has no name", f)
+		}
+		want = append(want, string(m[1]))
+	}
+	sort.Strings(want)
+	code, out, _ := quarry(t, "", "capabilities")
+	var caps struct{ Languages []string }
+	if err := json.Unmarshal([]byte(out), &caps); code != exitOK || err != nil {
+		t.Fatalf("capabilities: exit %d, %v", code, err)
+	}
+	if got := slices.Sorted(slices.Values(caps.Languages)); !slices.Equal(got, want) {
+		t.Errorf("capabilities lists %v, the language files %v", got, want)
+	}
+	_, out, _ = quarry(t, "", "__complete", "search", "--lang", "")
+	var completed []string
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && !strings.HasPrefix(line, ":") && !strings.HasPrefix(line, "Completion") {
+			completed = append(completed, line)
+		}
+	}
+	if slices.Sort(completed); !slices.Equal(completed, want) {
+		t.Errorf("--lang completes %v, the language files are %v", completed, want)
+	}
+	if _, out, _ = quarry(t, "", "--help"); !strings.Contains(out, fmt.Sprintf("in %d languages", len(want))) {
+		t.Errorf("--help does not say in %d languages:\n%s", len(want), out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,9 +76,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "quarry",
 		Short: "Code-aware symbol and content search for a workspace",
-		Long: `Quarry indexes a workspace of source code (symbols, identifiers, relationships and
-file content, in 25 languages) and finds definitions, text, files and references in
-milliseconds, for people on the command line and for AI agents over MCP.`,
+		Long: fmt.Sprintf(`Quarry indexes a workspace of source code (symbols, identifiers, relationships and
+file content, in %s languages) and finds definitions, text, files and references in
+milliseconds, for people on the command line and for AI agents over MCP.`, languageCount()),
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -93,6 +94,15 @@ milliseconds, for people on the command line and for AI agents over MCP.`,
 	_ = root.PersistentFlags().MarkHidden("memprofile")
 	root.AddCommand(newTokensCmd(), newSymbolsCmd(), newIndexCmd(), newWorkspaceCmd(), newHealthCmd(), newSearchCmd(), newGotoCmd(), newRefsCmd(), newCallsCmd(tools.CallsCallers), newCallsCmd(tools.CallsCallees), newExplainCmd(), newSchemaCmd(), newDescribeCmd(), newCapabilitiesCmd(), newAgentVersionCmd(), newMCPCmd(), newWatchCmd(), newQueryHelpTopic(), newBatchCmd(), newServeCmd())
 	return root
+}
+
+// languageCount is the number of languages of the language files, for the help text.
+func languageCount() string {
+	c, err := tools.GetCapabilities()
+	if err != nil {
+		return "many"
+	}
+	return strconv.Itoa(len(c.Languages))
 }
 
 var unknownFlagRE = regexp.MustCompile(`unknown (?:shorthand )?flag: '?-*([^' ]+)'?`)

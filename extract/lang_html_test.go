@@ -1,0 +1,91 @@
+package extract
+
+import (
+	"testing"
+)
+
+func TestHTMLSymbols(t *testing.T) {
+	f := extractString(t, "page.html", `<html><body>
+<div id="app">
+  <form id="login"><input id="user"></form>
+  <div id="{{ dynamic }}"></div>
+  <todo-list></todo-list>
+</div>
+<script type="application/json" id="data">{"function": "f() {}"}</script>
+<script type="text/template"><div id="tpl">function notCode() {}</div></script>
+<script lang="ts">
+function start(el: HTMLElement): void { el.focus() }
+</script>
+</body></html>
+`)
+	checkSymbols(t, f, []symWant{
+		{"app", Constant, Public, "", ""},
+		{"login", Constant, Public, "", "app"},
+		{"user", Constant, Public, "", "login"},
+		{"start", Function, "", "", ""},
+	})
+	syms := symbolsByName(f)
+	if len(f.Symbols) != 4 {
+		t.Errorf("%d symbols, want 4 (no dynamic id, nothing from data or template scripts): %+v", len(f.Symbols), f.Symbols)
+	}
+	if s := syms["start"]; s.Language != "typescript" || s.StartLine != 10 || s.StartColumn != 1 {
+		t.Errorf("start: %s at %d:%d, want typescript at 10:1", s.Language, s.StartLine, s.StartColumn)
+	}
+	if syms["login"].Metadata["tag"] != "form" {
+		t.Errorf("login's tag = %q, want form", syms["login"].Metadata["tag"])
+	}
+	if !hasIdent(f, "todo-list", TypeUsage) || !hasIdent(f, "focus", Call) {
+		t.Errorf("missing the custom element's type usage or the script's call: %+v", f.Identifiers)
+	}
+}
+
+func TestVueComponent(t *testing.T) {
+	f := extractString(t, "src/components/TodoItem.vue", "<template>\n  <li id=\"item\">{{ text }}</li>\n</template>\n\n<script setup>\nconst props = defineProps(['text'])\nfunction remove() { emit('remove') }\n</script>\n")
+	checkSymbols(t, f, []symWant{
+		{"TodoItem", Class, Public, "", ""},
+		{"item", Constant, Public, "", "TodoItem"},
+		{"props", Constant, "", "", "TodoItem"},
+		{"remove", Function, "", "", "TodoItem"},
+	})
+	syms := symbolsByName(f)
+	if s := syms["remove"]; s.Language != "javascript" || s.StartLine != 7 || s.Signature != "function remove()" {
+		t.Errorf("remove: %s at line %d, signature %q; want javascript at line 7, function remove()", s.Language, s.StartLine, s.Signature)
+	}
+	if s := syms["TodoItem"]; s.StartLine != 1 || s.EndLine != 9 || s.Signature != "<script setup>" {
+		t.Errorf("TodoItem spans %d-%d with signature %q, want the whole file and its script's tag", s.StartLine, s.EndLine, s.Signature)
+	}
+}
+
+func TestMarkdownExamples(t *testing.T) {
+	f := extractString(t, "README.md", "# Use\n\n```ts\nexport function connect(url: string) {}\n```\n\n```html\n<div id=\"inner\"><script>function nested() {}</script></div>\n```\n\n```unknown-lang\nfunction nope() {}\n```\n\n    function indented() {}\n")
+	checkSymbols(t, f, []symWant{
+		{"Use", Namespace, "", "", ""},
+		{"connect", Function, Public, "", "Use"},
+		{"inner", Constant, Public, "", "Use"},
+	})
+	if len(f.Symbols) != 3 {
+		t.Errorf("%d symbols, want 3 (embedding is one level deep; unknown and indented blocks are left alone): %+v", len(f.Symbols), f.Symbols)
+	}
+	for _, s := range f.Symbols[1:] {
+		if s.Metadata["example"] != "true" {
+			t.Errorf("%s is not marked as an example: %v", s.Name, s.Metadata)
+		}
+	}
+	if s := symbolsByName(f)["connect"]; s.Language != "typescript" || s.StartLine != 4 {
+		t.Errorf("connect: %s at line %d, want typescript at line 4", s.Language, s.StartLine)
+	}
+}
+
+// TestEmbeddedParsersKeepWholeFiles: a parser that extracted an embedded region is not
+// handed to a whole file (its included ranges would hide the rest of the file).
+func TestEmbeddedParsersKeepWholeFiles(t *testing.T) {
+	page := "<p>x</p>\n<script>function inPage() {}</script>\n"
+	script := "function a() {}\n\n\n\n\n\n\n\n\n\nfunction b() {}\n"
+	for range 3 {
+		extractString(t, "p.html", page)
+		f := extractString(t, "s.js", script)
+		if syms := symbolsByName(f); syms["a"].Name == "" || syms["b"].Name == "" {
+			t.Fatalf("a whole file after an embedded region lost symbols: %+v", f.Symbols)
+		}
+	}
+}
