@@ -17,9 +17,9 @@ func embeddedRepo(t *testing.T) *Service {
 	}
 	files := map[string]string{
 		"pkg/internal/net/rpc/client.go": "package rpc\n\n// Client talks to the server.\ntype Client struct{ addr string }\n\n// NewClient returns a client of addr.\nfunc NewClient(addr string) *Client { return &Client{addr: addr} }\n",
-		"README.md":        "# Client\n\nCreate one:\n\n```go\nfunc NewClient(addr string) *Client { return nil }\n```\n\n## Python\n\n```python\ndef retry_upload(path):\n    return path\n```\n",
-		"web/UserCard.vue": "<template>\n  <div id=\"card\">\n    <button @click=\"follow\">Follow</button>\n  </div>\n</template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\nconst following = ref(false)\n\nfunction follow(): void {\n  following.value = !following.value\n}\n</script>\n",
-		"web/index.html":   "<!DOCTYPE html>\n<html>\n<body>\n  <form id=\"checkout\"></form>\n  <script>\n    function submitCheckout(form) { return form.submit() }\n  </script>\n</body>\n</html>\n",
+		"README.md":                      "# Client\n\nCreate one:\n\n```go\nfunc NewClient(addr string) *Client { return nil }\n```\n\n## Python\n\n```python\ndef retry_upload(path):\n    return path\n```\n",
+		"web/UserCard.vue":               "<template>\n  <div id=\"card\">\n    <button @click=\"follow\">Follow</button>\n  </div>\n</template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\nconst following = ref(false)\n\nfunction follow(): void {\n  following.value = !following.value\n}\n</script>\n",
+		"web/index.html":                 "<!DOCTYPE html>\n<html>\n<body>\n  <form id=\"checkout\"></form>\n  <script>\n    function submitCheckout(form) { return form.submit() }\n  </script>\n</body>\n</html>\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
