@@ -46,6 +46,12 @@ const (
 	binarySniffLen = 8000
 )
 
+// Version is the version of what the extractors give for a source. Bump it when a change
+// to an extractor changes its output for the same file: an index built by an older version
+// re-extracts every file on its next run, whether or not the file changed (with the
+// languages' Fingerprint, which does the same when a language is added).
+const Version = 2
+
 // ErrNotAFile is returned by ExtractPath for a directory or another non-regular file.
 var ErrNotAFile = errors.New("not a regular file")
 

@@ -1,9 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -59,6 +62,62 @@ func (s *Store) Languages(ctx context.Context) ([]LanguageStats, error) {
 		out = append(out, l)
 	}
 	return out, rows.Err()
+}
+
+// NameCount is a number of files under a name.
+type NameCount struct {
+	Name  string `json:"name"`
+	Files int    `json:"files"`
+}
+
+// maxWithoutExtractor caps the names WithoutExtractor lists; the rest are summed under
+// "(other)".
+const maxWithoutExtractor = 20
+
+// WithoutExtractor returns the files indexed for their content only, with no symbols: those
+// of a language Quarry knows but has no extractor for, by language, and those of no known
+// language, by extension (.json) or, for a name without one, by name (Makefile); most files
+// first, at most maxWithoutExtractor names and "(other)".
+func (s *Store) WithoutExtractor(ctx context.Context) ([]NameCount, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT language, path FROM files WHERE skipped = '' AND symbol_count = 0`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	counts := map[string]int{}
+	for rows.Next() {
+		var lang, p string
+		if err := rows.Scan(&lang, &p); err != nil {
+			return nil, err
+		}
+		switch {
+		case lang != "" && !extract.Supported(lang):
+			counts[lang]++
+		case lang == "":
+			base := path.Base(p)
+			if ext := strings.ToLower(path.Ext(base)); ext != "" && ext != base {
+				counts[ext]++
+			} else {
+				counts[base]++
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]NameCount, 0, len(counts))
+	for name, n := range counts {
+		out = append(out, NameCount{name, n})
+	}
+	slices.SortFunc(out, func(a, b NameCount) int { return cmp.Or(cmp.Compare(b.Files, a.Files), cmp.Compare(a.Name, b.Name)) })
+	if len(out) > maxWithoutExtractor {
+		other := 0
+		for _, c := range out[maxWithoutExtractor:] {
+			other += c.Files
+		}
+		out = append(out[:maxWithoutExtractor], NameCount{"(other)", other})
+	}
+	return out, nil
 }
 
 // DiskSize returns the bytes the store takes on disk (database, WAL and shared memory files).

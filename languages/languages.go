@@ -33,10 +33,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -264,6 +266,16 @@ func (r *Registry) add(file string, l *Language) error {
 
 // All returns every language, sorted by name.
 func (r *Registry) All() []*Language { return slices.Clone(r.langs) }
+
+// Fingerprint identifies the configuration of every language: it changes when a language
+// is added or removed, or a file's settings change (what an index built with them holds).
+func (r *Registry) Fingerprint() string {
+	h := fnv.New64a()
+	for _, l := range r.langs {
+		fmt.Fprintf(h, "%+v\n", *l)
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
+}
 
 // Names returns the canonical language names, sorted.
 func (r *Registry) Names() []string {

@@ -41,10 +41,13 @@ type Health struct {
 	Status    string                `json:"status"`
 	Store     StoreHealth           `json:"store"`
 	Languages []index.LanguageStats `json:"languages"`
-	Fulltext  FulltextHealth        `json:"fulltext"`
-	LastIndex *LastIndex            `json:"last_index,omitempty"`
-	Changed   Changes               `json:"changed_since_index"`
-	Problems  []Problem             `json:"problems"`
+	// WithoutExtractor are the files searched by content only, with no symbols: by
+	// language for a language without an extractor, else by extension or file name.
+	WithoutExtractor []index.NameCount `json:"without_extractor"`
+	Fulltext         FulltextHealth    `json:"fulltext"`
+	LastIndex        *LastIndex        `json:"last_index,omitempty"`
+	Changed          Changes           `json:"changed_since_index"`
+	Problems         []Problem         `json:"problems"`
 	// Notices are facts about the indexed code, not problems of the index (syntax errors).
 	Notices []string `json:"notices,omitempty"`
 	// Watch is the watcher of the process answering (quarry mcp), when one runs.
@@ -154,6 +157,9 @@ func (h *Health) inspectStore(ctx context.Context, store *index.Store) error {
 		return err
 	}
 	if h.Languages, err = store.Languages(ctx); err != nil {
+		return err
+	}
+	if h.WithoutExtractor, err = store.WithoutExtractor(ctx); err != nil {
 		return err
 	}
 	h.Store.SizeBytes = store.DiskSize()

@@ -57,25 +57,26 @@ type Progress struct {
 
 // Summary is the outcome of an Index run.
 type Summary struct {
-	Root      string                     `json:"root"`
-	ID        string                     `json:"id"`
-	Added     int                        `json:"added"`
-	Changed   int                        `json:"changed"`
-	Deleted   int                        `json:"deleted"`
-	Renamed   int                        `json:"renamed"`
-	Unchanged int                        `json:"unchanged"`
-	Extracted int                        `json:"extracted"`
-	BytesRead int64                      `json:"bytes_read"`
-	Counts    index.Counts               `json:"counts"`
-	Languages []index.LanguageStats      `json:"languages"`
-	Skipped   map[extract.SkipReason]int `json:"skipped"`
-	Samples   []Skipped                  `json:"skipped_samples,omitempty"`
-	Fulltext  string                     `json:"fulltext"` // what happened to the full-text index
-	Vectors   index.VectorStats          `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
-	Replayed  int                        `json:"replayed,omitempty" jsonschema:"full-text changes of an index run that did not finish (killed, crashed), re-applied at the start of this one"`
-	Errors    []string                   `json:"errors,omitempty"`
-	Elapsed   time.Duration              `json:"-"`
-	ElapsedMS int64                      `json:"elapsed_ms"`
+	Root        string                     `json:"root"`
+	ID          string                     `json:"id"`
+	Added       int                        `json:"added"`
+	Changed     int                        `json:"changed"`
+	Deleted     int                        `json:"deleted"`
+	Renamed     int                        `json:"renamed"`
+	Unchanged   int                        `json:"unchanged"`
+	Extracted   int                        `json:"extracted"`
+	BytesRead   int64                      `json:"bytes_read"`
+	Counts      index.Counts               `json:"counts"`
+	Languages   []index.LanguageStats      `json:"languages"`
+	Skipped     map[extract.SkipReason]int `json:"skipped"`
+	Samples     []Skipped                  `json:"skipped_samples,omitempty"`
+	Fulltext    string                     `json:"fulltext"` // what happened to the full-text index
+	Vectors     index.VectorStats          `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
+	Reextracted bool                       `json:"reextracted,omitempty" jsonschema:"every file was extracted again, changed or not: the extractors or the languages changed since the last run (a new version of Quarry)"`
+	Replayed    int                        `json:"replayed,omitempty" jsonschema:"full-text changes of an index run that did not finish (killed, crashed), re-applied at the start of this one"`
+	Errors      []string                   `json:"errors,omitempty"`
+	Elapsed     time.Duration              `json:"-"`
+	ElapsedMS   int64                      `json:"elapsed_ms"`
 }
 
 // job is a file to read, and what it becomes.
@@ -230,6 +231,16 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if storedErr != nil {
 		return nil, fmt.Errorf("workspace: read the store: %w", storedErr)
 	}
+	// Files extracted by other extractors or language settings are extracted again, changed
+	// or not: a language added since the last run gives its files symbols.
+	fingerprint := extractionFingerprint(reg)
+	if prev, _ := store.Meta(extractionKey); len(opts.Scope) == 0 && prev != fingerprint && len(stored) > 0 {
+		for p, st := range stored {
+			st.MTime, st.Hash = -1, ""
+			stored[p] = st
+		}
+		sum.Reextracted = true
+	}
 	todo, deleted := plan(walk.Files, stored, sum)
 	w := &writer{ctx: ctx, ix: ix, progress: opts.Progress, total: len(todo) + len(deleted), sum: sum, deletedHashes: map[string]int{}}
 	// A new file with the content of a deleted one is a rename: its extraction is moved from
@@ -269,7 +280,21 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if err := recordLastIndex(ctx, store, sum, time.Now()); err != nil {
 		return nil, err
 	}
+	if len(opts.Scope) == 0 {
+		if err := store.SetMeta(extractionKey, fingerprint); err != nil {
+			return nil, err
+		}
+	}
 	return sum, nil
+}
+
+// extractionKey is the store's meta key of the extraction fingerprint of its files.
+const extractionKey = "extraction"
+
+// extractionFingerprint identifies what extraction gives for a file: the extractors'
+// version and the languages' settings.
+func extractionFingerprint(reg *languages.Registry) string {
+	return fmt.Sprintf("%d/%s", extract.Version, reg.Fingerprint())
 }
 
 // plan sorts the walked files into those to read and the stored paths that are gone.

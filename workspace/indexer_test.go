@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -393,5 +394,55 @@ func TestReadRegularFileRefusesPipes(t *testing.T) {
 	}
 	if content, reason := readRegular(fifo); content != nil || reason != extract.SkipNotRegular {
 		t.Errorf("readRegular(a pipe) = %q, %q; want not_regular", content, reason)
+	}
+}
+
+// TestNewExtractionReextracts: an index built by other extractors or language settings (an
+// older Quarry) extracts every file again on the next run, changed or not, once.
+func TestNewExtractionReextracts(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": fmt.Sprintf(goFile, "A", "A", 1), "notes.md": "# Notes\n"})
+	if sum := indexTree(t, root, IndexOptions{}); sum.Reextracted || sum.Added != 2 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	first := checkConsistent(t, root)
+	store, err := index.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = store.SetMeta(extractionKey, "1/an-older-registry")
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := indexTree(t, root, IndexOptions{})
+	if !sum.Reextracted || sum.Changed != 2 || sum.Extracted != 2 || sum.Unchanged != 0 {
+		t.Errorf("run after the extraction changed: %+v", sum)
+	}
+	if sum := indexTree(t, root, IndexOptions{}); sum.Reextracted || sum.Unchanged != 2 || sum.Extracted != 0 {
+		t.Errorf("the run after: %+v", sum)
+	}
+	if c := checkConsistent(t, root); c != first {
+		t.Errorf("counts %+v after extracting again, %+v before", c, first)
+	}
+}
+
+// TestHealthListsFilesWithoutExtractor: health counts the files searched by content only, by
+// extension or by name.
+func TestHealthListsFilesWithoutExtractor(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"a.go": fmt.Sprintf(goFile, "A", "A", 1), "x.json": "{}\n", "y.json": "[]\n", "conf/z.JSON": "1\n",
+		"Makefile": "all:\n\ttrue\n", "notes.txt": "hello\n",
+	})
+	indexTree(t, root, IndexOptions{})
+	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root)}
+	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []index.NameCount{{Name: ".json", Files: 3}, {Name: ".txt", Files: 1}, {Name: "Makefile", Files: 1}}
+	if !slices.Equal(h.WithoutExtractor, want) {
+		t.Errorf("without extractor: %+v, want %+v", h.WithoutExtractor, want)
 	}
 }

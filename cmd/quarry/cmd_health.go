@@ -105,6 +105,13 @@ func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 			}
 			fmt.Fprintf(w, "    %-12s %6d files %8d symbols %4d with syntax errors\n", name, l.Files, l.Symbols, l.FilesParseErrors)
 		}
+		if len(h.WithoutExtractor) > 0 {
+			parts := make([]string, len(h.WithoutExtractor))
+			for i, c := range h.WithoutExtractor {
+				parts[i] = fmt.Sprintf("%s %d", c.Name, c.Files)
+			}
+			fmt.Fprintf(w, "  without an extractor (content search only): %s\n", strings.Join(parts, ", "))
+		}
 		if h.LastIndex != nil && len(h.LastIndex.Skipped) > 0 {
 			var parts []string
 			for r, n := range h.LastIndex.Skipped {

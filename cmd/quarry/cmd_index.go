@@ -90,6 +90,9 @@ func printSummary(w io.Writer, s *tools.IndexReport) {
 	fmt.Fprintf(w, "Indexed %s (%s) in %.1fs\n", s.Root, s.ID, float64(s.ElapsedMS)/1e3)
 	fmt.Fprintf(w, "  files: %d indexed (%d added, %d changed, %d renamed, %d deleted, %d unchanged); %d extracted, %.1f MB read\n",
 		s.Counts.Files, s.Added, s.Changed, s.Renamed, s.Deleted, s.Unchanged, s.Extracted, float64(s.BytesRead)/1e6)
+	if s.Reextracted {
+		fmt.Fprintln(w, "  every file was extracted again: the extractors or languages changed since the last run")
+	}
 	fmt.Fprintf(w, "  symbols: %d, identifiers: %d, relationships: %d\n", s.Counts.Symbols, s.Counts.Identifiers, s.Counts.Relationships)
 	var langs []string
 	for _, l := range s.Languages {
