@@ -89,3 +89,60 @@ func TestEmbeddedParsersKeepWholeFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestVueOptionsAPI: a component defined by options (export default {...}, defineComponent)
+// gives its methods, watchers, computed properties and props as members of the component,
+// and the locals of its methods stay locals.
+func TestVueOptionsAPI(t *testing.T) {
+	f := extractString(t, "Chips.vue", `<template><div/></template>
+<script>
+import { defineComponent } from 'vue'
+export default defineComponent({
+  props: ['modelValue', 'max'],
+  data() { return { focused: false } },
+  computed: {
+    isFull() { return this.modelValue.length >= this.max },
+    label: { get() { return 'x' }, set(v) {} },
+  },
+  watch: { modelValue(v) { const previous = v } },
+  methods: {
+    addItem(item) { const values = [...this.modelValue]; this.$emit('add', item) },
+    removeItem: function (i) { let removed = 1 },
+  },
+})
+</script>
+`)
+	checkSymbols(t, f, []symWant{
+		{"Chips", Class, Public, "", ""},
+		{"modelValue", Property, Public, "", "Chips"},
+		{"max", Property, Public, "", "Chips"},
+		{"data", Method, Public, "", "Chips"},
+		{"isFull", Property, Public, "", "Chips"},
+		{"label", Property, Public, "", "Chips"},
+		{"addItem", Method, Public, "", "Chips"},
+		{"removeItem", Method, Public, "", "Chips"},
+	})
+	for _, local := range []string{"values", "removed", "previous", "focused"} {
+		if _, ok := symbolsByName(f)[local]; ok {
+			t.Errorf("the local %s is a symbol", local)
+		}
+	}
+	if !hasIdent(f, "$emit", Call) || !hasIdent(f, "defineComponent", Call) {
+		t.Errorf("the calls in the options are lost: %+v", f.Identifiers)
+	}
+}
+
+// TestObjectMethodLocals: what an object literal's methods declare is local to them.
+func TestObjectMethodLocals(t *testing.T) {
+	f := extractString(t, "h.js", "const handler = {\n  onClick() { const inner = 1 },\n  onKey: (e) => { let key = e.key },\n}\nconst top = 2\n")
+	syms := symbolsByName(f)
+	if _, ok := syms["inner"]; ok {
+		t.Errorf("inner, a local of an object's method, is a symbol")
+	}
+	if _, ok := syms["key"]; ok {
+		t.Errorf("key, a local of an object's arrow function, is a symbol")
+	}
+	if syms["handler"].Kind != Constant || syms["top"].Kind != Constant {
+		t.Errorf("module constants lost: %+v", f.Symbols)
+	}
+}

@@ -43,6 +43,9 @@ func init() {
 type jsExtractor struct {
 	w        *walker
 	exported map[string]bool
+	// local counts the object-literal methods being walked that are not symbols: what
+	// they declare is local, though no symbol encloses it.
+	local int
 }
 
 // extractJS walks a JavaScript, JSX, TypeScript or TSX file: imports (ES, CommonJS require,
@@ -79,6 +82,9 @@ func (x *jsExtractor) walk(n *sitter.Node) {
 // atModuleLevel reports whether definitions met now are module members (file level or inside
 // a namespace), not locals of a function.
 func (x *jsExtractor) atModuleLevel() bool {
+	if x.local > 0 {
+		return false
+	}
 	c := x.w.container()
 	return c == nil || c.Kind == Namespace || c.Kind == Module
 }
@@ -110,6 +116,14 @@ func (x *jsExtractor) node(n *sitter.Node) {
 	case "call_expression":
 		x.callExpression(n)
 		return
+	case "method_definition": // an object literal's (a class's are the class's members)
+		x.inLocal(n)
+		return
+	case "pair":
+		if v := field(n, "value"); v != nil && jsFunctionValues[v.Type()] {
+			x.inLocal(n)
+			return
+		}
 	case "new_expression":
 		w.call(field(n, "constructor"))
 		x.walk(field(n, "arguments"))
@@ -161,6 +175,108 @@ func (x *jsExtractor) node(n *sitter.Node) {
 		}
 	}
 	x.walk(n)
+}
+
+// inLocal walks n, a function that is no symbol, as a local scope.
+func (x *jsExtractor) inLocal(n *sitter.Node) {
+	x.local++
+	x.walk(n)
+	x.local--
+}
+
+// jsComponentCalls are the calls whose object argument defines a component by options
+// (Vue's Options API): defineComponent({...}), Vue.extend({...}), Vue.component("x", {...}).
+var jsComponentCalls = map[string]bool{"defineComponent": true, "Vue.extend": true, "Vue.component": true, "defineNuxtComponent": true}
+
+// jsOptionGroups are the keys of a component's options whose object holds members:
+// methods and watchers (methods), computed properties (properties).
+var jsOptionGroups = map[string]Kind{"methods": Method, "computed": Property, "watch": Method}
+
+// componentOptions extracts the members of an object that defines a component by options
+// (the value of export default, or the argument of defineComponent): its own methods
+// (data, setup, mounted), the methods of its methods and watch groups, its computed
+// properties and its props, each a member of the file's top level (in a .vue file, of the
+// component). Everything else in the object is walked as usual.
+func (x *jsExtractor) componentOptions(obj *sitter.Node) {
+	w := x.w
+	for _, c := range namedChildren(obj) {
+		switch c.Type() {
+		case "method_definition":
+			x.optionMember(c, c, jsMemberName(w, field(c, "name")), Method)
+		case "pair":
+			key := jsMemberName(w, field(c, "key"))
+			val := field(c, "value")
+			switch {
+			case val == nil:
+			case jsFunctionValues[val.Type()]:
+				x.optionMember(c, val, key, Method)
+			case key == "props":
+				x.componentProps(val)
+			case val.Type() == "object" && jsOptionGroups[key] != KindUnknown:
+				for _, m := range namedChildren(val) {
+					switch m.Type() {
+					case "method_definition":
+						x.optionMember(m, m, jsMemberName(w, field(m, "name")), jsOptionGroups[key])
+					case "pair":
+						name := jsMemberName(w, field(m, "key"))
+						if v := field(m, "value"); v != nil && (jsFunctionValues[v.Type()] || v.Type() == "object") {
+							x.optionMember(m, v, name, jsOptionGroups[key])
+						} else {
+							x.node(m)
+						}
+					default:
+						x.node(m)
+					}
+				}
+			default:
+				x.node(c)
+			}
+		default:
+			x.node(c)
+		}
+	}
+}
+
+// optionMember adds a member of a component's options, n its whole entry and fn its
+// function (or object, for a computed property with get and set).
+func (x *jsExtractor) optionMember(n, fn *sitter.Node, name string, kind Kind) {
+	sym := x.w.addNamed(n, name, kind)
+	if sym == nil {
+		x.inLocal(n)
+		return
+	}
+	sym.Visibility = Public
+	sym.Signature = jsSignature(x.w, n, field(fn, "body"))
+	meta(sym, "option", "true")
+	if fn.Type() == "object" {
+		x.w.within(sym, func() { x.inLocal(fn) })
+		return
+	}
+	x.functionParts(sym, fn)
+}
+
+// componentProps adds a component's props: the keys of an object, or the strings of an
+// array, as properties.
+func (x *jsExtractor) componentProps(v *sitter.Node) {
+	w := x.w
+	for _, c := range namedChildren(v) {
+		var name string
+		switch c.Type() {
+		case "pair":
+			name = jsMemberName(w, field(c, "key"))
+		case "shorthand_property_identifier":
+			name = w.text(c)
+		case "string":
+			name = jsMemberName(w, c)
+		default:
+			continue
+		}
+		if sym := w.addNamed(c, name, Property); sym != nil {
+			sym.Visibility = Public
+			meta(sym, "prop", "true")
+		}
+		x.node(c)
+	}
 }
 
 // variableRefs records the plain identifiers among the children of n as variable references.
@@ -289,6 +405,18 @@ func (x *jsExtractor) exportStatement(n *sitter.Node) {
 	}
 	if v := field(n, "value"); v != nil {
 		switch {
+		case v.Type() == "object":
+			x.componentOptions(v)
+		case v.Type() == "call_expression" && jsComponentCalls[w.text(field(v, "function"))]:
+			w.call(field(v, "function"))
+			args := namedChildren(field(v, "arguments"))
+			for _, a := range args {
+				if a.Type() == "object" {
+					x.componentOptions(a)
+				} else {
+					x.node(a)
+				}
+			}
 		case v.Type() == "identifier":
 			x.exported[w.text(v)] = true
 			w.ident(v, VariableRef)
