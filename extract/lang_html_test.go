@@ -146,3 +146,21 @@ func TestObjectMethodLocals(t *testing.T) {
 		t.Errorf("module constants lost: %+v", f.Symbols)
 	}
 }
+
+func TestSvelteComponent(t *testing.T) {
+	f := extractString(t, "src/routes/+page.svelte", "<script context=\"module\">\n  export const prerender = true;\n</script>\n<script lang=\"ts\">\n  export let data: string;\n  $: upper = data.toUpperCase();\n</script>\n{#if data}\n  <p id=\"greeting\">{upper}</p>\n{/if}\n")
+	checkSymbols(t, f, []symWant{
+		{"page", Class, Public, "", ""},
+		{"prerender", Constant, Public, "", "page"},
+		{"data", Variable, Public, "", "page"},
+		{"upper", Variable, "", "", "page"},
+		{"greeting", Constant, Public, "", "page"},
+	})
+	syms := symbolsByName(f)
+	if s := syms["upper"]; s.Metadata["reactive"] != "true" || s.Signature != "$: upper = data.toUpperCase()" || s.Language != "typescript" {
+		t.Errorf("upper: %+v", s)
+	}
+	if s := syms["prerender"]; s.Language != "javascript" || s.StartLine != 2 {
+		t.Errorf("prerender: %s at line %d, want javascript at line 2", s.Language, s.StartLine)
+	}
+}

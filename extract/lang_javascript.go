@@ -116,6 +116,10 @@ func (x *jsExtractor) node(n *sitter.Node) {
 	case "call_expression":
 		x.callExpression(n)
 		return
+	case "labeled_statement":
+		if x.reactiveDeclaration(n) {
+			return
+		}
 	case "method_definition": // an object literal's (a class's are the class's members)
 		x.inLocal(n)
 		return
@@ -175,6 +179,28 @@ func (x *jsExtractor) node(n *sitter.Node) {
 		}
 	}
 	x.walk(n)
+}
+
+// reactiveDeclaration extracts a Svelte reactive declaration at module level ($: doubled =
+// count * 2) as a variable with the metadata reactive=true. It reports whether n was one.
+func (x *jsExtractor) reactiveDeclaration(n *sitter.Node) bool {
+	w := x.w
+	if w.text(field(n, "label")) != "$" || !x.atModuleLevel() {
+		return false
+	}
+	a := childOfType(field(n, "body"), "assignment_expression")
+	left := field(a, "left")
+	if left == nil || left.Type() != "identifier" {
+		return false
+	}
+	sym := w.add(n, left, Variable)
+	if sym == nil {
+		return false
+	}
+	sym.Signature = strings.TrimSuffix(oneLine(w.text(n), maxSignatureRunes), ";")
+	meta(sym, "reactive", "true")
+	w.within(sym, func() { x.node(field(a, "right")) })
+	return true
 }
 
 // inLocal walks n, a function that is no symbol, as a local scope.
