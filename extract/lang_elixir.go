@@ -12,10 +12,12 @@ func init() { register("elixir", extractElixir) }
 // extractElixir walks an Elixir file. The grammar has no definition nodes: defmodule, def
 // and alias are calls of macros, told apart by the name they call. Each construct becomes:
 //
-//   - defmodule: module, public, named by its full name: the alias written (MyApp.Accounts.User),
-//     prefixed by the enclosing module's name for a nested one (defmodule Inner inside A.B is
-//     A.B.Inner, as the compiler names it), a child of the enclosing module. Its doc comment
-//     is its @moduledoc (or the # comments above it).
+//   - defmodule: module, public, named by the last segment of its full name (User for
+//     MyApp.Accounts.User, as a Ruby A::B is B), the rest in the metadata namespace and the
+//     full name in its signature; a nested one's full name is prefixed by the enclosing
+//     module's (defmodule Inner inside A.B is A.B.Inner, as the compiler names it), and it
+//     is a child of the enclosing module. Its doc comment is its @moduledoc (or the #
+//     comments above it). Its defstruct is a struct named as the module.
 //   - def, defp: function, public or private, a child of its module; in a defprotocol or a
 //     defimpl, a method. Elixir identifies a function by name and arity, and a developer looks
 //     for fetch/2, not for each of its clauses: the clauses of one name/arity make one symbol,
@@ -221,12 +223,19 @@ func exModule(w *walker, n *sitter.Node, s *exScope, protocol bool) {
 	if protocol {
 		kind = Interface
 	}
-	sym := w.addNamed(n, name, kind)
+	// Named by the last segment, like a Ruby A::B: a lookup of User finds
+	// MyApp.Accounts.User, whose prefix is its namespace (and in its signature).
+	namespace, last := "", name
+	if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
+		namespace, last = name[:i], name[i+1:]
+	}
+	sym := w.addNamed(n, last, kind)
 	if sym == nil { // defmodule unquote(name): its definitions are still not the outer module's
 		exStatements(w, exDoBody(w, n), newExScope(s.module, s.name))
 		return
 	}
 	sym.Visibility = Public
+	meta(sym, "namespace", namespace)
 	sym.Signature = w.signatureRange(int(n.StartByte()), int(arg.EndByte()))
 	inner := newExScope(sym, name)
 	inner.methods = protocol
@@ -281,7 +290,7 @@ func exStruct(w *walker, n *sitter.Node, s *exScope, exception bool) {
 		exExpr(w, exArgs(n), s)
 		return
 	}
-	sym := w.addNamed(n, s.name, Struct)
+	sym := w.addNamed(n, s.name[strings.LastIndexByte(s.name, '.')+1:], Struct) // the module's name, as its module
 	if sym == nil {
 		return
 	}

@@ -55,26 +55,26 @@ end
 func TestElixirSymbols(t *testing.T) {
 	f := extractString(t, "cart.ex", elixirSource)
 	checkSymbols(t, f, []symWant{
-		{"Shop.Cart", Module, Public, "A shopping cart.", ""},
-		{"Shop.Repo", Import, "", "", "Shop.Cart"},
-		{"Shop.Item", Import, "", "", "Shop.Cart"},
-		{"@max_items", Constant, Private, "", "Shop.Cart"},
-		{"line", Type, Public, "A line of the cart.", "Shop.Cart"},
-		{"on_empty", Method, Public, "Called when a cart is emptied.", "Shop.Cart"},
-		{"owner", Field, Public, "", "Shop.Cart"},
-		{"lines", Field, Public, "", "Shop.Cart"},
-		{"add", Function, Public, "Adds an item.", "Shop.Cart"},
-		{"check", Function, Private, "Checks an item.", "Shop.Cart"},
-		{"empty?", Function, Public, "", "Shop.Cart"},
-		{"Shop.Cart.Line", Module, Public, "", "Shop.Cart"},
-		{"total", Function, Public, "", "Shop.Cart.Line"},
-		{"Shop.Sized", Interface, Public, "", ""},
+		{"Cart", Module, Public, "A shopping cart.", ""},
+		{"Shop.Repo", Import, "", "", "Cart"},
+		{"Shop.Item", Import, "", "", "Cart"},
+		{"@max_items", Constant, Private, "", "Cart"},
+		{"line", Type, Public, "A line of the cart.", "Cart"},
+		{"on_empty", Method, Public, "Called when a cart is emptied.", "Cart"},
+		{"owner", Field, Public, "", "Cart"},
+		{"lines", Field, Public, "", "Cart"},
+		{"add", Function, Public, "Adds an item.", "Cart"},
+		{"check", Function, Private, "Checks an item.", "Cart"},
+		{"empty?", Function, Public, "", "Cart"},
+		{"Line", Module, Public, "", "Cart"},
+		{"total", Function, Public, "", "Line"},
+		{"Sized", Interface, Public, "", ""},
 		{"Shop.Sized.Shop.Cart", Class, Public, "", ""},
 	})
 	var structs, adds, sizes int
 	for _, s := range f.Symbols {
 		switch {
-		case s.Kind == Struct && s.Name == "Shop.Cart":
+		case s.Kind == Struct && s.Name == "Cart":
 			structs++
 		case s.Name == "add":
 			adds++
@@ -110,7 +110,7 @@ func TestElixirClauses(t *testing.T) {
 		"empty?":               "defmacro empty?(cart)",
 		"line":                 "@type line :: {String.t(), pos_integer()}",
 		"on_empty":             "@callback on_empty(t) :: :ok",
-		"Shop.Cart":            "defmodule Shop.Cart",
+		"Cart":                 "defmodule Shop.Cart",
 		"Shop.Sized.Shop.Cart": "defimpl Shop.Sized, for: Shop.Cart",
 		"@max_items":           "@max_items 50",
 	} {
@@ -154,7 +154,7 @@ func TestElixirCallsAndRelationships(t *testing.T) {
 		}
 	}
 	for key, want := range map[string]RelKind{
-		"Shop.Cart>GenServer": Uses, "Shop.Cart>Shop.Store": Implements, "Shop.Sized.Shop.Cart>Shop.Sized": Implements,
+		"Cart>GenServer": Uses, "Cart>Shop.Store": Implements, "Shop.Sized.Shop.Cart>Shop.Sized": Implements,
 	} {
 		if rels[key] != want {
 			t.Errorf("relationship %s = %v, want %v (all: %v)", key, rels[key], want, rels)
