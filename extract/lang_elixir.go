@@ -465,10 +465,15 @@ func exDelegate(w *walker, n *sitter.Node, sym *Symbol, name string, s *exScope)
 		return
 	}
 	meta(sym, "delegate_to", mod)
-	if as := exKeyword(w, args, "as"); as != nil && as.Type() == "atom" {
+	// The call is recorded where its name is written: the atom of as: (without its
+	// colon); without as:, the name is the delegate's own, and only the relationship says it.
+	if as := exKeyword(w, args, "as"); as != nil && as.Type() == "atom" && strings.HasPrefix(w.text(as), ":") {
 		name = strings.TrimPrefix(w.text(as), ":")
+		sp := w.span(as)
+		sp.StartByte++
+		sp.StartColumn++
+		w.f.Identifiers = append(w.f.Identifiers, Identifier{Name: name, Kind: Call, Span: sp, Qualifier: mod, ContainingSymbolID: sym.ID})
 	}
-	w.f.Identifiers = append(w.f.Identifiers, Identifier{Name: name, Kind: Call, Span: w.span(to), Qualifier: mod, ContainingSymbolID: sym.ID})
 	w.relate(sym, name, Calls, to)
 }
 

@@ -29,10 +29,10 @@ var autoWeights = map[queryShape]scoring.TargetWeights{
 }
 
 // docExtensions are file extensions that make a one-word query a file name although no
-// language claims them.
+// language claims them (those a language claims, .md and .yaml among them, do so through
+// the registry).
 var docExtensions = map[string]bool{
-	".md": true, ".txt": true, ".json": true, ".yaml": true, ".yml": true, ".toml": true, ".xml": true,
-	".html": true, ".css": true, ".cfg": true, ".ini": true, ".lock": true, ".mod": true, ".sum": true,
+	".txt": true, ".json": true, ".xml": true, ".cfg": true, ".ini": true, ".lock": true, ".mod": true, ".sum": true,
 }
 
 // textPunct reports whether a query holds punctuation that names never do (a colon or
