@@ -82,7 +82,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"tokens", "--lang", "cobol", "x"}, []string{`unknown language "cobol"`, "known languages: bash, c, cpp, csharp, css, dockerfile, go,"}},
+		{[]string{"tokens", "--lang", "cobol", "x"}, []string{`unknown language "cobol"`, "known languages: bash, c, cpp, csharp, css, cue"}},
 		{[]string{"tokens", "--lnag", "rust", "x"}, []string{"unknown flag: --lnag", "did you mean --lang?"}},
 		{[]string{"tokens", "--jsno", "x"}, []string{"did you mean --json?"}},
 		{[]string{"tokens", "--zzzzzz", "x"}, []string{"known flags:", "--lang"}},
