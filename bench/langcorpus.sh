@@ -13,7 +13,7 @@
 # Layout: DEST/LANG/REGISTRY/PACKAGE@VERSION/PATH, PATH as in the package (npm: without the
 # tarball's top directory "package/"). Only files of the language are copied, each at most
 # 1 MiB (extract.DefaultMaxFileSize: the harness skips larger ones), minified CSS left out,
-# and each package's share of a language is capped (the plan below), the corpus ~25 MB.
+# and each package's share of a language is capped (the plan below): about 6000 files, 24 MB.
 # Dockerfiles named Dockerfile.NAME or Dockerfile_NAME keep their name with ".dockerfile"
 # appended: Quarry recognizes only Dockerfile, Containerfile and *.dockerfile.
 #
@@ -25,9 +25,10 @@
 #
 # Environment (optional):
 #   LANGCORPUS_CACHE  downloaded archives, kept for re-runs (default
-#                     ${XDG_CACHE_HOME:-$HOME/.cache}/quarry-langcorpus): npm/*.tgz, deb/*.deb
-#                     and a Go module cache (gomod/, zips only: unpacked trees are removed)
-#   LANG_MAX          cap in bytes for one language over all its packages (default 6000000)
+#                     ${XDG_CACHE_HOME:-$HOME/.cache}/quarry-langcorpus, about 140 MB): npm/*.tgz,
+#                     deb/*.deb and a Go module cache (gomod/, zips only: unpacked trees are
+#                     removed). The first run downloads ~140 MB; a run from the cache takes ~1 min.
+#   LANGCORPUS_LANG_MAX  cap in bytes for one language over all its packages (default 6000000)
 #
 # Measure extraction on it (from the repo root):
 #   QUARRY_CORPUS=$(bench/langcorpus.sh) go test ./extract -run '^TestCorpus$' -v -count=1
@@ -40,7 +41,7 @@ dest=${1:-/tmp/quarry-corpus/langs}
 	exit 2
 }
 CACHE="${LANGCORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/quarry-langcorpus}"
-LANG_MAX="${LANG_MAX:-6000000}"
+LANGCORPUS_LANG_MAX="${LANGCORPUS_LANG_MAX:-6000000}"
 MAX_FILE=1048576 # extract.DefaultMaxFileSize
 LANGS=(proto sql hcl dockerfile markdown toml yaml css cue elixir elm groovy html ocaml svelte vue)
 
@@ -57,7 +58,7 @@ if [[ -f $dest/MANIFEST ]]; then
 	exit 0
 fi
 [[ ! -e $dest ]] || die "$dest exists but has no MANIFEST: it is not a finished corpus of this script; remove it first"
-[[ $LANG_MAX =~ ^[1-9][0-9]*$ ]] || die "LANG_MAX must be a number of bytes"
+[[ $LANGCORPUS_LANG_MAX =~ ^[1-9][0-9]*$ ]] || die "LANGCORPUS_LANG_MAX must be a number of bytes"
 
 # --- what to gather ---
 # A line "go|npm|deb NAME VERSION HASH" names a package; the lines under it, "LANG MAX [DIRS]
@@ -240,11 +241,12 @@ lang_find() {
 # take LANG MAX DIRS EXCLUDES: copies files of LANG from the package unpacked in $src_root
 # to $stage/LANG/$src_label.
 take() {
-	local lang=$1 max dirs=${3:-.} excl=${4:-} size rel d out n=0 got=0 ok g
+	local lang=$1 max dirs=${3:-.} excl=${4:-} size rel d out n=0 got=0 ok g list="$tmp/take.list"
 	local -a dirlist globs=()
 	[[ " ${LANGS[*]} " == *" $lang "* ]] || die "unknown language in the plan: $lang"
 	max=$(bytes "$2")
 	IFS=, read -r -a dirlist <<<"$dirs"
+	: >"$list"
 	[[ -z $excl || $excl == - ]] || IFS=, read -r -a globs <<<"$excl"
 	for d in "${dirlist[@]}"; do
 		[[ -e $src_root/$d ]] || {
@@ -260,13 +262,8 @@ take() {
 				[[ $rel == $g ]] && ok=0 && break
 			done
 			((ok)) || continue
-			((got + size <= max && lang_bytes[$lang] + size <= LANG_MAX)) || continue
-			out="$stage/$lang/$src_label/$rel"
-			if [[ $lang == dockerfile ]]; then
-				case ${rel##*/} in Dockerfile | Containerfile | *.dockerfile) ;; *) out+=.dockerfile ;; esac
-			fi
-			mkdir -p "${out%/*}"
-			cp "$src_root/$rel" "$out"
+			((got + size <= max && lang_bytes[$lang] + size <= LANGCORPUS_LANG_MAX)) || continue
+			printf '%s\0' "$rel" >>"$list"
 			got=$((got + size)) n=$((n + 1))
 			lang_bytes[$lang]=$((lang_bytes[$lang] + size))
 			lang_files[$lang]=$((lang_files[$lang] + 1))
@@ -276,6 +273,18 @@ take() {
 			lang_find "$lang" "$src_root/$d"
 		fi)
 	done
+	# One tar for the whole list: a cp per file costs minutes on a busy machine.
+	out="$stage/$lang/$src_label"
+	if ((n > 0)); then
+		mkdir -p "$out"
+		tar cf - -C "$src_root" --null --verbatim-files-from -T "$list" | tar xf - -C "$out" --no-same-owner --no-same-permissions
+	fi
+	if [[ $lang == dockerfile ]]; then
+		while IFS= read -r -d '' rel; do
+			case ${rel##*/} in Dockerfile | Containerfile | *.dockerfile) ;; *) mv "$out/$rel" "$out/$rel.dockerfile" ;; esac
+		done <"$list"
+	fi
+	rm -f "$list"
 	log "  $lang: $n files, $got bytes"
 }
 

@@ -14,7 +14,7 @@ var required = []string{
 	"go", "python", "javascript", "typescript", "tsx", "rust", "java", "c", "cpp", "csharp",
 	"ruby", "php", "kotlin", "swift", "scala", "bash", "lua",
 	"protobuf", "sql", "hcl", "dockerfile", "markdown", "toml", "yaml", "css",
-	"html", "vue", "svelte",
+	"html", "vue", "svelte", "cue", "elixir", "elm", "groovy", "ocaml",
 }
 
 var noAffixes = map[string]bool{"lua": true, "bash": true, "dockerfile": true, "markdown": true, "css": true}
