@@ -224,6 +224,12 @@ func (e *Extractor) putParser(grammar string, p *sitter.Parser) {
 // extractors maps a language name to the function that walks its syntax tree.
 var extractors = map[string]func(w *walker, root *sitter.Node){}
 
+// parseSources map a language name to a rewrite of its source for the parser, where the
+// grammar lags the language: the rewrite must keep every byte's offset (replace text by
+// text of the same length), since the extractor reads names and signatures from the
+// source as written.
+var parseSources = map[string]func(src []byte) []byte{}
+
 // register adds a language's extractor; it is called from the init of each lang_*.go file.
 func register(lang string, fn func(w *walker, root *sitter.Node)) {
 	if extractors[lang] != nil {
@@ -262,6 +268,9 @@ func (e *Extractor) parse(lang *languages.Language, src []byte) (*sitter.Tree, e
 	parser := e.parser(lang.Grammar)
 	limit := e.parseLimit(len(src))
 	parser.SetOperationLimit(int(limit.Microseconds()))
+	if rewrite := parseSources[lang.Name]; rewrite != nil {
+		src = rewrite(src)
+	}
 	tree, err := parser.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		parser.Reset() // a halted parse would otherwise resume on the next document

@@ -1,12 +1,37 @@
 package extract
 
 import (
+	"bytes"
+	"regexp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-func init() { register("protobuf", extractProtobuf) }
+func init() {
+	register("protobuf", extractProtobuf)
+	parseSources["protobuf"] = protoParseSource
+}
+
+// proto2Syntax matches a proto2 syntax statement, and protoRequired proto2's required label.
+var (
+	proto2Syntax  = regexp.MustCompile(`(?m)^\s*syntax\s*=\s*["']proto2["']`)
+	protoRequired = regexp.MustCompile(`(?m)^(\s*)required(\s)`)
+)
+
+// protoParseSource lets the grammar, which knows only proto3, parse a proto2 file (most of
+// Kubernetes' and protobuf's own): the syntax statement says proto3 to the parser and the
+// required label reads optional, each the same length, so every offset stays the file's.
+// Groups and extend blocks, which proto3 dropped, still fail to parse.
+func protoParseSource(src []byte) []byte {
+	loc := proto2Syntax.FindIndex(src)
+	if loc == nil {
+		return src
+	}
+	out := bytes.Clone(src)
+	copy(out[loc[1]-2:], "3")
+	return protoRequired.ReplaceAll(out, []byte("${1}optional$2"))
+}
 
 // extractProtobuf walks a .proto file (proto2 or proto3). The kinds follow what each
 // construct generates in the languages protoc targets:

@@ -50,3 +50,21 @@ service Orders {
 		t.Errorf("missing type usages in %+v", f.Identifiers)
 	}
 }
+
+// TestProtobufProto2: the grammar knows only proto3, but a proto2 file (Kubernetes',
+// descriptor.proto) parses as one, required fields included, at its own offsets.
+func TestProtobufProto2(t *testing.T) {
+	f := extractString(t, "a.proto", "// Header.\nsyntax = \"proto2\";\npackage k8s.io.api.node.v1;\n\n// Overhead is a pod's overhead.\nmessage Overhead {\n  required string name = 1;\n  optional int64 podFixed = 2;\n}\n")
+	if f.ParseErrors != 0 {
+		t.Errorf("%d parse errors in a proto2 file", f.ParseErrors)
+	}
+	checkSymbols(t, f, []symWant{
+		{"k8s.io.api.node.v1", Module, Public, "", ""},
+		{"Overhead", Struct, Public, "Overhead is a pod's overhead.", ""},
+		{"name", Field, Public, "", "Overhead"},
+		{"podFixed", Field, Public, "", "Overhead"},
+	})
+	if s := symbolsByName(f)["name"]; s.Signature != "required string name = 1" || s.StartLine != 7 || s.StartColumn != 3 {
+		t.Errorf("name: %q at %d:%d, want the source as written at 7:3", s.Signature, s.StartLine, s.StartColumn)
+	}
+}
