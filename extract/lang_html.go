@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"path"
 	"strings"
 	"unicode"
@@ -12,6 +13,24 @@ func init() {
 	register("html", extractHTML)
 	register("vue", extractVue)
 	register("svelte", extractSvelte)
+	parseSources["svelte"] = svelteParseSource
+}
+
+// svelteNewTags are the tags Svelte 4 and 5 added that the grammar predates, each with a
+// tag of the same length it parses alike: a snippet is a block ({#snippet row(item)} …
+// {/snippet}, read as an {#if}), and {@render x()} and {@const y = z} are tags holding an
+// expression (read as {@html}).
+var svelteNewTags = strings.NewReplacer(
+	"{#snippet", "{#if     ", "{/snippet}", "{/if     }", "{@render", "{@html  ", "{@const", "{@html ",
+)
+
+// svelteParseSource lets the grammar parse a component using tags newer than it, keeping
+// every offset.
+func svelteParseSource(src []byte) []byte {
+	if !bytes.Contains(src, []byte("{#snippet")) && !bytes.Contains(src, []byte("{@")) {
+		return src
+	}
+	return []byte(svelteNewTags.Replace(string(src)))
 }
 
 // extractHTML walks an HTML page or fragment:

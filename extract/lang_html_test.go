@@ -164,3 +164,15 @@ func TestSvelteComponent(t *testing.T) {
 		t.Errorf("prerender: %s at line %d, want javascript at line 2", s.Language, s.StartLine)
 	}
 }
+
+// TestSvelte5Tags: snippets and {@render}, {@const}, newer than the grammar, parse.
+func TestSvelte5Tags(t *testing.T) {
+	f := extractString(t, "List.svelte", "<script lang=\"ts\">\n  let { items, row } = $props();\n</script>\n{#snippet empty(label: string)}\n  <p id=\"empty\">{label}</p>\n{/snippet}\n{#each items as item}\n  {@const size = item.size}\n  {@render row(item, size)}\n{/each}\n<ul id=\"list\"></ul>\n")
+	if f.ParseErrors != 0 {
+		t.Errorf("%d parse errors", f.ParseErrors)
+	}
+	syms := symbolsByName(f)
+	if syms["empty"].StartLine != 5 || syms["list"].StartLine != 11 {
+		t.Errorf("ids at lines %d and %d, want 5 and 11: %+v", syms["empty"].StartLine, syms["list"].StartLine, f.Symbols)
+	}
+}
