@@ -63,8 +63,13 @@ func Promotion(name, qual, last string, d Definition, pathWeight float64) float6
 	case NameExactFold:
 		return PromoteExactFold * share
 	}
-	// json.Marshal, Vec::new: the name is the last part, the qualifier a hint.
+	// json.Marshal, Vec::new: the name is the last part, the qualifier a hint. A
+	// definition that spells the whole qualified name (defmodule Dagger.Client,
+	// class A::B) is the one asked for.
 	if qual != "" && MatchName(last, d.Name) == NameExact {
+		if containsWord(d.Signature, qual+"."+last) || containsWord(d.Signature, qual+"::"+last) {
+			return PromoteExact * share
+		}
 		return QualifiedBonus(d.Parent, d.Path, d.Signature, qual) * share
 	}
 	return 0

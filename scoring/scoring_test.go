@@ -138,6 +138,9 @@ func TestPromotion(t *testing.T) {
 		{"Vec::new", "Vec", "new", newBytes, 1, PromoteQualifiedName},
 		{"Bytes::new", "Bytes", "new", Definition{Name: "new", Kind: "method", Parent: "Bytes"}, 1, PromoteExact},
 		{"Bytes::old", "Bytes", "old", newBytes, 1, 0},
+		{"Dagger.Client", "Dagger", "Client", Definition{Name: "Client", Kind: "module", Path: "lib/dagger/gen/client.ex", Signature: "defmodule Dagger.Client"}, 1, PromoteExact},
+		{"Dagger.Client", "Dagger", "Client", Definition{Name: "Client", Kind: "module", Path: "lib/dagger/core/client.ex", Signature: "defmodule Dagger.Core.Client"}, 1, PromoteQualifiedPath},
+		{"A::B", "A", "B", Definition{Name: "B", Kind: "class", Path: "lib/x.rb", Signature: "class A::B < Base"}, 1, PromoteExact},
 		{"Unmarshal", "", "Unmarshal", marshal, 1, 0},
 	}
 	for _, tt := range tests {
