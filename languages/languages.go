@@ -9,7 +9,9 @@
 //	aliases      = ["rs"]            # other names accepted by Lookup (--lang)
 //	grammar      = "rust"            # a grammar Quarry links (KnownGrammars)
 //	extensions   = [".rs"]           # lower-case, with the dot; unique across all files
-//	filenames    = []                # exact base names without a telling extension (Rakefile)
+//	filenames    = []                # base names without a telling extension (Rakefile); NAME.*
+//	                                 # also matches NAME.x for an x no language claims
+//	                                 # (Dockerfile.* matches Dockerfile.dev)
 //	interpreters = []                # "#!" interpreters without version (python, bash); unique
 //
 //	[tokenizer]
@@ -189,8 +191,8 @@ func validate(file string, l *Language) error {
 		}
 	}
 	for i, f := range l.Filenames {
-		if f == "" || strings.ContainsAny(f, "/\\") {
-			return bad(fmt.Sprintf("filenames[%d]", i), "%q is not a base file name", f)
+		if f == "" || strings.ContainsAny(f, "/\\") || strings.Contains(strings.TrimSuffix(f, ".*"), "*") || f == ".*" {
+			return bad(fmt.Sprintf("filenames[%d]", i), "%q is not a base file name, or one followed by .* (Dockerfile.*)", f)
 		}
 	}
 	for i, in := range l.Interpreters {
@@ -308,7 +310,13 @@ func (r *Registry) ForPath(p string) *Language {
 		return l
 	}
 	if ext := path.Ext(base); ext != "" && ext != base {
-		return r.byExt[strings.ToLower(ext)]
+		if l := r.byExt[strings.ToLower(ext)]; l != nil {
+			return l
+		}
+		// Dockerfile.dev, Containerfile.prod: a file name with a suffix no language claims.
+		if name, _, _ := strings.Cut(base, "."); name != "" {
+			return r.byFilename[name+".*"]
+		}
 	}
 	return nil
 }

@@ -90,6 +90,11 @@ func TestDetect(t *testing.T) {
 		{"README", "hello", ""},
 		{"notes.txt", "", ""},
 		{".gitignore", "", ""},
+		{"build/Dockerfile.dev", "", "dockerfile"},
+		{"Containerfile.prod", "", "dockerfile"},
+		{"Dockerfile.go", "", "go"},
+		{"Gemfile.lock", "", ""},
+		{"Makefile.am", "", ""},
 	}
 	for _, tt := range tests {
 		got := ""
@@ -174,6 +179,8 @@ func TestParseErrors(t *testing.T) {
 			`languages/a.toml: tokenizer.preserve_patterns[0]: "-x" must be two or more punctuation characters`},
 		{"bad interpreter", fstest.MapFS{"a.toml": file("a", "a", replace("interpreters = []", `interpreters = ["python3"]`))},
 			`languages/a.toml: interpreters[0]: "python3" must be a program name without directory or version`},
+		{"bad file name", fstest.MapFS{"a.toml": file("a", "a", replace("filenames = []", `filenames = ["Docker*file"]`))},
+			`languages/a.toml: filenames[0]: "Docker*file" is not a base file name, or one followed by .* (Dockerfile.*)`},
 		{"syntax", fstest.MapFS{"a.toml": &fstest.MapFile{Data: []byte("name = \n")}},
 			`languages/a.toml: toml: line 1`},
 		{"no files", fstest.MapFS{}, "languages: no language files"},
