@@ -14,8 +14,8 @@
 # tarball's top directory "package/"). Only files of the language are copied, each at most
 # 1 MiB (extract.DefaultMaxFileSize: the harness skips larger ones), minified CSS left out,
 # and each package's share of a language is capped (the plan below): about 6000 files, 24 MB.
-# Dockerfiles named Dockerfile.NAME or Dockerfile_NAME keep their name with ".dockerfile"
-# appended: Quarry recognizes only Dockerfile, Containerfile and *.dockerfile.
+# Dockerfiles named Dockerfile_NAME keep their name with ".dockerfile" appended: Quarry
+# recognizes Dockerfile, Containerfile, Dockerfile.NAME and *.dockerfile, not that.
 #
 # It prints a per-language summary (files, bytes; also written to DEST/MANIFEST) on stderr and
 # the corpus path last on stdout. Re-running over a finished corpus (DEST/MANIFEST exists) only
@@ -281,7 +281,7 @@ take() {
 	fi
 	if [[ $lang == dockerfile ]]; then
 		while IFS= read -r -d '' rel; do
-			case ${rel##*/} in Dockerfile | Containerfile | *.dockerfile) ;; *) mv "$out/$rel" "$out/$rel.dockerfile" ;; esac
+			case ${rel##*/} in Dockerfile | Containerfile | *.dockerfile | *.Dockerfile | Dockerfile.* | Containerfile.*) ;; *) mv "$out/$rel" "$out/$rel.dockerfile" ;; esac
 		done <"$list"
 	fi
 	rm -f "$list"
