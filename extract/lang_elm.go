@@ -165,8 +165,17 @@ func (e *elmExtractor) topLevel(n *sitter.Node) {
 // module extracts the module header and reads what it exposes.
 func (e *elmExtractor) module(n *sitter.Node) {
 	w := e.w
-	sym := e.add(n, field(n, "name"), Module)
+	// Named by its last segment (Session for Server.Session, as Elixir's modules are),
+	// the rest in the metadata namespace and the whole name in its signature.
+	full := strings.Join(strings.Fields(w.text(field(n, "name"))), "")
+	namespace, last := "", full
+	if i := strings.LastIndexByte(full, '.'); i > 0 && i < len(full)-1 {
+		namespace, last = full[:i], full[i+1:]
+	}
+	sym := w.addNamed(n, last, Module)
 	if sym != nil {
+		sym.Signature = elmSignatureTo(w, n, nil)
+		meta(sym, "namespace", namespace)
 		sym.Visibility = Public
 		sym.DocComment = e.moduleDoc(n)
 		for _, mod := range []string{"port", "effect"} {

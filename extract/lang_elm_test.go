@@ -243,3 +243,12 @@ type Shape = Circle Float | Square
 		}
 	}
 }
+
+// TestElmModuleName: a dotted module is named by its last segment, the rest its namespace.
+func TestElmModuleName(t *testing.T) {
+	f := extractString(t, "src/Server/Session.elm", "module Server.Session exposing (get)\n\nget : Int\nget = 1\n")
+	s := symbolsByName(f)["Session"]
+	if s.Kind != Module || s.Metadata["namespace"] != "Server" || s.Signature != "module Server.Session exposing (get)" {
+		t.Errorf("module: %+v", s)
+	}
+}
