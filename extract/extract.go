@@ -167,7 +167,8 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tree, err := e.parse(lang, src)
+	parsed := repair(lang.Name, src)
+	tree, err := e.parse(lang, parsed)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
 	}
@@ -177,13 +178,17 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 			f, err = nil, fmt.Errorf("extract %s: %s extractor failed: %v\n%s", path, lang.Name, r, debug.Stack())
 		}
 	}()
-	w := newWalker(f, src, lang)
+	w := newWalker(f, parsed, lang)
 	extractors[lang.Name](w, tree.RootNode())
 	if root := tree.RootNode(); root.HasError() {
 		f.ParseErrors = countErrors(root)
 	}
 	e.extractEmbedded(w)
 	w.finish()
+	if len(parsed) > len(src) { // the file ends inside what the repair closed: one more error
+		clampSpans(f, src)
+		f.ParseErrors++
+	}
 	return f, nil
 }
 
@@ -239,12 +244,13 @@ func register(lang string, fn func(w *walker, root *sitter.Node)) {
 }
 
 // SyntaxTree returns the tree-sitter syntax tree of src in lang as an S-expression, for
-// debugging an extractor (`quarry symbols --tree`).
+// debugging an extractor (`quarry symbols --tree`): the tree the extractor walks, of the
+// source as its language's repair gives it (repair.go).
 func (e *Extractor) SyntaxTree(ctx context.Context, src []byte, lang *languages.Language) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	tree, err := e.parse(lang, src)
+	tree, err := e.parse(lang, repair(lang.Name, src))
 	if err != nil {
 		return "", err
 	}

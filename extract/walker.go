@@ -309,7 +309,7 @@ func oneLine(s string, max int) string {
 // --- doc comments ---
 
 // commentTypes are the node types of comments across the grammars.
-var commentTypes = map[string]bool{"comment": true, "line_comment": true, "block_comment": true, "multiline_comment": true}
+var commentTypes = map[string]bool{"comment": true, "line_comment": true, "block_comment": true, "multiline_comment": true, "groovy_doc": true}
 
 // docComment returns the comment block right above n (adjacent lines, no blank line between),
 // cleaned of comment markers. Attribute and decorator lines between the comment and n are
