@@ -168,6 +168,8 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 		return nil, err
 	}
 	parsed := repair(lang.Name, src)
+	repaired := len(parsed) > len(src)
+	parsed, wrapped := wrap(lang.Name, path, parsed)
 	tree, err := e.parse(lang, parsed)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
@@ -184,8 +186,9 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 		f.ParseErrors = countErrors(root)
 	}
 	e.extractEmbedded(w)
+	wrapped.unwrap(w, src)
 	w.finish()
-	if len(parsed) > len(src) { // the file ends inside what the repair closed: one more error
+	if repaired { // the file ends inside what the repair closed: one more error
 		clampSpans(f, src)
 		f.ParseErrors++
 	}

@@ -6,7 +6,20 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-func init() { register("ocaml", extractOcaml) }
+func init() {
+	register("ocaml", extractOcaml)
+	parseWraps["ocaml"] = ocamlWrap
+}
+
+// ocamlWrap wraps an interface file (.mli), the inside of a signature, as the grammar
+// parses one: in module type … = sig … end. Its val, type, module and exception items are
+// then specifications, declarations of what the .ml defines, at the top of the file.
+func ocamlWrap(path string) (prefix, suffix string) {
+	if strings.HasSuffix(strings.ToLower(path), ".mli") {
+		return "module type Quarry_interface__ = sig\n", "\nend\n"
+	}
+	return "", ""
+}
 
 // Metadata keys the OCaml extractor sets.
 const (

@@ -230,3 +230,32 @@ func TestOcamlHalfWritten(t *testing.T) {
 		t.Errorf("half-written module lost inside: %+v", f.Symbols)
 	}
 }
+
+// TestOcamlInterface: an .mli, parsed wrapped in a signature, gives its specifications at
+// the top of the file, at the file's own positions, and nothing of the wrapping.
+func TestOcamlInterface(t *testing.T) {
+	src := "(** Lists. *)\n\nval length : 'a list -> int\n(** [length l] counts. *)\n\nmodule Tbl : sig\n  val find : key -> 'a t -> 'a\nend\n"
+	f := extractString(t, "list.mli", src)
+	if f.ParseErrors != 0 {
+		t.Errorf("%d parse errors", f.ParseErrors)
+	}
+	checkSymbols(t, f, []symWant{
+		{"length", Function, Public, "[length l] counts.", ""},
+		{"Tbl", Module, Public, "", ""},
+		{"find", Function, Public, "", "Tbl"},
+	})
+	if len(f.Symbols) != 3 {
+		t.Errorf("%d symbols, want 3 (none of the wrapping): %+v", len(f.Symbols), f.Symbols)
+	}
+	if s := symbolsByName(f)["length"]; s.StartLine != 3 || s.StartColumn != 1 || src[s.StartByte:s.EndByte] != "val length : 'a list -> int" || s.Metadata["declaration"] != "true" {
+		t.Errorf("length: %+v", s)
+	}
+	for _, id := range f.Identifiers {
+		if id.EndByte > len(src) || src[id.StartByte:id.EndByte] != id.Name {
+			t.Errorf("identifier %+v does not span its name in the file", id)
+		}
+	}
+	if s := symbolsByName(f)["Tbl"]; s.EndByte != len(src)-1 || s.EndLine != 8 {
+		t.Errorf("Tbl ends at %d (line %d), want %d (line 8)", s.EndByte, s.EndLine, len(src)-1)
+	}
+}
