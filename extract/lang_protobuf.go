@@ -20,10 +20,16 @@ var (
 )
 
 // protoParseSource lets the grammar, which knows only proto3, parse a proto2 file (most of
-// Kubernetes' and protobuf's own): the syntax statement says proto3 to the parser and the
+// Kubernetes' and protobuf's own) or an editions file (edition = "2023"): the syntax statement says proto3 to the parser and the
 // required label reads optional, each the same length, so every offset stays the file's.
 // Groups and extend blocks, which proto3 dropped, still fail to parse.
 func protoParseSource(src []byte) []byte {
+	if loc := protoEdition.FindSubmatchIndex(src); loc != nil && loc[3]-loc[2] >= len(protoEditionAs) {
+		// edition = "2023"; (Protobuf Editions) reads as proto3, padded to its length.
+		out := bytes.Clone(src)
+		copy(out[loc[2]:loc[3]], protoEditionAs+strings.Repeat(" ", loc[3]-loc[2]-len(protoEditionAs)))
+		return out
+	}
 	loc := proto2Syntax.FindIndex(src)
 	if loc == nil {
 		return src
@@ -32,6 +38,12 @@ func protoParseSource(src []byte) []byte {
 	copy(out[loc[1]-2:], "3")
 	return protoRequired.ReplaceAll(out, []byte("${1}optional$2"))
 }
+
+// protoEdition matches an editions file's edition statement, which the parser reads as
+// protoEditionAs.
+var protoEdition = regexp.MustCompile(`(?m)^[ \t]*(edition[ \t]*=[ \t]*"[0-9]+"[ \t]*;)`)
+
+const protoEditionAs = `syntax="proto3";`
 
 // extractProtobuf walks a .proto file (proto2 or proto3). The kinds follow what each
 // construct generates in the languages protoc targets:

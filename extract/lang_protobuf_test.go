@@ -68,3 +68,17 @@ func TestProtobufProto2(t *testing.T) {
 		t.Errorf("name: %q at %d:%d, want the source as written at 7:3", s.Signature, s.StartLine, s.StartColumn)
 	}
 }
+
+// TestProtobufEditions: an editions file (edition = "2023") parses, at its own lines.
+func TestProtobufEditions(t *testing.T) {
+	f := extractString(t, "e.proto", "// Editions.\n\nedition = \"2023\";\n\npackage a.b;\n\nmessage Feature {\n  string name = 1 [features.field_presence = EXPLICIT];\n}\n")
+	if f.ParseErrors != 0 {
+		t.Errorf("%d parse errors", f.ParseErrors)
+	}
+	if s := symbolsByName(f)["Feature"]; s.Kind != Struct || s.StartLine != 7 {
+		t.Errorf("Feature: %+v", s)
+	}
+	if s := symbolsByName(f)["name"]; s.StartLine != 8 || s.Signature != "string name = 1" {
+		t.Errorf("name: %+v", s)
+	}
+}
