@@ -657,16 +657,9 @@ func (e *elmExtractor) use(name, whole *sitter.Node, kind IdentKind) {
 		whole = nil
 	}
 	w.member(name, whole, kind)
-	from := w.container()
-	if kind != Call || from == nil {
-		return
+	if kind == Call {
+		w.relateCall(name)
 	}
-	key := [2]string{from.ID, w.text(name)}
-	if w.calls[key] {
-		return
-	}
-	w.calls[key] = true
-	w.relate(from, key[1], Calls, name)
 }
 
 // typeRefs records a type usage of each type named under n, qualified by its module.

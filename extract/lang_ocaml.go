@@ -360,16 +360,7 @@ func (x *mlExtractor) call(name, whole *sitter.Node) {
 		return
 	}
 	w.member(name, whole, Call)
-	from := w.container()
-	if from == nil {
-		return
-	}
-	key := [2]string{from.ID, w.text(name)}
-	if w.calls[key] {
-		return
-	}
-	w.calls[key] = true
-	w.relate(from, key[1], Calls, name)
+	w.relateCall(name)
 }
 
 // infix records the function applied by a pipeline: f of x |> f and of f @@ x.

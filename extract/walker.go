@@ -485,17 +485,22 @@ func (w *walker) callIn(callee, whole *sitter.Node) {
 		return
 	}
 	w.member(nameNode, whole, Call)
-	name := w.text(nameNode)
+	w.relateCall(nameNode)
+}
+
+// relateCall records that the innermost enclosing symbol calls the name nameNode spells,
+// once per caller and name.
+func (w *walker) relateCall(nameNode *sitter.Node) {
 	from := w.container()
 	if from == nil {
 		return
 	}
-	key := [2]string{from.ID, name}
+	key := [2]string{from.ID, w.text(nameNode)}
 	if w.calls[key] {
 		return
 	}
 	w.calls[key] = true
-	w.relate(from, name, Calls, nameNode)
+	w.relate(from, key[1], Calls, nameNode)
 }
 
 // nameTypes are leaf node types that spell a name.

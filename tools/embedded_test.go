@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -21,15 +20,7 @@ func embeddedRepo(t *testing.T) *Service {
 		"web/UserCard.vue":               "<template>\n  <div id=\"card\">\n    <button @click=\"follow\">Follow</button>\n  </div>\n</template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\nconst following = ref(false)\n\nfunction follow(): void {\n  following.value = !following.value\n}\n</script>\n",
 		"web/index.html":                 "<!DOCTYPE html>\n<html>\n<body>\n  <form id=\"checkout\"></form>\n  <script>\n    function submitCheckout(form) { return form.submit() }\n  </script>\n</body>\n</html>\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	return indexedService(t, root)
 }
 

@@ -32,6 +32,13 @@ func mcpWorkspace(t *testing.T) string {
 		"README.md":      "# Demo\n\nThe connection pool hands out connections.\n",
 		"web/handler.go": "package web\n\n// Handle serves a request with the ConnectionPool.\nfunc Handle() {}\n",
 	}
+	writeFiles(t, root, files)
+	return root
+}
+
+// writeFiles writes files (workspace-relative POSIX path -> content) under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -41,7 +48,6 @@ func mcpWorkspace(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	return root
 }
 
 // connect serves srv over in-memory transports and returns a connected client session.

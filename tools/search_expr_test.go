@@ -51,15 +51,7 @@ func exprRepo(t *testing.T, extra map[string]string) *Service {
 	if err != nil {
 		t.Fatalf("copy the fixture: %v", err)
 	}
-	for p, content := range extra {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, extra)
 	return indexedService(t, root)
 }
 
