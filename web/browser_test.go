@@ -74,7 +74,9 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 3*time.Minute)
+	// Generous limits: a loaded CI machine running the race detector took over a minute
+	// to start Chromium and answer the first search.
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	dir := artefacts(t)
 	shot := func(name string) chromedp.Action {
@@ -89,7 +91,7 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 	var first, firstPath, url, status string
-	sctx, scancel := context.WithTimeout(ctx, time.Minute)
+	sctx, scancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer scancel()
 	err := chromedp.Run(sctx,
 		chromedp.Navigate(srv.URL+"/"),
