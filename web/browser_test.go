@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -67,17 +68,6 @@ func TestBrowser(t *testing.T) {
 	} else {
 		srv, _ = fixture(t)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-features", "BackForwardCache"), chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	// Generous limits: a loaded CI machine running the race detector took over a minute
-	// to start Chromium and answer the first search.
-	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
 	dir := artefacts(t)
 	shot := func(name string) chromedp.Action {
 		return chromedp.ActionFunc(func(ctx context.Context) error {
@@ -91,23 +81,29 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 	var first, firstPath, url, status string
-	sctx, scancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer scancel()
-	err := chromedp.Run(sctx,
-		chromedp.Navigate(srv.URL+"/"),
-		chromedp.WaitVisible("body[data-ready]", chromedp.ByQuery), // app.js listens
-		chromedp.SendKeys("#q", query, chromedp.ByID),
-		chromedp.WaitVisible(".hit .name", chromedp.ByQuery),
-		chromedp.Text(".hit .name", &first, chromedp.ByQuery),
-		chromedp.Text(".group h3 .path", &firstPath, chromedp.ByQuery),
-		chromedp.Location(&url),
-		shot("1-results.png"),
-	)
-	if err != nil {
+	// A Chromium that never answers its first command (seen twice in CI runs where every
+	// package's tests ran at once under -race: not even a screenshot came back) is started
+	// again, once; a page that fails fails both times.
+	var ctx context.Context
+	for attempt := 1; ; attempt++ {
+		var stop func()
+		var err error
+		ctx, stop, err = startBrowser(exe, srv.URL, query, &first, &firstPath, &url, shot)
+		if err == nil {
+			t.Cleanup(stop)
+			break
+		}
 		var main string
-		_ = chromedp.Run(ctx, chromedp.OuterHTML("main", &main, chromedp.ByQuery), shot("0-failed.png"))
-		t.Fatalf("search: %v\n%.600s", err, main)
+		dctx, dcancel := context.WithTimeout(ctx, 20*time.Second)
+		_ = chromedp.Run(dctx, chromedp.OuterHTML("main", &main, chromedp.ByQuery), shot(fmt.Sprintf("0-failed-%d.png", attempt)))
+		dcancel()
+		stop()
+		if attempt == 2 || main != "" || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("search: %v\n%.600s", err, main)
+		}
+		t.Logf("attempt %d: Chromium did not answer (%v); starting it again", attempt, err)
 	}
+	var err error
 	if first != query || !strings.HasSuffix(firstPath, wantPath) || !strings.Contains(url, "?q="+query) {
 		t.Fatalf("typing %s: first result %q in %q, URL %s; want %s in %s, the query in the URL", query, first, firstPath, url, query, wantPath)
 	}
@@ -183,4 +179,41 @@ func TestBrowser(t *testing.T) {
 	}
 	slices.Sort(lat)
 	t.Logf("keystroke to results, %d queries: p50 %.0f ms, p90 %.0f ms, max %.0f ms (the page's 30 ms debounce included)", len(lat), lat[len(lat)/2], lat[len(lat)*9/10], lat[len(lat)-1])
+}
+
+// startBrowser starts Chromium at exe, opens the page at base, types query and reads the first
+// result's name, path and the page's URL, with a screenshot. stop ends the browser.
+func startBrowser(exe, base, query string, first, firstPath, url *string, shot func(string) chromedp.Action) (ctx context.Context, stop func(), err error) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-features", "BackForwardCache"), chromedp.WindowSize(1280, 900))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	// Generous limits: a loaded CI machine running the race detector is slow to start
+	// Chromium and answer the first search.
+	ctx, cancelAll := context.WithTimeout(bctx, 5*time.Minute)
+	stop = func() { cancelAll(); cancelBrowser(); cancelAlloc() }
+	// The first Run's context owns the browser for the whole test, so the first step is
+	// bounded apart: stop ends it if it has not answered in 2 minutes.
+	done := make(chan error, 1)
+	go func() {
+		done <- chromedp.Run(ctx,
+			chromedp.Navigate(base+"/"),
+			chromedp.WaitVisible("body[data-ready]", chromedp.ByQuery), // app.js listens
+			chromedp.SendKeys("#q", query, chromedp.ByID),
+			chromedp.WaitVisible(".hit .name", chromedp.ByQuery),
+			chromedp.Text(".hit .name", first, chromedp.ByQuery),
+			chromedp.Text(".group h3 .path", firstPath, chromedp.ByQuery),
+			chromedp.Location(url),
+			shot("1-results.png"),
+		)
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		stop() // and wait for the Run to end: it writes first, firstPath and url
+		<-done
+		err = fmt.Errorf("the first search: %w", context.DeadlineExceeded)
+	}
+	return ctx, stop, err
 }
