@@ -223,12 +223,8 @@ func exModule(w *walker, n *sitter.Node, s *exScope, protocol bool) {
 	if protocol {
 		kind = Interface
 	}
-	// Named by the last segment, like a Ruby A::B: a lookup of User finds
-	// MyApp.Accounts.User, whose prefix is its namespace (and in its signature).
-	namespace, last := "", name
-	if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
-		namespace, last = name[:i], name[i+1:]
-	}
+	// A lookup of User finds MyApp.Accounts.User (its full name is in its signature).
+	namespace, last := splitDotted(name)
 	sym := w.addNamed(n, last, kind)
 	if sym == nil { // defmodule unquote(name): its definitions are still not the outer module's
 		exStatements(w, exDoBody(w, n), newExScope(s.module, s.name))
@@ -290,7 +286,8 @@ func exStruct(w *walker, n *sitter.Node, s *exScope, exception bool) {
 		exExpr(w, exArgs(n), s)
 		return
 	}
-	sym := w.addNamed(n, s.name[strings.LastIndexByte(s.name, '.')+1:], Struct) // the module's name, as its module
+	_, name := splitDotted(s.name) // named as its module
+	sym := w.addNamed(n, name, Struct)
 	if sym == nil {
 		return
 	}

@@ -165,13 +165,8 @@ func (e *elmExtractor) topLevel(n *sitter.Node) {
 // module extracts the module header and reads what it exposes.
 func (e *elmExtractor) module(n *sitter.Node) {
 	w := e.w
-	// Named by its last segment (Session for Server.Session, as Elixir's modules are),
-	// the rest in the metadata namespace and the whole name in its signature.
-	full := strings.Join(strings.Fields(w.text(field(n, "name"))), "")
-	namespace, last := "", full
-	if i := strings.LastIndexByte(full, '.'); i > 0 && i < len(full)-1 {
-		namespace, last = full[:i], full[i+1:]
-	}
+	// Session for Server.Session; the whole name is in its signature.
+	namespace, last := splitDotted(strings.Join(strings.Fields(w.text(field(n, "name"))), ""))
 	sym := w.addNamed(n, last, Module)
 	if sym != nil {
 		sym.Signature = elmSignatureTo(w, n, nil)

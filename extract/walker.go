@@ -245,6 +245,16 @@ func (w *walker) addNamed(n *sitter.Node, name string, kind Kind) *Symbol {
 	return sym
 }
 
+// splitDotted splits a dotted name at its last dot: MyApp.Accounts and User for
+// MyApp.Accounts.User, "" and the name when it has no inner dot. Modules named so (Elixir,
+// Elm) are named by the last part, the rest their metadata namespace, as a Ruby A::B is.
+func splitDotted(name string) (namespace, last string) {
+	if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
+		return name[:i], name[i+1:]
+	}
+	return "", name
+}
+
 // meta sets a metadata entry of sym (nil-safe).
 func meta(sym *Symbol, key, value string) {
 	if sym == nil || value == "" {
