@@ -167,9 +167,7 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	parsed := repair(lang.Name, src)
-	repaired := len(parsed) > len(src)
-	parsed, wrapped := wrap(lang.Name, path, parsed)
+	parsed, wrapped, repaired := parseInput(lang.Name, path, src)
 	tree, err := e.parse(lang, parsed)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
@@ -246,14 +244,26 @@ func register(lang string, fn func(w *walker, root *sitter.Node)) {
 	extractors[lang] = fn
 }
 
-// SyntaxTree returns the tree-sitter syntax tree of src in lang as an S-expression, for
-// debugging an extractor (`quarry symbols --tree`): the tree the extractor walks, of the
-// source as its language's repair gives it (repair.go).
-func (e *Extractor) SyntaxTree(ctx context.Context, src []byte, lang *languages.Language) (string, error) {
+// parseInput is the text the parser reads for the file at path of language lang: src
+// closed where a half-written file would hang its grammar (repair.go), then wrapped where
+// the grammar parses it only inside something (wrap.go). parse then applies the
+// same-length rewrites of parseSources. repaired says the repair added text.
+func parseInput(lang, path string, src []byte) (text []byte, wrapped wrapping, repaired bool) {
+	text = repair(lang, src)
+	repaired = len(text) > len(src)
+	text, wrapped = wrap(lang, path, text)
+	return text, wrapped, repaired
+}
+
+// SyntaxTree returns the tree-sitter syntax tree of src, the file at path, in lang as an
+// S-expression, for debugging an extractor (`quarry symbols --tree`): the tree the
+// extractor walks, of the text parseInput gives.
+func (e *Extractor) SyntaxTree(ctx context.Context, path string, src []byte, lang *languages.Language) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	tree, err := e.parse(lang, repair(lang.Name, src))
+	text, _, _ := parseInput(lang.Name, path, src)
+	tree, err := e.parse(lang, text)
 	if err != nil {
 		return "", err
 	}

@@ -22,7 +22,7 @@ func TestDumpTree(t *testing.T) {
 	if lang == nil {
 		t.Fatalf("%s: unknown language", p)
 	}
-	s, err := New(reg, Options{}).SyntaxTree(context.Background(), src, lang)
+	s, err := New(reg, Options{}).SyntaxTree(context.Background(), p, src, lang)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func (s *Service) SyntaxTree(ctx context.Context, req OutlineRequest) (string, e
 	if err != nil {
 		return "", err
 	}
-	tree, err := extract.New(s.langs, extract.Options{MaxFileSize: maxSize, MaxSourceSize: maxSize}).SyntaxTree(ctx, src, lang)
+	tree, err := extract.New(s.langs, extract.Options{MaxFileSize: maxSize, MaxSourceSize: maxSize}).SyntaxTree(ctx, req.File, src, lang)
 	if err != nil {
 		return "", AsError(fmt.Errorf("%s: %w", req.File, err))
 	}
