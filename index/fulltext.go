@@ -462,6 +462,10 @@ func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) 
 		_ = idx.Close()
 		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
 	}
+	if err := Tighten(dir); err != nil { // bleve's index_meta.json
+		_ = idx.Close()
+		return nil, err
+	}
 	return idx, nil
 }
 

@@ -60,7 +60,7 @@ func (f *Fulltext) newBulk() error {
 	if err := os.RemoveAll(build); err != nil {
 		return fmt.Errorf("index: remove the full-text build directory: %w", err)
 	}
-	if err := os.MkdirAll(build, 0o755); err != nil {
+	if err := os.MkdirAll(build, DirMode); err != nil {
 		return fmt.Errorf("index: full-text build directory: %w", err)
 	}
 	im, err := ftIndexMapping(f.reg, f.opts)
@@ -116,6 +116,9 @@ func (f *Fulltext) finishBulk() error {
 	}
 	if err := bk.b.Close(); err != nil {
 		return fmt.Errorf("index: finish the bulk fill of the full-text index: %w", err)
+	}
+	if err := Tighten(bk.dir); err != nil {
+		return err
 	}
 	idx, err := bleve.OpenUsing(bk.dir, map[string]any{"bolt_timeout": ftLockTimeout})
 	if err != nil {

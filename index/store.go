@@ -191,8 +191,14 @@ func init() {
 // OpenStore opens the store at path, creating it (and its directory) when missing, and
 // migrates it to SchemaVersion.
 func OpenStore(path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), DirMode); err != nil {
 		return nil, fmt.Errorf("index: create %s: %w", filepath.Dir(path), err)
+	}
+	// SQLite creates a database with mode 0644 less the umask, and its -wal and -shm files
+	// with the database's mode: an empty file of FileMode is an empty database that keeps
+	// all three private. When it cannot be created, SQLite's own open says why.
+	if f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, FileMode); err == nil {
+		f.Close()
 	}
 	dsn := "file:" + path + "?_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate"
 	db, err := sql.Open(sqliteDriver, dsn)

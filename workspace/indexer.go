@@ -104,6 +104,9 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 		return nil, err
 	}
 	defer unlock()
+	if err := tighten(indexDir); err != nil {
+		return nil, err
+	}
 	if err := rollForward(indexDir); err != nil {
 		return nil, err
 	}
@@ -145,7 +148,7 @@ func rebuild(ctx context.Context, root, indexDir string, reg *languages.Registry
 		old.Close()
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(next, completeFile), nil, 0o644)
+		err = os.WriteFile(filepath.Join(next, completeFile), nil, index.FileMode)
 	}
 	if err == nil {
 		err = rollForward(indexDir)

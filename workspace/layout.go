@@ -13,6 +13,8 @@ import (
 	"unicode"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/quarrysearch/quarry/index"
 )
 
 // Names inside a workspace's .quarry directory (see DESIGN.md, "Data on disk").
@@ -114,3 +116,15 @@ func StorePath(indexDir string) string { return filepath.Join(indexDir, filepath
 
 // FulltextPath returns the bleve index directory of an index directory.
 func FulltextPath(indexDir string) string { return filepath.Join(indexDir, fulltextDir) }
+
+// tighten makes the data directory that holds indexDir (all of .quarry/: the registry, the
+// socket, every index) private to its owner, as an older Quarry may have left it readable
+// by everyone (index.Tighten). An index directory outside a data directory is tightened
+// alone.
+func tighten(indexDir string) error {
+	dir := indexDir
+	if parent := filepath.Dir(indexDir); filepath.Base(parent) == indexesDir && filepath.Base(filepath.Dir(parent)) == DataDir {
+		dir = filepath.Dir(parent)
+	}
+	return index.Tighten(dir)
+}

@@ -20,7 +20,7 @@ var ErrLocked = errors.New("another quarry index run is writing this index")
 
 // lock takes the index directory's lock, replacing one left by a process that died.
 func lock(indexDir string) (unlock func(), err error) {
-	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+	if err := os.MkdirAll(indexDir, index.DirMode); err != nil {
 		if index.NotWritable(err) {
 			return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, index.ErrNotWritable, err)
 		}
@@ -28,7 +28,7 @@ func lock(indexDir string) (unlock func(), err error) {
 	}
 	p := filepath.Join(indexDir, lockFile)
 	for range 2 {
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, index.FileMode)
 		if err == nil {
 			fmt.Fprintf(f, "%d\n", os.Getpid())
 			f.Close()

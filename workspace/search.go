@@ -36,6 +36,9 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	if _, err := os.Stat(StorePath(indexDir)); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("workspace %s (%s): %w", e.ID, e.Root, ErrNotIndexed)
 	}
+	if err := tighten(indexDir); err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
+	}
 	ft, status, err := index.OpenFulltextReader(FulltextPath(indexDir))
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
