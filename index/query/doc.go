@@ -122,6 +122,13 @@ type Language struct {
 	Operators []Operator      `json:"operators"`
 	Rules     []Rule          `json:"rules"`
 	Examples  []Example       `json:"examples"`
+	Documents []DocumentLine  `json:"documents" jsonschema:"the line types of a query document: several searches in one query, a line each (TYPE: text), their results fused by reciprocal rank fusion, the first line weighing double; a single line without a type is a plain query"`
+}
+
+// DocumentLine is a line type of query documents as the document shows it.
+type DocumentLine struct {
+	Type string `json:"type"`
+	Doc  string `json:"doc"`
 }
 
 // LanguageField is a field of the language as the document shows it.
@@ -154,6 +161,9 @@ func Describe(values map[string][]string) *Language {
 	}
 	for _, t := range fieldTypes {
 		l.Types = append(l.Types, LanguageType{Name: t.String(), Values: t.Accepts()})
+	}
+	for _, d := range LineDocs {
+		l.Documents = append(l.Documents, DocumentLine{Type: string(d.Type), Doc: d.Doc})
 	}
 	return l
 }
