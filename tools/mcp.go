@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -214,7 +215,8 @@ func readResource(r mcpResource) mcp.ResourceHandler {
 	}
 }
 
-// schemaDoc is the schema called name, or an error listing the names there are.
+// schemaDoc is the schema called name, or the protocol's resource-not-found error listing
+// the names there are.
 func schemaDoc(name string) (any, error) {
 	all, err := Schemas()
 	if err != nil {
@@ -227,7 +229,9 @@ func schemaDoc(name string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, Errorf(CodeBadValue, "name", "no schema %q; schemas: %s", name, strings.Join(names, ", "))
+	return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound,
+		Message: fmt.Sprintf("no schema %q; schemas: %s", name, strings.Join(names, ", ")),
+		Data:    json.RawMessage(fmt.Sprintf(`{"uri":%q}`, strings.TrimSuffix(SchemaURITemplate, "{name}")+name))}
 }
 
 // ServeMCP serves srv over newline-delimited JSON-RPC on in and out (standard input and

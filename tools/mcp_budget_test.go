@@ -3,12 +3,14 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -140,8 +142,9 @@ func TestMCPResources(t *testing.T) {
 		}
 	}
 	_, err = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "quarry://schema/serch.result"})
-	if err == nil || !strings.Contains(err.Error(), "search.result") {
-		t.Errorf("read quarry://schema/serch.result: %v, want an error naming the schemas", err)
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != mcp.CodeResourceNotFound || !strings.Contains(werr.Message, "search.result") {
+		t.Errorf("read quarry://schema/serch.result: %v, want resource not found naming the schemas", err)
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 )
 
 // The query language as the contract shows it: the document (quarry describe query, the
-// MCP resource), the text (quarry help query) and the short section of the MCP
-// instructions and of the descriptions of tools that take a query. All of them are
+// MCP resource), the text (quarry help query) and the short line of the descriptions of
+// tools that take a query (the MCP instructions only point to the resource). All of them are
 // rendered from the registry of index/query (fields, operators, rules, examples), with the
 // contract's kinds and languages as the values of kind: and lang:.
 

@@ -8,8 +8,8 @@ import (
 )
 
 // The documentation of the expression language. Everything a person or an agent reads
-// about it (quarry help query, quarry describe query, the MCP resource, the MCP
-// instructions and fast_search's description) is rendered from Fields, Operators, Rules and
+// about it (quarry help query, quarry describe query, the MCP resource and fast_search's
+// description) is rendered from Fields, Operators, Rules, LineDocs and
 // Examples, and tests parse every example, so the documents cannot name a field the
 // parser lacks or leave out one it has.
 
