@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -105,8 +104,7 @@ func newMCPServer(call callFunc, version string) *mcp.Server {
 // input schema the schema of op's request, without the identifiers a client does not need.
 // It declares no output schema: the spec makes it optional, and the schemas of the
 // results, which the structured content follows, would be most of what a client reads
-// before its first call; they are the resource SchemaURITemplate. A batch answers in
-// text only, compact rows or a JSON array as asked: the fewest tokens.
+// before its first call; they are the resource SchemaURITemplate.
 func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
 	in, err := SchemaFor(op.Name+".request", op.Request)
 	if err != nil {
@@ -119,33 +117,6 @@ func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
 		return nil, err
 	}
 	return &mcp.Tool{Name: op.Tool, Description: desc, InputSchema: in}, nil
-}
-
-// outputSchema is the schema of a tool's structured content: op's result, or the failure
-// envelope. The two branches lose their $schema and $id: a client that caches schemas by
-// $id would see the envelope's once per tool.
-func outputSchema(op Operation) (*jsonschema.Schema, error) {
-	res, err := SchemaFor(op.Name+".result", op.Result)
-	if err != nil {
-		return nil, err
-	}
-	all, err := Schemas()
-	if err != nil {
-		return nil, err
-	}
-	env := all["error"]
-	for _, s := range []*jsonschema.Schema{res, env} {
-		s.Schema, s.ID = "", ""
-		delete(s.Extra, "version")
-	}
-	return &jsonschema.Schema{
-		Schema: SchemaDialect,
-		ID:     SchemaBase + "v" + majorVersion() + "/" + op.Name + ".output.json",
-		Title:  op.Name + ".output",
-		Type:   "object",
-		AnyOf:  []*jsonschema.Schema{res, env},
-		Extra:  map[string]any{"version": AgentVersion},
-	}, nil
 }
 
 // toolHandler runs op through call: the result, or the failure envelope. A panic is an

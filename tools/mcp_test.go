@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -120,6 +121,33 @@ func checkOutput(t *testing.T, tool string, res *mcp.CallToolResult) {
 	if err := resolved.Validate(generic(t, res.StructuredContent)); err != nil {
 		t.Errorf("%s: the structured content does not validate against the output schema: %v", tool, err)
 	}
+}
+
+// outputSchema is what a tool's structured content follows: op's result or the failure
+// envelope (the resources quarry://schema/OP.result and quarry://schema/error), without
+// their $schema and $id.
+func outputSchema(op Operation) (*jsonschema.Schema, error) {
+	res, err := SchemaFor(op.Name+".result", op.Result)
+	if err != nil {
+		return nil, err
+	}
+	all, err := Schemas()
+	if err != nil {
+		return nil, err
+	}
+	env := all["error"]
+	for _, s := range []*jsonschema.Schema{res, env} {
+		s.Schema, s.ID = "", ""
+		delete(s.Extra, "version")
+	}
+	return &jsonschema.Schema{
+		Schema: SchemaDialect,
+		ID:     SchemaBase + "v" + majorVersion() + "/" + op.Name + ".output.json",
+		Title:  op.Name + ".output",
+		Type:   "object",
+		AnyOf:  []*jsonschema.Schema{res, env},
+		Extra:  map[string]any{"version": AgentVersion},
+	}, nil
 }
 
 func resultText(res *mcp.CallToolResult) string {
