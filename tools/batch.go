@@ -25,9 +25,9 @@ import (
 
 // BatchRequest is quarry q and the MCP tool batch.
 type BatchRequest struct {
-	Batch    string `json:"batch" jsonschema:"statements separated by ;, each operation(parameters) { fields }: search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, take=5). Parameters are key=value, key!=value, key>N, key<N, key>=N, key<=N, key~=\"RE2\" or a value without a key; schema() lists the operations, their parameters and the operators each accepts"`
-	Format   string `json:"format,omitempty" jsonschema:"compact (default: per statement a # header line, a line of the fields' names, then one tab-separated row per result) or json (an array, one entry per statement in order: its result, or its error envelope)"`
-	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"the whole answer's budget in bytes: the statements share it, in order, and results past it are cut and marked (0: the default)"`
+	Batch    string `json:"batch" jsonschema:"statements separated by ;, e.g. search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, take=5); the language: schema() or quarry://batch-language"`
+	Format   string `json:"format,omitempty" jsonschema:"compact (default: a # header line, the columns, then tab-separated rows, per statement) or json (an array, one entry per statement)"`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"the whole answer's budget in bytes, shared by the statements in order (0: the default)"`
 }
 
 // Batch formats.

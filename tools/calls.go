@@ -26,7 +26,7 @@ const (
 
 // CallsRequest asks who calls a definition, or what it calls, as a tree.
 type CallsRequest struct {
-	Symbol    string `json:"symbol" jsonschema:"the definition: its name when it is defined once, qualified as code writes it (http.Server, Server.ServeHTTP, tokio::sync::Mutex), its symbol id, or path:line of its definition"`
+	Symbol    string `json:"symbol" jsonschema:"the definition: its name, qualified as code writes it (http.Server, Server.ServeHTTP), its symbol id, or path:line"`
 	Direction string `json:"direction" jsonschema:"callers (who calls it) or callees (what it calls)"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"levels of the tree, 1 to 5 (default 1)"`
 	Workspace string `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`

@@ -29,8 +29,8 @@ var explainSizes = map[string]struct{ list, bodyLines int }{
 
 // ExplainRequest asks for everything about one definition in one answer.
 type ExplainRequest struct {
-	Symbol    string `json:"symbol" jsonschema:"the definition: its name when it is defined once, qualified as code writes it (http.Server, Server.ServeHTTP, tokio::sync::Mutex), its symbol id, or path:line of its definition"`
-	Depth     string `json:"depth,omitempty" jsonschema:"overview (default: the definition and the first few of each list, under 1 KB of text for a typical function), context (25 of each, with signatures) or full (200 of each, and the body)"`
+	Symbol    string `json:"symbol" jsonschema:"the definition: its name, qualified as code writes it (http.Server, Server.ServeHTTP), its symbol id, or path:line"`
+	Depth     string `json:"depth,omitempty" jsonschema:"overview (default: the definition and the first few of each list), context (25 of each, with signatures) or full (200 of each, and the body)"`
 	Workspace string `json:"workspace,omitempty" jsonschema:"a workspace id; default the primary workspace"`
 }
 

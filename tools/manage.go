@@ -15,7 +15,7 @@ var workspaceOps = []string{"index", "add", "remove", "list", "refresh", "stats"
 
 // WorkspaceRequest is one workspace operation.
 type WorkspaceRequest struct {
-	Operation string `json:"operation" jsonschema:"index (the primary workspace), add (a reference workspace at path), remove (id: unregister it and delete its index), list, refresh (id, or all), stats (id: its counts and health report), clean (drop unused indexes), health (id)"`
+	Operation string `json:"operation" jsonschema:"index (the primary workspace), add (path), remove (id; deletes its index), list, refresh (id, or all), stats (id), clean (unused indexes), health (id)"`
 	Path      string `json:"path,omitempty" jsonschema:"add: the directory of the reference workspace"`
 	Name      string `json:"name,omitempty" jsonschema:"add: a name for it (default: its directory name)"`
 	ID        string `json:"id,omitempty" jsonschema:"remove, refresh, stats, health: the workspace id (from list); refresh without one refreshes all"`

@@ -11,7 +11,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,8 +23,39 @@ import (
 // CLI prints with --json) and a compact text rendering; a failure carries the contract's
 // envelope, with IsError set.
 
-// CapabilitiesURI is the URI of the MCP resource holding the capabilities document.
-const CapabilitiesURI = "quarry://capabilities"
+// URIs of the MCP resources.
+const (
+	// CapabilitiesURI holds the capabilities document.
+	CapabilitiesURI = "quarry://capabilities"
+	// BatchLanguageURI holds the batch language, what the batch statement schema() answers.
+	BatchLanguageURI = "quarry://batch-language"
+	// SchemaURITemplate holds the contract's JSON Schemas, one per name of Schemas.
+	SchemaURITemplate = "quarry://schema/{name}"
+)
+
+// mcpResource is a document the MCP server offers, read when an agent needs it rather than
+// paid for before its first call. A template's doc takes the name its URI ends with.
+type mcpResource struct {
+	URI, Name, Description string
+	Template               bool
+	doc                    func(name string) (any, error)
+}
+
+// mcpResources are the MCP server's resources; the instructions list them.
+var mcpResources = []mcpResource{
+	{URI: QueryLanguageURI, Name: "query-language",
+		Description: "fast_search's query language: fields (names, aliases, types, values), operators, rules, query documents, examples",
+		doc:         func(string) (any, error) { return QueryLanguage() }},
+	{URI: BatchLanguageURI, Name: "batch-language",
+		Description: "the batch tool's language: operations, parameters and the operators each accepts, fields, presets, formats, examples",
+		doc:         func(string) (any, error) { return BatchSchema(), nil }},
+	{URI: CapabilitiesURI, Name: "capabilities",
+		Description: "languages, symbol kinds, targets, limits, error codes, file_pattern syntax, operations",
+		doc:         func(string) (any, error) { return GetCapabilities() }},
+	{URI: SchemaURITemplate, Name: "schema", Template: true,
+		Description: "the JSON Schema of an operation's request or result (the structured content), or of a failure: name search.result, goto.request, error, ...",
+		doc:         schemaDoc},
+}
 
 // callFunc runs an operation by name with its JSON arguments; Service.Call is one.
 type callFunc func(ctx context.Context, op string, args json.RawMessage) (any, error)
@@ -57,67 +88,35 @@ func newMCPServer(call callFunc, version string) *mcp.Server {
 		if err != nil {
 			panic(fmt.Errorf("tools: MCP server: %w", err))
 		}
-		if op.Name == "batch" {
-			// A batch answers in text only, compact rows or a JSON array as asked: the
-			// fewest tokens, with no structured copy beside it.
-			tool.OutputSchema = nil
-		}
 		srv.AddTool(tool, toolHandler(op, call))
 	}
-	srv.AddResource(&mcp.Resource{URI: CapabilitiesURI, Name: "capabilities", MIMEType: "application/json",
-		Description: "What this Quarry can do: operations, languages, targets, symbol kinds, limits, error codes, file_pattern syntax."},
-		readCapabilities)
-	srv.AddResource(&mcp.Resource{URI: QueryLanguageURI, Name: "query-language", MIMEType: "application/json",
-		Description: "The query language of fast_search: fields (names, aliases, types, targets, values), operators, rules and examples."},
-		readQueryLanguage)
+	for _, r := range mcpResources {
+		if r.Template {
+			srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: r.URI, Name: r.Name, MIMEType: "application/json", Description: r.Description}, readResource(r))
+			continue
+		}
+		srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, MIMEType: "application/json", Description: r.Description}, readResource(r))
+	}
 	return srv
 }
 
-// MCPTool returns the MCP tool of op: its description generated from the contract, its
-// input schema the schema of op's request, its output schema the result or the failure
-// envelope.
+// MCPTool returns the MCP tool of op: its description generated from the contract and its
+// input schema the schema of op's request, without the identifiers a client does not need.
+// It declares no output schema: the spec makes it optional, and the schemas of the
+// results, which the structured content follows, would be most of what a client reads
+// before its first call; they are the resource SchemaURITemplate.
 func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
 	in, err := SchemaFor(op.Name+".request", op.Request)
 	if err != nil {
 		return nil, err
 	}
-	out, err := outputSchema(op)
-	if err != nil {
-		return nil, err
-	}
+	in.Schema, in.ID, in.Title = "", "", ""
+	delete(in.Extra, "version")
 	desc, err := ToolDescription(op, caps)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.Tool{Name: op.Tool, Description: desc, InputSchema: in, OutputSchema: out}, nil
-}
-
-// outputSchema is the schema of a tool's structured content: op's result, or the failure
-// envelope (some clients check an error result's structured content against the output
-// schema too). The two branches lose their $schema and $id: a client that caches
-// schemas by $id would see the envelope's once per tool.
-func outputSchema(op Operation) (*jsonschema.Schema, error) {
-	res, err := SchemaFor(op.Name+".result", op.Result)
-	if err != nil {
-		return nil, err
-	}
-	all, err := Schemas()
-	if err != nil {
-		return nil, err
-	}
-	env := all["error"]
-	for _, s := range []*jsonschema.Schema{res, env} {
-		s.Schema, s.ID = "", ""
-		delete(s.Extra, "version")
-	}
-	return &jsonschema.Schema{
-		Schema: SchemaDialect,
-		ID:     SchemaBase + "v" + majorVersion() + "/" + op.Name + ".output.json",
-		Title:  op.Name + ".output",
-		Type:   "object",
-		AnyOf:  []*jsonschema.Schema{res, env},
-		Extra:  map[string]any{"version": AgentVersion},
-	}, nil
+	return &mcp.Tool{Name: op.Tool, Description: desc, InputSchema: in}, nil
 }
 
 // toolHandler runs op through call: the result, or the failure envelope. A panic is an
@@ -164,16 +163,46 @@ func failure(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, StructuredContent: env, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
-func readCapabilities(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	caps, err := GetCapabilities()
+// readResource reads r: its document as indented JSON.
+func readResource(r mcpResource) mcp.ResourceHandler {
+	return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		uri := r.URI
+		if req != nil && req.Params != nil {
+			uri = req.Params.URI
+		}
+		name := ""
+		if r.Template {
+			name = strings.TrimPrefix(uri, strings.TrimSuffix(r.URI, "{name}"))
+		}
+		doc, err := r.doc(name)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+	}
+}
+
+// schemaDoc is the schema called name, or the protocol's resource-not-found error listing
+// the names there are.
+func schemaDoc(name string) (any, error) {
+	all, err := Schemas()
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.MarshalIndent(caps, "", "  ")
+	if s, ok := all[name]; ok {
+		return s, nil
+	}
+	names, err := SchemaNames()
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: CapabilitiesURI, MIMEType: "application/json", Text: string(b)}}}, nil
+	return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound,
+		Message: fmt.Sprintf("no schema %q; schemas: %s", name, strings.Join(names, ", ")),
+		Data:    json.RawMessage(fmt.Sprintf(`{"uri":%q}`, strings.TrimSuffix(SchemaURITemplate, "{name}")+name))}
 }
 
 // ServeMCP serves srv over newline-delimited JSON-RPC on in and out (standard input and

@@ -5,15 +5,20 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// What an agent reads about the MCP tools: the server's instructions and each tool's
-// description. Both are generated from the contract (the operations' summaries, the
-// descriptions of their request fields in the jsonschema tags, the capabilities document),
-// so they cannot say something the contract does not do. Only the examples are written
-// here, and a test decodes each against its operation's request.
+// What an agent reads about the MCP tools before its first call: the server's
+// instructions and each tool's description and input schema, kept under MCPBudget bytes
+// together. Both are generated from the contract (the operations' summaries, the request
+// types' jsonschema tags, the registries of the query and batch languages, the
+// resources' table), so they cannot say something the contract does not do; what an agent
+// needs only sometimes (the whole query and batch languages, the capabilities, the result
+// schemas) is in resources the descriptions point to in one line. Only the examples are
+// written here, and a test decodes each against its operation's request.
+
+// MCPBudget bounds, in bytes, what a client reads before its first call: the tools/list
+// result as JSON and the instructions. About 4,000 tokens.
+const MCPBudget = 16384
 
 // Example is a request to an operation and what it shows.
 type Example struct {
@@ -26,61 +31,27 @@ var Examples = map[string][]Example{
 	"batch": {
 		{`{"batch":"search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }"}`, "three lookups in one call, each projected to the fields needed"},
 		{`{"batch":"count(refs, symbol=HandlerFunc, kind=call); distinct(search, field=lang, q=Open)"}`, "how many calls, and which languages define the name"},
-		{`{"batch":"schema()"}`, "the operations, their parameters and the operators each accepts"},
 	},
 	"search": {
 		{`{"query":"ServeHTTP"}`, "where a name is defined: definitions rank first"},
 		{`{"query":"\"connection refused\"","target":"content","context_lines":2}`, "lines holding a phrase, with 2 lines around each"},
-		{`{"query":"Model","kind":["class"],"language":"python"}`, "only Python classes"},
 		{`{"query":"parse config","file_pattern":"src/**/*.rs,!**/tests/**"}`, "only under src/, tests left out"},
-		{`{"query":"docker-compose","target":"files"}`, "a file by name or path fragment"},
-		{`{"query":"kind:(class OR struct) name:*Service lang:go"}`, "the query language: Go classes and structs whose name ends in Service"},
-		{`{"query":"content:/TODO|FIXME/ -path:**/vendor/**","target":"content"}`, "the query language: lines matching a regex, outside vendor/"},
+		{`{"query":"content:/TODO|FIXME/ -path:**/vendor/**","target":"content"}`, "lines matching a regex, outside vendor/"},
 	},
 	"goto": {
-		{`{"symbol":"http.HandlerFunc"}`, "a qualified name"},
-		{`{"symbol":"Save","context_file":"internal/store/db.go"}`, "the definitions nearest the file that uses the name first"},
+		{`{"symbol":"Save","context_file":"internal/store/db.go"}`, "the definition that file sees first"},
 	},
 }
 
-// Instructions returns the MCP server's instructions: what Quarry is, its tools, how to
-// search well (parameters, targets, kinds, languages, globs, the query language, limits),
-// examples, and what a failure looks like.
+// Instructions returns the MCP server's instructions: what Quarry is, its tools, what an
+// answer and a failure look like, and the resources to read when needed.
 func Instructions(caps *Capabilities) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Quarry is an index of this workspace's source code (%d languages): definitions, lines and file paths, found in milliseconds. "+
-		"Use it before grep, find or reading whole files to locate code, then read only the lines it points to.\n\n", len(caps.Languages))
-	b.WriteString("Tools:\n")
-	var fields []string
-	params := map[string]string{}
+		"Use it before grep, find or reading whole files to locate code, then read only the lines it points to.\n\nTools:\n", len(caps.Languages))
 	for _, op := range Operations {
-		if op.Tool == "" {
-			continue
-		}
-		s, err := SchemaFor(op.Name+".request", op.Request)
-		if err != nil {
-			return "", err
-		}
-		names := requestFields(op.Request)
-		fmt.Fprintf(&b, "- %s: %s Parameters: %s.\n", op.Tool, op.Summary, paramList(names, s.Required))
-		for _, f := range names {
-			if _, seen := params[f]; !seen {
-				fields = append(fields, f)
-				params[f] = paramDoc(f, s.Properties[f], caps)
-			}
-		}
-	}
-	b.WriteString("\nParameters:\n")
-	for _, f := range fields {
-		fmt.Fprintf(&b, "- %s: %s\n", f, params[f])
-	}
-	b.WriteString("\n" + queryLanguageSection())
-	b.WriteString("\nExamples:\n")
-	for _, op := range Operations {
-		for _, ex := range Examples[op.Name] {
-			if op.Tool != "" {
-				fmt.Fprintf(&b, "- %s %s: %s\n", op.Tool, ex.Args, ex.Why)
-			}
+		if op.Tool != "" {
+			fmt.Fprintf(&b, "- %s: %s\n", op.Tool, strings.TrimSuffix(op.Summary, "."))
 		}
 	}
 	var results []reflect.Type
@@ -88,70 +59,57 @@ func Instructions(caps *Capabilities) (string, error) {
 		results = append(results, op.Result)
 	}
 	b.WriteString("\n" + resultDoc(caps, results...))
-	fmt.Fprintf(&b, "The capabilities document (languages, kinds, limits, error codes) is the resource %s.\n", CapabilitiesURI)
+	b.WriteString("\nResources, to read when needed:\n")
+	for _, r := range mcpResources {
+		fmt.Fprintf(&b, "- %s: %s\n", r.URI, r.Description)
+	}
 	return b.String(), nil
 }
 
-// ToolDescription returns the description of op's MCP tool: its summary, its parameters,
-// the query language in short when it takes a query, examples, and what a result and a
-// failure look like.
+// ToolDescription returns the description of op's MCP tool: its summary, the language it
+// takes in short with the resource holding the rest, and examples. Its parameters are its
+// input schema's.
 func ToolDescription(op Operation, caps *Capabilities) (string, error) {
-	s, err := SchemaFor(op.Name+".request", op.Request)
-	if err != nil {
-		return "", err
-	}
 	var b strings.Builder
-	b.WriteString(op.Summary + "\n\nParameters (a JSON object; an unknown parameter is an error):\n")
-	for _, f := range requestFields(op.Request) {
-		req := ""
-		if slices.Contains(s.Required, f) {
-			req = ", required"
-		}
-		fmt.Fprintf(&b, "- %s (%s%s): %s\n", f, typeName(s.Properties[f]), req, paramDoc(f, s.Properties[f], caps))
-	}
+	b.WriteString(op.Summary + "\n")
 	if takesQuery(op) {
-		b.WriteString("\n" + queryLanguageSection())
+		b.WriteString(queryLanguageLine())
+	}
+	if op.Name == "batch" {
+		b.WriteString(batchLanguageLine())
 	}
 	if exs := Examples[op.Name]; len(exs) > 0 {
-		b.WriteString("\nExamples:\n")
+		b.WriteString("Examples:\n")
 		for _, ex := range exs {
 			fmt.Fprintf(&b, "- %s: %s\n", ex.Args, ex.Why)
 		}
 	}
-	b.WriteString("\n" + resultDoc(caps, op.Result))
-	if _, ok := renderers[op.Result]; ok {
-		b.WriteString("The text content has one line per result (path:line: kind name — signature; path:line: text; path) and a last line with the count.\n")
-	}
 	return b.String(), nil
+}
+
+// batchLanguageLine is the batch language in short, from its registry: the operations and
+// operators, and where the rest is.
+func batchLanguageLine() string {
+	names := make([]string, len(batchOps))
+	for i, o := range batchOps {
+		names[i] = o.Name
+	}
+	ops := make([]string, len(batchOperatorDocs))
+	for i, o := range batchOperatorDocs {
+		ops[i] = o.Op
+	}
+	return fmt.Sprintf("Operations: %s. Operators: %s. The whole language (parameters, fields, presets, formats): the statement schema() or the resource %s.\n",
+		strings.Join(names, ", "), strings.Join(ops, " "), BatchLanguageURI)
 }
 
 // takesQuery reports whether op's request has a query field: a text in the query language.
 func takesQuery(op Operation) bool { return slices.Contains(requestFields(op.Request), "query") }
 
-// paramDoc describes the request field f: its description, and the values the
-// capabilities allow for it.
-func paramDoc(f string, s *jsonschema.Schema, caps *Capabilities) string {
-	doc := ""
-	if s != nil {
-		doc = s.Description
-	}
-	switch f {
-	case "target":
-		doc += ". Targets: " + strings.Join(caps.Targets, ", ")
-	case "kind":
-		doc += ". Kinds: " + strings.Join(caps.Kinds, ", ")
-	case "language":
-		doc += ". Languages: " + strings.Join(caps.Languages, ", ")
-	case "file_pattern":
-		doc += ". Syntax: " + caps.FilePattern
-	}
-	return doc
-}
-
 // resultDoc says what the results of the given types carry and what a failure looks like.
 func resultDoc(caps *Capabilities, results ...reflect.Type) string {
 	var b strings.Builder
-	b.WriteString("Paths are workspace-relative and POSIX, lines 1-based, results best first. ")
+	b.WriteString("An answer is compact text, one line per result (path:line: kind name — signature; path:line: text; path) and a last line with the count, " +
+		"with the same as JSON in structured content (batch: text only). Paths are workspace-relative and POSIX, lines 1-based, results best first. ")
 	if slices.ContainsFunc(results, func(t reflect.Type) bool {
 		if t.Kind() != reflect.Struct {
 			return false
@@ -162,40 +120,9 @@ func resultDoc(caps *Capabilities, results ...reflect.Type) string {
 		fmt.Fprintf(&b, "When truncated is true (truncated_reason %s, %s or %s), narrow the query or filters, or raise limit (at most %d, default %d). ",
 			TruncatedLimit, TruncatedMaxBytes, TruncatedTimeout, caps.Limits.MaxLimit, caps.Limits.DefaultLimit)
 	}
-	codes := make([]string, len(caps.ErrorCodes))
-	for i, c := range caps.ErrorCodes {
-		codes[i] = string(c)
-	}
-	fmt.Fprintf(&b, "A failure is an error result holding {\"ok\":false,\"error\":{\"code\":...,\"message\":...,\"path\":...}}: "+
-		"the message says what would be accepted; fix the call and try again. Codes: %s.\n", strings.Join(codes, ", "))
+	b.WriteString("A failure is an error result holding {\"ok\":false,\"error\":{\"code\":...,\"message\":...,\"path\":...}}: " +
+		"the message says what would be accepted; fix the call and try again.\n")
 	return b.String()
-}
-
-// paramList names the fields, marking the required ones.
-func paramList(names, required []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = n
-		if slices.Contains(required, n) {
-			out[i] += " (required)"
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// typeName names the JSON type of a property schema.
-func typeName(s *jsonschema.Schema) string {
-	if s == nil {
-		return "any"
-	}
-	t := s.Type
-	if t == "" && len(s.Types) > 0 {
-		t = strings.Join(slices.DeleteFunc(slices.Clone(s.Types), func(x string) bool { return x == "null" }), " or ")
-	}
-	if t == "array" && s.Items != nil {
-		return "array of " + typeName(s.Items)
-	}
-	return t
 }
 
 // renderers are the compact text renderings of result types, by type.

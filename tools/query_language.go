@@ -1,19 +1,15 @@
 package tools
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrysearch/quarry/index/query"
 )
 
 // The query language as the contract shows it: the document (quarry describe query, the
-// MCP resource), the text (quarry help query) and the short section of the MCP
-// instructions and of the descriptions of tools that take a query. All of them are
+// MCP resource), the text (quarry help query) and the short line of the descriptions of
+// tools that take a query (the MCP instructions only point to the resource). All of them are
 // rendered from the registry of index/query (fields, operators, rules, examples), with the
 // contract's kinds and languages as the values of kind: and lang:.
 
@@ -51,23 +47,10 @@ func queryLanguageValues(caps *Capabilities) map[string][]string {
 	return map[string][]string{"kind": caps.Kinds, "lang": caps.Languages}
 }
 
-func readQueryLanguage(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	l, err := QueryLanguage()
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.MarshalIndent(l, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: QueryLanguageURI, MIMEType: "application/json", Text: string(b)}}}, nil
-}
-
-// queryLanguageSection is the query language in short: the fields with their aliases, the
-// operators' syntax, two examples, and the resource that holds the rest.
-func queryLanguageSection() string {
-	var b strings.Builder
-	b.WriteString("Query language (plain words and \"quoted phrases\" need none of it):\n")
+// queryLanguageLine is the query language in short, for the description of a tool that
+// takes a query: the fields with their aliases, the operators' syntax, the line types of
+// query documents, an example, and the resource that holds the rest.
+func queryLanguageLine() string {
 	fields := make([]string, len(query.Fields))
 	for i, f := range query.Fields {
 		fields[i] = f.Name
@@ -75,17 +58,17 @@ func queryLanguageSection() string {
 			fields[i] += " (" + strings.Join(f.Aliases, ", ") + ")"
 		}
 	}
-	fmt.Fprintf(&b, "- fields, as FIELD:value: %s\n", strings.Join(fields, ", "))
 	syntax := make([]string, len(query.Operators))
 	for i, o := range query.Operators {
 		syntax[i] = o.Syntax
 	}
-	fmt.Fprintf(&b, "- operators: %s\n", strings.Join(syntax, " | "))
-	for _, e := range query.Examples[:min(queryLanguageExamples, len(query.Examples))] {
-		fmt.Fprintf(&b, "- example: %s (%s)\n", e.Query, e.Doc)
+	lines := make([]string, len(query.LineDocs))
+	for i, l := range query.LineDocs {
+		lines[i] = string(l.Type) + ":"
 	}
-	fmt.Fprintf(&b, "The whole language (field types and values, what each operator does, rules, more examples) is the resource %s.\n", QueryLanguageURI)
-	b.WriteString(QueryDocumentHelp())
+	var b strings.Builder
+	fmt.Fprintf(&b, "Query language (plain words need none of it): fields as FIELD:value: %s. Operators: %s. ", strings.Join(fields, ", "), strings.Join(syntax, " | "))
+	fmt.Fprintf(&b, "Query documents, a search a line: %s. E.g. %s. All of it: the resource %s.\n", strings.Join(lines, " "), query.Examples[0].Query, QueryLanguageURI)
 	return b.String()
 }
 

@@ -88,6 +88,14 @@ func TestQueryLanguageSurfaces(t *testing.T) {
 			t.Errorf("%s does not point to the resource %s", name, QueryLanguageURI)
 		}
 	}
+	delete(surfaces, "the instructions") // they only point to the resource
+	for _, name := range []string{"the description of fast_search", "the resource " + QueryLanguageURI, "the document"} {
+		for _, l := range query.LineDocs {
+			if !strings.Contains(surfaces[name], string(l.Type)+":") && !strings.Contains(surfaces[name], `"`+string(l.Type)+`"`) {
+				t.Errorf("%s lacks the query document line %s:", name, l.Type)
+			}
+		}
+	}
 	for name, text := range surfaces {
 		checkQuerySurface(t, name, text)
 		for _, o := range query.Operators {
@@ -104,6 +112,9 @@ func TestQueryLanguageSurfaces(t *testing.T) {
 		Targets: []string{"definitions"}, Doc: "a field only tests have", Example: "zzdrift:x"})
 	t.Cleanup(func() { query.Fields = old })
 	for name, text := range querySurfaces(t) {
+		if name == "the instructions" {
+			continue
+		}
 		if !strings.Contains(text, "zzdrift") || !strings.Contains(text, "zzd") {
 			t.Errorf("a field added to the registry does not show in %s: it is not generated from the registry", name)
 		}

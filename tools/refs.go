@@ -31,11 +31,11 @@ const (
 
 // RefsRequest asks for the uses of a symbol.
 type RefsRequest struct {
-	Symbol            string   `json:"symbol" jsonschema:"the definition whose uses to list: its name (exactly as written in code: ServeHTTP, get_user_data) when it is defined once, qualified as code writes it (http.Server, Server.ServeHTTP, tokio::sync::Mutex), its symbol id, or path:line of its definition; a name defined nowhere in the workspace lists its uses by name"`
+	Symbol            string   `json:"symbol" jsonschema:"the definition: its name, qualified as code writes it (http.Server, Server.ServeHTTP), its symbol id, or path:line; a name defined nowhere lists its uses by name"`
 	Kind              []string `json:"kind,omitempty" jsonschema:"only these kinds of use: call, variable_ref, type_usage, member_access, import"`
 	Unresolved        bool     `json:"unresolved,omitempty" jsonschema:"also list the uses of the name that resolution could not tie to any definition (after the resolved ones)"`
 	IncludeDefinition bool     `json:"include_definition,omitempty" jsonschema:"list the definition itself first (kind definition)"`
-	Workspace         string   `json:"workspace,omitempty" jsonschema:"a workspace id, or all: each workspace's uses of its own definition of the symbol (a name defined in none: every use by name); default the primary workspace"`
+	Workspace         string   `json:"workspace,omitempty" jsonschema:"a workspace id, or all (each workspace's uses of its own definition); default the primary workspace"`
 	Limit             int      `json:"limit,omitempty" jsonschema:"at most this many uses per page, 1 to 1000 (default 50)"`
 	Cursor            string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }

@@ -48,7 +48,7 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[ExplainRequest](), Result: reflect.TypeFor[ExplainResult]()},
 	{Name: "calls", Tool: "trace_calls", Summary: "Who calls a definition, or what it calls, as a tree some levels deep, with the call sites and cycles marked.",
 		Request: reflect.TypeFor[CallsRequest](), Result: reflect.TypeFor[CallsResult]()},
-	{Name: "batch", Tool: "batch", Summary: "Several lookups in one call, in the fewest tokens: statements separated by ;, each an operation (search, files, goto, refs, callers, callees, explain, symbols, health, count, distinct, schema) with parameters, predicates (lang!=python, line>=100, name~=\"^Get\") and a projection ({ name path line }, { brief }); answered in order, as compact rows or JSON.",
+	{Name: "batch", Tool: "batch", Summary: "Several lookups in one call, in the fewest tokens: statements separated by ;, each an operation with parameters, predicates (lang!=python, line>=100, name~=\"^Get\") and a projection ({ name path line }, { brief }); answered in order, as compact rows or JSON.",
 		Request: reflect.TypeFor[BatchRequest](), Result: reflect.TypeFor[[]any]()},
 	{Name: "workspace", Tool: "manage_workspace", Summary: "Manage workspaces: index, add, remove, list, refresh, stats, clean, health.",
 		Request: reflect.TypeFor[WorkspaceRequest](), Result: reflect.TypeFor[WorkspaceResult]()},

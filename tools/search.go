@@ -22,22 +22,22 @@ import (
 
 // SearchRequest is a search: fast_search over MCP, quarry search on the command line.
 type SearchRequest struct {
-	Query        string       `json:"query" jsonschema:"what to find: a name (ServeHTTP, get_user_data), words (all must match), \"quoted phrases\" (as written), a file name or path fragment; or the query language: fields (name: kind: lang: path: content: ...), AND OR NOT - ( ), /regex/, prefix*, fuzzy~1 (resource quarry://query-language); or a query document, one line each: lex: keywords, vec: a question in words (by meaning), hyde: a passage like the answer, intent: what it is about (expand: Q is lex: Q, lex: its words' nearest workspace terms, and vec: Q)"`
-	Target       string       `json:"target,omitempty" jsonschema:"auto (default: definitions, lines and files ranked together), definitions, content (matching lines) or files (paths)"`
+	Query        string       `json:"query" jsonschema:"a name (ServeHTTP, get_user_data), words (all must match), \"a phrase\", a file name or path fragment; or the query language and query documents of quarry://query-language"`
+	Target       string       `json:"target,omitempty" jsonschema:"auto (default: definitions, lines and files ranked together), definitions, content (lines) or files (paths)"`
 	Language     string       `json:"language,omitempty" jsonschema:"only this language (go, python, typescript, rust, ...; aliases like py and ts work)"`
 	Kind         []string     `json:"kind,omitempty" jsonschema:"only symbols of these kinds (class, function, method, struct, interface, ...)"`
 	FilePattern  string       `json:"file_pattern,omitempty" jsonschema:"only paths matching these globs, comma-separated: **/*.go, src/{api,db}/**, !**/vendor/** excludes"`
 	Limit        *int         `json:"limit,omitempty" jsonschema:"at most this many results, 1 to 500 (default 10)"`
-	ContextLines int          `json:"context_lines,omitempty" jsonschema:"lines of context around each matching line, 0 to 50 (definitions always show their first lines)"`
-	IncludeTests bool         `json:"include_tests,omitempty" jsonschema:"rank tests, fixtures and test data like source (by default they rank lower unless the query is about tests)"`
+	ContextLines int          `json:"context_lines,omitempty" jsonschema:"lines of context around each matching line, 0 to 50"`
+	IncludeTests bool         `json:"include_tests,omitempty" jsonschema:"rank tests like source (else they rank lower unless the query is about tests)"`
 	ExcludeTests bool         `json:"exclude_tests,omitempty" jsonschema:"leave tests out"`
-	Workspace    string       `json:"workspace,omitempty" jsonschema:"a workspace id (from the workspace list), or all; default the primary workspace"`
+	Workspace    string       `json:"workspace,omitempty" jsonschema:"a workspace id, or all; default the primary workspace"`
 	MaxBytes     int          `json:"max_bytes,omitempty" jsonschema:"cut whole results once their JSON exceeds this many bytes (0: no cut)"`
-	Cursor       string       `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer to the same request: its next page (content and files targets)"`
-	TimeoutMS    int          `json:"timeout_ms,omitempty" jsonschema:"stop after this many milliseconds and answer with what was found, truncated_reason timeout (default 10000, at most 60000)"`
-	Searches     []SearchLine `json:"searches,omitempty" jsonschema:"a query document as a list, instead of query: up to 10 lines {type: lex, vec or hyde; query}, searched apart and fused (reciprocal rank fusion, the first line weighing double); the same as query lines typed lex:, vec:, hyde:"`
-	Explain      bool         `json:"explain,omitempty" jsonschema:"per result, why it ranks where it does: the parts of its score (BM25, priors, kind weight, promotions, auto's normalization; the cosine of vec: lines) and, for a query document, each line's rank and share of the fused score"`
-	Intent       string       `json:"intent,omitempty" jsonschema:"what the search is about, in words (with a query document, or a plain query): it biases vec: and hyde: lines and lifts results sharing its words, but never searches alone"`
+	Cursor       string       `json:"cursor,omitempty" jsonschema:"the next_cursor of the previous page (content and files targets)"`
+	TimeoutMS    int          `json:"timeout_ms,omitempty" jsonschema:"answer with what was found after this many milliseconds (default 10000, at most 60000)"`
+	Searches     []SearchLine `json:"searches,omitempty" jsonschema:"a query document as a list, instead of query: up to 10 lines {type, query}, searched apart and fused"`
+	Explain      bool         `json:"explain,omitempty" jsonschema:"per result, the parts of its score (and each query document line's rank)"`
+	Intent       string       `json:"intent,omitempty" jsonschema:"what the search is about, in words: biases vec: and hyde: lines and lifts results sharing its words"`
 }
 
 // Hit is one search or goto result: the index's hit, as it is on the wire.
@@ -583,7 +583,7 @@ func fitBytes[T any](results *[]T, maxBytes int, truncated *bool, reason *string
 // GotoRequest asks where a symbol is defined.
 type GotoRequest struct {
 	Symbol      string `json:"symbol" jsonschema:"the name to find the definition of; may be qualified (http.HandlerFunc, Vec::new)"`
-	ContextFile string `json:"context_file,omitempty" jsonschema:"the file the name is used in (workspace-relative or absolute): the definition the file sees through its scope, imports and package comes first (its resolution says why), then definitions near the file"`
+	ContextFile string `json:"context_file,omitempty" jsonschema:"the file using the name: the definition it sees through scope and imports comes first"`
 	Line        int    `json:"line,omitempty" jsonschema:"the line of context_file where the name is used: the definitions around it are in scope"`
 	Workspace   string `json:"workspace,omitempty" jsonschema:"a workspace id, or all; default the primary workspace"`
 	Limit       *int   `json:"limit,omitempty" jsonschema:"at most this many definitions, 1 to 500 (default 10)"`

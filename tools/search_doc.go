@@ -19,7 +19,7 @@ import (
 
 // SearchLine is one line of a query document given as a list (fast_search searches).
 type SearchLine struct {
-	Type  string `json:"type" jsonschema:"lex (keywords: words, \"phrases\", -word and -\"phrase\" exclude), vec (a question in words, searched by meaning) or hyde (a passage like the code or doc you expect)"`
+	Type  string `json:"type" jsonschema:"lex (keywords), vec (a question, searched by meaning) or hyde (a passage like the answer)"`
 	Query string `json:"query" jsonschema:"the line's text"`
 }
 

@@ -8,8 +8,8 @@ import (
 )
 
 // The documentation of the expression language. Everything a person or an agent reads
-// about it (quarry help query, quarry describe query, the MCP resource, the MCP
-// instructions and fast_search's description) is rendered from Fields, Operators, Rules and
+// about it (quarry help query, quarry describe query, the MCP resource and fast_search's
+// description) is rendered from Fields, Operators, Rules, LineDocs and
 // Examples, and tests parse every example, so the documents cannot name a field the
 // parser lacks or leave out one it has.
 
@@ -122,6 +122,13 @@ type Language struct {
 	Operators []Operator      `json:"operators"`
 	Rules     []Rule          `json:"rules"`
 	Examples  []Example       `json:"examples"`
+	Documents []DocumentLine  `json:"documents" jsonschema:"the line types of a query document: several searches in one query, a line each (TYPE: text), their results fused by reciprocal rank fusion, the first line weighing double; a single line without a type is a plain query"`
+}
+
+// DocumentLine is a line type of query documents as the document shows it.
+type DocumentLine struct {
+	Type string `json:"type"`
+	Doc  string `json:"doc"`
 }
 
 // LanguageField is a field of the language as the document shows it.
@@ -154,6 +161,9 @@ func Describe(values map[string][]string) *Language {
 	}
 	for _, t := range fieldTypes {
 		l.Types = append(l.Types, LanguageType{Name: t.String(), Values: t.Accepts()})
+	}
+	for _, d := range LineDocs {
+		l.Documents = append(l.Documents, DocumentLine{Type: string(d.Type), Doc: d.Doc})
 	}
 	return l
 }

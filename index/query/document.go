@@ -32,7 +32,8 @@ const (
 var SearchLineTypes = []LineType{LineLex, LineVec, LineHyde}
 
 // LineDoc says what a line type is for and when to write it: the one source of what the
-// MCP instructions and the search help say about query documents.
+// query language document, fast_search's description and the search help say about
+// query documents.
 type LineDoc struct {
 	Type LineType
 	Doc  string
