@@ -68,7 +68,8 @@ func TestGuardHost(t *testing.T) {
 		{"the name it was given, another page", HTTPAccess{Addr: "devbox.lan:7777"}, lan, "devbox.lan:7777", "http://evil.example:7777", false},
 		{"port 80 without port", HTTPAccess{Addr: "127.0.0.1:80"}, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80}, "localhost", "http://localhost", true},
 		{"no connection: the port of Addr", HTTPAccess{Addr: "127.0.0.1:7777"}, nil, "localhost:7777", "", true},
-		{"no connection, no address", HTTPAccess{}, nil, "localhost:7777", "", false},
+		{"no connection, no address (a handler called in the process)", HTTPAccess{}, nil, "example.com", "", true},
+		{"no connection, no address, a foreign page", HTTPAccess{}, nil, "example.com", "https://evil.example", false},
 	}
 	for _, tt := range tests {
 		status, body := guarded(tt.access, tt.local, tt.host, tt.origin)

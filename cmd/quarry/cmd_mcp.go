@@ -68,7 +68,7 @@ on standard input and output the agent is the user's and may.`,
 	}
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve streamable HTTP on this HOST:PORT instead of stdio")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on an address other machines can reach")
-	cmd.Flags().StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under this one")
+	cmd.Flags().StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under `DIR` only")
 	cmd.Flags().BoolVar(&opts.noWatch, "no-watch", false, "do not watch the workspace's files (the index changes only with quarry index)")
 	return cmd
 }

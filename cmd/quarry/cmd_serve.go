@@ -46,7 +46,7 @@ directories under DIR. It watches the files, so the page answers from a fresh in
 	f := cmd.Flags()
 	f.StringVar(&opts.addr, "addr", "127.0.0.1:7777", "listen on this HOST:PORT")
 	f.BoolVar(&opts.allowRemote, "allow-remote", false, "let --addr be an address other machines can reach")
-	f.StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under this one")
+	f.StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under `DIR` only")
 	f.BoolVar(&opts.noWatch, "no-watch", false, "do not watch the files (the index stays as it is)")
 	f.BoolVar(&opts.noMCP, "no-mcp", false, "do not serve MCP at /mcp")
 	return cmd
