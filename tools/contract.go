@@ -21,7 +21,7 @@ import (
 )
 
 // AgentVersion is the version of the agent contract.
-const AgentVersion = "1.3"
+const AgentVersion = "1.4"
 
 // Code is an error code of the contract. The set is closed within a major AgentVersion.
 type Code string
@@ -38,12 +38,13 @@ const (
 	CodeTimeout              Code = "TIMEOUT"                // the operation ran out of time
 	CodeUnreadable           Code = "UNREADABLE"             // a file that exists but cannot be read or parsed
 	CodeBusy                 Code = "INDEX_BUSY"             // another process is writing the index
+	CodeNotAllowed           Code = "NOT_ALLOWED"            // this server does not let its clients do this (a flag of the server would), or a request from another site
 	CodeInternal             Code = "INTERNAL"               // anything else: a bug or an environment failure
 )
 
 // Codes lists every error code, for documents and schemas.
 var Codes = []Code{CodeBadQuery, CodeUnknownField, CodeBadValue, CodeNotIndexed, CodeUnknownWorkspace,
-	CodePathOutsideWorkspace, CodeNotFound, CodeTimeout, CodeUnreadable, CodeBusy, CodeInternal}
+	CodePathOutsideWorkspace, CodeNotFound, CodeTimeout, CodeUnreadable, CodeBusy, CodeNotAllowed, CodeInternal}
 
 // Error is a failure of an operation, as the contract reports it.
 type Error struct {

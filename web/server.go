@@ -31,34 +31,62 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 type Options struct {
 	// MCP, when set, is served at /mcp (quarry serve --mcp).
 	MCP http.Handler
+	// Access is what the server's clients may do: the Host and Origin it answers to, and
+	// whether they may add workspaces (quarry serve --addr, --allow-workspace-root).
+	Access tools.HTTPAccess
 }
 
-// Handler returns the server of svc's workspaces.
+// Handler returns the server of svc's workspaces. Every route is behind opts.Access's Host
+// and Origin check.
 func Handler(svc *tools.Service, opts Options) http.Handler {
-	s := &server{svc: svc}
+	s := &server{svc: svc, call: opts.Access.Call(svc)}
 	mux := http.NewServeMux()
-	assets, _ := fs.Sub(static, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.FS(assets))))
-	mux.HandleFunc("GET /static/chroma.css", s.chromaCSS)
-	mux.HandleFunc("GET /{$}", s.page)
-	mux.HandleFunc("POST /api/{op}", s.api)
-	mux.HandleFunc("GET /api/health", s.health)
-	mux.HandleFunc("GET /api/{op}", s.apiGet)
-	mux.HandleFunc("GET /file", s.file)
-	mux.HandleFunc("GET /refs", s.refs)
-	mux.HandleFunc("GET /calls", s.calls)
-	if opts.MCP != nil {
-		mux.Handle("/mcp", opts.MCP)
+	for _, r := range s.routes(opts) {
+		mux.Handle(r.pattern, r.handler)
 	}
-	return secure(mux)
+	return secure(opts.Access.Guard(mux))
+}
+
+// Patterns lists the routes Handler serves with opts, as ServeMux patterns ("GET /file"): a
+// test of what every route must do (refuse a foreign Host) covers a route added later.
+func Patterns(opts Options) []string {
+	var out []string
+	for _, r := range (&server{}).routes(opts) {
+		out = append(out, r.pattern)
+	}
+	return out
+}
+
+type route struct {
+	pattern string
+	handler http.Handler
+}
+
+func (s *server) routes(opts Options) []route {
+	assets, _ := fs.Sub(static, "static")
+	rs := []route{
+		{"GET /static/", http.StripPrefix("/static/", http.FileServer(http.FS(assets)))},
+		{"GET /static/chroma.css", http.HandlerFunc(s.chromaCSS)},
+		{"GET /{$}", http.HandlerFunc(s.page)},
+		{"POST /api/{op}", http.HandlerFunc(s.api)},
+		{"GET /api/health", http.HandlerFunc(s.health)},
+		{"GET /api/{op}", http.HandlerFunc(s.apiGet)},
+		{"GET /file", http.HandlerFunc(s.file)},
+		{"GET /refs", http.HandlerFunc(s.refs)},
+		{"GET /calls", http.HandlerFunc(s.calls)},
+	}
+	if opts.MCP != nil {
+		rs = append(rs, route{"/mcp", opts.MCP})
+	}
+	return rs
 }
 
 type server struct {
-	svc *tools.Service
+	svc  *tools.Service
+	call func(ctx context.Context, op string, args json.RawMessage) (any, error) // svc.Call as the clients may run it
 }
 
-// secure wraps every response in the page's headers and refuses other sites' requests: a
-// browser on another origin may not drive the index (the Origin check of quarry mcp --http).
+// secure wraps every response in the page's headers.
 func secure(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -66,19 +94,8 @@ func secure(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
-		if origin := r.Header.Get("Origin"); origin != "" && !tools.LoopbackOrigin(origin) && !sameOrigin(origin, r) {
-			writeError(w, http.StatusForbidden, tools.Errorf(tools.CodeBadValue, "origin", "cross-origin request from %s refused", origin))
-			return
-		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// sameOrigin reports whether origin is the page's own (served on a remote address with
-// --allow-remote).
-func sameOrigin(origin string, r *http.Request) bool {
-	_, host, ok := strings.Cut(origin, "://")
-	return ok && host == r.Host
 }
 
 // statusOf is the HTTP status of a contract error.
@@ -88,7 +105,7 @@ func statusOf(e *tools.Error) int {
 		return http.StatusBadRequest
 	case tools.CodeNotFound, tools.CodeUnknownWorkspace:
 		return http.StatusNotFound
-	case tools.CodePathOutsideWorkspace:
+	case tools.CodePathOutsideWorkspace, tools.CodeNotAllowed:
 		return http.StatusForbidden
 	case tools.CodeNotIndexed:
 		return http.StatusConflict
@@ -164,7 +181,7 @@ func (s *server) run(w http.ResponseWriter, ctx context.Context, op string, body
 		writeError(w, http.StatusNotFound, tools.Errorf(tools.CodeBadValue, "op", "no operation %q; operations: %s", op, strings.Join(tools.OperationNames(), ", ")))
 		return
 	}
-	res, err := s.svc.Call(ctx, op, bytes.TrimSpace(body))
+	res, err := s.call(ctx, op, bytes.TrimSpace(body))
 	if err != nil {
 		writeError(w, 0, err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,9 +21,10 @@ func init() {
 }
 
 type mcpOptions struct {
-	http        string
-	allowRemote bool
-	noWatch     bool
+	http          string
+	allowRemote   bool
+	workspaceRoot string
+	noWatch       bool
 }
 
 // httpShutdownTimeout bounds how long quarry mcp --http waits for requests in flight when
@@ -52,8 +54,12 @@ answers the quarry commands run in the workspace from a terminal (a socket in .q
 second quarry mcp in the same workspace asks the first, and takes over when it stops.
 
 --http listens on loopback addresses only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
-unless --allow-remote is given, and refuses cross-origin requests from web pages (an Origin
-header naming another host than localhost, 127.0.0.1 or ::1) with 403.`,
+unless --allow-remote is given. It refuses with 403 a request for another host than the
+address it listens on or a loopback name with its port (DNS rebinding), and cross-origin
+requests from web pages (an Origin header naming another host than this server's,
+localhost, 127.0.0.1 or ::1). Over HTTP, manage_workspace's add, remove and clean are
+refused unless --allow-workspace-root DIR lets clients add and remove workspaces under DIR;
+on standard input and output the agent is the user's and may.`,
 		Example: `  quarry mcp
   quarry mcp --root /path/to/workspace
   quarry mcp --http 127.0.0.1:8765`,
@@ -62,6 +68,7 @@ header naming another host than localhost, 127.0.0.1 or ::1) with 403.`,
 	}
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve streamable HTTP on this HOST:PORT instead of stdio")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on an address other machines can reach")
+	cmd.Flags().StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under `DIR` only")
 	cmd.Flags().BoolVar(&opts.noWatch, "no-watch", false, "do not watch the workspace's files (the index changes only with quarry index)")
 	return cmd
 }
@@ -70,8 +77,16 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	if opts.allowRemote && opts.http == "" {
 		return usagef(cmd.CommandPath(), "--allow-remote goes with --http ADDR")
 	}
+	if opts.workspaceRoot != "" && opts.http == "" {
+		return usagef(cmd.CommandPath(), "--allow-workspace-root goes with --http ADDR (on standard input and output manage_workspace may add any workspace)")
+	}
+	var access tools.HTTPAccess
 	if opts.http != "" {
 		if err := checkListenAddr("--http", opts.http, opts.allowRemote); err != nil {
+			return &usageError{cmd: cmd.CommandPath(), err: err}
+		}
+		var err error
+		if access, err = httpAccess(opts.http, opts.workspaceRoot); err != nil {
 			return &usageError{cmd: cmd.CommandPath(), err: err}
 		}
 	}
@@ -82,17 +97,36 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	defer svc.Close()
 	stderr := cmd.ErrOrStderr()
 	svc.MaxBytes = tools.AgentMaxBytes
-	srv := tools.NewMCPServer(svc, version)
 	defer serveAndWatch(cmd, svc, "quarry mcp", opts.noWatch)()
 	if opts.http == "" {
-		return tools.ServeMCP(cmd.Context(), srv, cmd.InOrStdin(), cmd.OutOrStdout())
+		return tools.ServeMCP(cmd.Context(), tools.NewMCPServer(svc, version), cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	ln, err := net.Listen("tcp", opts.http)
 	if err != nil {
 		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--http %s: %w", opts.http, err)}
 	}
 	fmt.Fprintf(stderr, "quarry mcp: serving %s on http://%s/\n", root, ln.Addr())
-	return serveHTTP(cmd.Context(), ln, tools.MCPHandler(srv))
+	return serveHTTP(cmd.Context(), ln, access.Guard(tools.MCPHandler(tools.NewHTTPMCPServer(svc, version, access))))
+}
+
+// httpAccess is what the clients of an HTTP server listening on addr may do: add and
+// remove workspaces under workspaceRoot when it is set (--allow-workspace-root), which must
+// be a directory.
+func httpAccess(addr, workspaceRoot string) (tools.HTTPAccess, error) {
+	a := tools.HTTPAccess{Addr: addr}
+	if workspaceRoot == "" {
+		return a, nil
+	}
+	const want = "give the directory under which HTTP clients may add workspaces"
+	root, err := workspace.CanonicalDir(workspaceRoot)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return a, fmt.Errorf("%s %s: no such directory; %s", tools.WorkspaceRootFlag, workspaceRoot, want)
+	case err != nil:
+		return a, fmt.Errorf("%s %s: %v; %s", tools.WorkspaceRootFlag, workspaceRoot, err, want)
+	}
+	a.WorkspaceRoot = root
+	return a, nil
 }
 
 // checkListenAddr refuses an address (given by flag) that is not HOST:PORT, and one that
