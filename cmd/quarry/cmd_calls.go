@@ -49,11 +49,18 @@ shown by its name, (unresolved).`,
 					return err
 				}
 			} else {
-				text, err := tools.Render(res)
+				// The notes below say in flags what the tree leaves out.
+				tree := *res
+				tree.Truncated, tree.Unresolved = false, 0
+				text, err := tools.Render(&tree)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(w, text)
+				if res.Truncated {
+					fmt.Fprintf(cmd.ErrOrStderr(), "(first %d %s shown, the most a tree holds; a smaller --depth, or quarry refs %s --kind call, lists the rest)\n", res.Count, direction, args[0])
+				}
+				printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "call", args[0], "quarry refs "+args[0]+" --kind call --unresolved")
 			}
 			if res.Count == 0 {
 				return errNothingFound

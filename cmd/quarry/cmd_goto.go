@@ -63,6 +63,9 @@ resolved as the file would (an import's name, a type).`,
 						fmt.Fprintln(w, plainHit(p, h))
 					}
 				}
+				if res.Truncated {
+					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "definitions", moreByLimit(len(res.Results), res.Total))
+				}
 			}
 			if len(res.Results) == 0 {
 				if !opts.json {

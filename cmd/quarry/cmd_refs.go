@@ -71,8 +71,9 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, why, r.Text)
 				}
 				if res.NextCursor != "" {
-					fmt.Fprintf(w, "(%d of %d uses; next page: --cursor %s)\n", len(res.Results), res.Total, res.NextCursor)
+					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "uses", "--cursor "+res.NextCursor+" for the next page")
 				}
+				printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "use", args[0], "--unresolved")
 			}
 			if res.Total == 0 {
 				if !opts.json {
