@@ -34,9 +34,10 @@ const PromoteOutOfSourceShare = 0.5
 
 // PromoteOutOfCodeShare is the share of its promotion a match keeps in documentation or
 // configuration (a Markdown heading, a TOML or YAML key): below every match promoted in
-// code, tests included (the least: PromoteQualifiedName x PromoteOutOfSourceShare), above
-// every definition that only holds the query's words.
-const PromoteOutOfCodeShare = 0.24
+// code, tests included (the least: PromoteQualifiedName x PromoteOutOfSourceShare), even
+// with the most a prior adds (PriorSpread); above every definition that only holds the
+// query's words.
+const PromoteOutOfCodeShare = 0.2
 
 // Definition is what the promotion and the prior of a definition depend on.
 type Definition struct {
