@@ -31,8 +31,9 @@ lists its uses by name.
 
 A use counts when resolution ties it to the definition: the same scope, a receiver (self,
 this, a Go method's receiver), an import, the same package, a Type.member qualifier, or the
-only definition of the name. --unresolved adds the uses no rule ties to any definition.
-Pages of --limit; the last line gives the --cursor of the next page.`,
+only definition of the name. --unresolved adds the uses no rule ties to any definition;
+without it, a note on standard error counts them. Pages of --limit; a note on standard
+error gives the --cursor of the next page.`,
 		Example: `  quarry refs ServeHTTP
   quarry refs net/http/server.go:2285
   quarry refs get_user_data --kind call --unresolved --json`,
