@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +59,7 @@ shown by its name, (unresolved).`,
 				}
 				fmt.Fprintln(w, text)
 				if res.Truncated {
-					fmt.Fprintf(cmd.ErrOrStderr(), "(first %d %s shown, the most a tree holds; a smaller --depth, or quarry refs %s --kind call, lists the rest)\n", res.Count, direction, args[0])
+					fmt.Fprintf(cmd.ErrOrStderr(), "(first %d %s shown, the most a tree holds%s)\n", res.Count, direction, cutCallsAdvice(res, args[0]))
 				}
 				printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "call", args[0], "quarry refs "+args[0]+" --kind call --unresolved")
 			}
@@ -73,4 +74,20 @@ shown by its name, (unresolved).`,
 	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("calls", "workspace"))
 	f.BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+// cutCallsAdvice says what shows the rest of a call tree cut at its most nodes: fewer
+// levels, and every call of symbol for callers.
+func cutCallsAdvice(res *tools.CallsResult, symbol string) string {
+	var ways []string
+	if res.Depth > 1 {
+		ways = append(ways, fmt.Sprintf("--depth %d", res.Depth-1))
+	}
+	if res.Direction == tools.CallsCallers {
+		ways = append(ways, "quarry refs "+symbol+" --kind call")
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(ways, " or ") + " for the rest"
 }

@@ -143,7 +143,7 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 		printHits(w, res, isTerminal(w))
 		switch {
 		case res.NextCursor != "":
-			printCut(cmd.ErrOrStderr(), len(res.Results), 0, "results", "--cursor "+res.NextCursor+" for the next page")
+			fmt.Fprintf(cmd.ErrOrStderr(), "(%d results on this page; --cursor %s for the next page)\n", len(res.Results), res.NextCursor)
 		case res.TruncatedReason == tools.TruncatedLimit:
 			printCut(cmd.ErrOrStderr(), len(res.Results), 0, "results", moreByLimit(len(res.Results), 0))
 		case res.TruncatedReason == tools.TruncatedTimeout:

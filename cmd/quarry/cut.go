@@ -14,6 +14,7 @@ import (
 //	(10 of 22 definitions shown; --limit 22 for all)
 //	(first 10 results shown; --limit 20 for more)
 //	(50 of 120 uses shown; --cursor 50 for the next page)
+//	(10 results on this page; --cursor eyJv... for the next page)
 //	(34 more uses of Next left unresolved; --unresolved lists them)
 
 // printCut tells w that shown of total results (total <= shown: unknown, more exist) named
