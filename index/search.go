@@ -247,6 +247,7 @@ func (s *Searcher) plainSearch(ctx context.Context, req Request, q *query.Query,
 	switch req.Target {
 	case TargetDefinitions:
 		hits, relaxed, err = s.definitions(ctx, req, q, keepTests, req.Limit+1)
+		foldPromotion(hits)
 	case TargetContent:
 		hits, relaxed, err = s.content(ctx, req, q, keepTests, req.Offset+req.Limit+1, 0)
 		hits = cut(hits, req.Offset)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -172,7 +173,34 @@ func (h Hit) pathWeight(keepTests bool) float64 {
 // definition returns what ranking knows of a definition hit.
 func (h Hit) definition() scoring.Definition {
 	return scoring.Definition{Name: h.Name, Kind: h.Kind, Parent: h.parent, Path: h.Path, Signature: h.Signature,
-		Visibility: h.visibility, Declaration: h.declaration}
+		Visibility: h.visibility, Declaration: h.declaration, Category: languages.CategoryOf(h.Language)}
+}
+
+// maxScoreShare is the most of a definition's score, over the best score, that
+// foldPromotion adds to its promotion.
+const maxScoreShare = 0.01
+
+// foldPromotion makes the score of definition hits sorted by sortPromoted the order they
+// are in: a promoted hit's score becomes its promotion plus a share of its score over the
+// best, one not promoted that share alone, the share under half the smallest gap between
+// two promotions. The definitions target answers with these scores, so that a hit never
+// follows one of lower score.
+func foldPromotion(hits []Hit) {
+	top, share := 0.0, maxScoreShare
+	for i, h := range hits {
+		top = max(top, h.Score)
+		if i > 0 && hits[i-1].bonus > h.bonus {
+			share = min(share, (hits[i-1].bonus-h.bonus)/2)
+		}
+	}
+	if top <= 0 || hits[0].bonus == 0 {
+		return // nothing promoted: the scores are the order
+	}
+	for i := range hits {
+		h := &hits[i]
+		h.parts.normalized, h.parts.share = h.Score/top, share
+		h.Score = h.bonus + share*h.Score/top
+	}
 }
 
 // sortPromoted sorts hits by promotion first, then by score.

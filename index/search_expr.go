@@ -364,7 +364,9 @@ func (s *Searcher) exprSearch(ctx context.Context, req Request, keepTests bool) 
 	want := req.Limit + 1
 	switch req.Target {
 	case TargetDefinitions:
-		return s.exprDefinitions(ctx, req, keepTests, want)
+		hits, timedOut, err = s.exprDefinitions(ctx, req, keepTests, want)
+		foldPromotion(hits)
+		return hits, timedOut, err
 	case TargetContent:
 		return s.exprContent(ctx, req, keepTests, req.Offset, want, 0)
 	case TargetFiles:

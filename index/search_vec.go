@@ -109,6 +109,7 @@ type scoreParts struct {
 	fulltext, cosine                 float64
 	important, path, kind, placement float64
 	promotion, normalized, target    float64
+	share                            float64 // of the normalized score, added to the promotion (foldPromotion)
 }
 
 // explain sets h.Explain from the parts its score was made of.
@@ -140,6 +141,9 @@ func (h *Hit) explain() {
 	}
 	if p.normalized != 0 {
 		add("normalized", "=", p.normalized, "the score over its target's best (auto ranks definitions, lines and files together)")
+	}
+	if p.share != 0 {
+		add("score_share", "x", p.share, "the share of the score added to the promotion: under half the gap between two promotions, so that the definitions target's order is its score's")
 	}
 	if p.promotion != 0 {
 		add("promotion", "+", p.promotion, "an exact or qualified name asked for (the definitions target sorts by it first)")

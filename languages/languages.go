@@ -8,6 +8,9 @@
 //	name         = "rust"            # must equal the file name without ".toml"
 //	aliases      = ["rs"]            # other names accepted by Lookup (--lang)
 //	grammar      = "rust"            # a grammar Quarry links (KnownGrammars)
+//	category     = "code"            # what its files hold: code, docs (prose: Markdown) or
+//	                                 # config (keys and values: TOML, YAML); a definition
+//	                                 # in docs or config ranks below the same name in code
 //	extensions   = [".rs"]           # lower-case, with the dot; unique across all files
 //	filenames    = []                # base names without a telling extension (Rakefile); NAME.*
 //	                                 # also matches NAME.x for an x no language claims
@@ -68,6 +71,7 @@ type Language struct {
 	Name         string   `toml:"name"`
 	Aliases      []string `toml:"aliases"`
 	Grammar      string   `toml:"grammar"`
+	Category     Category `toml:"category"`
 	Extensions   []string `toml:"extensions"`
 	Filenames    []string `toml:"filenames"`
 	Interpreters []string `toml:"interpreters"`
@@ -82,6 +86,35 @@ type Language struct {
 	Scoring struct {
 		ImportantPatterns []string `toml:"important_patterns"`
 	} `toml:"scoring"`
+}
+
+// Category is what a language's files hold, as far as ranking cares: a definition in
+// documentation or configuration (a Markdown heading, a TOML key) is seldom the one a name
+// asks for when code defines it too.
+type Category string
+
+// Categories.
+const (
+	Code   Category = "code"   // source code
+	Docs   Category = "docs"   // prose: the symbols are headings
+	Config Category = "config" // keys and values: the symbols are keys and tables
+)
+
+var categories = []Category{Code, Docs, Config}
+
+func (c Category) String() string { return string(c) }
+
+// CategoryOf returns the category of the language named name in the default registry;
+// Code for a name it does not know (or none).
+func CategoryOf(name string) Category {
+	reg, err := Default()
+	if err != nil || name == "" {
+		return Code
+	}
+	if l, ok := reg.Lookup(name); ok {
+		return l.Category
+	}
+	return Code
 }
 
 // Registry is the set of known languages with its lookup tables.
@@ -165,7 +198,7 @@ func parseFile(fsys fs.FS, file string) (*Language, error) {
 }
 
 var knownKeys = []string{
-	"name", "aliases", "grammar", "extensions", "filenames", "interpreters",
+	"name", "aliases", "grammar", "category", "extensions", "filenames", "interpreters",
 	"tokenizer.preserve_patterns", "tokenizer.meaningful_affixes",
 	"variants.strip_prefixes", "variants.strip_suffixes",
 	"scoring.important_patterns",
@@ -181,6 +214,9 @@ func validate(file string, l *Language) error {
 	}
 	if !slices.Contains(KnownGrammars, l.Grammar) {
 		return bad("grammar", "unknown grammar %q (known: %s)", l.Grammar, strings.Join(KnownGrammars, ", "))
+	}
+	if !slices.Contains(categories, l.Category) {
+		return bad("category", "unknown category %q (known: %s, %s, %s)", l.Category, Code, Docs, Config)
 	}
 	if len(l.Extensions)+len(l.Filenames)+len(l.Interpreters) == 0 {
 		return bad("extensions", "a language needs at least one extension, file name or interpreter")

@@ -126,6 +126,7 @@ func TestInterpreter(t *testing.T) {
 const validFile = `name = "%s"
 aliases = []
 grammar = "python"
+category = "code"
 extensions = [".%s"]
 filenames = []
 interpreters = []
@@ -165,6 +166,8 @@ func TestParseErrors(t *testing.T) {
 			`languages/a.toml: missing key "filenames"`},
 		{"unknown grammar", fstest.MapFS{"a.toml": file("a", "a", replace(`"python"`, `"cobol"`))},
 			`languages/a.toml: grammar: unknown grammar "cobol"`},
+		{"unknown category", fstest.MapFS{"a.toml": file("a", "a", replace(`category = "code"`, `category = "prose"`))},
+			`languages/a.toml: category: unknown category "prose" (known: code, docs, config)`},
 		{"name mismatch", fstest.MapFS{"a.toml": file("b", "a", nil)},
 			`languages/a.toml: name: "b" must equal the file name "a"`},
 		{"duplicate extension", fstest.MapFS{"a.toml": file("a", "x", nil), "b.toml": file("b", "x", nil)},
@@ -193,6 +196,16 @@ func TestParseErrors(t *testing.T) {
 	}
 	if _, err := Parse(fstest.MapFS{"a.toml": file("a", "a", nil)}); err != nil {
 		t.Errorf("Parse(valid file) = %v", err)
+	}
+}
+
+// TestCategoryOf: documentation and configuration languages are told from code, so that
+// ranking puts a definition in code above a heading or a key of the same name.
+func TestCategoryOf(t *testing.T) {
+	for name, want := range map[string]Category{"markdown": Docs, "toml": Config, "yaml": Config, "python": Code, "go": Code, "": Code, "nosuch": Code} {
+		if got := CategoryOf(name); got != want {
+			t.Errorf("CategoryOf(%q) = %s, want %s", name, got, want)
+		}
 	}
 }
 

@@ -32,6 +32,13 @@ const (
 // query's words.
 const PromoteOutOfSourceShare = 0.5
 
+// PromoteOutOfCodeShare is the share of its promotion a match keeps in documentation or
+// configuration (a Markdown heading, a TOML or YAML key): below every match promoted in
+// code, tests included (the least: PromoteQualifiedName x PromoteOutOfSourceShare), even
+// with the most a prior adds (PriorSpread); above every definition that only holds the
+// query's words.
+const PromoteOutOfCodeShare = 0.2
+
 // Definition is what the promotion and the prior of a definition depend on.
 type Definition struct {
 	Name, Kind string
@@ -39,6 +46,8 @@ type Definition struct {
 	Path       string // workspace-relative, POSIX
 	Signature  string
 	Visibility string // as extract records it ("" when the language has none)
+	// Category is what its language's files hold: code, docs or config ("": code).
+	Category languages.Category
 	// Declaration says the definition is only declared here (a C prototype), its body
 	// elsewhere.
 	Declaration bool
@@ -48,7 +57,8 @@ type Definition struct {
 // words (an identifier, or words naming one), qual and last its qualifier and last part
 // when it is a qualified name (json and Marshal of json.Marshal; qual is empty
 // otherwise), pathWeight the PathWeight of d's path. Only definition kinds are promoted,
-// and only from paths not weighed down below docs (tests are, unless asked for).
+// and only from paths not weighed down below docs (tests are, unless asked for) and from
+// code (a heading or a config key keeps a share).
 func Promotion(name, qual, last string, d Definition, pathWeight float64) float64 {
 	if !IsDefinitionKind(d.Kind) {
 		return 0
@@ -56,6 +66,9 @@ func Promotion(name, qual, last string, d Definition, pathWeight float64) float6
 	share := 1.0
 	if pathWeight < DocsWeight {
 		share = PromoteOutOfSourceShare
+	}
+	if d.Category == languages.Docs || d.Category == languages.Config {
+		share = min(share, PromoteOutOfCodeShare)
 	}
 	switch MatchName(name, d.Name) {
 	case NameExact:

@@ -252,7 +252,7 @@ func TestBatchStatementFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := ans.Compact(); !strings.Contains(text, "# explain(NoSuchThing): error NOT_FOUND: ") || !strings.HasPrefix(text, "# goto(Server, take=1) { name }: 1 result (truncated: limit)\nname\nServer\n") {
+	if text := ans.Compact(); !strings.Contains(text, "# explain(NoSuchThing): error NOT_FOUND: ") || !strings.HasPrefix(text, "# goto(Server, take=1) { name }: 1 result of 6 (truncated: limit)\nname\nServer\n") {
 		t.Errorf("compact:\n%s", text)
 	}
 }

@@ -59,6 +59,7 @@ type CallsResult struct {
 	Depth           int         `json:"depth"`
 	Nodes           []CallNode  `json:"nodes" jsonschema:"the tree in depth-first order: the root first"`
 	Count           int         `json:"count" jsonschema:"nodes in the tree, the root excluded"`
+	Unresolved      int         `json:"unresolved,omitempty" jsonschema:"callers: calls of the name no rule resolves, left out of the tree"`
 	Truncated       bool        `json:"truncated"`
 	TruncatedReason string      `json:"truncated_reason,omitempty"`
 	ElapsedMS       float64     `json:"elapsed_ms"`
@@ -100,6 +101,11 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 	t.out = append(t.out, CallNode{Parent: -1, Symbol: definitionOf(def), Name: def.Name})
 	if err := t.expand(*def, depth); err != nil {
 		return nil, AsError(err)
+	}
+	if t.callers {
+		if out.Unresolved, err = unresolvedUses(ctx, xs[0], *def, []string{"call"}); err != nil {
+			return nil, err
+		}
 	}
 	out.Nodes, out.Count, out.Truncated = depthFirst(t.out), len(t.out)-1, t.truncated
 	if out.Truncated {
@@ -292,7 +298,10 @@ func renderCalls(r *CallsResult) string {
 	}
 	fmt.Fprintf(&b, "%d %s of %s, depth %d", r.Count, r.Direction, r.Symbol, r.Depth)
 	if r.Truncated {
-		fmt.Fprintf(&b, " (truncated: %s)", r.TruncatedReason)
+		fmt.Fprintf(&b, " (truncated: %s, at %d nodes; a smaller depth, or refs with kind call, lists the rest)", r.TruncatedReason, maxCallsNodes)
+	}
+	if r.Unresolved > 0 {
+		fmt.Fprintf(&b, "; %s of %s left unresolved (refs with unresolved lists them)", count(r.Unresolved, "more call", "more calls"), r.Symbol)
 	}
 	return b.String()
 }

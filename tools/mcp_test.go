@@ -446,7 +446,7 @@ func TestRender(t *testing.T) {
 			{Hit: "content", Path: "b.py", Line: 7, Text: "  x = 1", Context: []ContextLine{{Line: 6, Text: "def f():"}, {Line: 7, Text: "  x = 1"}, {Line: 8, Text: "  return x"}}},
 			{Hit: "file", Path: "c/d.md", Workspace: "lib"},
 		}, Truncated: true, TruncatedReason: "limit"},
-			"a.go:3: function F — func F( x int)\nb.py-6- def f():\nb.py:7:   x = 1\nb.py-8-   return x\nlib:c/d.md\n3 results (truncated: limit)"},
+			"a.go:3: function F — func F( x int)\nb.py-6- def f():\nb.py:7:   x = 1\nb.py-8-   return x\nlib:c/d.md\n3 results (truncated: limit; more: limit 6)"},
 		{&SearchResult{Results: []Hit{{Hit: "content", Path: "a", Line: 1, Text: "\tx "}}, Relaxed: true},
 			"a:1: x\n1 result (relaxed: no result has every word, these have some)"},
 		{&SearchResult{Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "Fetch"}}, Notice: "no definition named FetchAll; showing related"},

@@ -41,8 +41,11 @@ func renderSearch(r *SearchResult) string {
 	if r.Truncated {
 		notes = append(notes, "truncated: "+r.TruncatedReason)
 	}
-	if r.NextCursor != "" {
+	switch {
+	case r.NextCursor != "":
 		notes = append(notes, "more: cursor "+r.NextCursor)
+	case r.TruncatedReason == TruncatedLimit:
+		notes = append(notes, fmt.Sprintf("more: limit %d", moreLimit(len(r.Results), 0)))
 	}
 	if r.Notice != "" {
 		notes = append(notes, r.Notice)
@@ -63,11 +66,27 @@ func renderGoto(r *GotoResult) string {
 	var b strings.Builder
 	renderHits(&b, r.Results)
 	renderErrors(&b, r.Errors)
-	b.WriteString(count(len(r.Results), "definition", "definitions") + " of " + r.Symbol)
+	if r.Total > len(r.Results) {
+		fmt.Fprintf(&b, "%d of ", len(r.Results))
+	}
+	b.WriteString(count(max(r.Total, len(r.Results)), "definition", "definitions") + " of " + r.Symbol)
 	if r.Truncated {
-		b.WriteString(" (truncated: " + r.TruncatedReason + ")")
+		b.WriteString(" (truncated: " + r.TruncatedReason)
+		if r.TruncatedReason == TruncatedLimit {
+			fmt.Fprintf(&b, "; more: limit %d", moreLimit(len(r.Results), r.Total))
+		}
+		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// moreLimit is the limit that shows the rest of a list cut at shown results of total (0:
+// unknown, then twice as many), within MaxLimit.
+func moreLimit(shown, total int) int {
+	if total <= shown {
+		total = 2 * shown
+	}
+	return min(total, MaxLimit)
 }
 
 func count(n int, one, many string) string {
@@ -171,6 +190,9 @@ func renderRefs(r *RefsResult) string {
 	fmt.Fprintf(&b, "%d of %s of %s", len(r.Results), count(r.Total, "use", "uses"), r.Symbol)
 	if r.NextCursor != "" {
 		fmt.Fprintf(&b, " (truncated: %s; next page: cursor %s)", r.TruncatedReason, r.NextCursor)
+	}
+	if r.Unresolved > 0 {
+		fmt.Fprintf(&b, "; %s left unresolved (unresolved: true lists them)", count(r.Unresolved, "more use", "more uses"))
 	}
 	return b.String()
 }

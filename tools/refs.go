@@ -61,6 +61,7 @@ type RefsResult struct {
 	Notice             string      `json:"notice,omitempty"`
 	Results            []Ref       `json:"results"`
 	Total              int         `json:"total" jsonschema:"uses in all, before paging"`
+	Unresolved         int         `json:"unresolved" jsonschema:"uses of the name no rule ties to any definition, not listed: unresolved lists them"`
 	Truncated          bool        `json:"truncated"`
 	TruncatedReason    string      `json:"truncated_reason,omitempty"`
 	NextCursor         string      `json:"next_cursor,omitempty"`
@@ -278,6 +279,20 @@ func notDefined(ctx context.Context, x *workspace.SearchIndex, name string) erro
 	return Errorf(CodeNotFound, "symbol", "%s", msg)
 }
 
+// unresolvedUses returns how many uses of def's name (of kinds, none: all) no rule ties to
+// any definition: those refs lists with unresolved only.
+func unresolvedUses(ctx context.Context, x *workspace.SearchIndex, def index.Def, kinds []string) (int, error) {
+	_, resolved, err := x.SymbolRefs(ctx, def, index.RefsQuery{Kinds: kinds, NoText: true})
+	if err != nil {
+		return 0, AsError(err)
+	}
+	_, all, err := x.SymbolRefs(ctx, def, index.RefsQuery{Kinds: kinds, Unresolved: true, NoText: true})
+	if err != nil {
+		return 0, AsError(err)
+	}
+	return all - resolved, nil
+}
+
 // workspaceRefs returns the first n uses in x of def (nil: the workspace does not define
 // the symbol), with the definition first when the request includes it, and how many there
 // are in all. A workspace without a definition gives its uses by name when no workspace
@@ -385,6 +400,13 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		}
 		if defs[i] != nil && out.Definition == nil {
 			out.Definition = definitionOf(defs[i])
+		}
+		if defs[i] != nil && !req.Unresolved {
+			n, err := unresolvedUses(ctx, x, *defs[i], req.Kind)
+			if err != nil {
+				return nil, err
+			}
+			out.Unresolved += n
 		}
 		out.Total += total
 		for _, r := range refs {

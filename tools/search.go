@@ -593,6 +593,7 @@ type GotoRequest struct {
 type GotoResult struct {
 	Symbol             string      `json:"symbol"`
 	Results            []Hit       `json:"results"`
+	Total              int         `json:"total" jsonschema:"definitions found, before the limit"`
 	Truncated          bool        `json:"truncated"`
 	TruncatedReason    string      `json:"truncated_reason,omitempty"`
 	TotalFilesSearched int         `json:"total_files_searched"`
@@ -632,7 +633,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if req.Line < 0 || req.Line > 0 && rel == "" {
 		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
 	}
-	found, err := workspace.Goto(ctx, xs, index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxGotoCandidates}, rel)
+	found, err := workspace.Goto(ctx, xs, index.Request{Query: q, Target: index.TargetDefinitions, Limit: max(maxGotoCandidates, limit+1)}, rel)
 	if err != nil {
 		return nil, AsError(err)
 	}
@@ -641,7 +642,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 			return nil, err
 		}
 	}
-	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Errors: []ErrorInfo{}}
+	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Errors: []ErrorInfo{}}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}

@@ -7,9 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/languages"
 )
 
 // ErrNotIndexed is returned when a workspace to search has no usable index.
@@ -186,9 +189,10 @@ func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*in
 }
 
 // Goto returns the definitions named by req's query (a definitions search), best first:
-// exact names of definition kinds only; among them those in contextFile (workspace-relative
-// or absolute within root) first, then in its directory, then in its language, then by
-// search rank.
+// exact names of definition kinds only. With contextFile (workspace-relative or absolute
+// within root), those in code before those in docs and config, the name as written before
+// it but for case, then those in contextFile first, then in its directory, then in its
+// language, then by search rank.
 func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contextFile string) ([]index.Hit, error) {
 	res, err := Search(ctx, indexes, req)
 	if err != nil {
@@ -222,7 +226,27 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contex
 		}
 		return 0
 	}
-	sort.SliceStable(out, func(i, j int) bool { return near(out[i]) > near(out[j]) })
+	// Code before docs and config, the name as written before it but for case, then the
+	// nearest.
+	symbol := req.Query.String()
+	name := symbol
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
+		name = name[i+1:]
+	}
+	rank := func(h index.Hit) [3]int {
+		code, exact := 0, 0
+		if languages.CategoryOf(h.Language) == languages.Code {
+			code = 1
+		}
+		if h.Name == symbol || h.Name == name {
+			exact = 1
+		}
+		return [3]int{code, exact, near(h)}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := rank(out[i]), rank(out[j])
+		return slices.Compare(a[:], b[:]) > 0
+	})
 	return out, nil
 }
 

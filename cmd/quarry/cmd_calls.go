@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -49,11 +50,18 @@ shown by its name, (unresolved).`,
 					return err
 				}
 			} else {
-				text, err := tools.Render(res)
+				// The notes below say in flags what the tree leaves out.
+				tree := *res
+				tree.Truncated, tree.Unresolved = false, 0
+				text, err := tools.Render(&tree)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(w, text)
+				if res.Truncated {
+					fmt.Fprintf(cmd.ErrOrStderr(), "(first %d %s shown, the most a tree holds%s)\n", res.Count, direction, cutCallsAdvice(res, args[0]))
+				}
+				printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "call", args[0], "quarry refs "+args[0]+" --kind call --unresolved")
 			}
 			if res.Count == 0 {
 				return errNothingFound
@@ -66,4 +74,20 @@ shown by its name, (unresolved).`,
 	f.StringVarP(&opts.workspace, "workspace", "w", "", flagDoc("calls", "workspace"))
 	f.BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+// cutCallsAdvice says what shows the rest of a call tree cut at its most nodes: fewer
+// levels, and every call of symbol for callers.
+func cutCallsAdvice(res *tools.CallsResult, symbol string) string {
+	var ways []string
+	if res.Depth > 1 {
+		ways = append(ways, fmt.Sprintf("--depth %d", res.Depth-1))
+	}
+	if res.Direction == tools.CallsCallers {
+		ways = append(ways, "quarry refs "+symbol+" --kind call")
+	}
+	if len(ways) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(ways, " or ") + " for the rest"
 }

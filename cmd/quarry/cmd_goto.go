@@ -25,11 +25,13 @@ func newGotoCmd() *cobra.Command {
 		Use:   "goto SYMBOL [--context-file F [--line L]]",
 		Short: "Print where a symbol is defined, best first",
 		Long: `Print the definitions named SYMBOL (exactly, or but for case and naming convention:
-get_user_data finds getUserData), one per line as path:line:column: kind name, best first.
-With --context-file (and --line, where in it the name is used), the definition the file
-sees comes first, with the reason in brackets: scope (the file and the symbols around the
-line), receiver, import, package, qualified or global-unique; the others are [name-only],
-those in the same file, then directory, then language first. SYMBOL may be qualified
+get_user_data finds getUserData), one per line as path:line:column: kind name, best first:
+definitions in code before document headings and config keys, the name as written before
+its other spellings. With --context-file (and --line, where in it the name is used), the
+definition the file sees comes first, with the reason in brackets: scope (the file and the
+symbols around the line), receiver, import, package, qualified or global-unique; the others
+are [name-only], in the same order, those in the same file, then directory, then language
+first. A list cut at --limit says so on standard error. SYMBOL may be qualified
 (http.HandlerFunc, store.Open, Vec::new): the last part names the symbol, the rest is
 resolved as the file would (an import's name, a type).`,
 		Example: `  quarry goto HandlerFunc
@@ -62,6 +64,9 @@ resolved as the file would (an import's name, a type).`,
 					} else {
 						fmt.Fprintln(w, plainHit(p, h))
 					}
+				}
+				if res.Truncated {
+					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "definitions", moreByLimit(len(res.Results), res.Total))
 				}
 			}
 			if len(res.Results) == 0 {

@@ -31,8 +31,9 @@ lists its uses by name.
 
 A use counts when resolution ties it to the definition: the same scope, a receiver (self,
 this, a Go method's receiver), an import, the same package, a Type.member qualifier, or the
-only definition of the name. --unresolved adds the uses no rule ties to any definition.
-Pages of --limit; the last line gives the --cursor of the next page.`,
+only definition of the name. --unresolved adds the uses no rule ties to any definition;
+without it, a note on standard error counts them. Pages of --limit; a note on standard
+error gives the --cursor of the next page.`,
 		Example: `  quarry refs ServeHTTP
   quarry refs net/http/server.go:2285
   quarry refs get_user_data --kind call --unresolved --json`,
@@ -71,8 +72,9 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, why, r.Text)
 				}
 				if res.NextCursor != "" {
-					fmt.Fprintf(w, "(%d of %d uses; next page: --cursor %s)\n", len(res.Results), res.Total, res.NextCursor)
+					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "uses", "--cursor "+res.NextCursor+" for the next page")
 				}
+				printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "use", args[0], "--unresolved")
 			}
 			if res.Total == 0 {
 				if !opts.json {

@@ -143,7 +143,9 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 		printHits(w, res, isTerminal(w))
 		switch {
 		case res.NextCursor != "":
-			fmt.Fprintf(cmd.ErrOrStderr(), "(more results: --cursor %s)\n", res.NextCursor)
+			fmt.Fprintf(cmd.ErrOrStderr(), "(%d results on this page; --cursor %s for the next page)\n", len(res.Results), res.NextCursor)
+		case res.TruncatedReason == tools.TruncatedLimit:
+			printCut(cmd.ErrOrStderr(), len(res.Results), 0, "results", moreByLimit(len(res.Results), 0))
 		case res.TruncatedReason == tools.TruncatedTimeout:
 			fmt.Fprintf(cmd.ErrOrStderr(), "(the search ran out of time after %d results; --timeout-ms gives it more)\n", len(res.Results))
 		}
