@@ -1,0 +1,210 @@
+package index
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/languages"
+)
+
+// extractedStore returns a store holding files (path: source) as the extractors give them.
+func extractedStore(t *testing.T, files map[string]string) *Store {
+	t.Helper()
+	reg, err := languages.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := extract.New(reg, extract.Options{})
+	s := openTestStore(t)
+	var recs []*FileRecord
+	for p, src := range files {
+		f, err := ex.Extract(context.Background(), p, []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, &FileRecord{Path: p, Language: f.Language, Hash: "h-" + p, Size: int64(len(src)), MTime: 1, Content: []byte(src), Extract: f})
+	}
+	put(t, s, recs...)
+	return s
+}
+
+// usesOf returns the uses of the definition of name in the file at p as "path:line
+// resolution" ("unresolved" for a use no rule ties to a definition).
+func usesOf(t *testing.T, s *Store, name, p string) []string {
+	t.Helper()
+	defs, err := s.Definitions(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(defs, func(d Def) bool { return d.Path == p })
+	if i < 0 {
+		t.Fatalf("no definition of %s in %s among %+v", name, p, defs)
+	}
+	refs, _, err := s.SymbolRefs(context.Background(), defs[i], RefsQuery{Unresolved: true, Limit: 100, NoText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range refs {
+		why := r.Resolution
+		if why == "" {
+			why = "unresolved"
+		}
+		out = append(out, r.Path+":"+strconv.Itoa(r.Line)+" "+why)
+	}
+	return out
+}
+
+// TestResolveFunctionLiteralParams: a parameter of a function literal has the type its
+// list declares for the uses inside the literal (gin's engine.Use(func(c *Context) {
+// c.Next() })), in Go, TypeScript and Java; outside the literal, or in a literal that does
+// not bind the name, the name is what it is around the literal.
+func TestResolveFunctionLiteralParams(t *testing.T) {
+	s := extractedStore(t, map[string]string{
+		"web/context.go": "package web\n\ntype Context struct{}\n\nfunc (c *Context) Next() {}\n\ntype Other struct{}\n\nfunc (o *Other) Next() {}\n",
+		"web/use.go": `package web
+
+func Use(h func(c *Context)) {}
+
+func setup(c *Other) {
+	Use(func(c *Context) { c.Next() })
+	Use(func(c *Context) {
+		if true {
+			c.Next()
+		}
+	})
+	c.Next()
+	defer func() { c.Next() }()
+	Use(func(x *Context) { c.Next() })
+}
+`,
+		"ts/ctx.ts": "export class Context {\n  next() {}\n}\n\nexport class Other {\n  next() {}\n}\n",
+		"ts/app.ts": `import { Context, Other } from "./ctx";
+
+export function setup(o: Other) {
+  use((c: Context) => c.next());
+  use(async (c: Context): Promise<void> => {
+    c.next();
+  });
+  o.next();
+}
+`,
+		"java/com/a/Context.java": "package com.a;\n\npublic class Context {\n    public void next() {}\n}\n",
+		"java/com/a/Other.java":   "package com.a;\n\npublic class Other {\n    public void next() {}\n}\n",
+		"java/com/a/App.java": `package com.a;
+
+class App {
+    void setup(Other c) {
+        use((Context c) -> c.next());
+        use((Context c) -> {
+            c.next();
+        });
+        c.next();
+    }
+}
+`,
+		"py/ctx.py": "class Context:\n    def next(self):\n        pass\n\n\nclass Other:\n    def next(self):\n        pass\n",
+		"py/app.py": "from .ctx import Context, Other\n\n\ndef setup(c: Other):\n    def handler(c: Context):\n        c.next()\n    c.next()\n",
+	})
+	cases := []struct {
+		name, path, parent string
+		want               []string
+	}{
+		// Context's: inside the literals that declare c *Context, on one line and across lines.
+		{"Next", "web/context.go", "Context", []string{"web/use.go:6 receiver", "web/use.go:9 receiver"}},
+		{"next", "ts/ctx.ts", "Context", []string{"ts/app.ts:4 receiver", "ts/app.ts:6 receiver"}},
+		{"next", "java/com/a/Context.java", "", []string{"java/com/a/App.java:5 receiver", "java/com/a/App.java:7 receiver"}},
+		{"next", "py/ctx.py", "Context", []string{"py/app.py:6 receiver"}}, // a nested def's own parameter
+		// Other's: setup's parameter, after the literals closed and in literals that do not
+		// bind c.
+		{"Next", "web/context.go", "Other", []string{"web/use.go:12 receiver", "web/use.go:13 receiver", "web/use.go:14 receiver"}},
+		{"next", "ts/ctx.ts", "Other", []string{"ts/app.ts:8 receiver"}},
+		{"next", "java/com/a/Other.java", "", []string{"java/com/a/App.java:9 receiver"}},
+		{"next", "py/ctx.py", "Other", []string{"py/app.py:7 receiver"}},
+	}
+	for _, c := range cases {
+		if got := usesOfParent(t, s, c.name, c.path, c.parent); !slices.Equal(got, c.want) {
+			t.Errorf("uses of %s.%s (%s):\n got %q\nwant %q", c.parent, c.name, c.path, got, c.want)
+		}
+	}
+}
+
+// usesOfParent is usesOf for the definition of name in p that is a member of the type
+// parent ("": the only one in p).
+func usesOfParent(t *testing.T, s *Store, name, p, parent string) []string {
+	t.Helper()
+	defs, err := s.Definitions(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range defs {
+		if d.Path != p {
+			continue
+		}
+		if parent != "" {
+			pd, err := s.Definition(context.Background(), d.ParentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (pd == nil || pd.Name != parent) && !(d.Language == "go" && d.Signature != "" && goRecv(d.Signature) == parent) {
+				continue
+			}
+		}
+		refs, _, err := s.SymbolRefs(context.Background(), d, RefsQuery{Limit: 100, NoText: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range refs {
+			out = append(out, r.Path+":"+strconv.Itoa(r.Line)+" "+r.Resolution)
+		}
+		return out
+	}
+	t.Fatalf("no definition of %s in %s (member of %q) among %+v", name, p, parent, defs)
+	return nil
+}
+
+func goRecv(sig string) string {
+	_, typ := goReceiver(sig)
+	return typ
+}
+
+// TestLiteralHeads: the function literals a line starts, and what only looks like one.
+func TestLiteralHeads(t *testing.T) {
+	cases := []struct {
+		lang, line string
+		want       []string // each head's parameters, and block or expr
+	}{
+		{"go", "\tr.Use(func(c *Context) { c.Next() })", []string{"c *Context block"}},
+		{"go", "\th := func(a, b int) (int, error) {", []string{"a, b int block"}},
+		{"go", "\tf := func(v any) interface{} {", []string{"v any block"}},
+		{"go", "\tvar f func(c *Context)", nil},
+		{"go", "func Use(h func(c *Context)) {", nil},
+		{"go", "func (c *Context) Next() {", nil},
+		{"go", "\tfs := []func(c *Context){a, b}", nil},
+		{"typescript", "  use((c: Context) => c.next());", []string{"c: Context expr"}},
+		{"typescript", "  use(async (c: Context): Promise<void> => {", []string{"c: Context block"}},
+		{"typescript", "  arr.map(function (x: Item) {", []string{"x: Item block"}},
+		{"typescript", "  const v = ok ? (a) : b;", nil},
+		{"typescript", "  if (ready) {", nil},
+		{"java", "        use((Context c) -> c.next());", []string{"Context c expr"}},
+		{"java", "        if (c != null) {", nil},
+		{"csharp", "        Use((Context c) => { c.Next(); });", []string{"Context c block"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, h := range literalHeads(c.line, c.lang) {
+			kind := "expr"
+			if h.block {
+				kind = "block"
+			}
+			got = append(got, h.params+" "+kind)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("literalHeads(%q, %s) = %q, want %q", c.line, c.lang, got, c.want)
+		}
+	}
+}
