@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -205,6 +206,57 @@ func TestLiteralHeads(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("literalHeads(%q, %s) = %q, want %q", c.line, c.lang, got, c.want)
+		}
+	}
+}
+
+// TestResolvePythonReexports: a name a package's __init__.py imports is a name of the
+// package (from flask import jsonify, flask.jsonify, through from .json import jsonify as
+// jsonify), through relative imports up (..json), wildcards and chains; a cycle of
+// re-exports ends, unresolved.
+func TestResolvePythonReexports(t *testing.T) {
+	s := extractedStore(t, map[string]string{
+		"pkg/flaskish/__init__.py":        "from .json import jsonify as jsonify\nfrom .util.helpers import *\n",
+		"pkg/flaskish/json/__init__.py":   "def jsonify(*args):\n    return args\n",
+		"pkg/flaskish/util/helpers.py":    "def url_for(endpoint):\n    return endpoint\n",
+		"pkg/flaskish/compat/__init__.py": "from ..json import jsonify\n",
+		"other/json.py":                   "def jsonify(x):\n    return x\n",
+		"pkg/cyc/__init__.py":             "from .m import g\n",
+		"pkg/cyc/m.py":                    "from cyc import g\n",
+		"other/g.py":                      "def g():\n    pass\n",
+		"app.py": `import flaskish
+from flaskish import jsonify, url_for
+from cyc import g
+
+
+def view():
+    jsonify(1)
+    flaskish.jsonify(2)
+    url_for("x")
+    flaskish.url_for("y")
+    g()
+`,
+		"app2.py": "from flaskish.compat import jsonify\n\njsonify(3)\n",
+	})
+	cases := []struct {
+		name, path string
+		want       []string
+	}{
+		{"jsonify", "pkg/flaskish/json/__init__.py", []string{"app.py:2 import", "app.py:7 import", "app.py:8 import",
+			"app2.py:1 import", "app2.py:3 import", "pkg/flaskish/__init__.py:1 import", "pkg/flaskish/compat/__init__.py:1 import"}},
+		{"jsonify", "other/json.py", nil},
+		{"url_for", "pkg/flaskish/util/helpers.py", []string{"app.py:2 import", "app.py:9 import", "app.py:10 import"}},
+		{"g", "other/g.py", []string{"app.py:3 unresolved", "app.py:11 unresolved", "pkg/cyc/__init__.py:1 unresolved", "pkg/cyc/m.py:1 unresolved"}},
+	}
+	for _, c := range cases {
+		if got := usesOf(t, s, c.name, c.path); !slices.Equal(got, c.want) {
+			t.Errorf("uses of %s (%s):\n got %q\nwant %q", c.name, c.path, got, c.want)
+		}
+		// Without the unresolved uses, the files that cannot reach the definition are
+		// skipped unread (reachable): a re-export reaches it.
+		resolved := slices.DeleteFunc(slices.Clone(c.want), func(u string) bool { return strings.HasSuffix(u, " unresolved") })
+		if got := usesOfParent(t, s, c.name, c.path, ""); !slices.Equal(got, resolved) {
+			t.Errorf("resolved uses of %s (%s):\n got %q\nwant %q", c.name, c.path, got, resolved)
 		}
 	}
 }
