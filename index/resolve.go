@@ -15,12 +15,14 @@ package index
 //	receiver       self.x / this.x, or a Go method's receiver (s.x in func (s *Server)
 //	               ...): a member of the enclosing type, or of the nearest base type that
 //	               has one (the type's extends relationships, resolved in its file); also
-//	               r.x for a parameter with a declared type (func f(r *bufio.Reader)) and
-//	               chains of typed fields (c.bufr.x, this.count.x; typed.go)
+//	               r.x for a parameter with a declared type (func f(r *bufio.Reader)), also
+//	               of a function literal around the use (func(c *Context) { c.Next() };
+//	               literal.go), and chains of typed fields (c.bufr.x, this.count.x; typed.go)
 //	import         a name the file imports (Python from m import x, JS/TS import {x} from
 //	               "./m", Java import a.b.X, Rust use a::b::x), or one looked up in an
 //	               imported module or package (pkg.F in Go, m.f in Python, ns.f in JS/TS): a
-//	               definition in the file or directory the import names
+//	               definition in the file or directory the import names, or for Python in
+//	               the module that one re-exports it from (reexport.go)
 //	package        a bare name defined once in the use's package: the same directory (Go,
 //	               C#), the same package declaration (Java, Kotlin, Scala)
 //	qualified      Type.member, Type::member: a member of a type of that name; in Rust
