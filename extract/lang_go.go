@@ -268,7 +268,9 @@ func goFunc(w *walker, n *sitter.Node) {
 	w.typeInfo(sym, "return", field(n, "result"))
 	w.within(sym, func() {
 		for _, f := range []string{"receiver", "parameters", "result"} {
-			w.typeRefs(field(n, f), "type_identifier")
+			if t := field(n, f); t != nil {
+				goNode(w, t) // its types, with their package: c *gin.Context
+			}
 		}
 		w.walk(field(n, "body"), goNode)
 	})

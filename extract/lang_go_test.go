@@ -42,3 +42,21 @@ func Recover(c *Context) {
 		}
 	}
 }
+
+// TestGoSignatureQualifiedTypes: a type of a function's parameters and results keeps its
+// package (c *gin.Context), as it does in a body, so that resolution looks it up there.
+func TestGoSignatureQualifiedTypes(t *testing.T) {
+	f := extractString(t, "a.go", "package a\n\nimport \"example.com/gin\"\n\nfunc Use(c *gin.Context, h func(*gin.Engine)) (gin.H, error) { return nil, nil }\n")
+	want := map[string]string{"Context": "gin", "Engine": "gin", "H": "gin", "error": ""}
+	got := map[string]string{}
+	for _, id := range f.Identifiers {
+		if id.Kind == TypeUsage {
+			got[id.Name] = id.Qualifier
+		}
+	}
+	for name, q := range want {
+		if g, ok := got[name]; !ok || g != q {
+			t.Errorf("type usage %s: qualifier %q (recorded: %v), want %q", name, g, ok, q)
+		}
+	}
+}
