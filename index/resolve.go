@@ -21,8 +21,10 @@ package index
 //	import         a name the file imports (Python from m import x, JS/TS import {x} from
 //	               "./m", Java import a.b.X, Rust use a::b::x), or one looked up in an
 //	               imported module or package (pkg.F in Go, m.f in Python, ns.f in JS/TS): a
-//	               definition in the file or directory the import names, or for Python in
-//	               the module that one re-exports it from (reexport.go)
+//	               definition in the file or directory the import names (for Go, with
+//	               the go.mod's module path, exactly that directory, the root included;
+//	               gomodule.go), or for Python in the module that one re-exports it from
+//	               (reexport.go)
 //	package        a bare name defined once in the use's package: the same directory (Go,
 //	               C#), the same package declaration (Java, Kotlin, Scala)
 //	qualified      Type.member, Type::member: a member of a type of that name; in Rust
@@ -105,6 +107,7 @@ type resolver struct {
 
 	content    map[string][]string          // files' lines, by path (localType)
 	pyModules  map[string][]string          // Python module files, by module path (pyModuleFiles)
+	goMod      *string                      // the go.mod's module path (goModulePath)
 	returns    map[string]map[string]string // callables' declared results, by path and id
 	localDepth int                          // local bindings being followed (localType)
 }
@@ -671,11 +674,15 @@ func (r *resolver) inImported(f *fileCtx, q, name string, cands []*Def) (d *Def,
 		if where == "" {
 			continue
 		}
-		if f.lang == "python" {
+		switch f.lang {
+		case "python":
 			d, err := r.pyReexported(where, name, cands)
 			return d, true, err
+		case "go":
+			d, err := r.goImported(where, cands)
+			return d, true, err
 		}
-		return pickUnder(cands, where, f.lang == "go"), true, nil
+		return pickUnder(cands, where, false), true, nil
 	}
 	return nil, false, nil
 }
@@ -1072,8 +1079,8 @@ func (r *resolver) reachable(f *fileCtx, def *Def) (bool, error) {
 			return true, nil
 		}
 		for _, im := range f.imports {
-			if pickUnder(one, im.target, true) != nil {
-				return true, nil
+			if d, err := r.goImported(im.target, one); d != nil || err != nil {
+				return d != nil, err
 			}
 		}
 		return false, nil

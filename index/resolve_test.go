@@ -260,3 +260,40 @@ def view():
 		}
 	}
 }
+
+// TestResolveGoModuleRoot: an import of the workspace's module path names its root package
+// (gin.Context in gin's ginS/), and an import under it names that directory exactly, not
+// another one whose path ends alike.
+func TestResolveGoModuleRoot(t *testing.T) {
+	s := extractedStore(t, map[string]string{
+		"go.mod":     "module example.com/app // the module\n\ngo 1.22\n",
+		"context.go": "package app\n\ntype Context struct{}\n\nfunc (c *Context) Next() {}\n\nfunc New() *Context { return nil }\n",
+		"app/new.go": "package app\n\nfunc New() int { return 0 }\n", // example.com/app/app
+		"sub/sub.go": `package sub
+
+import "example.com/app"
+
+func Register(x *app.Context) {
+	use(func(c *app.Context) { c.Next() })
+	_ = app.New()
+}
+`,
+	})
+	cases := []struct {
+		name, path string
+		want       []string
+	}{
+		{"New", "context.go", []string{"sub/sub.go:7 import"}},
+		{"New", "app/new.go", nil},
+		{"Next", "context.go", []string{"sub/sub.go:6 receiver"}},
+		{"Context", "context.go", []string{"context.go:5 scope", "context.go:7 scope", "sub/sub.go:5 import", "sub/sub.go:6 import"}},
+	}
+	for _, c := range cases {
+		if got := usesOfParent(t, s, c.name, c.path, ""); !slices.Equal(got, c.want) {
+			t.Errorf("uses of %s (%s):\n got %q\nwant %q", c.name, c.path, got, c.want)
+		}
+	}
+	if got := goModDirective([]byte("// c\nmodule \"example.com/q\"\n")); got != "example.com/q" {
+		t.Errorf("goModDirective = %q, want example.com/q", got)
+	}
+}
