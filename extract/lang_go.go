@@ -56,9 +56,14 @@ func goNode(w *walker, n *sitter.Node) {
 		return
 	case "call_expression":
 		fn := field(n, "function")
-		w.call(fn)
-		if fn != nil && fn.Type() == "selector_expression" {
-			goNode(w, field(fn, "operand"))
+		switch {
+		case fn != nil && fn.Type() == "func_literal":
+			goNode(w, fn) // defer func() { ... }(): no name is called, the uses in the literal count
+		default:
+			w.call(fn)
+			if fn != nil && fn.Type() == "selector_expression" {
+				goNode(w, field(fn, "operand"))
+			}
 		}
 		w.walk(field(n, "type_arguments"), goNode)
 		w.walk(field(n, "arguments"), goNode)
@@ -263,7 +268,9 @@ func goFunc(w *walker, n *sitter.Node) {
 	w.typeInfo(sym, "return", field(n, "result"))
 	w.within(sym, func() {
 		for _, f := range []string{"receiver", "parameters", "result"} {
-			w.typeRefs(field(n, f), "type_identifier")
+			if t := field(n, f); t != nil {
+				goNode(w, t) // its types, with their package: c *gin.Context
+			}
 		}
 		w.walk(field(n, "body"), goNode)
 	})

@@ -218,7 +218,7 @@ func pyImport(w *walker, n *sitter.Node) {
 }
 
 // pyDecorated extracts a decorated function or class: its symbol spans the decorators, which
-// its signature keeps.
+// its signature keeps, and its line is the def or class line (pyDefLine).
 func pyDecorated(w *walker, n *sitter.Node, s *pyScope) {
 	def := field(n, "definition")
 	if def == nil {
@@ -276,6 +276,14 @@ func pyDefinition(w *walker, outer, def *sitter.Node, s *pyScope) {
 	}
 }
 
+// pyDefLine puts a decorated definition's line and column on its def or class keyword, as
+// ctags and editors do, while its bytes (StartByte to EndByte: its body, its id) keep
+// spanning the decorators above.
+func pyDefLine(w *walker, sym *Symbol, def *sitter.Node) {
+	sp := def.StartPoint()
+	sym.StartLine, sym.StartColumn = int(sp.Row)+1, w.column(int(def.StartByte()), int(sp.Column))
+}
+
 // pyFunctionKind returns the symbol kind of a function named name with decorators decos in
 // scope s.
 func pyFunctionKind(name string, decos []string, s *pyScope) Kind {
@@ -307,6 +315,7 @@ func pyFunction(w *walker, outer, def *sitter.Node, s *pyScope) {
 	if sym == nil {
 		return
 	}
+	pyDefLine(w, sym, def)
 	sym.Signature = w.signatureRange(int(outer.StartByte()), pyHeaderEnd(def))
 	if doc := pyDocstring(w, field(def, "body")); doc != "" {
 		sym.DocComment = doc
@@ -363,6 +372,7 @@ func pyClass(w *walker, outer, def *sitter.Node, s *pyScope) {
 	if sym == nil {
 		return
 	}
+	pyDefLine(w, sym, def)
 	sym.Signature = w.signatureRange(int(outer.StartByte()), pyHeaderEnd(def))
 	if doc := pyDocstring(w, field(def, "body")); doc != "" {
 		sym.DocComment = doc

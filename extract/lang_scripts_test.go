@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // checkBroken asserts a syntactically broken file still gives the symbols before the break.
 func checkBroken(t *testing.T, path, src string, names ...string) {
@@ -53,6 +56,55 @@ def 変数():
 		t.Error("missing type usages")
 	}
 	checkBroken(t, "b.py", "def ok():\n    pass\n\nclass Half(:\n    def", "ok")
+}
+
+// A decorated definition's line is its def or class line (ctags and editors agree); its
+// bytes, signature and end still cover the decorators and the body.
+func TestPythonDecoratedLine(t *testing.T) {
+	src := `@dataclass(frozen=True)
+class Point:
+    x: int
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def origin():
+        return Point(0)
+
+@app.route("/")
+async def index():
+    pass
+
+def plain():
+    pass
+`
+	f := extractString(t, "a.py", src)
+	tests := []struct {
+		name                 string
+		line, col, endLine   int
+		firstDecorator, sigs string
+	}{
+		{"Point", 2, 1, 8, "@dataclass", "@dataclass(frozen=True) class Point"},
+		{"origin", 7, 5, 8, "@staticmethod", "@staticmethod"},
+		{"index", 11, 1, 12, "@app.route", "@app.route(\"/\")"},
+		{"plain", 14, 1, 15, "def plain", "def plain()"},
+	}
+	syms := symbolsByName(f)
+	for _, tt := range tests {
+		s, ok := syms[tt.name]
+		if !ok {
+			t.Errorf("no symbol %s in %+v", tt.name, f.Symbols)
+			continue
+		}
+		if s.StartLine != tt.line || s.StartColumn != tt.col || s.EndLine != tt.endLine {
+			t.Errorf("%s at %d:%d-%d, want %d:%d-%d (the def or class line)", tt.name, s.StartLine, s.StartColumn, s.EndLine, tt.line, tt.col, tt.endLine)
+		}
+		if !strings.HasPrefix(src[s.StartByte:], tt.firstDecorator) {
+			t.Errorf("%s's bytes start at %q, want the decorators (%q)", tt.name, src[s.StartByte:min(len(src), s.StartByte+20)], tt.firstDecorator)
+		}
+		if !strings.HasPrefix(s.Signature, tt.sigs) {
+			t.Errorf("%s's signature = %q, want it to start with %q", tt.name, s.Signature, tt.sigs)
+		}
+	}
 }
 
 func TestRubySymbols(t *testing.T) {

@@ -15,12 +15,16 @@ package index
 //	receiver       self.x / this.x, or a Go method's receiver (s.x in func (s *Server)
 //	               ...): a member of the enclosing type, or of the nearest base type that
 //	               has one (the type's extends relationships, resolved in its file); also
-//	               r.x for a parameter with a declared type (func f(r *bufio.Reader)) and
-//	               chains of typed fields (c.bufr.x, this.count.x; typed.go)
+//	               r.x for a parameter with a declared type (func f(r *bufio.Reader)), also
+//	               of a function literal around the use (func(c *Context) { c.Next() };
+//	               literal.go), and chains of typed fields (c.bufr.x, this.count.x; typed.go)
 //	import         a name the file imports (Python from m import x, JS/TS import {x} from
 //	               "./m", Java import a.b.X, Rust use a::b::x), or one looked up in an
 //	               imported module or package (pkg.F in Go, m.f in Python, ns.f in JS/TS): a
-//	               definition in the file or directory the import names
+//	               definition in the file or directory the import names (for Go, with
+//	               the go.mod's module path, exactly that directory, the root included;
+//	               gomodule.go), or for Python in the module that one re-exports it from
+//	               (reexport.go)
 //	package        a bare name defined once in the use's package: the same directory (Go,
 //	               C#), the same package declaration (Java, Kotlin, Scala)
 //	qualified      Type.member, Type::member: a member of a type of that name; in Rust
@@ -102,6 +106,8 @@ type resolver struct {
 	basesOf map[string][]*Def   // a type's bases, by the type's id (bases)
 
 	content    map[string][]string          // files' lines, by path (localType)
+	pyModules  map[string][]string          // Python module files, by module path (pyModuleFiles)
+	goMod      *string                      // the go.mod's module path (goModulePath)
 	returns    map[string]map[string]string // callables' declared results, by path and id
 	localDepth int                          // local bindings being followed (localType)
 }
@@ -119,6 +125,8 @@ type importDef struct {
 	names  string // JS/TS named imports ("a, b as c")
 	deflt  string // JS/TS default import
 	module string // Python from-import's module
+	// wildcard: a Python from-import of every name (from m import *; target is the module)
+	wildcard bool
 }
 
 func newResolver(ctx context.Context, s *Store) *resolver {
@@ -277,7 +285,7 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		switch {
 		case kind == extract.Import.String():
 			m := metaMap(meta)
-			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"]})
+			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true"})
 		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.pkg == "":
 			f.pkg = name
 		}
@@ -336,21 +344,23 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
 	if u.Kind == extract.ImportRef {
 		// An import names what it imports: never a definition of the importing file.
+		var d *Def
 		if q == "" {
-			if d := r.importedAs(f, u.Name, sameLang, true); d != nil {
-				return d, ResolvedImport, nil
-			}
-		} else if d, bound := r.inImported(f, q, sameLang); bound && d != nil {
-			return d, ResolvedImport, nil
+			d, err = r.importedAs(f, u.Name, sameLang, true)
+		} else {
+			d, _, err = r.inImported(f, q, u.Name, sameLang)
 		}
-		return nil, "", nil
+		if d == nil || err != nil {
+			return nil, "", err
+		}
+		return d, ResolvedImport, nil
 	}
 	if q == "" {
 		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
 			return d, ResolvedScope, err
 		}
-		if d := r.imported(f, u.Name, sameLang); d != nil {
-			return d, ResolvedImport, nil
+		if d, err := r.imported(f, u.Name, sameLang); d != nil || err != nil {
+			return d, ResolvedImport, err
 		}
 		if d, err := r.inPackage(f, sameLang); d != nil || err != nil {
 			return d, ResolvedPackage, err
@@ -379,9 +389,9 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	}
 	// A name an import binds first: checking it reads nothing, and a receiver named like an
 	// imported package is not worth the shadowing rules.
-	if d, bound := r.inImported(f, q, sameLang); bound {
-		if d != nil {
-			return d, ResolvedImport, nil
+	if d, bound, err := r.inImported(f, q, u.Name, sameLang); bound || err != nil {
+		if d != nil || err != nil {
+			return d, ResolvedImport, err
 		}
 		return nil, "", nil // an import names where it is, and it is not in the workspace
 	}
@@ -581,20 +591,32 @@ func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
 
 // imported picks the candidate a bare name's import names: from m import name, import
 // {name} from "./m", import a.b.Name, use a::b::name.
-func (r *resolver) imported(f *fileCtx, name string, cands []*Def) *Def {
+func (r *resolver) imported(f *fileCtx, name string, cands []*Def) (*Def, error) {
 	return r.importedAs(f, name, cands, false)
 }
 
 // importedAs is imported; importing says the use is the import statement's own name
 // (import {zip as zipStatic}: zip names the definition, zipStatic the binding).
-func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing bool) *Def {
+func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing bool) (*Def, error) {
 	for _, im := range f.imports {
 		var where string // a module path whose file or directory must hold the definition
 		switch f.lang {
 		case "python":
-			if im.alias == name || im.alias == "" && lastSegment(im.target, ".") == name && im.module != "" {
-				where = pyModulePath(im.module, f.path)
+			from := pyFrom(im)
+			if im.alias == name || im.alias == "" && lastSegment(im.target, ".") == name && im.module != "" || im.wildcard && !importing {
+				where = pyModulePath(from, f.path)
 			}
+			if where == "" {
+				continue
+			}
+			orig := name
+			if !im.wildcard {
+				orig = lastSegment(im.target, ".")
+			}
+			if d, err := r.pyReexported(where, orig, cands); d != nil || err != nil {
+				return d, err
+			}
+			continue
 		case "javascript", "typescript", "tsx", "jsx":
 			if im.deflt == name || jsNamesImport(im.names, name) || importing && jsNamesImported(im.names, name) {
 				where = jsModulePath(im.target, f.path)
@@ -612,17 +634,18 @@ func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing b
 			continue
 		}
 		if d := pickUnder(cands, where, false); d != nil {
-			return d
+			return d, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // inImported resolves q.name where q is bound by an import of the file (a Go package, a
 // Python module, a JS/TS namespace or default import, a Rust module or type): bound reports
-// that q is such a name; d is the definition in the imported place, nil when the workspace
-// does not hold it (a standard library or third-party package).
-func (r *resolver) inImported(f *fileCtx, q string, cands []*Def) (d *Def, bound bool) {
+// that q is such a name; d is the definition in the imported place (for Python, or in a
+// module it re-exports name from), nil when the workspace does not hold it (a standard
+// library or third-party package).
+func (r *resolver) inImported(f *fileCtx, q, name string, cands []*Def) (d *Def, bound bool, err error) {
 	for _, im := range f.imports {
 		var where string
 		switch f.lang {
@@ -634,7 +657,7 @@ func (r *resolver) inImported(f *fileCtx, q string, cands []*Def) (d *Def, bound
 			switch {
 			case im.alias == q:
 				where = pyModulePath(im.target, f.path)
-			case im.alias == "" && im.module == "" && im.target == q:
+			case im.alias == "" && im.module == "" && im.target == q && !im.wildcard:
 				where = pyModulePath(q, f.path)
 			case im.alias == "" && im.module != "" && lastSegment(im.target, ".") == q:
 				where = pyModulePath(im.target, f.path) // from pkg import module
@@ -651,9 +674,17 @@ func (r *resolver) inImported(f *fileCtx, q string, cands []*Def) (d *Def, bound
 		if where == "" {
 			continue
 		}
-		return pickUnder(cands, where, f.lang == "go"), true
+		switch f.lang {
+		case "python":
+			d, err := r.pyReexported(where, name, cands)
+			return d, true, err
+		case "go":
+			d, err := r.goImported(where, cands)
+			return d, true, err
+		}
+		return pickUnder(cands, where, false), true, nil
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // onReceiver resolves self.x, this.x, super.x and a Go method's receiver: a member of the
@@ -1048,16 +1079,19 @@ func (r *resolver) reachable(f *fileCtx, def *Def) (bool, error) {
 			return true, nil
 		}
 		for _, im := range f.imports {
-			if pickUnder(one, im.target, true) != nil {
-				return true, nil
+			if d, err := r.goImported(im.target, one); d != nil || err != nil {
+				return d != nil, err
 			}
 		}
 		return false, nil
 	case "python":
 		for _, im := range f.imports {
 			for _, m := range []string{im.module, im.target} {
-				if m != "" && pickUnder(one, pyModulePath(m, f.path), false) != nil {
-					return true, nil
+				if m == "" {
+					continue
+				}
+				if d, err := r.pyReexported(pyModulePath(m, f.path), def.Name, one); d != nil || err != nil {
+					return d != nil, err
 				}
 			}
 		}

@@ -37,7 +37,8 @@ func (r *resolver) onDeclaredType(f *fileCtx, u extract.Identifier, q string, ca
 }
 
 // baseType returns the type the first part of a qualifier names: the enclosing type for
-// self and this, a Go method's receiver type, a parameter's declared type, or the type a
+// self and this, the declared type of a parameter of a function literal around the use
+// (literal.go), a Go method's receiver type, a parameter's declared type, or the type a
 // local variable is bound to before line and col.
 func (r *resolver) baseType(f *fileCtx, name string, chain []string, line, col int) (*Def, error) {
 	self := name == "self" || name == "this"
@@ -55,6 +56,12 @@ func (r *resolver) baseType(f *fileCtx, name string, chain []string, line, col i
 		k, _ := extract.KindNamed(d.Kind)
 		if !k.IsCallable() {
 			continue
+		}
+		if typ, found, err := r.literalParam(f, d, name, line, col); found || err != nil {
+			if typ == "" || err != nil {
+				return nil, err
+			}
+			return r.typeNamed(f, typ, d.ID) // a parameter of a function literal around the use
 		}
 		if f.lang == "go" && d.Kind == extract.Method.String() {
 			if recv, typ := goReceiver(d.Signature); recv == name && typ != "" {
