@@ -177,28 +177,15 @@ func readCapabilities(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.Rea
 }
 
 // ServeMCP serves srv over newline-delimited JSON-RPC on in and out (standard input and
-// output for a client that started this process) until in ends or ctx is done.
+// output for a client that started this process) until in ends or ctx is done. A malformed
+// line is answered with a JSON-RPC error, and the next line is served (lineTransport).
 func ServeMCP(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
-	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
-	if isStdio(in, out) {
-		t = &mcp.StdioTransport{}
-	}
-	err := srv.Run(ctx, t)
+	err := srv.Run(ctx, &lineTransport{in: in, out: out})
 	if err == io.EOF || ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
-
-func isStdio(in io.Reader, out io.Writer) bool {
-	f, ok := in.(interface{ Fd() uintptr })
-	g, ok2 := out.(interface{ Fd() uintptr })
-	return ok && ok2 && f.Fd() == 0 && g.Fd() == 1
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // MCPHandler returns the streamable HTTP handler of srv. It answers a request with one JSON
 // body (the spec's application/json response) rather than an event stream: 1.0 ms instead
@@ -207,7 +194,7 @@ func (nopWriteCloser) Close() error { return nil }
 // cross-origin request (one whose Origin header names a host other than localhost,
 // 127.0.0.1 or ::1): a web page the user visits must not reach a local server.
 func MCPHandler(srv *mcp.Server) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	h := checkMessages(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !LoopbackOrigin(origin) {
 			http.Error(w, fmt.Sprintf("quarry: cross-origin request from %s refused", origin), http.StatusForbidden)
