@@ -328,3 +328,33 @@ func TestMCPHTTPHugeBody(t *testing.T) {
 		t.Error(problem)
 	}
 }
+
+// TestMCPMessageLimit: a message of MaxMessageBytes is served, on stdio (with a CRLF line
+// end) and over HTTP; one byte more is refused.
+func TestMCPMessageLimit(t *testing.T) {
+	padded := func(id string, size int) string {
+		head := `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list","params":{"_meta":{"pad":"`
+		tail := `"}}}`
+		return head + strings.Repeat("x", size-len(head)-len(tail)) + tail
+	}
+	tooLarge := malformedCase{code: -32600, id: "null", want: "larger than 4194304 bytes"}
+	s := startStdio(t)
+	s.send(padded("fits", MaxMessageBytes) + "\r\n")
+	if line := s.answer(); !bytes.Contains(line, []byte(`"id":"fits"`)) || !bytes.Contains(line, []byte(`"fast_search"`)) {
+		t.Errorf("stdio, a message of %d bytes: answered %.200s", MaxMessageBytes, line)
+	}
+	s.send(padded("over", MaxMessageBytes+1) + "\n")
+	if problem := checkAnswer(tooLarge, s.answer()); problem != "" {
+		t.Errorf("stdio, a message of %d bytes: %s", MaxMessageBytes+1, problem)
+	}
+	s.serves("a message over the limit")
+
+	h := startHTTP(t)
+	if resp, body := h.post(padded("fits", MaxMessageBytes)); resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`"fast_search"`)) {
+		t.Errorf("HTTP, a body of %d bytes: %d %.200s", MaxMessageBytes, resp.StatusCode, body)
+	}
+	resp, body := h.post(padded("over", MaxMessageBytes+1))
+	if problem := checkAnswer(tooLarge, body); resp.StatusCode != http.StatusRequestEntityTooLarge || problem != "" {
+		t.Errorf("HTTP, a body of %d bytes: status %d, %s", MaxMessageBytes+1, resp.StatusCode, problem)
+	}
+}
