@@ -439,7 +439,10 @@ func (w *faultWriter) finish() {
 		return
 	}
 	msg := strings.TrimSpace(w.text.String())
-	f := invalidFault(w.id, "%s", msg)
+	f := &rpcFault{id: w.id, code: jsonrpc.CodeInvalidRequest, message: msg}
+	if !strings.HasPrefix(msg, "invalid request") {
+		f.message = "invalid request: " + msg
+	}
 	if strings.Contains(msg, "not handled") {
 		f = &rpcFault{id: w.id, code: jsonrpc.CodeMethodNotFound, message: "method not found: " + msg}
 	}

@@ -74,6 +74,10 @@ func malformedCases() []malformedCase {
 		{name: "depth bomb", msg: deep, code: -32700, id: "null", want: "exceeded max depth"},
 		{name: "depth bomb in params", msg: `{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"fast_search","arguments":{"query":` + deep + `}}}`, code: -32700, id: "null", want: "exceeded max depth"},
 		{name: "huge message", msg: `{"jsonrpc":"2.0","id":23,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", MaxMessageBytes) + `"}}`, code: -32600, id: "null", want: "larger than 4194304 bytes"},
+		{name: "notification method with an id", msg: `{"jsonrpc":"2.0","id":27,"method":"notifications/initialized"}`, code: -32600, id: "27", want: "unexpected id"},
+		{name: "tools/call without params", msg: `{"jsonrpc":"2.0","id":28,"method":"tools/call"}`, code: -32600, id: "28", want: `missing required "params"`},
+		{name: "tools/call with a number as name", msg: `{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"name":5}}`, code: -32602, id: "29"},
+		{name: "request method without an id", msg: `{"jsonrpc":"2.0","method":"tools/list"}`, httpCode: -32600},
 		{name: "unknown notification", msg: `{"jsonrpc":"2.0","method":"notifications/bogus"}`, httpCode: -32601},
 		{name: "cancel with wrong params", msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"a":1}}}`},
 		{name: "response to no request", msg: `{"jsonrpc":"2.0","id":"nobody-asked","result":{}}`},
@@ -293,6 +297,8 @@ func TestMCPHTTPMalformed(t *testing.T) {
 		switch {
 		case c.code == 0:
 			wantStatus = http.StatusAccepted
+		case c.code == -32602: // answered by the method's handler
+			wantStatus = http.StatusOK
 		case strings.Contains(c.want, "larger than"):
 			wantStatus = http.StatusRequestEntityTooLarge
 		}
