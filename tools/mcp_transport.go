@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -363,7 +364,7 @@ func (c *lineConn) SessionID() string { return "" }
 // a well-formed one reaches h as it came.
 func checkMessages(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil {
+		if r.Method != http.MethodPost || r.Body == nil || foreignHost(r) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -387,6 +388,24 @@ func checkMessages(h http.Handler) http.Handler {
 		h.ServeHTTP(fw, r)
 		fw.finish()
 	})
+}
+
+// foreignHost reports whether r reached a loopback address under a Host that is not a
+// loopback name: h refuses it (DNS rebinding) before its body is looked at.
+func foreignHost(r *http.Request) bool {
+	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || addr == nil {
+		return false
+	}
+	local, _, err := net.SplitHostPort(addr.String())
+	if err != nil || !LoopbackHost(local) {
+		return false
+	}
+	host := r.Host
+	if name, _, err := net.SplitHostPort(host); err == nil {
+		host = name
+	}
+	return !LoopbackHost(host)
 }
 
 // messageID returns the id of the well-formed message b, or nullID.

@@ -364,3 +364,26 @@ func TestMCPMessageLimit(t *testing.T) {
 		t.Errorf("HTTP, a body of %d bytes: status %d, %s", MaxMessageBytes+1, resp.StatusCode, problem)
 	}
 }
+
+// TestMCPHTTPForeignHostFirst: a request under a foreign Host is refused (403) whatever
+// its body, before the body is looked at.
+func TestMCPHTTPForeignHostFirst(t *testing.T) {
+	s := startHTTP(t)
+	for _, body := range []string{"hello", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`} {
+		req, err := http.NewRequest("POST", s.url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = "evil.example"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("POST %q under Host evil.example: status %d, want 403", body, resp.StatusCode)
+		}
+	}
+}
