@@ -206,28 +206,15 @@ func schemaDoc(name string) (any, error) {
 }
 
 // ServeMCP serves srv over newline-delimited JSON-RPC on in and out (standard input and
-// output for a client that started this process) until in ends or ctx is done.
+// output for a client that started this process) until in ends or ctx is done. A malformed
+// line is answered with a JSON-RPC error, and the next line is served (lineTransport).
 func ServeMCP(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
-	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
-	if isStdio(in, out) {
-		t = &mcp.StdioTransport{}
-	}
-	err := srv.Run(ctx, t)
+	err := srv.Run(ctx, &lineTransport{in: in, out: out})
 	if err == io.EOF || ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
-
-func isStdio(in io.Reader, out io.Writer) bool {
-	f, ok := in.(interface{ Fd() uintptr })
-	g, ok2 := out.(interface{ Fd() uintptr })
-	return ok && ok2 && f.Fd() == 0 && g.Fd() == 1
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // MCPHandler returns the streamable HTTP handler of srv. It answers a request with one JSON
 // body (the spec's application/json response) rather than an event stream: 1.0 ms instead
@@ -238,7 +225,7 @@ func (nopWriteCloser) Close() error { return nil }
 // local server (HTTPAccess.Guard; a server listening on a name the user gave wraps it in
 // its own HTTPAccess's Guard).
 func MCPHandler(srv *mcp.Server) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	h := checkMessages(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
 	return HTTPAccess{}.Guard(h)
 }
 
