@@ -452,6 +452,17 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		return nil, err
 	}
 	defer func() { s.release(xs) }()
+	fresh := s.freshness(ctx, xs)
+	if needsFreshening(fresh) {
+		// A few files changed since indexing, or a run did not finish: apply them first.
+		s.release(xs)
+		xs = nil
+		s.freshen(ctx, fresh)
+		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
+			return nil, err
+		}
+		fresh = s.freshness(ctx, xs)
+	}
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -484,6 +495,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if ireq.Expr == nil && (ireq.Target == index.TargetDefinitions || ireq.Target == index.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = index.MissingDefinition(ireq.Query, res.Hits)
 	}
+	out.Notice = joinNotices(out.Notice, freshNotice(fresh))
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {
@@ -628,7 +640,15 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if err != nil {
 		return nil, err
 	}
-	defer s.release(xs)
+	defer func() { s.release(xs) }()
+	if f := s.freshness(ctx, xs); needsFreshening(f) {
+		s.release(xs)
+		xs = nil
+		s.freshen(ctx, f)
+		if xs, err = s.openIndexes(ctx, req.Workspace); err != nil {
+			return nil, err
+		}
+	}
 	if req.Line < 0 || req.Line > 0 && rel == "" {
 		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
 	}

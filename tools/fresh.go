@@ -1,0 +1,110 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// FreshenLimit is the most changed files a search brings into the index before it answers,
+// when no watcher does (quarry search, quarry mcp --no-watch, quarry serve --no-watch):
+// a few files are indexed in a few milliseconds; more are left to quarry index, and the
+// answer says how many it misses.
+const FreshenLimit = 16
+
+// freshness checks the primary workspace's index among xs before a search answers from it
+// (workspace.SearchIndex.Freshness): nil when there is nothing to check, because a watcher
+// of this process keeps the index up to date, or an index run of this process is writing
+// it (and lends it), or xs does not hold the primary workspace.
+func (s *Service) freshness(ctx context.Context, xs []*workspace.SearchIndex) *workspace.Freshness {
+	s.mu.Lock()
+	watching := s.watcher != nil
+	s.mu.Unlock()
+	if watching || !s.indexMu.TryLock() {
+		return nil
+	}
+	s.indexMu.Unlock()
+	reg, err := s.registry()
+	if err != nil {
+		return nil
+	}
+	for _, x := range xs {
+		if x.Entry.ID != reg.Primary.ID || x.Borrowed() {
+			continue
+		}
+		f, err := x.Freshness(ctx)
+		if err != nil {
+			return nil // the search answers; the stale marks of its hits still hold
+		}
+		return f
+	}
+	return nil
+}
+
+// needsFreshening reports whether a search should bring the index up to date before it
+// answers: a few files changed, or the full-text index is behind the store.
+func needsFreshening(f *workspace.Freshness) bool {
+	return f != nil && (f.Total() > 0 && f.Total() <= FreshenLimit || !f.Consistent())
+}
+
+// freshen brings the primary workspace's index up to date within StaleRefreshBudget: the
+// changed files' directories when they are few (an incremental run, which also replays
+// what a run that did not finish left in the full-text log), else only the log. It fails
+// quietly (another process writing the index, a read-only index): the answer's notice then
+// says what is missing. The caller holds no index open (a reader keeps a writer out).
+func (s *Service) freshen(ctx context.Context, f *workspace.Freshness) {
+	reg, err := s.registry()
+	if err != nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
+	defer cancel()
+	opts := workspace.IndexOptions{Scope: f.Dirs}
+	if f.Total() == 0 || f.Total() > FreshenLimit {
+		opts = workspace.IndexOptions{ReplayOnly: true}
+	}
+	_, _ = s.update(rctx, reg, reg.Primary, opts, true)
+}
+
+// freshNotice says what an answer misses because the index is not up to date (f after any
+// freshening): "" when nothing.
+func freshNotice(f *workspace.Freshness) string {
+	if f == nil {
+		return ""
+	}
+	var notes []string
+	switch {
+	case f.PartialLoad:
+		notes = append(notes, "the first index run did not finish: the full-text index lacks files the store holds, so results may be missing; run quarry index")
+	case f.Pending > 0:
+		notes = append(notes, fmt.Sprintf("an index run did not finish: %d full-text changes are not applied, so results may be missing or old; run quarry index", f.Pending))
+	}
+	if n := f.Total(); n > 0 {
+		what := fmt.Sprintf("%d files changed since the last index (%d modified, %d added, %d deleted)", n, f.Modified, f.Added, f.Deleted)
+		if n == 1 && len(f.Samples) == 1 {
+			what = f.Samples[0] + " changed since the last index"
+		} else if n <= 3 && len(f.Samples) == n {
+			what += ": " + strings.Join(f.Samples, ", ")
+		}
+		verb := " and are searched as they were indexed"
+		if n == 1 {
+			verb = " and is searched as it was indexed"
+		}
+		notes = append(notes, what+verb+"; run quarry index (or keep quarry watch running)")
+	}
+	return strings.Join(notes, "; ")
+}
+
+// joinNotices joins the notices of an answer that are not empty.
+func joinNotices(notices ...string) string {
+	var out []string
+	for _, n := range notices {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, "; ")
+}
