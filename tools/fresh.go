@@ -44,6 +44,14 @@ func (s *Service) freshness(ctx context.Context, xs []*workspace.SearchIndex) *w
 	return nil
 }
 
+// checkFreshness runs freshness in the background, at once with a search of xs: the
+// returned function waits for it (before xs is released).
+func (s *Service) checkFreshness(ctx context.Context, xs []*workspace.SearchIndex) func() *workspace.Freshness {
+	done := make(chan *workspace.Freshness, 1)
+	go func() { done <- s.freshness(ctx, xs) }()
+	return func() *workspace.Freshness { return <-done }
+}
+
 // needsFreshening reports whether a search should bring the index up to date before it
 // answers: a few files changed, or the full-text index is behind the store.
 func needsFreshening(f *workspace.Freshness) bool {

@@ -452,17 +452,6 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		return nil, err
 	}
 	defer func() { s.release(xs) }()
-	fresh := s.freshness(ctx, xs)
-	if needsFreshening(fresh) {
-		// A few files changed since indexing, or a run did not finish: apply them first.
-		s.release(xs)
-		xs = nil
-		s.freshen(ctx, fresh)
-		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
-			return nil, err
-		}
-		fresh = s.freshness(ctx, xs)
-	}
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -472,21 +461,31 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		}
 		return AsError(err)
 	}
+	checked := s.checkFreshness(ctx, xs) // at once with the search
 	res, err := workspace.Search(sctx, xs, ireq)
+	fresh := checked()
 	if err != nil {
 		return nil, timedOut(err)
 	}
-	if dirs := s.primaryStale(xs, res.Hits); len(dirs) > 0 {
-		// Files the answer comes from changed since they were indexed: bring their
-		// directories up to date within a small budget and search again; what is still
-		// stale stays marked.
+	if dirs := s.primaryStale(xs, res.Hits); len(dirs) > 0 || needsFreshening(fresh) {
+		// Files the answer comes from changed since they were indexed, or a few files
+		// changed, or a run did not finish: bring the index up to date within a small
+		// budget and search again; what is still stale stays marked, and what is still
+		// missing is said in the notice.
 		s.release(xs)
 		xs = nil
-		s.refreshPrimary(ctx, dirs)
+		if needsFreshening(fresh) {
+			s.freshen(ctx, fresh)
+		} else {
+			s.refreshPrimary(ctx, dirs)
+		}
 		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
 			return nil, err
 		}
-		if res, err = workspace.Search(sctx, xs, ireq); err != nil {
+		checked = s.checkFreshness(ctx, xs)
+		res, err = workspace.Search(sctx, xs, ireq)
+		fresh = checked()
+		if err != nil {
 			return nil, timedOut(err)
 		}
 	}
@@ -641,18 +640,23 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 		return nil, err
 	}
 	defer func() { s.release(xs) }()
-	if f := s.freshness(ctx, xs); needsFreshening(f) {
+	if req.Line < 0 || req.Line > 0 && rel == "" {
+		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
+	}
+	greq := index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxGotoCandidates}
+	checked := s.checkFreshness(ctx, xs) // at once with the search
+	found, err := workspace.Goto(ctx, xs, greq, rel)
+	if f := checked(); err == nil && needsFreshening(f) {
+		// A few files changed since indexing, or a run did not finish: apply them and
+		// look again.
 		s.release(xs)
 		xs = nil
 		s.freshen(ctx, f)
 		if xs, err = s.openIndexes(ctx, req.Workspace); err != nil {
 			return nil, err
 		}
+		found, err = workspace.Goto(ctx, xs, greq, rel)
 	}
-	if req.Line < 0 || req.Line > 0 && rel == "" {
-		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
-	}
-	found, err := workspace.Goto(ctx, xs, index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxGotoCandidates}, rel)
 	if err != nil {
 		return nil, AsError(err)
 	}
