@@ -52,6 +52,27 @@ func (s *Service) checkFreshness(ctx context.Context, xs []*workspace.SearchInde
 	return func() *workspace.Freshness { return <-done }
 }
 
+// freshenFirst checks the primary workspace's index before a search of several lines (a
+// query document) and brings it up to date when it needs it (needsFreshening); it returns
+// the state the answer is given from, for its notice.
+func (s *Service) freshenFirst(ctx context.Context, id string) *workspace.Freshness {
+	xs, err := s.openIndexes(ctx, id)
+	if err != nil {
+		return nil // the search reports it
+	}
+	f := s.freshness(ctx, xs)
+	s.release(xs)
+	if !needsFreshening(f) {
+		return f
+	}
+	s.freshen(ctx, f)
+	if xs, err = s.openIndexes(ctx, id); err != nil {
+		return nil
+	}
+	defer s.release(xs)
+	return s.freshness(ctx, xs)
+}
+
 // needsFreshening reports whether a search should bring the index up to date before it
 // answers: a few files changed, or the full-text index is behind the store.
 func needsFreshening(f *workspace.Freshness) bool {

@@ -64,6 +64,11 @@ func TestSearchAppliesAFewChangedFiles(t *testing.T) {
 	if res.Notice != "" {
 		t.Errorf("notice %q: the change was applied, nothing is missing", res.Notice)
 	}
+	appendLine(t, root, "pkg/mod02.py", "# beacon")
+	doc, err := s.Search(context.Background(), SearchRequest{Query: "lex: beacon\nlex: nothing", Target: "content"})
+	if err != nil || len(doc.Results) != 1 || doc.Results[0].Path != "pkg/mod02.py" || doc.Results[0].Stale {
+		t.Fatalf("query document lex: beacon after appending it: %+v, %v; want pkg/mod02.py, not stale", doc, err)
+	}
 	got, err := s.Goto(context.Background(), GotoRequest{Symbol: "handler9"})
 	if err != nil || len(got.Results) != 0 {
 		t.Errorf("goto handler9: %+v, %v; want none", got, err)
