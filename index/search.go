@@ -204,7 +204,7 @@ func NewSearcher(store *Store, ft *Fulltext) (*Searcher, error) {
 
 // Search runs req.
 func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
-	gen, err := s.store.Generation(ctx)
+	gen, err := s.store.Generation(context.WithoutCancel(ctx)) // read even out of time: what was found so far is answered
 	if err != nil {
 		return nil, err
 	}
