@@ -74,9 +74,15 @@ func (s *Service) freshenFirst(ctx context.Context, id string) *workspace.Freshn
 }
 
 // needsFreshening reports whether a search should bring the index up to date before it
-// answers: a few files changed, or the full-text index is behind the store.
+// answers: a few files changed, or a run that did not finish left changes in the full-text
+// log. Not after an unfinished first load: refilling the whole full-text index is quarry
+// index's work, which a search's budget would cut short again and again (the notice says
+// so instead).
 func needsFreshening(f *workspace.Freshness) bool {
-	return f != nil && (f.Total() > 0 && f.Total() <= FreshenLimit || !f.Consistent())
+	if f == nil || f.PartialLoad {
+		return false
+	}
+	return f.Pending > 0 || f.Total() > 0 && f.Total() <= FreshenLimit
 }
 
 // freshen brings the primary workspace's index up to date within StaleRefreshBudget: the

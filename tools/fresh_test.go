@@ -242,3 +242,28 @@ func TestSearchLeavesChangesToTheWatcher(t *testing.T) {
 		t.Errorf("freshness with no watcher: no check")
 	}
 }
+
+// After a first index run that did not finish, a search does not refill the full-text index
+// (quarry index's work, more than its budget), and says that results may be missing.
+func TestSearchNoticesAnUnfinishedFirstLoad(t *testing.T) {
+	s, root := freshRepo(t, 2)
+	reg, err := workspace.LoadRegistry(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := index.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetMeta("first_load", "1"); err != nil { // what a killed first run leaves
+		t.Fatal(err)
+	}
+	store.Close()
+	res, err := s.Search(context.Background(), SearchRequest{Query: "handler0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Notice, "the first index run did not finish") {
+		t.Errorf("notice %q, want it to say the first index run did not finish", res.Notice)
+	}
+}
