@@ -124,11 +124,11 @@ func freshNotice(f *workspace.Freshness) string {
 		} else if n <= 3 && len(f.Samples) == n {
 			what += ": " + strings.Join(f.Samples, ", ")
 		}
-		verb := " and are searched as they were indexed"
+		missing := ": results do not include these changes"
 		if n == 1 {
-			verb = " and is searched as it was indexed"
+			missing = ": results do not include that change"
 		}
-		notes = append(notes, what+verb+"; run quarry index (or keep quarry watch running)")
+		notes = append(notes, what+missing+"; run quarry index (or keep quarry watch running)")
 	}
 	return strings.Join(notes, "; ")
 }
