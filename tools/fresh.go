@@ -65,7 +65,7 @@ func (s *Service) freshenFirst(ctx context.Context, id string) *workspace.Freshn
 	if !needsFreshening(f) {
 		return f
 	}
-	s.freshen(ctx, f)
+	s.freshen(ctx, f, nil)
 	if xs, err = s.openIndexes(ctx, id); err != nil {
 		return nil
 	}
@@ -86,20 +86,24 @@ func needsFreshening(f *workspace.Freshness) bool {
 }
 
 // freshen brings the primary workspace's index up to date within StaleRefreshBudget: the
-// changed files' directories when they are few (an incremental run, which also replays
-// what a run that did not finish left in the full-text log), else only the log. It fails
-// quietly (another process writing the index, a read-only index): the answer's notice then
-// says what is missing. The caller holds no index open (a reader keeps a writer out).
-func (s *Service) freshen(ctx context.Context, f *workspace.Freshness) {
+// changed files' directories when they are few, else those of the stale hits an answer
+// came from (staleDirs), in an incremental run, which also replays what a run that did not
+// finish left in the full-text log; with neither, only the log. It fails quietly (another
+// process writing the index, a read-only index): the answer's notice then says what is
+// missing. The caller holds no index open (a reader keeps a writer out).
+func (s *Service) freshen(ctx context.Context, f *workspace.Freshness, staleDirs []string) {
 	reg, err := s.registry()
 	if err != nil {
 		return
 	}
 	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
 	defer cancel()
-	opts := workspace.IndexOptions{Scope: f.Dirs}
-	if f.Total() == 0 || f.Total() > FreshenLimit {
-		opts = workspace.IndexOptions{ReplayOnly: true}
+	opts := workspace.IndexOptions{ReplayOnly: true}
+	switch {
+	case f.Total() > 0 && f.Total() <= FreshenLimit:
+		opts = workspace.IndexOptions{Scope: f.Dirs}
+	case len(staleDirs) > 0:
+		opts = workspace.IndexOptions{Scope: staleDirs}
 	}
 	_, _ = s.update(rctx, reg, reg.Primary, opts, true)
 }

@@ -475,7 +475,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		s.release(xs)
 		xs = nil
 		if needsFreshening(fresh) {
-			s.freshen(ctx, fresh)
+			s.freshen(ctx, fresh, dirs)
 		} else {
 			s.refreshPrimary(ctx, dirs)
 		}
@@ -651,7 +651,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 		// look again.
 		s.release(xs)
 		xs = nil
-		s.freshen(ctx, f)
+		s.freshen(ctx, f, nil)
 		if xs, err = s.openIndexes(ctx, req.Workspace); err != nil {
 			return nil, err
 		}
