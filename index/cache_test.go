@@ -50,8 +50,8 @@ func TestTermsHolding(t *testing.T) {
 }
 
 // TestContentCache: text read once is served from memory, the least recently used file
-// leaves first when the cache is full, and a file larger than an eighth of it is never
-// kept.
+// leaves first when the cache is full, a file larger than an eighth of it is never kept,
+// and a search of a later store generation reads anew what a batch may have changed.
 func TestContentCache(t *testing.T) {
 	s := openTestStore(t)
 	ctx := context.Background()
@@ -75,8 +75,12 @@ func TestContentCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := newContentCache(800) // eight files of 100 bytes
+	gen, err := s.Generation(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	read := func(p string) {
-		_, content, err := c.fileContent(ctx, s, p)
+		_, content, err := c.fileContent(atGeneration(ctx, gen), s, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +104,8 @@ func TestContentCache(t *testing.T) {
 	if _, ok := c.byKey["big"]; ok {
 		t.Errorf("a file over an eighth of the cache was kept")
 	}
-	// served from memory: a cached file is read even once the store no longer has it
+	// served from memory for the generation it was read at: a search that started before
+	// the batch deleting f0 still reads it; one that starts after does not
 	b, err = s.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +117,15 @@ func TestContentCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	read("f0")
+	if gen, err = s.Generation(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, content, err := c.fileContent(atGeneration(ctx, gen), s, "f0"); err != nil || content != nil {
+		t.Errorf("f0 after the batch deleting it = %q, %v; want nothing (the cache is of an older generation)", content, err)
+	}
+	if len(c.byKey) != 0 {
+		t.Errorf("the cache kept %v across a batch", keys(c))
+	}
 }
 
 func keys(c *contentCache) []string {

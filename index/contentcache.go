@@ -11,12 +11,30 @@ import (
 // open while an agent works) reads the same candidate files query after query; from SQLite
 // each costs a cgo call and a copy (about 12 ms for the 549 candidates of one content regex
 // on corpus.sh full).
+//
+// The text is kept for the store generation it was read at: a search reads the generation
+// once, when it starts (Searcher.Search puts it in its context), and a cache of an older
+// generation is emptied before it serves anything. An index run lends its searcher to the
+// searches of its process while it commits batches (workspace.IndexOptions.Serve): without
+// the generation, a file read before a batch that moved its lines answered with its old
+// text at its old line numbers, while its stored size and time already matched the disk
+// (so nothing marked it stale).
 type contentCache struct {
 	mu    sync.Mutex
 	max   int
 	size  int
+	gen   int64      // the store generation the cached text is of
 	order *list.List // of *cachedContent, most recent first
 	byKey map[string]*list.Element
+}
+
+// genKey is the context key of the store generation a search started at.
+type genKey struct{}
+
+// atGeneration returns ctx for a search that started at the store's generation gen: the
+// content cache serves it text read at gen, or reads anew.
+func atGeneration(ctx context.Context, gen int64) context.Context {
+	return context.WithValue(ctx, genKey{}, gen)
 }
 
 type cachedContent struct {
@@ -32,9 +50,25 @@ func newContentCache(max int) *contentCache {
 }
 
 // fileContent returns the language and content of the stored file at path, from the cache
-// when it holds it.
+// when it holds it for the generation the search started at (atGeneration). Without one,
+// or for a search that started before the cache's generation, the store is read and
+// nothing is kept.
 func (c *contentCache) fileContent(ctx context.Context, store *Store, path string) (string, []byte, error) {
+	gen, ok := ctx.Value(genKey{}).(int64)
+	if !ok {
+		return store.fileContent(ctx, path)
+	}
 	c.mu.Lock()
+	if gen > c.gen {
+		// A batch committed since the cached text was read: any of it may be old.
+		c.gen, c.size = gen, 0
+		c.order.Init()
+		clear(c.byKey)
+	}
+	if gen < c.gen {
+		c.mu.Unlock()
+		return store.fileContent(ctx, path)
+	}
 	if e, ok := c.byKey[path]; ok {
 		c.order.MoveToFront(e)
 		cc := e.Value.(*cachedContent)
@@ -48,7 +82,9 @@ func (c *contentCache) fileContent(ctx context.Context, store *Store, path strin
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.byKey[path]; !ok {
+	// Read after the search's generation was: text of gen or later. Kept only while the
+	// cache is still of gen (a later search may have moved it on meanwhile).
+	if _, ok := c.byKey[path]; !ok && c.gen == gen {
 		c.byKey[path] = c.order.PushFront(&cachedContent{path: path, lang: lang, content: content})
 		c.size += len(content)
 		for c.size > c.max {

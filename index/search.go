@@ -204,13 +204,17 @@ func NewSearcher(store *Store, ft *Fulltext) (*Searcher, error) {
 
 // Search runs req.
 func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
+	gen, err := s.store.Generation(context.WithoutCancel(ctx)) // read even out of time: what was found so far is answered
+	if err != nil {
+		return nil, err
+	}
+	ctx = atGeneration(ctx, gen) // the file text it reads is of gen or later
 	q := req.Query
 	keepTests := req.Tests == TestsInclude || scoring.AboutTests(q.String())
 	var (
 		hits     []Hit
 		relaxed  bool
 		timedOut bool
-		err      error
 	)
 	switch {
 	case req.Vector != "":

@@ -549,6 +549,17 @@ func (s *Store) pendingDocs(ctx context.Context) ([]string, error) {
 	return s.strings(ctx, `SELECT doc_id FROM fulltext_pending`)
 }
 
+// PendingCount returns how many full-text documents the store logged and bleve was not
+// confirmed to have: none between index runs, unless a run did not finish (killed,
+// crashed); the next writer replays them.
+func (s *Store) PendingCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM fulltext_pending`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("index: count the full-text log: %w", err)
+	}
+	return n, nil
+}
+
 // clearPending forgets the given pending documents: bleve has them.
 func (s *Store) clearPending(ctx context.Context, docIDs []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)

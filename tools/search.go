@@ -461,21 +461,31 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		}
 		return AsError(err)
 	}
+	checked := s.checkFreshness(ctx, xs) // at once with the search
 	res, err := workspace.Search(sctx, xs, ireq)
+	fresh := checked()
 	if err != nil {
 		return nil, timedOut(err)
 	}
-	if dirs := s.primaryStale(xs, res.Hits); len(dirs) > 0 {
-		// Files the answer comes from changed since they were indexed: bring their
-		// directories up to date within a small budget and search again; what is still
-		// stale stays marked.
+	if dirs := s.primaryStale(xs, res.Hits); len(dirs) > 0 || needsFreshening(fresh) {
+		// Files the answer comes from changed since they were indexed, or a few files
+		// changed, or a run did not finish: bring the index up to date within a small
+		// budget and search again; what is still stale stays marked, and what is still
+		// missing is said in the notice.
 		s.release(xs)
 		xs = nil
-		s.refreshPrimary(ctx, dirs)
+		if needsFreshening(fresh) {
+			s.freshen(ctx, fresh, dirs)
+		} else {
+			s.refreshPrimary(ctx, dirs)
+		}
 		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
 			return nil, err
 		}
-		if res, err = workspace.Search(sctx, xs, ireq); err != nil {
+		checked = s.checkFreshness(ctx, xs)
+		res, err = workspace.Search(sctx, xs, ireq)
+		fresh = checked()
+		if err != nil {
 			return nil, timedOut(err)
 		}
 	}
@@ -484,6 +494,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if ireq.Expr == nil && (ireq.Target == index.TargetDefinitions || ireq.Target == index.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = index.MissingDefinition(ireq.Query, res.Hits)
 	}
+	out.Notice = joinNotices(out.Notice, freshNotice(fresh))
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {
@@ -629,11 +640,24 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if err != nil {
 		return nil, err
 	}
-	defer s.release(xs)
+	defer func() { s.release(xs) }()
 	if req.Line < 0 || req.Line > 0 && rel == "" {
 		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
 	}
-	found, err := workspace.Goto(ctx, xs, index.Request{Query: q, Target: index.TargetDefinitions, Limit: max(maxGotoCandidates, limit+1)}, rel)
+	greq := index.Request{Query: q, Target: index.TargetDefinitions, Limit: max(maxGotoCandidates, limit+1)}
+	checked := s.checkFreshness(ctx, xs) // at once with the search
+	found, err := workspace.Goto(ctx, xs, greq, rel)
+	if f := checked(); err == nil && needsFreshening(f) {
+		// A few files changed since indexing, or a run did not finish: apply them and
+		// look again.
+		s.release(xs)
+		xs = nil
+		s.freshen(ctx, f, nil)
+		if xs, err = s.openIndexes(ctx, req.Workspace); err != nil {
+			return nil, err
+		}
+		found, err = workspace.Goto(ctx, xs, greq, rel)
+	}
 	if err != nil {
 		return nil, AsError(err)
 	}

@@ -95,6 +95,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		return nil, err
 	}
 	depth := min(max(limit*3, fusionDepth), MaxLimit)
+	fresh := s.freshenFirst(ctx, req.Workspace)
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -192,6 +193,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	case len(failed) > 0:
 		out.Notice = fmt.Sprintf("lex-only answers: %s skipped: %v", strings.Join(failed, ", "), embedErr)
 	}
+	out.Notice = joinNotices(out.Notice, freshNotice(fresh))
 	intent := intentWords(doc.Intent)
 	// The promotions of a name asked for, once, after fusion: a lex: line's exact name comes
 	// first whichever line found it.

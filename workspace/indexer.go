@@ -47,6 +47,10 @@ type IndexOptions struct {
 	Progress func(Progress)
 	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
 	Embedder *index.Embedder
+	// ReplayOnly: the run reads no file; it only brings the full-text index level with the
+	// store (replays the log of a run that did not finish, refills an unfinished first
+	// load's). A search does this when more files changed than it indexes itself.
+	ReplayOnly bool
 }
 
 // Progress is how far an Index run is.
@@ -112,6 +116,9 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 	}
 	if opts.Force {
 		return rebuild(ctx, root, indexDir, reg, opts, start)
+	}
+	if opts.ReplayOnly {
+		return replay(ctx, root, indexDir, start)
 	}
 	return update(ctx, root, indexDir, reg, opts, start)
 }

@@ -156,6 +156,9 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	if len(res.Results) == 0 {
 		if !jsonOut && res.TruncatedReason != tools.TruncatedTimeout {
 			fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
+			if res.Notice != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "(%s)\n", res.Notice)
+			}
 		}
 		return errNothingFound
 	}

@@ -224,7 +224,7 @@ func TestSearchEditedFiles(t *testing.T) {
 	defer hold.Close()
 	rewrite("package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n")
 	code, out, errOut := quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions")
-	if code != exitOK || !strings.HasPrefix(out, "server.go:6:1: method ServeHTTP") || !strings.Contains(errOut, "(changed since indexed, lines may have moved: server.go; quarry index refreshes them)") {
+	if code != exitOK || !strings.Contains(out, "server.go:6:1: method ServeHTTP") || !strings.Contains(out, "(server.go changed since the last index") || !strings.Contains(errOut, "(changed since indexed, lines may have moved: server.go; quarry index refreshes them)") {
 		t.Errorf("search after an edit, the index held by another process: exit %d\n%s\n%s; want the indexed line and a note", code, out, errOut)
 	}
 	code, out, _ = quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions", "--json")

@@ -1,0 +1,71 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarrysearch/quarry/index"
+)
+
+// lineOf returns line n (1-based) of the file at path, as it is on disk now.
+func lineOf(t *testing.T, path string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
+}
+
+// A searcher that read a file's text keeps no copy of it past the batch that changed the
+// file: the lent index of a watcher's run (the case of quarry mcp, 50-200 ms after lines
+// are inserted above a definition) answers a content search with the line the text is on
+// now, or marks the hit stale; never the old text at its old line, unmarked.
+func TestContentHitsFollowCommittedEdits(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "app.py")
+	writeTree(t, root, map[string]string{"app.py": "import os\n\n# marker here\ndef run():\n    pass\n"})
+	indexTree(t, root, IndexOptions{})
+	if err := os.WriteFile(file, []byte("import os\n\n\n\n\n\n\n# marker here\ndef run():\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
+	}
+	req := withDefaults(index.Request{Query: q("marker"), Target: index.TargetContent})
+	var lent *SearchIndex
+	var checked int
+	check := func(when string) {
+		res, err := Search(context.Background(), []*SearchIndex{lent}, req)
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		for _, h := range res.Hits {
+			checked++
+			if now := lineOf(t, file, h.Line); !h.Stale && now != h.Text {
+				t.Errorf("%s: %s:%d %q, not stale, but the line is now %q", when, h.Path, h.Line, h.Text, now)
+			}
+		}
+	}
+	indexTree(t, root, IndexOptions{
+		Serve: func(x *SearchIndex) {
+			if x != nil {
+				lent = x
+				check("before the batch") // reads app.py as indexed
+			}
+		},
+		Progress: func(Progress) { check("after the batch") },
+	})
+	if lent == nil || checked < 2 {
+		t.Fatalf("the run lent no index or no search found the marker (%d hits checked)", checked)
+	}
+}
