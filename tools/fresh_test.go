@@ -104,6 +104,30 @@ func TestSearchNoticesManyChangedFiles(t *testing.T) {
 	}
 }
 
+// goto of a definition says the same when more files changed than a search applies first.
+func TestGotoNoticesManyChangedFiles(t *testing.T) {
+	n := FreshenLimit + 4
+	s, root := freshRepo(t, n)
+	for i := range n {
+		appendLine(t, root, fmt.Sprintf("pkg/mod%02d.py", i), "# marker")
+	}
+	res, err := s.Goto(context.Background(), GotoRequest{Symbol: "marker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%d files changed since the last index", n)
+	if !strings.Contains(res.Notice, want) {
+		t.Errorf("goto notice %q, want it to say %q", res.Notice, want)
+	}
+	text, err := Render(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, want) {
+		t.Errorf("compact text %q does not carry the notice", text)
+	}
+}
+
 // A search that cannot update the index (another holder has it open; a read-only .quarry
 // fails the same way) still answers, with the notice naming the changed file.
 func TestSearchNoticesChangesItCannotApply(t *testing.T) {

@@ -77,6 +77,9 @@ func renderGoto(r *GotoResult) string {
 		}
 		b.WriteString(")")
 	}
+	if r.Notice != "" {
+		b.WriteString(" (" + r.Notice + ")")
+	}
 	return b.String()
 }
 

@@ -608,6 +608,7 @@ type GotoResult struct {
 	Truncated          bool        `json:"truncated"`
 	TruncatedReason    string      `json:"truncated_reason,omitempty"`
 	TotalFilesSearched int         `json:"total_files_searched"`
+	Notice             string      `json:"notice,omitempty" jsonschema:"what the definitions may miss, in words: files changed since indexing that could not be applied first, or an index run that did not finish"`
 	ElapsedMS          float64     `json:"elapsed_ms"`
 	Errors             []ErrorInfo `json:"errors"`
 }
@@ -647,16 +648,19 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	greq := index.Request{Query: q, Target: index.TargetDefinitions, Limit: max(maxGotoCandidates, limit+1)}
 	checked := s.checkFreshness(ctx, xs) // at once with the search
 	found, err := workspace.Goto(ctx, xs, greq, rel)
-	if f := checked(); err == nil && needsFreshening(f) {
+	fresh := checked()
+	if err == nil && needsFreshening(fresh) {
 		// A few files changed since indexing, or a run did not finish: apply them and
-		// look again.
+		// look again; what is still missing is said in the notice.
 		s.release(xs)
 		xs = nil
-		s.freshen(ctx, f, nil)
+		s.freshen(ctx, fresh, nil)
 		if xs, err = s.openIndexes(ctx, req.Workspace); err != nil {
 			return nil, err
 		}
+		checked = s.checkFreshness(ctx, xs)
 		found, err = workspace.Goto(ctx, xs, greq, rel)
+		fresh = checked()
 	}
 	if err != nil {
 		return nil, AsError(err)
@@ -666,7 +670,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 			return nil, err
 		}
 	}
-	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Errors: []ErrorInfo{}}
+	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Notice: freshNotice(fresh), Errors: []ErrorInfo{}}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}

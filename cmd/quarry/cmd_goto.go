@@ -69,6 +69,9 @@ resolved as the file would (an import's name, a type).`,
 					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "definitions", moreByLimit(len(res.Results), res.Total))
 				}
 			}
+			if res.Notice != "" && !opts.json {
+				fmt.Fprintf(cmd.ErrOrStderr(), "(%s)\n", res.Notice)
+			}
 			if len(res.Results) == 0 {
 				if !opts.json {
 					fmt.Fprintf(cmd.ErrOrStderr(), "no definition of %q found\n", symbol)
