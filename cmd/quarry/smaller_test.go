@@ -47,3 +47,20 @@ func TestUnknownSymbolIsNothingFound(t *testing.T) {
 		}
 	}
 }
+
+// A binary file given to quarry symbols is said to be binary, whatever its name, where one
+// of no known extension used to be "unknown language".
+func TestSymbolsOfBinaryFile(t *testing.T) {
+	dir := t.TempDir()
+	blob := []byte("\x7fELF\x02\x01\x01\x00\x00\x00binary\x00data")
+	for _, name := range []string{"blob.bin", "blob", "blob.go"} {
+		p := filepath.Join(dir, name)
+		writeFiles(t, dir, map[string]string{name: string(blob)})
+		for _, args := range [][]string{{"symbols", p}, {"symbols", "--tree", p}} {
+			code, _, errOut := quarry(t, "", args...)
+			if code != exitUsage || !strings.Contains(errOut, "binary file") || strings.Contains(errOut, "unknown language") {
+				t.Errorf("quarry %s: exit %d, stderr %q; want exit 2 and \"binary file\"", strings.Join(args, " "), code, errOut)
+			}
+		}
+	}
+}
