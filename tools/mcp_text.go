@@ -80,7 +80,7 @@ func count(n int, one, many string) string {
 // renderHits writes one line per hit, with its context lines around it.
 func renderHits(b *strings.Builder, hits []Hit) {
 	for _, h := range hits {
-		p := h.Path
+		p := TextPath(h.Path)
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
 		}
@@ -131,7 +131,7 @@ func renderErrors(b *strings.Builder, errs []ErrorInfo) {
 // "line kind name — signature", bodies below their line in full mode.
 func renderSymbols(r *SymbolsResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n", r.File, r.Language)
+	fmt.Fprintf(&b, "%s (%s)\n", TextPath(r.File), r.Language)
 	for _, sym := range r.Results {
 		fmt.Fprintf(&b, "%s%d %s %s", strings.Repeat("  ", max(sym.Depth-1, 0)), sym.Line, sym.Kind, sym.Name)
 		if sig := strings.Join(strings.Fields(sym.Signature), " "); sig != "" && sig != sym.Name {
@@ -166,7 +166,7 @@ func renderRefs(r *RefsResult) string {
 		if ref.Container != "" {
 			in = " in " + ref.Container
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", ref.Path, ref.Line, ref.Column, ref.Kind, in, ref.Text)
+		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", TextPath(ref.Path), ref.Line, ref.Column, ref.Kind, in, ref.Text)
 	}
 	fmt.Fprintf(&b, "%d of %s of %s", len(r.Results), count(r.Total, "use", "uses"), r.Symbol)
 	if r.NextCursor != "" {
@@ -191,7 +191,7 @@ func renderWorkspace(r *WorkspaceResult) string {
 		if w.Primary {
 			primary = " (primary)"
 		}
-		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, w.Root, state)
+		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, TextPath(w.Root), state)
 	}
 	for _, s := range r.Indexed {
 		fmt.Fprintf(&b, "indexed %s: %d files, %d symbols (%d added, %d changed, %d deleted, %d renamed) in %.1fs\n",

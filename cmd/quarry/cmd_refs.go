@@ -54,7 +54,7 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 				}
 			} else {
 				if d := res.Definition; d != nil {
-					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, d.Path, d.Line, d.ID)
+					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, tools.TextPath(d.Path), d.Line, d.ID)
 				} else if res.Notice != "" {
 					fmt.Fprintln(cmd.ErrOrStderr(), res.Notice)
 				}
@@ -68,7 +68,7 @@ Pages of --limit; the last line gives the --cursor of the next page.`,
 					} else if res.Definition != nil && r.Kind != "definition" {
 						why = " [unresolved]"
 					}
-					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, why, r.Text)
+					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", tools.TextPath(r.Path), r.Line, r.Column, r.Kind, in, why, r.Text)
 				}
 				if res.NextCursor != "" {
 					fmt.Fprintf(w, "(%d of %d uses; next page: --cursor %s)\n", len(res.Results), res.Total, res.NextCursor)

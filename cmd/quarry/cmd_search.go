@@ -250,7 +250,7 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 	}
 	lastPath := ""
 	for _, h := range res.Results {
-		p := h.Path
+		p := tools.TextPath(h.Path)
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
 		}
@@ -315,8 +315,8 @@ func flagDoc(op, field string) string {
 func staleFiles(hits []tools.Hit) []string {
 	var out []string
 	for _, h := range hits {
-		if h.Stale && !slices.Contains(out, h.Path) {
-			out = append(out, h.Path)
+		if p := tools.TextPath(h.Path); h.Stale && !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out

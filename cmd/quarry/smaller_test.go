@@ -64,3 +64,36 @@ func TestSymbolsOfBinaryFile(t *testing.T) {
 		}
 	}
 }
+
+// A file name holding a newline is quoted in every text output of the command line, one
+// line per result, where it used to split the result's line in two.
+func TestNewlineInPathOnTheCommandLine(t *testing.T) {
+	root := smallRoot(t, map[string]string{
+		"we\nird.go": "package a\n\n// weirdmarker\nfunc Weird() { Plain() }\n",
+		"p.go":       "package a\n\nfunc Plain() { Weird() }\n",
+	})
+	for _, args := range [][]string{
+		{"search", "weirdmarker"},
+		{"search", "type:def Weird"},
+		{"goto", "Weird"},
+		{"refs", "Plain"},
+		{"refs", "Weird", "--include-definition"},
+		{"callers", "Plain"},
+		{"explain", "Weird"},
+		{"symbols", filepath.Join(root, "we\nird.go")},
+	} {
+		code, out, errOut := quarry(t, "", append([]string{"--root", root}, args...)...)
+		if code != exitOK {
+			t.Errorf("quarry %q: exit %d: %s", args, code, errOut)
+			continue
+		}
+		if !strings.Contains(out, `"we\nird.go"`) && !strings.Contains(out, `we\nird.go"`) {
+			t.Errorf("quarry %q = %q, want the path quoted", args, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "ird.go") {
+				t.Errorf("quarry %q: a line starts inside the path:\n%s", args, out)
+			}
+		}
+	}
+}
