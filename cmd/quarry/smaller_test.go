@@ -97,3 +97,34 @@ func TestNewlineInPathOnTheCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// The unknown-flag error lists each flag once, where the flags a command inherits (--root,
+// --cpuprofile, --memprofile) used to appear twice.
+func TestUnknownFlagListsEachFlagOnce(t *testing.T) {
+	for _, args := range [][]string{{"search", "--zzzzzz", "x"}, {"goto", "--qqqqqq", "x"}, {"search", "--rot", "x"}} {
+		code, _, errOut := quarry(t, "", args...)
+		if code != exitUsage {
+			t.Errorf("quarry %q: exit %d, want %d", args, code, exitUsage)
+		}
+		list := errOut
+		if _, after, ok := strings.Cut(errOut, "known flags: "); ok {
+			list, _, _ = strings.Cut(after, "\n")
+		} else if _, after, ok := strings.Cut(errOut, "did you mean "); ok {
+			list, _, _ = strings.Cut(after, "?")
+			list = strings.ReplaceAll(list, " or ", ", ")
+		} else {
+			t.Errorf("quarry %q: stderr %q lists no flag", args, errOut)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, f := range strings.Split(list, ", ") {
+			if seen[f] {
+				t.Errorf("quarry %q: %s listed twice in %q", args, f, errOut)
+			}
+			seen[f] = true
+		}
+		if !seen["--root"] {
+			t.Errorf("quarry %q: stderr %q does not list --root", args, errOut)
+		}
+	}
+}
