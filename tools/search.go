@@ -554,7 +554,10 @@ func (s *Service) refreshPrimary(ctx context.Context, dirs []string) {
 	s.indexMu.Unlock()
 	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
 	defer cancel()
-	_, _ = s.update(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs}, true) // quietly: a few files
+	sum, err := s.update(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs}, true) // quietly: a few files
+	if w := s.runningWatcher(); w != nil && err == nil {
+		w.Applied(sum) // its next batch says what changed, this run's part too
+	}
 }
 
 func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
