@@ -64,7 +64,9 @@ func TestHealthReportsUnreadableFiles(t *testing.T) {
 	if h.Status != Healthy || c.Modified != 0 || c.Added != 0 || c.Unreadable != 2 || !slices.Equal(c.UnreadablePaths, []string{"new.env", "secret.go"}) {
 		t.Errorf("health: %s, changed %+v, problems %v; want healthy, 2 unreadable (new.env, secret.go), nothing modified or added", h.Status, c, h.Problems)
 	}
-	if !slices.ContainsFunc(h.Notices, func(n string) bool { return strings.Contains(n, "2 files changed on disk cannot be read") && strings.Contains(n, "secret.go") }) {
+	if !slices.ContainsFunc(h.Notices, func(n string) bool {
+		return strings.Contains(n, "2 files changed on disk cannot be read") && strings.Contains(n, "secret.go")
+	}) {
 		t.Errorf("health notices %v: none names the unreadable files", h.Notices)
 	}
 
