@@ -154,3 +154,38 @@ func TestMCPHealthIsStructured(t *testing.T) {
 		t.Errorf("manage_workspace health: text %q, want the compact report", text)
 	}
 }
+
+// A prose query in auto makes no content hit of its stop words: "how are cookies parsed"
+// finds the lines about cookies, never a comment for its "how" or "are", as it used to
+// once no line held every word.
+func TestProseStopWordsMakeNoContentHits(t *testing.T) {
+	s := smallRepo(t, map[string]string{"cookies.py": `# This module shows how requests are built.
+# Here we decide how headers are merged.
+
+def parse_cookies(header):
+    """Parse the cookies of a Cookie header."""
+    return dict(p.split("=", 1) for p in header.split(";"))
+
+
+def other():
+    # how this works: we are not sure
+    pass
+`})
+	res, err := s.Search(context.Background(), SearchRequest{Query: "how are cookies parsed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, h := range res.Results {
+		if h.Hit != "content" {
+			continue
+		}
+		lines++
+		if text := strings.ToLower(h.Text); !strings.Contains(text, "cookie") && !strings.Contains(text, "pars") {
+			t.Errorf("content hit %s:%d %q holds only stop words of the query", h.Path, h.Line, h.Text)
+		}
+	}
+	if lines == 0 || len(res.Results) == 0 || res.Results[0].Name != "parse_cookies" {
+		t.Errorf("Search(how are cookies parsed) = %v, want parse_cookies first and the docstring's line", places(res.Results))
+	}
+}
