@@ -94,9 +94,8 @@ func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTe
 		lineRelaxed      bool
 		lineErr, fileErr error
 	)
-	wg.Go(func() {
-		lines, lineRelaxed, lineErr = s.content(ctx, req, contentQuery(q), keepTests, want, maxContentLinesPerFile)
-	})
+	cq := contentQuery(q)
+	wg.Go(func() { lines, lineRelaxed, lineErr = s.content(ctx, req, cq, keepTests, want, maxContentLinesPerFile) })
 	wg.Go(func() { files, fileErr = s.files(ctx, req, q, keepTests, want) })
 	defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
 	wg.Wait()
