@@ -189,3 +189,34 @@ def other():
 		t.Errorf("Search(how are cookies parsed) = %v, want parse_cookies first and the docstring's line", places(res.Results))
 	}
 }
+
+// A batch's symbols takes path, the query language's name of a file, as it takes file and
+// file_path, where path used to be refused; schema() lists both aliases.
+func TestBatchSymbolsTakesPath(t *testing.T) {
+	s := smallRepo(t, map[string]string{"a.go": serverGo})
+	var texts []string
+	for _, key := range []string{"file_path", "file", "path"} {
+		a, err := s.Batch(context.Background(), BatchRequest{Batch: "symbols(" + key + "=a.go, kind=method) { name line }"})
+		if err != nil {
+			t.Fatalf("symbols(%s=a.go): %v", key, err)
+		}
+		text := a.Text()
+		texts = append(texts, strings.SplitN(text, "\n", 2)[1])
+		if !strings.Contains(text, "Start\t5") || strings.Contains(text, "error") {
+			t.Errorf("symbols(%s=a.go) = %q, want a.go's methods", key, text)
+		}
+	}
+	if texts[0] != texts[1] || texts[1] != texts[2] {
+		t.Errorf("symbols by file_path, file and path differ: %q", texts)
+	}
+	for _, op := range BatchSchema().Operations {
+		if op.Name != "symbols" {
+			continue
+		}
+		for _, p := range op.Parameters {
+			if p.Name == "file_path" && !slices.Equal(p.Aliases, []string{"file", "path"}) {
+				t.Errorf("schema(): symbols' file_path has aliases %v, want [file path]", p.Aliases)
+			}
+		}
+	}
+}
