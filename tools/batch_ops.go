@@ -275,9 +275,9 @@ func structFields(t reflect.Type) []namedType {
 
 // requestParam is a request field as a batch parameter.
 type requestParam struct {
-	Name  string // the JSON name
-	Kind  string // string, int, bool, strings (a list: comma-separated)
-	Doc   string
+	Name    string // the JSON name
+	Kind    string // string, int, bool, strings (a list: comma-separated)
+	Doc     string
 	Aliases []string // the batch's other names, if any
 }
 
