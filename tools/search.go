@@ -484,6 +484,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if ireq.Expr == nil && (ireq.Target == index.TargetDefinitions || ireq.Target == index.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = index.MissingDefinition(ireq.Query, res.Hits)
 	}
+	out.Notice = addNotice(out.Notice, notFieldNotice(req.Query))
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {

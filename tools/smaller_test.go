@@ -220,3 +220,33 @@ func TestBatchSymbolsTakesPath(t *testing.T) {
 		}
 	}
 }
+
+// A word written as a field that does not exist (colour:red) is searched as text with a
+// notice saying so and listing the fields, where it used to be searched without a word.
+func TestNotAFieldNotice(t *testing.T) {
+	s := smallRepo(t, map[string]string{"a.go": serverGo + "\n// colour:red is a config key.\n"})
+	for _, tt := range []struct {
+		query  string
+		notice bool
+	}{
+		{"colour:red", true},
+		{"kind:method colour:red", true},
+		{`"colour:red"`, false},
+		{"Start", false},
+		{"TODO: Start", false},
+	} {
+		res, err := s.Search(context.Background(), SearchRequest{Query: tt.query})
+		if err != nil {
+			t.Errorf("Search(%q): %v", tt.query, err)
+			continue
+		}
+		got := strings.Contains(res.Notice, "colour: is not a field, so it was searched as text") && strings.Contains(res.Notice, "fields: name,")
+		if got != tt.notice {
+			t.Errorf("Search(%q).Notice = %q, want a not-a-field notice: %v", tt.query, res.Notice, tt.notice)
+		}
+	}
+	res, err := s.Search(context.Background(), SearchRequest{Query: "colour:red"})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Line != 14 {
+		t.Errorf("Search(colour:red) = %v, %v; want the comment at a.go:14, searched as text", places(res.Results), err)
+	}
+}

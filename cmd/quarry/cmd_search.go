@@ -154,6 +154,9 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	if len(res.Results) == 0 {
 		if !jsonOut && res.TruncatedReason != tools.TruncatedTimeout {
 			fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
+			if strings.Contains(res.Notice, tools.NotAFieldNotice) { // why nothing was found, perhaps
+				fmt.Fprintf(cmd.ErrOrStderr(), "(%s)\n", res.Notice)
+			}
 		}
 		return errNothingFound
 	}
