@@ -94,7 +94,8 @@ func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTe
 		lineRelaxed      bool
 		lineErr, fileErr error
 	)
-	wg.Go(func() { lines, lineRelaxed, lineErr = s.content(ctx, req, q, keepTests, want, maxContentLinesPerFile) })
+	cq := contentQuery(q)
+	wg.Go(func() { lines, lineRelaxed, lineErr = s.content(ctx, req, cq, keepTests, want, maxContentLinesPerFile) })
 	wg.Go(func() { files, fileErr = s.files(ctx, req, q, keepTests, want) })
 	defs, defRelaxed, err := s.definitions(ctx, req, q, keepTests, want)
 	wg.Wait()
@@ -128,6 +129,30 @@ func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTe
 	// Relaxed only if what is shown came from a relaxed search.
 	relaxed := len(all) > 0 && (all[0].Hit == HitDefinition && defRelaxed || all[0].Hit == HitContent && lineRelaxed)
 	return all, relaxed, nil
+}
+
+// contentQuery is the query auto's content search runs for q: for a prose query, q without
+// its stop words, which say nothing of what a line holds ("how are cookies parsed" finds
+// the lines with cookies or parsed, never a comment for its "how").
+func contentQuery(q *query.Query) *query.Query {
+	if !isProse(q.String()) {
+		return q
+	}
+	words := q.Words()
+	var kept []string
+	for _, w := range words {
+		if !stopWords[strings.ToLower(w)] {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(words) {
+		return q
+	}
+	cq, err := query.Parse(strings.Join(kept, " "))
+	if err != nil {
+		return q
+	}
+	return cq
 }
 
 // lineRef is a line of a file.

@@ -28,7 +28,7 @@ const (
 
 // errNoDefinitionTerms is a definitions search whose expression gives the full-text index
 // nothing to look up: every symbol would be a candidate.
-var errNoDefinitionTerms = badRequest("query", "the query gives the index nothing to look up among definitions (only punctuation, or a regex without literal text): add a word, or a field such as name:, kind: or lang:")
+var errNoDefinitionTerms = badRequest("query", "the query gives the index nothing to look up among definitions (only punctuation, or a regex without literal text): add a word, or a field such as name:, kind:, lang: or parent:")
 
 // budgetLeft reports whether ctx still has time.
 func budgetLeft(ctx context.Context) bool { return ctx.Err() == nil }
@@ -57,7 +57,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	}
 	ft := compileRequest(&req, ftDocTypeSymbol, s.exprTokens(req), s.ft)
 	if ft.matchesAll() {
-		return nil, false, errNoDefinitionTerms
+		return s.exprChildren(ctx, req, keepTests, want, m)
 	}
 	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
 	bodies := &bodyCache{store: s.store}

@@ -193,8 +193,8 @@ func checkStatement(st batch.Statement) (*batchPlan, error) {
 	reqParams := map[string]requestParam{}
 	for _, rp := range p.op.requestParams() {
 		reqParams[rp.Name] = rp
-		if rp.Alias != "" {
-			reqParams[rp.Alias] = rp
+		for _, a := range rp.Aliases {
+			reqParams[a] = rp
 		}
 	}
 	positional := false

@@ -27,7 +27,8 @@ type batchOp struct {
 	Fixed map[string]any
 	// Positional is the request field a value without a key sets.
 	Positional string
-	// Aliases are shorter names of request fields (q: query).
+	// Aliases are other names of request fields (q: query; path, the query language's name
+	// of a file, for file_path).
 	Aliases map[string]string
 	// Query: the query language's fields are parameters, pushed into the query.
 	Query bool
@@ -75,7 +76,7 @@ var batchOps = []batchOp{
 		Positional: "symbol", Item: reflect.TypeFor[ExplainResult](), Flatten: explainFields,
 		Brief: []string{"path", "line", "name", "kind"}, Example: `explain(symbol=Server) { brief }`},
 	{Name: "symbols", Summary: "a file's outline (the get_symbols tool)", Base: "symbols", Positional: "file_path",
-		Aliases: map[string]string{"file": "file_path"}, List: "results", Item: reflect.TypeFor[Symbol](),
+		Aliases: map[string]string{"file": "file_path", "path": "file_path"}, List: "results", Item: reflect.TypeFor[Symbol](),
 		Brief: []string{"line", "name", "kind", "depth"}, Limit: "limit", MaxLimit: 5000,
 		Example: `symbols(file=src/net/http/server.go, kind=method, take=10)`},
 	{Name: "health", Summary: "the index's health: status, counts, freshness", Base: "health", Positional: "workspace",
@@ -274,10 +275,10 @@ func structFields(t reflect.Type) []namedType {
 
 // requestParam is a request field as a batch parameter.
 type requestParam struct {
-	Name  string // the JSON name
-	Kind  string // string, int, bool, strings (a list: comma-separated)
-	Doc   string
-	Alias string // the batch's shorter name, if any
+	Name    string // the JSON name
+	Kind    string // string, int, bool, strings (a list: comma-separated)
+	Doc     string
+	Aliases []string // the batch's other names, if any
 }
 
 // requestParams returns the request fields o's statements may set with =, the ones the
@@ -296,9 +297,12 @@ func (o *batchOp) requestParams() []requestParam {
 		}
 		t = op.Request
 	}
-	alias := map[string]string{}
+	alias := map[string][]string{}
 	for a, f := range o.Aliases {
-		alias[f] = a
+		alias[f] = append(alias[f], a)
+	}
+	for _, as := range alias {
+		sort.Strings(as)
 	}
 	var out []requestParam
 	for i := 0; i < t.NumField(); i++ {
@@ -327,7 +331,7 @@ func (o *batchOp) requestParams() []requestParam {
 		if kind == "" {
 			continue
 		}
-		out = append(out, requestParam{Name: name, Kind: kind, Doc: f.Tag.Get("jsonschema"), Alias: alias[name]})
+		out = append(out, requestParam{Name: name, Kind: kind, Doc: f.Tag.Get("jsonschema"), Aliases: alias[name]})
 	}
 	return out
 }
@@ -364,9 +368,7 @@ func (o *batchOp) paramNames() []string {
 	var out []string
 	for _, p := range o.requestParams() {
 		out = append(out, p.Name)
-		if p.Alias != "" {
-			out = append(out, p.Alias)
-		}
+		out = append(out, p.Aliases...)
 	}
 	if o.Query {
 		for _, f := range query.Fields {
@@ -464,9 +466,7 @@ func BatchSchema() *BatchLanguage {
 		}
 		for _, rp := range o.requestParams() {
 			bp := BatchParam{Name: rp.Name, Type: rp.Kind, Operators: []string{"="}, From: "request", Doc: rp.Doc}
-			if rp.Alias != "" {
-				bp.Aliases = []string{rp.Alias}
-			}
+			bp.Aliases = rp.Aliases
 			seen[rp.Name] = true
 			bo.Parameters = append(bo.Parameters, bp)
 		}

@@ -277,7 +277,7 @@ func renderCalls(r *CallsResult) string {
 		n := &r.Nodes[i]
 		b.WriteString(strings.Repeat("  ", n.Depth))
 		if n.Symbol != nil {
-			fmt.Fprintf(&b, "%s %s %s:%d", n.Symbol.Kind, n.Name, n.Symbol.Path, n.Symbol.Line)
+			fmt.Fprintf(&b, "%s %s %s:%d", n.Symbol.Kind, n.Name, TextPath(n.Symbol.Path), n.Symbol.Line)
 		} else {
 			fmt.Fprintf(&b, "%s (unresolved)", n.Name)
 		}
@@ -287,7 +287,7 @@ func renderCalls(r *CallsResult) string {
 		if len(n.Sites) > 0 {
 			var sites []string
 			for _, s := range n.Sites {
-				sites = append(sites, fmt.Sprintf("%s:%d", s.Path, s.Line))
+				sites = append(sites, fmt.Sprintf("%s:%d", TextPath(s.Path), s.Line))
 			}
 			fmt.Fprintf(&b, " via %s", strings.Join(sites, ", "))
 		}

@@ -208,7 +208,7 @@ func bodyOf(ctx context.Context, x *workspace.SearchIndex, def *index.Def, max i
 func renderExplain(r *ExplainResult) string {
 	var b strings.Builder
 	d := r.Definition
-	fmt.Fprintf(&b, "%s %s %s:%d-%d", d.Kind, d.Name, d.Path, d.Line, d.EndLine)
+	fmt.Fprintf(&b, "%s %s %s:%d-%d", d.Kind, d.Name, TextPath(d.Path), d.Line, d.EndLine)
 	if d.Visibility != "" {
 		fmt.Fprintf(&b, " (%s)", d.Visibility)
 	}
@@ -224,7 +224,7 @@ func renderExplain(r *ExplainResult) string {
 		fmt.Fprintf(&b, "doc: %s\n", doc)
 	}
 	if r.Parent != nil {
-		fmt.Fprintf(&b, "in: %s %s %s:%d\n", r.Parent.Kind, r.Parent.Name, r.Parent.Path, r.Parent.Line)
+		fmt.Fprintf(&b, "in: %s %s %s:%d\n", r.Parent.Kind, r.Parent.Name, TextPath(r.Parent.Path), r.Parent.Line)
 	}
 	defs := func(label string, list []Definition, total int) {
 		if total == 0 {
@@ -242,7 +242,7 @@ func renderExplain(r *ExplainResult) string {
 		}
 		var parts []string
 		for _, c := range list {
-			parts = append(parts, fmt.Sprintf("%s %s:%d", c.Name, c.Path, c.Line))
+			parts = append(parts, fmt.Sprintf("%s %s:%d", c.Name, TextPath(c.Path), c.Line))
 		}
 		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
 	}
@@ -255,13 +255,13 @@ func renderExplain(r *ExplainResult) string {
 	if r.TypeUsagesTotal > 0 {
 		var parts []string
 		for _, u := range r.TypeUsages {
-			parts = append(parts, fmt.Sprintf("%s:%d", u.Path, u.Line))
+			parts = append(parts, fmt.Sprintf("%s:%d", TextPath(u.Path), u.Line))
 		}
 		fmt.Fprintf(&b, "type usages (%d): %s%s\n", r.TypeUsagesTotal, strings.Join(parts, ", "), more(len(r.TypeUsages), r.TypeUsagesTotal))
 	}
 	var impls []string
 	for _, c := range r.Implementations {
-		impls = append(impls, fmt.Sprintf("%s %s %s:%d", c.Kind, c.Name, c.Path, c.Line))
+		impls = append(impls, fmt.Sprintf("%s %s %s:%d", c.Kind, c.Name, TextPath(c.Path), c.Line))
 	}
 	if r.ImplementationsTotal > 0 {
 		fmt.Fprintf(&b, "implementations (%d): %s%s\n", r.ImplementationsTotal, strings.Join(impls, ", "), more(len(impls), r.ImplementationsTotal))

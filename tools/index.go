@@ -182,6 +182,13 @@ func (s *Service) Watch(ctx context.Context, onBatch func(workspace.WatchBatch))
 	return nil
 }
 
+// runningWatcher returns the service's watcher, or nil when none runs.
+func (s *Service) runningWatcher() *workspace.Watcher {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watcher
+}
+
 // watchStatus returns the status of the service's watcher, or nil when none runs.
 func (s *Service) watchStatus() *workspace.WatchStatus {
 	s.mu.Lock()

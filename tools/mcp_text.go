@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 // Render returns the compact text of an operation's result, for an agent to read at little
@@ -102,7 +103,7 @@ func count(n int, one, many string) string {
 // renderHits writes one line per hit, with its context lines around it.
 func renderHits(b *strings.Builder, hits []Hit) {
 	for _, h := range hits {
-		p := h.Path
+		p := TextPath(h.Path)
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
 		}
@@ -153,7 +154,7 @@ func renderErrors(b *strings.Builder, errs []ErrorInfo) {
 // "line kind name — signature", bodies below their line in full mode.
 func renderSymbols(r *SymbolsResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n", r.File, r.Language)
+	fmt.Fprintf(&b, "%s (%s)\n", TextPath(r.File), r.Language)
 	for _, sym := range r.Results {
 		fmt.Fprintf(&b, "%s%d %s %s", strings.Repeat("  ", max(sym.Depth-1, 0)), sym.Line, sym.Kind, sym.Name)
 		if sig := strings.Join(strings.Fields(sym.Signature), " "); sig != "" && sig != sym.Name {
@@ -188,7 +189,7 @@ func renderRefs(r *RefsResult) string {
 		if ref.Container != "" {
 			in = " in " + ref.Container
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", ref.Path, ref.Line, ref.Column, ref.Kind, in, ref.Text)
+		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", TextPath(ref.Path), ref.Line, ref.Column, ref.Kind, in, ref.Text)
 	}
 	fmt.Fprintf(&b, "%d of %s of %s", len(r.Results), count(r.Total, "use", "uses"), r.Symbol)
 	if r.NextCursor != "" {
@@ -200,13 +201,12 @@ func renderRefs(r *RefsResult) string {
 	return b.String()
 }
 
-// renderWorkspace writes a workspace operation's outcome; health stays JSON.
+// renderWorkspace writes a workspace operation's outcome.
 func renderWorkspace(r *WorkspaceResult) string {
-	if r.Health != nil && r.Operation == "health" {
-		j, _ := json.Marshal(r.Health)
-		return string(j)
-	}
 	var b strings.Builder
+	if r.Health != nil && r.Operation == "health" {
+		renderHealth(&b, r.Health)
+	}
 	for _, w := range r.Workspaces {
 		state := "not indexed"
 		if w.Indexed {
@@ -216,13 +216,13 @@ func renderWorkspace(r *WorkspaceResult) string {
 		if w.Primary {
 			primary = " (primary)"
 		}
-		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, w.Root, state)
+		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, TextPath(w.Root), state)
 	}
 	for _, s := range r.Indexed {
 		fmt.Fprintf(&b, "indexed %s: %d files, %d symbols (%d added, %d changed, %d deleted, %d renamed) in %.1fs\n",
 			s.ID, s.Files, s.Symbols, s.Added, s.Changed, s.Deleted, s.Renamed, float64(s.ElapsedMS)/1000)
 	}
-	if r.Health != nil {
+	if r.Health != nil && r.Operation != "health" {
 		fmt.Fprintf(&b, "health: %s, %d problems\n", r.Health.Status, len(r.Health.Problems))
 	}
 	for _, d := range r.Removed {
@@ -230,4 +230,23 @@ func renderWorkspace(r *WorkspaceResult) string {
 	}
 	fmt.Fprintf(&b, "%s done", r.Operation)
 	return b.String()
+}
+
+// renderHealth writes a health report in a few lines: the status, the store and the
+// full-text index, the changes on disk since indexing, the notices and the problems with
+// their actions (the structured content has the rest).
+func renderHealth(b *strings.Builder, h *HealthReport) {
+	fmt.Fprintf(b, "%s (%s): %s\n", h.Workspace.Name, h.Workspace.ID, h.Status)
+	if h.Status != workspace.NotIndexed {
+		c := h.Store.Counts
+		fmt.Fprintf(b, "store: %d files, %d symbols; full-text: %s\n", c.Files, c.Symbols, h.Fulltext.Status)
+		ch := h.Changed
+		fmt.Fprintf(b, "changed on disk since indexed: %d modified, %d added, %d deleted\n", ch.Modified, ch.Added, ch.Deleted)
+	}
+	for _, n := range h.Notices {
+		fmt.Fprintf(b, "note: %s\n", n)
+	}
+	for _, p := range h.Problems {
+		fmt.Fprintf(b, "problem: %s; action: %s\n", p.What, p.Action)
+	}
 }

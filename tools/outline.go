@@ -112,6 +112,9 @@ func (s *Service) readSource(req OutlineRequest) ([]byte, *languages.Language, i
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	if extract.IsBinary(src) { // said before its language, which a binary file has none of
+		return nil, nil, 0, Errorf(CodeUnreadable, "file", "%s: not extracted: %s", req.File, skipReason(extract.SkipBinary, len(src), maxSize))
+	}
 	if lang == nil {
 		lang = s.langs.Detect(req.File, src)
 	}

@@ -494,7 +494,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if ireq.Expr == nil && (ireq.Target == index.TargetDefinitions || ireq.Target == index.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = index.MissingDefinition(ireq.Query, res.Hits)
 	}
-	out.Notice = joinNotices(out.Notice, freshNotice(fresh))
+	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query), freshNotice(fresh))
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {
@@ -565,7 +565,10 @@ func (s *Service) refreshPrimary(ctx context.Context, dirs []string) {
 	s.indexMu.Unlock()
 	rctx, cancel := context.WithTimeout(index.WithLockWait(ctx, staleLockWait), StaleRefreshBudget)
 	defer cancel()
-	_, _ = s.update(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs}, true) // quietly: a few files
+	sum, err := s.update(rctx, reg, reg.Primary, workspace.IndexOptions{Scope: dirs}, true) // quietly: a few files
+	if w := s.runningWatcher(); w != nil && err == nil {
+		w.Applied(sum) // its next batch says what changed, this run's part too
+	}
 }
 
 func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }

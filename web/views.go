@@ -271,7 +271,6 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 		}
 		return symbol
 	},
-	"pad": func(n int) string { return strings.Repeat("\u00a0\u00a0", n) },
 }).Parse(pageTemplates))
 
 const pageTemplates = `
@@ -297,5 +296,5 @@ const pageTemplates = `
 {{define "calls"}}{{template "head" (printf "%s of %s" .Direction (rootName .Result .Symbol))}}
 <main class="nav"><h1><span class="dir">{{.Direction}}</span> of {{rootName .Result .Symbol}}</h1>
 <p class="meta">{{.Result.Count}} in a tree {{.Depth}} deep{{if .Result.Truncated}} (truncated){{end}} · <a href="{{navURL "calls" .Workspace .Symbol "callers"}}">callers</a> · <a href="{{navURL "calls" .Workspace .Symbol "callees"}}">callees</a> · <a href="{{navURL "refs" .Workspace .Symbol ""}}">references</a></p>
-<ul class="tree">{{range .Result.Nodes}}<li class="node" data-depth="{{.Depth}}">{{pad .Depth}}{{if .Symbol}}<span class="kind">{{.Symbol.Kind}}</span> <a class="def" href="{{fileURL $.Workspace .Symbol.Path .Name .Symbol.Line}}">{{.Name}}</a> <span class="where">{{.Symbol.Path}}:{{.Symbol.Line}}</span> <a href="{{navURL "calls" $.Workspace .Symbol.ID $.Direction}}">{{$.Direction}}</a>{{else}}<span class="unresolved">{{.Name}}</span>{{end}}{{if .Cycle}} <span class="cycle">(cycle)</span>{{end}}</li>{{end}}</ul></main></body></html>{{end}}
+<ul class="tree">{{range .Result.Nodes}}<li class="node depth-{{.Depth}}" data-depth="{{.Depth}}">{{if .Symbol}}<span class="kind">{{.Symbol.Kind}}</span> <a class="def" href="{{fileURL $.Workspace .Symbol.Path .Name .Symbol.Line}}">{{.Name}}</a> <span class="where">{{.Symbol.Path}}:{{.Symbol.Line}}</span> <a href="{{navURL "calls" $.Workspace .Symbol.ID $.Direction}}">{{$.Direction}}</a>{{else}}<span class="unresolved">{{.Name}}</span>{{end}}{{if .Cycle}} <span class="cycle">(cycle)</span>{{end}}</li>{{end}}</ul></main></body></html>{{end}}
 `

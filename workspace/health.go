@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -94,6 +96,11 @@ type Changes struct {
 	Added    int      `json:"added"`
 	Deleted  int      `json:"deleted"`
 	Samples  []string `json:"samples,omitempty"`
+	// Unreadable are the files that differ from the index but cannot be read (permission
+	// denied): an index run cannot bring them up to date, so they are no problem of the
+	// index, and not counted as modified or added.
+	Unreadable      int      `json:"unreadable,omitempty"`
+	UnreadablePaths []string `json:"unreadable_paths,omitempty"`
 }
 
 // Problem is something wrong with an index and the action that fixes it.
@@ -251,7 +258,13 @@ func (h *Health) inspectChanges(ctx context.Context, root string, store *index.S
 	for _, f := range walk.Files {
 		seen[f.Path] = true
 		st, ok := stored[f.Path]
+		changed := !ok || st.Size != f.Size || st.MTime != f.ModTime.UnixNano()
 		switch {
+		case changed && !readable(f.AbsPath):
+			c.Unreadable++
+			if len(c.UnreadablePaths) < maxChangedSamples {
+				c.UnreadablePaths = append(c.UnreadablePaths, f.Path)
+			}
 		case !ok:
 			c.Added++
 			sample(f.Path)
@@ -267,6 +280,11 @@ func (h *Health) inspectChanges(ctx context.Context, root string, store *index.S
 		}
 	}
 	sort.Strings(c.Samples)
+	sort.Strings(c.UnreadablePaths)
+	if c.Unreadable > 0 {
+		h.Notices = append(h.Notices, fmt.Sprintf("%d files changed on disk cannot be read (permission denied): the index keeps what it last read of them; make them readable, then run %s: %s",
+			c.Unreadable, h.reindex, strings.Join(c.UnreadablePaths, ", ")))
+	}
 	if n := c.Modified + c.Added + c.Deleted; n > 0 {
 		h.Problems = append(h.Problems, Problem{
 			What:   fmt.Sprintf("%d files changed on disk since the last index (%d modified, %d added, %d deleted)", n, c.Modified, c.Added, c.Deleted),
@@ -274,6 +292,17 @@ func (h *Health) inspectChanges(ctx context.Context, root string, store *index.S
 		})
 	}
 	return nil
+}
+
+// readable reports whether the file at path can be opened for reading (one that vanished
+// meanwhile counts as readable: it is deleted, not unreadable).
+func readable(path string) bool {
+	f, err := openForRead(path)
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	f.Close()
+	return true
 }
 
 // dirSize sums the sizes of the files under dir.

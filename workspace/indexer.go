@@ -349,11 +349,17 @@ type reader struct {
 // a socket, a directory).
 var ErrNotRegular = errors.New("not a regular file")
 
+// openForRead opens a file to read it without waiting (a named pipe); a variable so that
+// tests can make a file unreadable to root, whom no mode keeps out.
+var openForRead = func(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
 // ReadRegularFile reads the file at path if it is a regular file: a named pipe or a device
 // (one put in place of a file since it was listed, say) is not read, since opening a pipe
 // for reading waits for a writer forever; it gives an error wrapping ErrNotRegular.
 func ReadRegularFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openForRead(path)
 	if err != nil {
 		return nil, err
 	}

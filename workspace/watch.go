@@ -89,6 +89,9 @@ type Watcher struct {
 
 	mu     sync.Mutex
 	status WatchStatus
+	// applied counts the changes other index runs of the workspace applied since the last
+	// batch (Applied): the next batch's summary includes them.
+	applied Summary
 }
 
 // NewWatcher returns a watcher of the workspace at root.
@@ -118,6 +121,40 @@ func (w *Watcher) update(f func(s *WatchStatus)) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	f(&w.status)
+}
+
+// Applied tells the watcher of an index run of its workspace that another caller made (a
+// search bringing the files it answers from up to date): the changes it applied are the
+// ones the watcher's pending events announce, which the watcher's own run then finds done.
+// The next batch's summary counts them, so that the batch says what its events changed.
+func (w *Watcher) Applied(sum *Summary) {
+	if sum == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.applied.Added += sum.Added
+	w.applied.Changed += sum.Changed
+	w.applied.Renamed += sum.Renamed
+	w.applied.Deleted += sum.Deleted
+}
+
+// withApplied returns sum (a copy) with the changes other runs applied since the last
+// batch, which it takes; nil stays nil (a failed run: they count in the next batch).
+func (w *Watcher) withApplied(sum *Summary) *Summary {
+	if sum == nil {
+		return nil
+	}
+	w.mu.Lock()
+	a := w.applied
+	w.applied = Summary{}
+	w.mu.Unlock()
+	out := *sum
+	out.Added += a.Added
+	out.Changed += a.Changed
+	out.Renamed += a.Renamed
+	out.Deleted += a.Deleted
+	return &out
 }
 
 // Run watches until ctx is done. It returns nil then, or an error if the watch could not
@@ -158,6 +195,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		}
 		clear(scope)
 		sum, err := w.opts.Run(ctx, dirs)
+		sum = w.withApplied(sum)
 		if err != nil && ctx.Err() == nil {
 			// Retried in a second, over the same directories.
 			for _, d := range dirs {

@@ -55,7 +55,7 @@ resolved as the file would (an import's name, a type).`,
 				}
 			} else {
 				for _, h := range res.Results {
-					p := h.Path
+					p := tools.TextPath(h.Path)
 					if h.Workspace != "" {
 						p = h.Workspace + ":" + p
 					}

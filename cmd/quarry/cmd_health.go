@@ -123,7 +123,7 @@ func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(parts, ", "))
 		}
 		for _, p := range ch.Samples {
-			fmt.Fprintf(w, "  changed: %s\n", p)
+			fmt.Fprintf(w, "  changed: %s\n", tools.TextPath(p))
 		}
 	}
 	writeProblems(w, h)

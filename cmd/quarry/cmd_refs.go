@@ -55,7 +55,7 @@ error gives the --cursor of the next page.`,
 				}
 			} else {
 				if d := res.Definition; d != nil {
-					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, d.Path, d.Line, d.ID)
+					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, tools.TextPath(d.Path), d.Line, d.ID)
 				} else if res.Notice != "" {
 					fmt.Fprintln(cmd.ErrOrStderr(), res.Notice)
 				}
@@ -69,7 +69,7 @@ error gives the --cursor of the next page.`,
 					} else if res.Definition != nil && r.Kind != "definition" {
 						why = " [unresolved]"
 					}
-					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", r.Path, r.Line, r.Column, r.Kind, in, why, r.Text)
+					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", tools.TextPath(r.Path), r.Line, r.Column, r.Kind, in, why, r.Text)
 				}
 				if res.NextCursor != "" {
 					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "uses", "--cursor "+res.NextCursor+" for the next page")

@@ -156,7 +156,7 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 	if len(res.Results) == 0 {
 		if !jsonOut && res.TruncatedReason != tools.TruncatedTimeout {
 			fmt.Fprintf(cmd.ErrOrStderr(), "nothing found for %q\n", query)
-			if res.Notice != "" {
+			if res.Notice != "" { // why nothing was found, perhaps
 				fmt.Fprintf(cmd.ErrOrStderr(), "(%s)\n", res.Notice)
 			}
 		}
@@ -255,7 +255,7 @@ func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
 	}
 	lastPath := ""
 	for _, h := range res.Results {
-		p := h.Path
+		p := tools.TextPath(h.Path)
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
 		}
@@ -320,8 +320,8 @@ func flagDoc(op, field string) string {
 func staleFiles(hits []tools.Hit) []string {
 	var out []string
 	for _, h := range hits {
-		if h.Stale && !slices.Contains(out, h.Path) {
-			out = append(out, h.Path)
+		if p := tools.TextPath(h.Path); h.Stale && !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out

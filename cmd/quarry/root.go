@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime/metrics"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,11 +117,13 @@ func flagError(cmd *cobra.Command, err error) error {
 	var names []string
 	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	// Once each: the command's flags include the inherited ones it has parsed.
+	sort.Strings(names)
+	names = slices.Compact(names)
 	msg := err.Error()
 	if s := tools.Suggest(m[1], names); len(s) > 0 {
 		msg += fmt.Sprintf("; did you mean --%s?", strings.Join(s, " or --"))
 	} else {
-		sort.Strings(names)
 		msg += "; known flags: --" + strings.Join(names, ", --")
 	}
 	return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("%s", msg)}

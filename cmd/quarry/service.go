@@ -50,7 +50,8 @@ func writeJSON(w io.Writer, v any) error {
 
 // jsonFailure prints the contract's failure envelope of err on stdout when the output is
 // JSON, and returns err as the CLI reports it: the contract's input errors (bad query or
-// value, unknown workspace, path outside the workspace, ...) are usage errors, exit code 2.
+// value, unknown workspace, path outside the workspace, ...) are usage errors, exit code 2;
+// a symbol that names no definition is nothing found, exit code 1.
 func jsonFailure(cmd *cobra.Command, jsonOut bool, err error) error {
 	env := tools.Fail(err)
 	var ue *usageError
@@ -64,6 +65,13 @@ func jsonFailure(cmd *cobra.Command, jsonOut bool, err error) error {
 	switch env.Error.Code {
 	case tools.CodeInternal, tools.CodeBusy, tools.CodeTimeout:
 		return err
+	}
+	if env.Error.Code == tools.CodeNotFound && env.Error.Path == "symbol" {
+		// No such definition: the request was right and found nothing (exit 1, as goto).
+		if !jsonOut {
+			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: %v\n", err)
+		}
+		return errNothingFound
 	}
 	if isUsage {
 		return err

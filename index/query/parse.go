@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"fmt"
 	"regexp/syntax"
 	"slices"
@@ -358,7 +359,27 @@ func (p *parser) rangeValue(f *Field, at int) (Node, error) {
 			return nil, err
 		}
 	}
+	switch c := compareBounds(f, r); {
+	case c > 0:
+		return nil, p.errAt(at, "%s: the range is empty: %s is above %s; put the lower bound first: %s:[%s TO %s]", r, r.Lo, r.Hi, f.Name, r.Hi, r.Lo)
+	case c == 0 && !(r.IncLo && r.IncHi):
+		return nil, p.errAt(at, "%s: the range is empty: both bounds are %s and one is excluded; write %s:[%s TO %s] or %s:%s", r, r.Lo, f.Name, r.Lo, r.Hi, f.Name, r.Lo)
+	}
 	return r, nil
+}
+
+// compareBounds compares the bounds of the range r of f as ranges match them: as numbers
+// for a number field, else as lower-case text; -1 when an end is open.
+func compareBounds(f *Field, r *Range) int {
+	if r.Lo == "*" || r.Hi == "*" {
+		return -1
+	}
+	if f.Type == NumberField {
+		lo, _ := strconv.Atoi(r.Lo)
+		hi, _ := strconv.Atoi(r.Hi)
+		return cmp.Compare(lo, hi)
+	}
+	return strings.Compare(strings.ToLower(r.Lo), strings.ToLower(r.Hi))
 }
 
 // isRange reports whether s, starting with a bracket, holds a range (lo TO hi) rather than

@@ -1,0 +1,252 @@
+package tools
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The smaller defects of issue 29 (item 14), a test each.
+
+// smallRepo indexes files (path -> content) in a temporary workspace and returns a service
+// over it.
+func smallRepo(t *testing.T, files map[string]string) *Service {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, files)
+	return indexedService(t, root)
+}
+
+const serverGo = `package a
+
+type Server struct{}
+
+func (s *Server) Start() {}
+func (s *Server) Stop() {}
+
+func Free() {}
+
+type Client struct{}
+
+func (c *Client) Start() {}
+`
+
+// parent:X alone finds the definitions whose parent is X, where it used to be refused with
+// "nothing to look up".
+func TestParentAloneFindsChildren(t *testing.T) {
+	s := smallRepo(t, map[string]string{"a.go": serverGo})
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{"parent:Server", []string{"a.go:5", "a.go:6"}},
+		{"parent:server", []string{"a.go:5", "a.go:6"}},
+		{"parent:Server -name:Stop", []string{"a.go:5"}},
+		{"type:def parent:Client", []string{"a.go:12"}},
+		{"parent:Nothing", nil},
+	} {
+		hits, err := exprSearch(t, s, sq(tt.query), 10)
+		if err != nil {
+			t.Errorf("Search(%q): %v", tt.query, err)
+			continue
+		}
+		got := places(hits)
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Search(%q) = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestTextPath(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"a/b.go", "a/b.go"},
+		{"dir with space/ü.go", "dir with space/ü.go"},
+		{"we\nird.go", `"we\nird.go"`},
+		{"tab\there.go", `"tab\there.go"`},
+		{"cr\r.go", `"cr\r.go"`},
+		{"esc\x1b[31m.go", `"esc\x1b[31m.go"`},
+		{"bad\xff.go", `"bad\xff.go"`},
+		{`"quoted".go`, `"\"quoted\".go"`},
+	} {
+		if got := TextPath(tt.in); got != tt.want {
+			t.Errorf("TextPath(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A file name holding a newline keeps every text answer at one line per result: the path
+// is quoted, where it used to split the line in two.
+func TestNewlineInPathKeepsOneLinePerResult(t *testing.T) {
+	weird := "we\nird.go"
+	s := smallRepo(t, map[string]string{
+		weird:  "package a\n\n// Weird is odd. weirdmarker\nfunc Weird() { Plain() }\n",
+		"p.go": "package a\n\nfunc Plain() { Weird() }\n",
+	})
+	ctx := context.Background()
+	search, err := s.Search(ctx, SearchRequest{Query: "weirdmarker", Target: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gt, err := s.Goto(ctx, GotoRequest{Symbol: "Weird"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := s.Refs(ctx, RefsRequest{Symbol: "Plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	callers, err := s.Calls(ctx, CallsRequest{Symbol: "Plain", Direction: "callers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	explain, err := s.Explain(ctx, ExplainRequest{Symbol: "Weird"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range []any{search, gt, refs, callers, explain} {
+		text, err := Render(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, `"we\nird.go":`) {
+			t.Errorf("Render(%T) = %q, want the path quoted", res, text)
+		}
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "ird.go") {
+				t.Errorf("Render(%T): a line starts inside the path: %q", res, text)
+			}
+		}
+	}
+}
+
+// manage_workspace health over MCP carries structured content, valid against the tool's
+// output schema, as every other operation does.
+func TestMCPHealthIsStructured(t *testing.T) {
+	root := mcpWorkspace(t)
+	svc, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	cs := connect(t, NewMCPServer(svc, "test"))
+	callTool(t, cs, "manage_workspace", map[string]any{"operation": "index"})
+	res := callTool(t, cs, "manage_workspace", map[string]any{"operation": "health"})
+	if res.IsError {
+		t.Fatalf("manage_workspace health: %s", resultText(res))
+	}
+	m, ok := generic(t, res.StructuredContent).(map[string]any)
+	if !ok {
+		t.Fatalf("manage_workspace health: structured content %v, want an object", res.StructuredContent)
+	}
+	if h, ok := m["health"].(map[string]any); !ok || h["status"] == nil {
+		t.Errorf("manage_workspace health: structured content %v, want the health report", m)
+	}
+	checkOutput(t, "manage_workspace", res)
+	// The text beside it is a compact rendering, as of the other tools, not a JSON copy.
+	text := resultText(res)
+	if strings.HasPrefix(text, "{") || !strings.Contains(text, "): healthy\n") || !strings.Contains(text, "store: 4 files") || !strings.HasSuffix(text, "health done") {
+		t.Errorf("manage_workspace health: text %q, want the compact report", text)
+	}
+}
+
+// A prose query in auto makes no content hit of its stop words: "how are cookies parsed"
+// finds the lines about cookies, never a comment for its "how" or "are", as it used to
+// once no line held every word.
+func TestProseStopWordsMakeNoContentHits(t *testing.T) {
+	s := smallRepo(t, map[string]string{"cookies.py": `# This module shows how requests are built.
+# Here we decide how headers are merged.
+
+def parse_cookies(header):
+    """Parse the cookies of a Cookie header."""
+    return dict(p.split("=", 1) for p in header.split(";"))
+
+
+def other():
+    # how this works: we are not sure
+    pass
+`})
+	res, err := s.Search(context.Background(), SearchRequest{Query: "how are cookies parsed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, h := range res.Results {
+		if h.Hit != "content" {
+			continue
+		}
+		lines++
+		if text := strings.ToLower(h.Text); !strings.Contains(text, "cookie") && !strings.Contains(text, "pars") {
+			t.Errorf("content hit %s:%d %q holds only stop words of the query", h.Path, h.Line, h.Text)
+		}
+	}
+	if lines == 0 || len(res.Results) == 0 || res.Results[0].Name != "parse_cookies" {
+		t.Errorf("Search(how are cookies parsed) = %v, want parse_cookies first and the docstring's line", places(res.Results))
+	}
+}
+
+// A batch's symbols takes path, the query language's name of a file, as it takes file and
+// file_path, where path used to be refused; schema() lists both aliases.
+func TestBatchSymbolsTakesPath(t *testing.T) {
+	s := smallRepo(t, map[string]string{"a.go": serverGo})
+	var texts []string
+	for _, key := range []string{"file_path", "file", "path"} {
+		a, err := s.Batch(context.Background(), BatchRequest{Batch: "symbols(" + key + "=a.go, kind=method) { name line }"})
+		if err != nil {
+			t.Fatalf("symbols(%s=a.go): %v", key, err)
+		}
+		text := a.Text()
+		texts = append(texts, strings.SplitN(text, "\n", 2)[1])
+		if !strings.Contains(text, "Start\t5") || strings.Contains(text, "error") {
+			t.Errorf("symbols(%s=a.go) = %q, want a.go's methods", key, text)
+		}
+	}
+	if texts[0] != texts[1] || texts[1] != texts[2] {
+		t.Errorf("symbols by file_path, file and path differ: %q", texts)
+	}
+	for _, op := range BatchSchema().Operations {
+		if op.Name != "symbols" {
+			continue
+		}
+		for _, p := range op.Parameters {
+			if p.Name == "file_path" && !slices.Equal(p.Aliases, []string{"file", "path"}) {
+				t.Errorf("schema(): symbols' file_path has aliases %v, want [file path]", p.Aliases)
+			}
+		}
+	}
+}
+
+// A word written as a field that does not exist (colour:red) is searched as text with a
+// notice saying so and listing the fields, where it used to be searched without a word.
+func TestNotAFieldNotice(t *testing.T) {
+	s := smallRepo(t, map[string]string{"a.go": serverGo + "\n// colour:red is a config key.\n"})
+	for _, tt := range []struct {
+		query  string
+		notice bool
+	}{
+		{"colour:red", true},
+		{"kind:method colour:red", true},
+		{`"colour:red"`, false},
+		{"Start", false},
+		{"TODO: Start", false},
+	} {
+		res, err := s.Search(context.Background(), SearchRequest{Query: tt.query})
+		if err != nil {
+			t.Errorf("Search(%q): %v", tt.query, err)
+			continue
+		}
+		got := strings.Contains(res.Notice, "colour: is not a field, so it was searched as text") && strings.Contains(res.Notice, "fields: name,")
+		if got != tt.notice {
+			t.Errorf("Search(%q).Notice = %q, want a not-a-field notice: %v", tt.query, res.Notice, tt.notice)
+		}
+	}
+	res, err := s.Search(context.Background(), SearchRequest{Query: "colour:red"})
+	if err != nil || len(res.Results) == 0 || res.Results[0].Line != 14 {
+		t.Errorf("Search(colour:red) = %v, %v; want the comment at a.go:14, searched as text", places(res.Results), err)
+	}
+}
