@@ -89,8 +89,8 @@ func mcpWorkspace(t *testing.T) string {
 	return root
 }
 
-// mcpProc is a running quarry mcp.
-type mcpProc struct {
+// rawMCP is a running quarry mcp whose standard input takes raw bytes (malformed messages).
+type rawMCP struct {
 	cmd    *exec.Cmd
 	exited chan struct{}
 	mu     sync.Mutex
@@ -98,15 +98,15 @@ type mcpProc struct {
 }
 
 // Write takes what the server prints on standard error.
-func (p *mcpProc) Write(b []byte) (int, error) {
+func (p *rawMCP) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.stderr.Write(b)
 }
 
-func startMCP(t *testing.T, root string, args ...string) (*mcpProc, io.WriteCloser, io.Reader) {
+func startRawMCP(t *testing.T, root string, args ...string) (*rawMCP, io.WriteCloser, io.Reader) {
 	t.Helper()
-	p := &mcpProc{cmd: exec.Command(quarryBin, append([]string{"mcp", "--no-watch"}, args...)...), exited: make(chan struct{})}
+	p := &rawMCP{cmd: exec.Command(quarryBin, append([]string{"mcp", "--no-watch"}, args...)...), exited: make(chan struct{})}
 	p.cmd.Dir = root
 	p.cmd.Stderr = p
 	in, err := p.cmd.StdinPipe()
@@ -135,7 +135,7 @@ func startMCP(t *testing.T, root string, args ...string) (*mcpProc, io.WriteClos
 }
 
 // alive fails the test if the server exited.
-func (p *mcpProc) alive(t *testing.T, after string) {
+func (p *rawMCP) alive(t *testing.T, after string) {
 	t.Helper()
 	select {
 	case <-p.exited:
@@ -147,7 +147,7 @@ func (p *mcpProc) alive(t *testing.T, after string) {
 // TestMalformedStdio sends quarry mcp on its standard input each malformed message, then a
 // tools/list: zero exits, each answered with its JSON-RPC error, each tools/list served.
 func TestMalformedStdio(t *testing.T) {
-	p, in, out := startMCP(t, mcpWorkspace(t))
+	p, in, out := startRawMCP(t, mcpWorkspace(t))
 	lines := make(chan []byte, 4)
 	go func() {
 		defer close(lines)
@@ -231,7 +231,7 @@ func TestMalformedHTTP(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	p, _, _ := startMCP(t, mcpWorkspace(t), "--http", addr)
+	p, _, _ := startRawMCP(t, mcpWorkspace(t), "--http", addr)
 	var base string
 	for deadline := time.Now().Add(mcpAnswerWait); base == ""; time.Sleep(50 * time.Millisecond) {
 		p.alive(t, "start")
@@ -297,7 +297,7 @@ func TestMalformedHTTP(t *testing.T) {
 }
 
 // stderrBytes returns what the server printed on standard error so far.
-func (p *mcpProc) stderrBytes() []byte {
+func (p *rawMCP) stderrBytes() []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return bytes.Clone(p.stderr.Bytes())

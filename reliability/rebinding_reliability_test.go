@@ -67,15 +67,15 @@ func startServer(t *testing.T, root string, args ...string) string {
 	return ""
 }
 
-// probe is one request to a route.
-type probe struct{ method, target, body string }
+// routeProbe is one request to a route.
+type routeProbe struct{ method, target, body string }
 
 // routeProbes returns requests reaching every route of quarry serve, enumerated from the
 // server's own table (web.Patterns), so a route added later is probed too: wildcards filled
 // in ({op} with every operation), each method a route takes.
-func routeProbes(t *testing.T) []probe {
+func routeProbes(t *testing.T) []routeProbe {
 	t.Helper()
-	var out []probe
+	var out []routeProbe
 	for _, pattern := range web.Patterns(web.Options{MCP: http.NotFoundHandler()}) {
 		method, path, ok := strings.Cut(pattern, " ")
 		if !ok {
@@ -106,7 +106,7 @@ func routeProbes(t *testing.T) []probe {
 				if m == "POST" {
 					body = `{"operation":"add","path":"/etc"}`
 				}
-				out = append(out, probe{m, p + "?path=app.go&symbol=Serve", body})
+				out = append(out, routeProbe{m, p + "?path=app.go&symbol=Serve", body})
 			}
 		}
 	}
@@ -114,7 +114,7 @@ func routeProbes(t *testing.T) []probe {
 }
 
 // send sends p to base with host as its Host and origin (if any) as its Origin.
-func send(t *testing.T, base string, p probe, host, origin string) (int, string) {
+func send(t *testing.T, base string, p routeProbe, host, origin string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(p.method, base+p.target, strings.NewReader(p.body))
 	if err != nil {
@@ -151,10 +151,10 @@ func hostile(port string) [][2]string {
 	}
 }
 
-// checkRefused sends every probe with every hostile Host and Origin to base and counts the
+// checkRefused sends every routeProbe with every hostile Host and Origin to base and counts the
 // ones not refused with 403 and NOT_ALLOWED; with the server's own Host and Origin each must
 // not be refused so. It returns the probes sent.
-func checkRefused(t *testing.T, name, base string, probes []probe) int {
+func checkRefused(t *testing.T, name, base string, probes []routeProbe) int {
 	t.Helper()
 	u, err := url.Parse(base)
 	if err != nil {
@@ -231,12 +231,12 @@ func TestRebindingRefused(t *testing.T) {
 	serve := startServer(t, roots["serve"], "serve", "--addr", "127.0.0.1:0", "--no-watch")
 	probes := routeProbes(t)
 	total := checkRefused(t, "quarry serve", serve, probes)
-	for _, p := range []probe{{"GET", "/", ""}, {"GET", "/file?path=app.go", ""}, {"GET", "/api/health", ""}, {"POST", "/api/search", `{"query":"Serve"}`}} {
+	for _, p := range []routeProbe{{"GET", "/", ""}, {"GET", "/file?path=app.go", ""}, {"GET", "/api/health", ""}, {"POST", "/api/search", `{"query":"Serve"}`}} {
 		if status, body := send(t, serve, p, strings.TrimPrefix(serve, "http://"), ""); status != http.StatusOK {
 			t.Errorf("quarry serve: %s %s with its own Host: %d %.200s", p.method, p.target, status, body)
 		}
 	}
-	add := probe{"POST", "/api/workspace", `{"operation":"add","path":"` + roots["outside"] + `"}`}
+	add := routeProbe{"POST", "/api/workspace", `{"operation":"add","path":"` + roots["outside"] + `"}`}
 	if status, body := send(t, serve, add, strings.TrimPrefix(serve, "http://"), serve); status != http.StatusForbidden || !strings.Contains(body, "--allow-workspace-root") {
 		t.Errorf("quarry serve: workspace add with its own Host and no --allow-workspace-root: %d %.300s", status, body)
 	}
@@ -248,10 +248,10 @@ func TestRebindingRefused(t *testing.T) {
 	}
 
 	mcpHTTP := startServer(t, roots["mcp"], "mcp", "--http", "127.0.0.1:0", "--no-watch")
-	var mcpProbes []probe
+	var mcpProbes []routeProbe
 	for _, path := range []string{"/", "/mcp", "/anything"} {
 		for _, m := range []string{"GET", "POST", "DELETE"} {
-			mcpProbes = append(mcpProbes, probe{m, path, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`})
+			mcpProbes = append(mcpProbes, routeProbe{m, path, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`})
 		}
 	}
 	total += checkRefused(t, "quarry mcp --http", mcpHTTP, mcpProbes)
@@ -267,12 +267,12 @@ func TestRebindingRefused(t *testing.T) {
 	open := startServer(t, roots["serve-open"], "serve", "--addr", "127.0.0.1:0", "--no-watch", "--allow-workspace-root", allowed)
 	host := strings.TrimPrefix(open, "http://")
 	for path, want := range map[string]int{roots["outside"]: 403, allowed + "/../outside": 403, "link": 403, "../outside": 403, "lib": 200} {
-		status, body := send(t, open, probe{"POST", "/api/workspace", `{"operation":"add","path":"` + path + `"}`}, host, open)
+		status, body := send(t, open, routeProbe{"POST", "/api/workspace", `{"operation":"add","path":"` + path + `"}`}, host, open)
 		if status != want {
 			t.Errorf("quarry serve --allow-workspace-root %s: add %s: %d %.300s; want %d", allowed, path, status, body, want)
 		}
 	}
-	_, list := send(t, open, probe{"POST", "/api/workspace", `{"operation":"list"}`}, host, "")
+	_, list := send(t, open, routeProbe{"POST", "/api/workspace", `{"operation":"list"}`}, host, "")
 	if strings.Contains(list, roots["outside"]) || !strings.Contains(list, roots["allowed/lib"]) {
 		t.Errorf("quarry serve --allow-workspace-root: the workspaces after the adds: %.500s", list)
 	}
