@@ -141,18 +141,6 @@ type fileDoc struct {
 	Path, Language, Content string
 }
 
-// Document ids: a prefix for the kind of document, then the id of what it stands for.
-const (
-	symbolDocPrefix = "s:"
-	fileDocPrefix   = "f:"
-)
-
-// symbolDocID returns the document id of the symbol with the store id symbolID.
-func symbolDocID(symbolID string) string { return symbolDocPrefix + symbolID }
-
-// fileDocID returns the document id of the file at path.
-func fileDocID(path string) string { return fileDocPrefix + path }
-
 // ftOptions are the choices the mapping and the store are built with. The defaults are
 // ftDefaultOptions; benchmarks try others.
 type ftOptions struct {

@@ -84,6 +84,9 @@ type navCache struct {
 	nUses  int                        // uses held
 }
 
+// navCacheKey is the navCache's key among the store's extensions.
+type navCacheKey struct{}
+
 // fileName keys the uses of a name in a file.
 type fileName struct {
 	file int64
@@ -144,7 +147,7 @@ func (r *resolver) shared(fn func(c *navCache)) {
 		fn(nil)
 		return
 	}
-	c := &r.s.nav
+	c := r.s.Extension(navCacheKey{}, func() any { return new(navCache) }).(*navCache)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != r.gen || c.byID == nil || len(c.byID) > navCacheMax || c.nUses > navCacheMax {

@@ -3,9 +3,6 @@ package index
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -22,8 +19,6 @@ const (
 	// contentGrowth times more.
 	contentRounds = 3
 	contentGrowth = 4
-	// maxLineText caps the text of a line shown with a hit, in bytes.
-	maxLineText = 400
 	// minContentFetch is the fewest candidate files fetched; each gives up to
 	// maxContentLinesPerFile lines, and a round that verifies too few fetches more.
 	minContentFetch = 10
@@ -382,34 +377,4 @@ func isASCII(needles []string) bool {
 		}
 	}
 	return true
-}
-
-// lineText returns a line as shown: without its line ending, capped at maxLineText bytes
-// on a character boundary.
-func lineText(b []byte) string {
-	b = bytes.TrimRight(b, "\r")
-	if len(b) > maxLineText {
-		cut := maxLineText
-		for cut > 0 && !utf8.RuneStart(b[cut]) {
-			cut--
-		}
-		return string(b[:cut]) + "…"
-	}
-	return string(b)
-}
-
-// fileContent returns the language and content of the stored file at path (none when the
-// store no longer has it).
-func (s *Store) fileContent(ctx context.Context, path string) (lang string, content []byte, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT language, content FROM files WHERE path = ?`, path).Scan(&lang, &content)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, nil
-	}
-	if err != nil {
-		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
-	}
-	if content, err = unpackContent(content); err != nil {
-		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
-	}
-	return lang, content, nil
 }

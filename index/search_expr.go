@@ -445,6 +445,3 @@ func (s *Store) symbolRecords(ctx context.Context, ids []string) (map[string]Hit
 	}
 	return out, nil
 }
-
-// maxSQLParams caps the parameters of one SQLite statement.
-const maxSQLParams = 30000

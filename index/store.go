@@ -142,10 +142,20 @@ type Store struct {
 	bulk      bool                     // see setBulk
 	readOnly  bool                     // see ReadOnly
 	fileCount atomic.Pointer[genCount] // FileCount's last count, and the generation it is of
-	nav       navCache                 // what resolution read, for the generation it is of (resolve.go)
-	vec       vecCache                 // the vectors a vector search reads (vectors.go)
+	exts      sync.Map                 // what packages above keep with the store (Store.Extension)
 	stmtMu    sync.Mutex
 	stmts     map[string]*sql.Stmt // prepared read statements (Store.stmt)
+}
+
+// Extension returns the value kept with the store under key, made by make on first use:
+// the packages above keep their caches of what they read from this store there (what
+// resolution read, the vectors a vector search reads), so they live as long as it does.
+func (s *Store) Extension(key any, make func() any) any {
+	if v, ok := s.exts.Load(key); ok {
+		return v
+	}
+	v, _ := s.exts.LoadOrStore(key, make())
+	return v
 }
 
 // stmt returns the statement query, prepared once per store.
@@ -612,3 +622,18 @@ type FileRecord struct {
 	Extract  *extract.File      // nil for a file without an extractor (content only)
 	Skipped  extract.SkipReason // why the file is not indexed (then Content is empty), or ""
 }
+
+// Document ids: a prefix for the kind of document, then the id of what it stands for.
+const (
+	symbolDocPrefix = "s:"
+	fileDocPrefix   = "f:"
+)
+
+// symbolDocID returns the document id of the symbol with the store id symbolID.
+func symbolDocID(symbolID string) string { return symbolDocPrefix + symbolID }
+
+// fileDocID returns the document id of the file at path.
+func fileDocID(path string) string { return fileDocPrefix + path }
+
+// maxSQLParams caps the parameters of one SQLite statement.
+const maxSQLParams = 30000

@@ -1,13 +1,17 @@
 package index
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -250,4 +254,37 @@ func (s *Store) FileCount(ctx context.Context) (int, error) {
 		s.fileCount.Store(&genCount{gen, n})
 	}
 	return n, nil
+}
+
+// maxLineText caps the text of a line shown with a hit, in bytes.
+const maxLineText = 400
+
+// lineText returns a line as shown: without its line ending, capped at maxLineText bytes
+// on a character boundary.
+func lineText(b []byte) string {
+	b = bytes.TrimRight(b, "\r")
+	if len(b) > maxLineText {
+		cut := maxLineText
+		for cut > 0 && !utf8.RuneStart(b[cut]) {
+			cut--
+		}
+		return string(b[:cut]) + "…"
+	}
+	return string(b)
+}
+
+// fileContent returns the language and content of the stored file at path (none when the
+// store no longer has it).
+func (s *Store) fileContent(ctx context.Context, path string) (lang string, content []byte, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT language, content FROM files WHERE path = ?`, path).Scan(&lang, &content)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	if content, err = unpackContent(content); err != nil {
+		return "", nil, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	return lang, content, nil
 }

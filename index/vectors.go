@@ -642,6 +642,14 @@ func decodeVecModel(data []byte) (*embed.Model, error) {
 	return embed.Load(dim, words, prob, vecs), nil
 }
 
+// vecCacheKey is the vecCache's key among the store's extensions.
+type vecCacheKey struct{}
+
+// vecs returns the store's vector cache.
+func (s *Store) vecs() *vecCache {
+	return s.Extension(vecCacheKey{}, func() any { return new(vecCache) }).(*vecCache)
+}
+
 // vecCache holds what a vector search reads: the model and every symbol vector, for the
 // vectors_version they are of.
 type vecCache struct {
@@ -876,7 +884,7 @@ func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &s.vec
+	c := s.vecs()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.loaded && c.version == version {

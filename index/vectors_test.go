@@ -95,7 +95,7 @@ func TestRefreshVectors(t *testing.T) {
 	var kept, edited int64
 	s.db.QueryRow(`SELECT id FROM files WHERE path = 't0_1.go'`).Scan(&kept)
 	s.db.QueryRow(`SELECT id FROM files WHERE path = 't1_0.go'`).Scan(&edited)
-	keptVecs, editedVecs, model := s.vec.files[kept], s.vec.files[edited], s.vec.model
+	keptVecs, editedVecs, model := s.vecs().files[kept], s.vecs().files[edited], s.vecs().model
 	put(t, s, vecRecord(1, 0, "cookie"))
 	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || s.vectorsVersion() == version {
 		t.Errorf("refresh after one edit: %+v, %v", st, err)
@@ -103,9 +103,9 @@ func TestRefreshVectors(t *testing.T) {
 	if hits, err := s.VectorSearch(ctx, "browser cookie", 3, nil); err != nil || len(hits) != 3 || !strings.HasPrefix(hits[0].ID, "t1_") {
 		t.Errorf("after one edit: %+v, %v", hits, err)
 	}
-	if keptVecs == nil || s.vec.files[kept] != keptVecs || s.vec.files[edited] == editedVecs || s.vec.model != model {
+	if keptVecs == nil || s.vecs().files[kept] != keptVecs || s.vecs().files[edited] == editedVecs || s.vecs().model != model {
 		t.Errorf("after one edit the search read again more than the edited file's vectors (kept %v, edited %v, model %v)",
-			s.vec.files[kept] == keptVecs, s.vec.files[edited] != editedVecs, s.vec.model == model)
+			s.vecs().files[kept] == keptVecs, s.vecs().files[edited] != editedVecs, s.vecs().model == model)
 	}
 	// A file gone: its vectors go.
 	b, err := s.Begin(ctx)
