@@ -141,7 +141,7 @@ func TestStoreRefsMatchesScan(t *testing.T) {
 	for _, kinds := range [][]string{nil, {"call"}, {"call", "import"}} {
 		want := slices.DeleteFunc(slices.Clone(all), func(x Ref) bool { return kinds != nil && !slices.Contains(kinds, x.Kind) })
 		for _, page := range [][2]int{{0, 10}, {7, 25}, {len(want) - 3, 10}, {0, 100000}, {len(want) + 5, 10}} {
-			got, total, err := s.Refs(ctx, "err", kinds, page[0], page[1])
+			got, total, err := NewReader(s).Refs(ctx, "err", kinds, page[0], page[1])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +151,7 @@ func TestStoreRefsMatchesScan(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := s.Refs(ctx, "err", []string{"calls"}, 0, 10); err == nil {
+	if _, _, err := NewReader(s).Refs(ctx, "err", []string{"calls"}, 0, 10); err == nil {
 		t.Error("an unknown kind was accepted")
 	}
 	// Deleting files removes their names.

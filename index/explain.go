@@ -9,7 +9,7 @@ import (
 )
 
 // Children returns the symbols whose parent is def, in source order (imports excluded).
-func (s *Store) Children(ctx context.Context, def Def) ([]Def, error) {
+func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
 	var out []Def
 	err := s.eachRow(ctx, func(rows *sql.Rows) error {
 		var d Def
@@ -29,7 +29,7 @@ func (s *Store) Children(ctx context.Context, def Def) ([]Def, error) {
 // Implementations returns the types that extend or implement the type def (their extends
 // and implements relationships name it and resolve to it), and for a method of a type, the
 // methods of the same name in the types that extend or implement its type: overrides.
-func (s *Store) Implementations(ctx context.Context, def Def) ([]Def, error) {
+func (s Reader) Implementations(ctx context.Context, def Def) ([]Def, error) {
 	r := newResolver(ctx, s)
 	target, method := &def, ""
 	if !isTypeKind(def.Kind) {
@@ -59,7 +59,7 @@ func (s *Store) Implementations(ctx context.Context, def Def) ([]Def, error) {
 }
 
 // subtypes returns the types whose extends or implements relationships resolve to t.
-func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error) {
+func (s Reader) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error) {
 	files, err := s.filesUsing(ctx, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("index: subtypes of %s: %w", t.Name, err)
@@ -115,7 +115,7 @@ func (s *Store) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 
 // NamesWithPrefix returns up to limit distinct names of definitions (imports excluded)
 // whose lower case starts with prefix (lower case), by the lower(name) index.
-func (s *Store) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
+func (s Reader) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
 	hi := prefix + "\U0010FFFF"
 	names, err := s.strings(ctx, `SELECT DISTINCT name FROM symbols WHERE lower(name) >= ? AND lower(name) < ? AND kind != 'import' LIMIT ?`, prefix, hi, limit)
 	if err != nil {

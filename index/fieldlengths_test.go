@@ -45,7 +45,7 @@ func TestFieldLengths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := s.bm25.get(s.store, s.ft)
+	st := s.bm25.get(s.store.Store, s.ft)
 	if st == nil || st.DocCount != float64(fl.Symbols) || st.FieldCardinality[ftFieldDocComment] < int(fl.Avg[ftFieldDocComment]*float64(fl.Symbols)) ||
 		st.FieldCardinality[ftFieldLanguage] != fl.Symbols {
 		t.Errorf("bleve's statistics %+v, want the measured lengths times %d symbols (1 per symbol for keyword fields)", st, fl.Symbols)

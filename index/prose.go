@@ -126,7 +126,7 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 	stems := make([]string, len(words))
 	weights := make([]float64, len(words))
 	total := 0.0
-	n := float64(max(s.bm25.symbols(s.store, s.ft), 1))
+	n := float64(max(s.bm25.symbols(s.store.Store, s.ft), 1))
 	dfs := s.ft.docFreqs(ctx, words, ftFieldName, ftFieldDocComment, ftFieldSignature)
 	for i, w := range words {
 		stems[i] = wordStem(w)
@@ -175,7 +175,7 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 // full-text score. Counting them in the coverage too (cut from the stored file content)
 // moved MRR@10 of the dev descriptions from 0.362 to 0.381 and cost 200 ms a query on
 // corpus.sh full, SQLite walking the overflow pages of a 9 MB file for each body in it.
-func (s *Store) docComments(ctx context.Context, hits []Hit) (map[string]string, error) {
+func (s rows) docComments(ctx context.Context, hits []Hit) (map[string]string, error) {
 	out := make(map[string]string, len(hits))
 	args := make([]any, 0, len(hits))
 	for _, h := range hits {

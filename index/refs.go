@@ -29,7 +29,7 @@ type Ref struct {
 //
 // identifier_names says which files use name, how often and with which kinds; only the
 // blobs of the files whose uses are returned, or whose count depends on kinds, are decoded.
-func (s *Store) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]Ref, int, error) {
+func (s Reader) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]Ref, int, error) {
 	var want uint32 // the kinds kept, as identifier_names.kinds bits; 0: all
 	for _, k := range kinds {
 		var ik extract.IdentKind
@@ -103,7 +103,7 @@ func (s *Store) Refs(ctx context.Context, name string, kinds []string, offset, l
 
 // addContainers fills in the name and kind of each reference's containing symbol, given
 // by id (ids[i] for refs[i]; "": none).
-func (s *Store) addContainers(ctx context.Context, refs []Ref, ids []string) error {
+func (s Reader) addContainers(ctx context.Context, refs []Ref, ids []string) error {
 	type sym struct{ name, kind string }
 	known := map[string]sym{}
 	for i := range refs {
@@ -128,7 +128,7 @@ func (s *Store) addContainers(ctx context.Context, refs []Ref, ids []string) err
 }
 
 // addRefText fills in the line of each reference, reading each file once.
-func (s *Store) addRefText(ctx context.Context, refs []Ref) error {
+func (s Reader) addRefText(ctx context.Context, refs []Ref) error {
 	var lines [][]byte
 	path := ""
 	for i := range refs {
@@ -168,7 +168,7 @@ type RefsQuery struct {
 // (Resolution set), and, with q.Unresolved, the uses of its name that resolve to nothing,
 // after them. Uses that resolve to another definition are left out. Within each part they are
 // ordered by path, line and column; q's offset and limit page the whole list, total counts it.
-func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolRef, int, error) {
+func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolRef, int, error) {
 	kinds, unresolved, offset, limit := q.Kinds, q.Unresolved, q.Offset, q.Limit
 	var want uint32
 	for _, k := range kinds {
@@ -299,18 +299,18 @@ func (s *Store) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 }
 
 // Definitions returns the definitions named name (imports excluded), by path and line.
-func (s *Store) Definitions(ctx context.Context, name string) ([]Def, error) {
+func (s Reader) Definitions(ctx context.Context, name string) ([]Def, error) {
 	return newResolver(ctx, s).defs(name)
 }
 
 // Definition returns the symbol with the id id, nil if there is none.
-func (s *Store) Definition(ctx context.Context, id string) (*Def, error) {
+func (s Reader) Definition(ctx context.Context, id string) (*Def, error) {
 	return newResolver(ctx, s).symbol(id)
 }
 
 // DefinitionAt returns the innermost definition of the file at path whose lines hold line
 // (imports excluded), nil if none does.
-func (s *Store) DefinitionAt(ctx context.Context, path string, line int) (*Def, error) {
+func (s Reader) DefinitionAt(ctx context.Context, path string, line int) (*Def, error) {
 	var id string
 	err := s.db.QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? AND s.kind != 'import'
@@ -335,7 +335,7 @@ type Call struct {
 
 // Callees returns the calls made directly inside the body of def (not inside a nested
 // symbol), in order, each resolved as refs resolves a use.
-func (s *Store) Callees(ctx context.Context, def Def) ([]Call, error) {
+func (s Reader) Callees(ctx context.Context, def Def) ([]Call, error) {
 	var blob []byte
 	var lang string
 	err := s.db.QueryRowContext(ctx, `SELECT coalesce(i.data, x''), f.language FROM files f LEFT JOIN identifiers i ON i.file = f.id WHERE f.path = ?`, def.Path).Scan(&blob, &lang)
@@ -396,7 +396,7 @@ type fileUsing struct {
 }
 
 // filesUsing returns the files that use name, by path.
-func (s *Store) filesUsing(ctx context.Context, name string) ([]fileUsing, error) {
+func (s Reader) filesUsing(ctx context.Context, name string) ([]fileUsing, error) {
 	var files []fileUsing
 	err := s.eachRow(ctx, func(rows *sql.Rows) error {
 		var f fileUsing

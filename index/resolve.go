@@ -97,10 +97,17 @@ type fileName struct {
 // the cache starts again.
 const navCacheMax = 200_000
 
+// Reader answers navigation questions from one store's rows: definitions, references
+// resolved to them, callees, children, implementations.
+type Reader struct{ *Store }
+
+// NewReader returns the Reader of the store s.
+func NewReader(s *Store) Reader { return Reader{s} }
+
 // resolver resolves uses against the store, caching what it reads for one request (and in
 // the store's navCache, for the generation gen; -1: none).
 type resolver struct {
-	s       *Store
+	s       Reader
 	ctx     context.Context
 	gen     int64
 	byName  map[string][]Def    // definitions by exact name
@@ -132,7 +139,7 @@ type importDef struct {
 	wildcard bool
 }
 
-func newResolver(ctx context.Context, s *Store) *resolver {
+func newResolver(ctx context.Context, s Reader) *resolver {
 	gen, err := s.Generation(ctx)
 	if err != nil {
 		gen = -1
@@ -1032,7 +1039,7 @@ func metaMap(s string) map[string]string {
 // ResolveName resolves symbol (a name, maybe qualified: pkg.F, a::b::C) as if it were
 // written in the file at p on line (0: at the file's top level): the definition it means
 // and why, nil when no rule decides.
-func (s *Store) ResolveName(ctx context.Context, p string, line int, symbol string) (*Def, string, error) {
+func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol string) (*Def, string, error) {
 	name, qualifier := splitQualified(symbol)
 	var lang string
 	err := s.db.QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)

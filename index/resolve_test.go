@@ -36,7 +36,7 @@ func extractedStore(t *testing.T, files map[string]string) *Store {
 // resolution" ("unresolved" for a use no rule ties to a definition).
 func usesOf(t *testing.T, s *Store, name, p string) []string {
 	t.Helper()
-	defs, err := s.Definitions(context.Background(), name)
+	defs, err := NewReader(s).Definitions(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func usesOf(t *testing.T, s *Store, name, p string) []string {
 	if i < 0 {
 		t.Fatalf("no definition of %s in %s among %+v", name, p, defs)
 	}
-	refs, _, err := s.SymbolRefs(context.Background(), defs[i], RefsQuery{Unresolved: true, Limit: 100, NoText: true})
+	refs, _, err := NewReader(s).SymbolRefs(context.Background(), defs[i], RefsQuery{Unresolved: true, Limit: 100, NoText: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ class App {
 // parent ("": the only one in p).
 func usesOfParent(t *testing.T, s *Store, name, p, parent string) []string {
 	t.Helper()
-	defs, err := s.Definitions(context.Background(), name)
+	defs, err := NewReader(s).Definitions(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func usesOfParent(t *testing.T, s *Store, name, p, parent string) []string {
 			continue
 		}
 		if parent != "" {
-			pd, err := s.Definition(context.Background(), d.ParentID)
+			pd, err := NewReader(s).Definition(context.Background(), d.ParentID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func usesOfParent(t *testing.T, s *Store, name, p, parent string) []string {
 				continue
 			}
 		}
-		refs, _, err := s.SymbolRefs(context.Background(), d, RefsQuery{Limit: 100, NoText: true})
+		refs, _, err := NewReader(s).SymbolRefs(context.Background(), d, RefsQuery{Limit: 100, NoText: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -181,7 +181,7 @@ var ErrEmptyQuery = errors.New("empty query: give a name, words or a \"quoted ph
 
 // Searcher searches one workspace's index. It is safe for concurrent use.
 type Searcher struct {
-	store *Store
+	store rows
 	ft    *Fulltext
 	reg   *languages.Registry
 
@@ -193,13 +193,16 @@ type Searcher struct {
 	bm25     bm25Stats     // the field lengths of symbol documents
 }
 
+// rows is the store as a searcher reads it: the reads that complete hits are its methods.
+type rows struct{ *Store }
+
 // NewSearcher returns a searcher over store and ft.
 func NewSearcher(store *Store, ft *Fulltext) (*Searcher, error) {
 	reg, err := languages.Default()
 	if err != nil {
 		return nil, err
 	}
-	return &Searcher{store: store, ft: ft, reg: reg, contents: newContentCache(contentCacheBytes)}, nil
+	return &Searcher{store: rows{store}, ft: ft, reg: reg, contents: newContentCache(contentCacheBytes)}, nil
 }
 
 // Search runs req.

@@ -73,7 +73,7 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 			if req.Tests == TestsExclude && class == scoring.Test {
 				continue
 			}
-			lang, content, err := s.contents.fileContent(ctx, s.store, path)
+			lang, content, err := s.contents.fileContent(ctx, s.store.Store, path)
 			if err != nil {
 				return nil, err
 			}

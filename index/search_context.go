@@ -119,7 +119,7 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 		return nil, err
 	}
 	for _, x := range spans {
-		_, content, err := s.contents.fileContent(ctx, s.store, x.path)
+		_, content, err := s.contents.fileContent(ctx, s.store.Store, x.path)
 		if err != nil {
 			return nil, err
 		}

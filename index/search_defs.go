@@ -64,7 +64,7 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 
 // defSearch runs the full-text part of a definitions search and reads the symbols found.
 func (s *Searcher) defSearch(ctx context.Context, search ftQuery, size int) ([]Hit, error) {
-	found, _, err := s.ft.search(withBM25(ctx, s.bm25.get(s.store, s.ft)), search, size)
+	found, _, err := s.ft.search(withBM25(ctx, s.bm25.get(s.store.Store, s.ft)), search, size)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 }
 
 // symbolsNamed returns the symbols named name (exactly, or but for case), as hits.
-func (s *Store) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
+func (s rows) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE lower(s.name) = lower(?) LIMIT ?`, name, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
@@ -241,7 +241,7 @@ func (s *Store) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit
 }
 
 // symbolsByID returns the symbols ids as hits, by id.
-func (s *Store) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, error) {
+func (s rows) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, error) {
 	out := make(map[string]Hit, len(ids))
 	if len(ids) == 0 {
 		return out, nil

@@ -60,7 +60,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 		return s.exprChildren(ctx, req, keepTests, want, m)
 	}
 	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
-	bodies := &bodyCache{store: s.store}
+	bodies := &bodyCache{store: s.store.Store}
 	var hits []Hit
 	fetch := max(want*3, minFetch)
 	timedOut := false
@@ -196,7 +196,7 @@ func (c *exprCandidates) fetch(ctx context.Context, size int) error {
 	}
 	size = min(size, maxExprCandidates)
 	if c.ft.docType == ftDocTypeSymbol {
-		ctx = withBM25(ctx, c.s.bm25.get(c.s.store, c.s.ft))
+		ctx = withBM25(ctx, c.s.bm25.get(c.s.store.Store, c.s.ft))
 	}
 	found, total, err := c.s.ft.searchExpr(ctx, c.ft, size)
 	if err != nil {
@@ -236,7 +236,7 @@ func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool,
 		if !ok {
 			break
 		}
-		lang, content, err := s.contents.fileContent(ctx, s.store, f.path)
+		lang, content, err := s.contents.fileContent(ctx, s.store.Store, f.path)
 		if err != nil {
 			if ctx.Err() != nil {
 				return cut(hits, offset), true, nil
@@ -316,7 +316,7 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 		}
 		var content []byte
 		if readsText {
-			if _, content, err = s.contents.fileContent(ctx, s.store, f.path); err != nil || content == nil {
+			if _, content, err = s.contents.fileContent(ctx, s.store.Store, f.path); err != nil || content == nil {
 				continue
 			}
 		}
@@ -412,7 +412,7 @@ func (s *Searcher) exprSearch(ctx context.Context, req Request, keepTests bool) 
 
 // symbolRecords returns the symbols ids as hits with the rest of their rows (doc comment,
 // visibility, byte span), by id.
-func (s *Store) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, error) {
+func (s rows) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, error) {
 	out := make(map[string]Hit, len(ids))
 	for len(ids) > 0 {
 		batch := ids[:min(len(ids), maxSQLParams)]

@@ -35,7 +35,7 @@ func requiredParent(n query.Node) string {
 }
 
 // childrenOf returns the ids of up to limit symbols whose parent is named name (in any case).
-func (s *Store) childrenOf(ctx context.Context, name string, limit int) ([]string, error) {
+func (s rows) childrenOf(ctx context.Context, name string, limit int) ([]string, error) {
 	ids, err := s.strings(ctx, `SELECT c.id FROM symbols p JOIN symbols c ON c.file = p.file AND c.parent_id = p.id
 		WHERE lower(p.name) = ? LIMIT ?`, strings.ToLower(name), limit)
 	if err != nil {
@@ -60,7 +60,7 @@ func (s *Searcher) exprChildren(ctx context.Context, req Request, keepTests bool
 	if err != nil {
 		return nil, ctx.Err() != nil, err
 	}
-	bodies := &bodyCache{store: s.store}
+	bodies := &bodyCache{store: s.store.Store}
 	var hits []Hit
 	for _, id := range ids {
 		h, found := byID[id]

@@ -18,7 +18,7 @@ const vecCandidates = 4
 // its cosine times its path's prior (tests, vendored and generated code lower), best first.
 func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool) ([]Hit, error) {
 	want := req.Limit + req.Offset
-	found, err := s.store.VectorSearch(ctx, req.Vector, want*vecCandidates+20, nil)
+	found, err := Of(s.store.Store).Search(ctx, req.Vector, want*vecCandidates+20, nil)
 	if err != nil {
 		return nil, err
 	}

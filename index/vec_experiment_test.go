@@ -327,12 +327,12 @@ func TestVectorShortlistRecall(t *testing.T) {
 	n := 0
 	for _, q := range qs {
 		vecAlwaysExact = true
-		exact, err := s.VectorSearch(ctx, q.Query, 50, nil)
+		exact, err := Of(s).Search(ctx, q.Query, 50, nil)
 		vecAlwaysExact = false
 		if err != nil {
 			t.Fatal(err)
 		}
-		short, err := s.VectorSearch(ctx, q.Query, 50, nil)
+		short, err := Of(s).Search(ctx, q.Query, 50, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

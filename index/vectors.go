@@ -3,9 +3,9 @@ package index
 // Symbol vectors: a model of word vectors learned from the workspace's own code (package
 // embed), stored in vec_model, and one vector per function, method and type, stored per
 // file in symbol_vectors with the content hash it was made from. An index run ends with
-// RefreshVectors: it learns the model again when there is none or the code changed too much
+// Set.Refresh: it learns the model again when there is none or the code changed too much
 // since, embeds the files whose vectors are missing or older than their content, and drops
-// the vectors of files gone. VectorSearch scans them all (bytes, one dot product each).
+// the vectors of files gone. Set.Search scans them all (bytes, one dot product each).
 
 import (
 	"bytes"
@@ -27,6 +27,14 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 )
 
+
+// Set is the symbol vectors of one store: refreshed at the end of an index run, searched by
+// a request's Vector.
+type Set struct{ *Store }
+
+// Of returns the vector set of the store s.
+func Of(s *Store) Set { return Set{s} }
+
 // Vector settings.
 const (
 	// maxTrainSymbols bounds the symbols a model learns from: a sample of the files beyond
@@ -45,7 +53,7 @@ func vecKind(kind string) bool {
 	return ok && (k.IsCallable() || k.IsType())
 }
 
-// VectorStats says what RefreshVectors did.
+// VectorStats says what Set.Refresh did.
 type VectorStats struct {
 	Embedder string `json:"embedder" jsonschema:"where the vectors come from: learned (from the code) or the external embedder's model and URL"`
 	Error    string `json:"error,omitempty" jsonschema:"what went wrong with the external embedder: the definitions it did not embed have no vector (missing)"`
@@ -57,8 +65,8 @@ type VectorStats struct {
 	Vectored int    `json:"vectored" jsonschema:"definitions with a vector in all"`
 }
 
-// RefreshVectors brings the symbol vectors up to date (see the file's comment).
-func (s *Store) RefreshVectors(ctx context.Context, ext *Embedder) (VectorStats, error) {
+// Refresh brings the symbol vectors up to date (see the file's comment).
+func (s Set) Refresh(ctx context.Context, ext *Embedder) (VectorStats, error) {
 	var st VectorStats
 	stored, err := s.storedExternal(ctx)
 	if err != nil {
@@ -123,7 +131,7 @@ func (s *Store) RefreshVectors(ctx context.Context, ext *Embedder) (VectorStats,
 
 // dropGoneVectors deletes the vectors of files no longer stored, reporting whether there
 // were any.
-func (s *Store) dropGoneVectors(ctx context.Context) (bool, error) {
+func (s Set) dropGoneVectors(ctx context.Context) (bool, error) {
 	res, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`)
 	if err != nil {
 		return false, err
@@ -142,13 +150,13 @@ type vecFile struct {
 
 // staleVectorFiles returns the files with symbols whose vectors are missing or older than
 // their content.
-func (s *Store) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
+func (s Set) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
 	return s.vectorFiles(ctx, `SELECT f.id, f.path, f.hash, f.symbol_count FROM files f LEFT JOIN symbol_vectors v ON v.file = f.id
 		WHERE f.skipped = '' AND f.symbol_count > 0 AND (v.hash IS NULL OR v.hash != f.hash) ORDER BY f.id`)
 }
 
 // vectorFiles returns the files a query of id, path, hash and symbol count lists.
-func (s *Store) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
+func (s Set) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
 	rows, err := s.db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
@@ -167,7 +175,7 @@ func (s *Store) vectorFiles(ctx context.Context, query string) ([]vecFile, error
 
 // vecSymbolCount returns how many symbols the store holds (of every kind: the measure of
 // drift, read from the files' rows, not the symbols').
-func (s *Store) vecSymbolCount(ctx context.Context) (int, error) {
+func (s Set) vecSymbolCount(ctx context.Context) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n)
 	return n, err
@@ -190,7 +198,7 @@ func (x vecSym) body(content []byte) string {
 
 // fileSymbols returns the symbols of a file that get a vector (all: every symbol, what a
 // model learns from) and the file's content.
-func (s *Store) fileSymbols(ctx context.Context, f vecFile, all bool) ([]vecSym, []byte, error) {
+func (s Set) fileSymbols(ctx context.Context, f vecFile, all bool) ([]vecSym, []byte, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
 	if err != nil {
 		return nil, nil, err
@@ -216,7 +224,7 @@ func (s *Store) fileSymbols(ctx context.Context, f vecFile, all bool) ([]vecSym,
 
 // trainVectors learns the model from a sample of the files (every k-th, so that about
 // maxTrainSymbols symbols are read) and stores it.
-func (s *Store) trainVectors(ctx context.Context, total int) (*embed.Model, error) {
+func (s Set) trainVectors(ctx context.Context, total int) (*embed.Model, error) {
 	files, err := s.staleVectorFilesAll(ctx)
 	if err != nil {
 		return nil, err
@@ -253,12 +261,12 @@ func (s *Store) trainVectors(ctx context.Context, total int) (*embed.Model, erro
 }
 
 // staleVectorFilesAll returns every file with symbols (for a model learned again).
-func (s *Store) staleVectorFilesAll(ctx context.Context) ([]vecFile, error) {
+func (s Set) staleVectorFilesAll(ctx context.Context) ([]vecFile, error) {
 	return s.vectorFiles(ctx, `SELECT id, path, hash, symbol_count FROM files WHERE skipped = '' AND symbol_count > 0 ORDER BY id`)
 }
 
 // readFields reads the words of every symbol of files, on every core, in the files' order.
-func (s *Store) readFields(ctx context.Context, files []vecFile) ([][]embed.Fields, error) {
+func (s Set) readFields(ctx context.Context, files []vecFile) ([][]embed.Fields, error) {
 	out := make([][]embed.Fields, len(files))
 	err := s.eachFile(ctx, files, true, func(i int, _ []string, fields []embed.Fields) error {
 		out[i] = fields
@@ -269,7 +277,7 @@ func (s *Store) readFields(ctx context.Context, files []vecFile) ([][]embed.Fiel
 
 // eachFile reads the symbol words of each file on every core (all: of every symbol, else
 // of those that get a vector) and calls fn with them (fn runs on several goroutines at once).
-func (s *Store) eachFile(ctx context.Context, files []vecFile, all bool, fn func(i int, ids []string, fields []embed.Fields) error) error {
+func (s Set) eachFile(ctx context.Context, files []vecFile, all bool, fn func(i int, ids []string, fields []embed.Fields) error) error {
 	return s.eachFileRaw(ctx, files, all, func(i int, syms []vecSym, content []byte) error {
 		ids := make([]string, len(syms))
 		fields := make([]embed.Fields, len(syms))
@@ -282,7 +290,7 @@ func (s *Store) eachFile(ctx context.Context, files []vecFile, all bool, fn func
 
 // eachFileRaw reads the symbols and content of each file on every core and calls fn with
 // them (fn runs on several goroutines at once).
-func (s *Store) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func(i int, syms []vecSym, content []byte) error) error {
+func (s Set) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func(i int, syms []vecSym, content []byte) error) error {
 	var (
 		mu    sync.Mutex
 		first error
@@ -323,7 +331,7 @@ func (s *Store) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn f
 }
 
 // embedFiles embeds the symbols of files and stores their vectors, a file's in one row.
-func (s *Store) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st *VectorStats) error {
+func (s Set) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st *VectorStats) error {
 	const batch = 2000
 	for start := 0; start < len(files); start += batch {
 		part := files[start:min(len(files), start+batch)]
@@ -373,7 +381,7 @@ func (s *Store) embedFiles(ctx context.Context, m *embed.Model, files []vecFile,
 }
 
 // dropVectors removes the model and every vector (a store without symbols).
-func (s *Store) dropVectors(ctx context.Context) error {
+func (s Set) dropVectors(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 		return err
 	}
@@ -384,13 +392,13 @@ func (s *Store) dropVectors(ctx context.Context) error {
 }
 
 // bumpVectors counts a change of the vectors (vecCache reads them again).
-func (s *Store) bumpVectors(ctx context.Context) error {
+func (s Set) bumpVectors(ctx context.Context) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('vectors_version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
 	return err
 }
 
 // vecModel returns the stored model (nil: none) and how many symbols it was learned on.
-func (s *Store) vecModel(ctx context.Context) (*embed.Model, int, error) {
+func (s Set) vecModel(ctx context.Context) (*embed.Model, int, error) {
 	var trainedOn int
 	var data []byte
 	err := s.db.QueryRowContext(ctx, `SELECT trained_on, data FROM vec_model WHERE id = 1`).Scan(&trainedOn, &data)
@@ -417,7 +425,7 @@ type externalModel struct {
 
 // storedExternal returns the external embedder the stored vectors come from, nil when they
 // are learned (or there are none).
-func (s *Store) storedExternal(ctx context.Context) (*externalModel, error) {
+func (s Set) storedExternal(ctx context.Context) (*externalModel, error) {
 	var data []byte
 	err := s.db.QueryRowContext(ctx, `SELECT data FROM vec_model WHERE id = 1`).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
@@ -437,7 +445,7 @@ func (s *Store) storedExternal(ctx context.Context) (*externalModel, error) {
 // stale files' definitions, from the cache when it has them, else from the endpoint in
 // batches. A failure of the endpoint stops it without failing the run: the stats say what
 // is missing.
-func (s *Store) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (VectorStats, error) {
+func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (VectorStats, error) {
 	st := VectorStats{Embedder: ext.Model + " at " + ext.URL}
 	reset := false
 	if stored == nil || stored.URL != ext.URL || stored.Model != ext.Model {
@@ -537,7 +545,7 @@ func (s *Store) refreshExternal(ctx context.Context, ext *Embedder, stored *exte
 
 // cachedEmbed returns the vectors of texts (by file), from the cache of what ext's model
 // embedded before, asking the endpoint for the rest (and caching them).
-func (s *Store) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string) ([][][]float32, error) {
+func (s Set) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string) ([][][]float32, error) {
 	out := make([][][]float32, len(texts))
 	type miss struct{ i, j int }
 	var misses []miss
@@ -593,7 +601,7 @@ func (s *Store) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string
 
 // eachFileTexts reads, on every core, the texts an external embedder is given of the
 // definitions of each file that get a vector, with their ids.
-func (s *Store) eachFileTexts(ctx context.Context, files []vecFile, fn func(i int, ids, texts []string) error) error {
+func (s Set) eachFileTexts(ctx context.Context, files []vecFile, fn func(i int, ids, texts []string) error) error {
 	return s.eachFileRaw(ctx, files, false, func(i int, syms []vecSym, content []byte) error {
 		ids := make([]string, len(syms))
 		texts := make([]string, len(syms))
@@ -646,7 +654,7 @@ func decodeVecModel(data []byte) (*embed.Model, error) {
 type vecCacheKey struct{}
 
 // vecs returns the store's vector cache.
-func (s *Store) vecs() *vecCache {
+func (s Set) vecs() *vecCache {
 	return s.Extension(vecCacheKey{}, func() any { return new(vecCache) }).(*vecCache)
 }
 
@@ -676,10 +684,10 @@ type VecHit struct {
 // ErrNoVectors is a vector search of a store whose vectors are not made (yet).
 var ErrNoVectors = errors.New("index: the workspace has no symbol vectors yet: run quarry index")
 
-// VectorSearch returns the limit symbols whose vectors are nearest to text's, best first
+// Search returns the limit symbols whose vectors are nearest to text's, best first
 // (keep: which symbol ids may be returned; nil: all). A text none of whose words has a
 // vector finds nothing.
-func (s *Store) VectorSearch(ctx context.Context, text string, limit int, keep func(id string) bool) ([]VecHit, error) {
+func (s Set) Search(ctx context.Context, text string, limit int, keep func(id string) bool) ([]VecHit, error) {
 	c, err := s.vectors(ctx)
 	if err != nil {
 		return nil, err
@@ -824,7 +832,7 @@ func scanVectors(q, vecs []int8, ids []string, dim int, places []int, lo, hi, li
 }
 
 // HasVectors reports whether the store has a vector model.
-func (s *Store) HasVectors(ctx context.Context) (bool, error) {
+func (s Set) HasVectors(ctx context.Context) (bool, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n)
 	return n > 0, err
@@ -844,7 +852,7 @@ const (
 // ExpandWords returns lex variants of text's words from the workspace's model: for each
 // word the model knows, its ExpandPerWord nearest terms at ExpandMinScore or more that are
 // not one of text's own words. None without a model, or when no word has a near term.
-func (s *Store) ExpandWords(ctx context.Context, text string) ([]string, error) {
+func (s Set) ExpandWords(ctx context.Context, text string) ([]string, error) {
 	c, err := s.vectors(ctx)
 	if errors.Is(err, ErrNoVectors) {
 		return nil, nil
@@ -879,7 +887,7 @@ func (s *Store) ExpandWords(ctx context.Context, text string) ([]string, error) 
 // vectors returns the vectors of the store's current vectors_version. After a change it
 // reads again only the model, if it changed, and the files whose vectors changed: an edit
 // under a watcher costs the next vector search the changed files, not every vector.
-func (s *Store) vectors(ctx context.Context) (*vecCache, error) {
+func (s Set) vectors(ctx context.Context) (*vecCache, error) {
 	version, err := s.Meta("vectors_version")
 	if err != nil {
 		return nil, err
@@ -952,7 +960,7 @@ type fileVecs struct {
 
 // readVectorFiles brings c.files in step with the store: the files whose hash changed are
 // read again, those gone dropped.
-func (s *Store) readVectorFiles(ctx context.Context, c *vecCache) error {
+func (s Set) readVectorFiles(ctx context.Context, c *vecCache) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT file, hash FROM symbol_vectors`)
 	if err != nil {
 		return err
@@ -1037,7 +1045,7 @@ func (s *Store) readVectorFiles(ctx context.Context, c *vecCache) error {
 }
 
 // vectorsVersion is for tests: the version of the vectors (a count of their changes).
-func (s *Store) vectorsVersion() int {
+func (s Set) vectorsVersion() int {
 	v, _ := s.Meta("vectors_version")
 	n, _ := strconv.Atoi(v)
 	return n

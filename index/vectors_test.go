@@ -43,20 +43,20 @@ func TestRefreshVectors(t *testing.T) {
 		}
 	}
 	put(t, s, recs...)
-	if words, err := s.ExpandWords(ctx, "retry"); err != nil || words != nil {
+	if words, err := Of(s).ExpandWords(ctx, "retry"); err != nil || words != nil {
 		t.Fatalf("ExpandWords before any vectors: %v, %v; want none", words, err)
 	}
-	if _, err := s.VectorSearch(ctx, "retry", 3, nil); err != ErrNoVectors {
+	if _, err := Of(s).Search(ctx, "retry", 3, nil); err != ErrNoVectors {
 		t.Fatalf("a vector search before any vectors: %v, want ErrNoVectors", err)
 	}
-	st, err := s.RefreshVectors(ctx, nil)
+	st, err := Of(s).Refresh(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !st.Trained || st.Files != 15 || st.Symbols != 15 || st.Vectored != 15 || st.Words != 25 {
 		t.Fatalf("first refresh: %+v, want a model of 25 words (the topics' and topic of the names) and 15 symbols of 15 files", st)
 	}
-	hits, err := s.VectorSearch(ctx, "send the upload again after a failure", 5, nil)
+	hits, err := Of(s).Search(ctx, "send the upload again after a failure", 5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestRefreshVectors(t *testing.T) {
 		}
 	}
 	// Expansion: a word's variants are its topic's words, never its own or another topic's.
-	words, err := s.ExpandWords(ctx, "upload")
+	words, err := Of(s).ExpandWords(ctx, "upload")
 	if err != nil || len(words) == 0 || len(words) > ExpandPerWord {
 		t.Errorf("ExpandWords(upload): %v, %v; want 1 to %d of the retry topic's words", words, err, ExpandPerWord)
 	}
@@ -79,15 +79,15 @@ func TestRefreshVectors(t *testing.T) {
 			t.Errorf("ExpandWords(upload): %v, want only other words of the retry topic", words)
 		}
 	}
-	if words, err := s.ExpandWords(ctx, "zebra"); err != nil || len(words) != 0 {
+	if words, err := Of(s).ExpandWords(ctx, "zebra"); err != nil || len(words) != 0 {
 		t.Errorf("ExpandWords of an unknown word: %v, %v; want none", words, err)
 	}
-	if hits, err := s.VectorSearch(ctx, "zebra quantum", 5, nil); err != nil || len(hits) != 0 {
+	if hits, err := Of(s).Search(ctx, "zebra quantum", 5, nil); err != nil || len(hits) != 0 {
 		t.Errorf("a question with no known word: %v, %v; want nothing", hits, err)
 	}
 	// Nothing changed: nothing embedded.
-	version := s.vectorsVersion()
-	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Trained || st.Files != 0 || st.Vectored != 15 || s.vectorsVersion() != version {
+	version := Of(s).vectorsVersion()
+	if st, err = Of(s).Refresh(ctx, nil); err != nil || st.Trained || st.Files != 0 || st.Vectored != 15 || Of(s).vectorsVersion() != version {
 		t.Errorf("refresh without a change: %+v, %v", st, err)
 	}
 	// One file changed: that file only, the model kept; a search then reads again only that
@@ -95,17 +95,17 @@ func TestRefreshVectors(t *testing.T) {
 	var kept, edited int64
 	s.db.QueryRow(`SELECT id FROM files WHERE path = 't0_1.go'`).Scan(&kept)
 	s.db.QueryRow(`SELECT id FROM files WHERE path = 't1_0.go'`).Scan(&edited)
-	keptVecs, editedVecs, model := s.vecs().files[kept], s.vecs().files[edited], s.vecs().model
+	keptVecs, editedVecs, model := Of(s).vecs().files[kept], Of(s).vecs().files[edited], Of(s).vecs().model
 	put(t, s, vecRecord(1, 0, "cookie"))
-	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || s.vectorsVersion() == version {
+	if st, err = Of(s).Refresh(ctx, nil); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || Of(s).vectorsVersion() == version {
 		t.Errorf("refresh after one edit: %+v, %v", st, err)
 	}
-	if hits, err := s.VectorSearch(ctx, "browser cookie", 3, nil); err != nil || len(hits) != 3 || !strings.HasPrefix(hits[0].ID, "t1_") {
+	if hits, err := Of(s).Search(ctx, "browser cookie", 3, nil); err != nil || len(hits) != 3 || !strings.HasPrefix(hits[0].ID, "t1_") {
 		t.Errorf("after one edit: %+v, %v", hits, err)
 	}
-	if keptVecs == nil || s.vecs().files[kept] != keptVecs || s.vecs().files[edited] == editedVecs || s.vecs().model != model {
+	if keptVecs == nil || Of(s).vecs().files[kept] != keptVecs || Of(s).vecs().files[edited] == editedVecs || Of(s).vecs().model != model {
 		t.Errorf("after one edit the search read again more than the edited file's vectors (kept %v, edited %v, model %v)",
-			s.vecs().files[kept] == keptVecs, s.vecs().files[edited] != editedVecs, s.vecs().model == model)
+			Of(s).vecs().files[kept] == keptVecs, Of(s).vecs().files[edited] != editedVecs, Of(s).vecs().model == model)
 	}
 	// A file gone: its vectors go.
 	b, err := s.Begin(ctx)
@@ -118,10 +118,10 @@ func TestRefreshVectors(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = s.RefreshVectors(ctx, nil); err != nil || st.Vectored != 14 {
+	if st, err = Of(s).Refresh(ctx, nil); err != nil || st.Vectored != 14 {
 		t.Errorf("refresh after a deletion: %+v, %v", st, err)
 	}
-	if hits, _ := s.VectorSearch(ctx, "matrix product", 20, nil); len(hits) != 14 || strings.HasPrefix(hits[0].ID, "t2_4") {
+	if hits, _ := Of(s).Search(ctx, "matrix product", 20, nil); len(hits) != 14 || strings.HasPrefix(hits[0].ID, "t2_4") {
 		t.Errorf("after a deletion: %+v", hits)
 	}
 }

@@ -203,7 +203,7 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
 	}
-	if ix.Vectors, err = ix.store.RefreshVectors(ctx, ix.Embedder); err != nil {
+	if ix.Vectors, err = Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
 		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
 	if ix.firstLoad || ix.ftStatus == FulltextPartial {

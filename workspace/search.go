@@ -253,7 +253,7 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contex
 // ExpandWords returns lex variants of text's words: their nearest terms in the workspace's
 // learned model (none without one).
 func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, error) {
-	return x.store.ExpandWords(ctx, text)
+	return index.Of(x.store).ExpandWords(ctx, text)
 }
 
 // FileCount returns the number of indexed files.
@@ -261,32 +261,32 @@ func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.sto
 
 // Refs returns the uses of name in the index (see index.Store.Refs).
 func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]index.Ref, int, error) {
-	return x.store.Refs(ctx, name, kinds, offset, limit)
+	return index.NewReader(x.store).Refs(ctx, name, kinds, offset, limit)
 }
 
 // SymbolRefs lists the uses of def that resolve to it (index.Store.SymbolRefs).
 func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, q index.RefsQuery) ([]index.SymbolRef, int, error) {
-	return x.store.SymbolRefs(ctx, def, q)
+	return index.NewReader(x.store).SymbolRefs(ctx, def, q)
 }
 
 // Callees returns the calls made in the body of def, resolved (index.Store.Callees).
 func (x *SearchIndex) Callees(ctx context.Context, def index.Def) ([]index.Call, error) {
-	return x.store.Callees(ctx, def)
+	return index.NewReader(x.store).Callees(ctx, def)
 }
 
 // ResolveName resolves symbol as if written in the file p at line (index.Store.ResolveName).
 func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*index.Def, string, error) {
-	return x.store.ResolveName(ctx, p, line, symbol)
+	return index.NewReader(x.store).ResolveName(ctx, p, line, symbol)
 }
 
 // Children returns the symbols whose parent is def (index.Store.Children).
 func (x *SearchIndex) Children(ctx context.Context, def index.Def) ([]index.Def, error) {
-	return x.store.Children(ctx, def)
+	return index.NewReader(x.store).Children(ctx, def)
 }
 
 // Implementations returns what extends, implements or overrides def (index.Store.Implementations).
 func (x *SearchIndex) Implementations(ctx context.Context, def index.Def) ([]index.Def, error) {
-	return x.store.Implementations(ctx, def)
+	return index.NewReader(x.store).Implementations(ctx, def)
 }
 
 // Content returns the stored content of the file at path.
@@ -296,20 +296,20 @@ func (x *SearchIndex) Content(ctx context.Context, path string) ([]byte, error) 
 
 // NamesWithPrefix returns names of definitions starting with prefix (lower case).
 func (x *SearchIndex) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return x.store.NamesWithPrefix(ctx, prefix, limit)
+	return index.NewReader(x.store).NamesWithPrefix(ctx, prefix, limit)
 }
 
 // Definitions returns the definitions named name.
 func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
-	return x.store.Definitions(ctx, name)
+	return index.NewReader(x.store).Definitions(ctx, name)
 }
 
 // Definition returns the symbol with the id id (nil if none).
 func (x *SearchIndex) Definition(ctx context.Context, id string) (*index.Def, error) {
-	return x.store.Definition(ctx, id)
+	return index.NewReader(x.store).Definition(ctx, id)
 }
 
 // DefinitionAt returns the innermost definition holding path:line (nil if none).
 func (x *SearchIndex) DefinitionAt(ctx context.Context, path string, line int) (*index.Def, error) {
-	return x.store.DefinitionAt(ctx, path, line)
+	return index.NewReader(x.store).DefinitionAt(ctx, path, line)
 }
