@@ -2,10 +2,13 @@ package index
 
 import (
 	"context"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // TestTermsHolding: the terms of a field holding a word, ending with it unless open on the
@@ -53,7 +56,7 @@ func TestTermsHolding(t *testing.T) {
 // leaves first when the cache is full, a file larger than an eighth of it is never kept,
 // and a search of a later store generation reads anew what a batch may have changed.
 func TestContentCache(t *testing.T) {
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	ctx := context.Background()
 	b, err := s.Begin(ctx)
 	if err != nil {
@@ -67,7 +70,7 @@ func TestContentCache(t *testing.T) {
 		return strings.Repeat(p[1:], 100)
 	}
 	for _, p := range names {
-		if err := b.Put(&FileRecord{Path: p, Language: "text", Hash: p, Size: int64(len(text(p))), Content: []byte(text(p))}); err != nil {
+		if err := b.Put(&store.FileRecord{Path: p, Language: "text", Hash: p, Size: int64(len(text(p))), Content: []byte(text(p))}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"context"
 	"sync"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // contentCache keeps the text of recently read files for a searcher, up to a number of
@@ -53,10 +55,10 @@ func newContentCache(max int) *contentCache {
 // when it holds it for the generation the search started at (atGeneration). Without one,
 // or for a search that started before the cache's generation, the store is read and
 // nothing is kept.
-func (c *contentCache) fileContent(ctx context.Context, store *Store, path string) (string, []byte, error) {
+func (c *contentCache) fileContent(ctx context.Context, store *store.Store, path string) (string, []byte, error) {
 	gen, ok := ctx.Value(genKey{}).(int64)
 	if !ok {
-		return store.fileContent(ctx, path)
+		return store.FileContent(ctx, path)
 	}
 	c.mu.Lock()
 	if gen > c.gen {
@@ -67,7 +69,7 @@ func (c *contentCache) fileContent(ctx context.Context, store *Store, path strin
 	}
 	if gen < c.gen {
 		c.mu.Unlock()
-		return store.fileContent(ctx, path)
+		return store.FileContent(ctx, path)
 	}
 	if e, ok := c.byKey[path]; ok {
 		c.order.MoveToFront(e)
@@ -76,7 +78,7 @@ func (c *contentCache) fileContent(ctx context.Context, store *Store, path strin
 		return cc.lang, cc.content, nil
 	}
 	c.mu.Unlock()
-	lang, content, err := store.fileContent(ctx, path)
+	lang, content, err := store.FileContent(ctx, path)
 	if err != nil || content == nil || len(content) > c.max/4 { // a 9 MB amalgamation fits
 		return lang, content, err
 	}

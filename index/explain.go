@@ -6,12 +6,13 @@ import (
 	"fmt"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Children returns the symbols whose parent is def, in source order (imports excluded).
 func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
 	var out []Def
-	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+	err := s.EachRow(ctx, func(rows *sql.Rows) error {
 		var d Def
 		if err := scanDef(rows.Scan, &d); err != nil {
 			return err
@@ -71,14 +72,14 @@ func (s Reader) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 			continue
 		}
 		var blob []byte
-		err := s.db.QueryRowContext(ctx, `SELECT data FROM relationships WHERE file = ?`, f.id).Scan(&blob)
+		err := s.DB().QueryRowContext(ctx, `SELECT data FROM relationships WHERE file = ?`, f.id).Scan(&blob)
 		if err == sql.ErrNoRows || len(blob) == 0 {
 			continue
 		}
 		if err != nil {
 			return nil, fmt.Errorf("index: relationships of %s: %w", f.path, err)
 		}
-		rels, err := decodeRels(blob)
+		rels, err := store.DecodeRels(blob)
 		if err != nil {
 			return nil, fmt.Errorf("index: relationships of %s: %w", f.path, err)
 		}
@@ -117,7 +118,7 @@ func (s Reader) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 // whose lower case starts with prefix (lower case), by the lower(name) index.
 func (s Reader) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
 	hi := prefix + "\U0010FFFF"
-	names, err := s.strings(ctx, `SELECT DISTINCT name FROM symbols WHERE lower(name) >= ? AND lower(name) < ? AND kind != 'import' LIMIT ?`, prefix, hi, limit)
+	names, err := s.Strings(ctx, `SELECT DISTINCT name FROM symbols WHERE lower(name) >= ? AND lower(name) < ? AND kind != 'import' LIMIT ?`, prefix, hi, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: names starting %q: %w", prefix, err)
 	}

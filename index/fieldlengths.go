@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/search"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // BM25 needs the average length of each field it scores. bleve 2.6 takes it to be the
@@ -48,10 +50,10 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 	// the table's b-tree): count(*) over the symbols read every page of the table, a third
 	// of a second on corpus.sh full at the end of every update.
 	var n, maxRow int64
-	if err := ix.store.db.QueryRowContext(ctx, `SELECT coalesce(sum(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
+	if err := ix.store.DB().QueryRowContext(ctx, `SELECT coalesce(sum(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
 		return fmt.Errorf("index: count symbols: %w", err)
 	}
-	if err := ix.store.db.QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM symbols`).Scan(&maxRow); err != nil {
+	if err := ix.store.DB().QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM symbols`).Scan(&maxRow); err != nil {
 		return fmt.Errorf("index: count symbols: %w", err)
 	}
 	if !force {
@@ -67,7 +69,7 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 		return ix.saveFieldLengths(fl)
 	}
 	step := max(maxRow/fieldLengthSample, 1)
-	rows, err := ix.store.db.QueryContext(ctx, `SELECT f.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
+	rows, err := ix.store.DB().QueryContext(ctx, `SELECT f.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
 		FROM symbols s JOIN files f ON f.id = s.file WHERE s.rowid % ? = 0 ORDER BY f.path`, step)
 	if err != nil {
 		return fmt.Errorf("index: sample symbols: %w", err)
@@ -97,7 +99,7 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 		totals[ftFieldSignature] += count(sig)
 		totals[ftFieldDocComment] += count(doc)
 		if start >= 0 && end <= len(content) && start <= end {
-			totals[ftFieldCodeBody] += count(symbolBody(kind, content, start, end))
+			totals[ftFieldCodeBody] += count(store.SymbolBody(kind, content, start, end))
 		}
 		sampled++
 	}
@@ -127,7 +129,7 @@ type bm25Stats struct {
 
 // get returns the statistics: the measured averages (or the defaults) for the symbol text
 // fields and 1 for every other field, over the symbol documents.
-func (b *bm25Stats) get(store *Store, ft *Fulltext) *search.BM25Stats {
+func (b *bm25Stats) get(store *store.Store, ft *Fulltext) *search.BM25Stats {
 	b.once.Do(func() {
 		fl := fieldLengths{Avg: defaultFieldLengths}
 		if v, err := store.Meta(metaFieldLengths); err == nil && v != "" {
@@ -161,7 +163,7 @@ func (b *bm25Stats) get(store *Store, ft *Fulltext) *search.BM25Stats {
 }
 
 // symbols returns the count of symbol documents the statistics are over (0: unknown).
-func (b *bm25Stats) symbols(store *Store, ft *Fulltext) int {
+func (b *bm25Stats) symbols(store *store.Store, ft *Fulltext) int {
 	if st := b.get(store, ft); st != nil {
 		return int(st.DocCount)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -24,7 +25,7 @@ func TestFieldLengths(t *testing.T) {
 	}
 	w := openTestWriter(t, t.TempDir())
 	defer w.Close()
-	writeFiles(t, w, &FileRecord{Path: "p/open.go", Language: "go", Hash: "h", Size: int64(len(src)), MTime: 1, Content: src, Extract: f})
+	writeFiles(t, w, &store.FileRecord{Path: "p/open.go", Language: "go", Hash: "h", Size: int64(len(src)), MTime: 1, Content: src, Extract: f})
 	if err := w.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}

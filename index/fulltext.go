@@ -62,6 +62,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
@@ -210,7 +211,7 @@ func ftVersionOf(reg *languages.Registry, o ftOptions) (string, error) {
 	h := sha256.New()
 	// The store's schema too: a store of an older schema is emptied (migrate), so its
 	// documents must go as well.
-	fmt.Fprintf(h, "%s\nschema %d\n%s\n", ftMappingVersion, SchemaVersion, m)
+	fmt.Fprintf(h, "%s\nschema %d\n%s\n", ftMappingVersion, store.SchemaVersion, m)
 	ftHashTokenizer(h, "", nil)
 	for _, lang := range reg.All() {
 		ftHashTokenizer(h, lang.Name, lang)
@@ -450,7 +451,7 @@ func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) 
 		_ = idx.Close()
 		return nil, fmt.Errorf("index: create fulltext %s: %w", dir, err)
 	}
-	if err := Tighten(dir); err != nil { // bleve's index_meta.json
+	if err := store.Tighten(dir); err != nil { // bleve's index_meta.json
 		_ = idx.Close()
 		return nil, err
 	}
@@ -563,7 +564,7 @@ func (b *fulltextBatch) AddSymbol(d symbolDoc) {
 		DocComment: d.DocComment,
 		CodeBody:   d.CodeBody,
 	}
-	b.add(symbolDocID(d.ID), doc)
+	b.add(store.SymbolDocID(d.ID), doc)
 }
 
 // AddFile adds (or replaces) the document of a file.
@@ -576,7 +577,7 @@ func (b *fulltextBatch) AddFile(d fileDoc) {
 		Path:     d.Path,
 		Content:  d.Content,
 	}
-	b.add(fileDocID(d.Path), doc)
+	b.add(store.FileDocID(d.Path), doc)
 }
 
 func (b *fulltextBatch) add(id string, doc any) {

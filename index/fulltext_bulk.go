@@ -21,6 +21,8 @@ import (
 	"os"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // ftBulkSegmentDocs is how many documents the builder puts in one segment before the final
@@ -60,7 +62,7 @@ func (f *Fulltext) newBulk() error {
 	if err := os.RemoveAll(build); err != nil {
 		return fmt.Errorf("index: remove the full-text build directory: %w", err)
 	}
-	if err := os.MkdirAll(build, DirMode); err != nil {
+	if err := os.MkdirAll(build, store.DirMode); err != nil {
 		return fmt.Errorf("index: full-text build directory: %w", err)
 	}
 	im, err := ftIndexMapping(f.reg, f.opts)
@@ -117,7 +119,7 @@ func (f *Fulltext) finishBulk() error {
 	if err := bk.b.Close(); err != nil {
 		return fmt.Errorf("index: finish the bulk fill of the full-text index: %w", err)
 	}
-	if err := Tighten(bk.dir); err != nil {
+	if err := store.Tighten(bk.dir); err != nil {
 		return err
 	}
 	idx, err := bleve.OpenUsing(bk.dir, map[string]any{"bolt_timeout": ftLockTimeout})

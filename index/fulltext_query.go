@@ -19,6 +19,7 @@ import (
 	bq "github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
@@ -189,9 +190,9 @@ func (f *Fulltext) search(ctx context.Context, s ftQuery, size int) ([]ftHit, ui
 // ftDocIDPrefix is the prefix of the document ids of docType.
 func ftDocIDPrefix(docType string) string {
 	if docType == ftDocTypeSymbol {
-		return symbolDocPrefix
+		return store.SymbolDocPrefix
 	}
-	return fileDocPrefix
+	return store.FileDocPrefix
 }
 
 // explain returns s's bleve query as JSON.

@@ -18,6 +18,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
 )
@@ -172,9 +173,9 @@ func TestFulltextCounts(t *testing.T) {
 	// Re-adding replaces; deleting removes.
 	b := f.newBatch()
 	b.AddSymbol(ftTestSymbols[0])
-	b.Delete(symbolDocID("2"))
-	b.Delete(fileDocID("src/user.rs"))
-	b.Delete(fileDocID("no/such/file"))
+	b.Delete(store.SymbolDocID("2"))
+	b.Delete(store.FileDocID("src/user.rs"))
+	b.Delete(store.FileDocID("no/such/file"))
 	if err := f.apply(b); err != nil {
 		t.Fatal(err)
 	}

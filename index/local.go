@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // maxLocalDepth bounds the bindings followed through one another (x := y.New() where y is
@@ -244,11 +245,11 @@ func (r *resolver) returnType(d Def) (string, error) {
 	}
 	byID, ok := r.returns[d.Path]
 	if !ok {
-		blob, err := r.s.fileBlob(r.ctx, "types", d.Path)
+		blob, err := r.s.FileBlob(r.ctx, "types", d.Path)
 		if err != nil {
 			return "", err
 		}
-		types, err := decodeTypes(blob)
+		types, err := store.DecodeTypes(blob)
 		if err != nil {
 			return "", err
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // matcher is an expression compiled for matching stored records.
@@ -249,7 +250,7 @@ type symbolRecord struct {
 
 // bodyCache reads the text of symbols' files once per search.
 type bodyCache struct {
-	store *Store
+	store *store.Store
 	files map[string][]byte
 }
 
@@ -260,7 +261,7 @@ func (c *bodyCache) body(ctx context.Context, h *Hit) ([]byte, error) {
 	content, ok := c.files[h.Path]
 	if !ok {
 		var err error
-		if _, content, err = c.store.fileContent(ctx, h.Path); err != nil {
+		if _, content, err = c.store.FileContent(ctx, h.Path); err != nil {
 			return nil, err
 		}
 		c.files[h.Path] = content

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -15,8 +16,8 @@ import (
 func TestMatchLinesASCIIEqualsLower(t *testing.T) {
 	needleSets := [][]string{{"func"}, {"return"}, {"self", "return"}, {"new"}, {"string", "err"}, {"e"}, {"class", "public", "void"}, {"x"}, {"( "}, {"nil", "zzzzzz"}}
 	n := 0
-	for _, g := range goldenSources(t) {
-		p, content := g.path, g.src
+	for _, g := range storetest.GoldenSources(t) {
+		p, content := g.Path, g.Src
 		for _, needles := range needleSets {
 			for _, perFile := range []int{0, 3} {
 				if !holdsNeedles(content, needles, false) {

@@ -181,7 +181,7 @@ func (s rows) docComments(ctx context.Context, hits []Hit) (map[string]string, e
 	for _, h := range hits {
 		args = append(args, h.SymbolID)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, doc_comment FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(args)-1)+`)`, args...)
+	rows, err := s.DB().QueryContext(ctx, `SELECT id, doc_comment FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(args)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read doc comments: %w", err)
 	}

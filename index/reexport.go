@@ -109,7 +109,7 @@ func (r *resolver) pyModuleFiles(where string) ([]string, error) {
 	if files, ok := r.pyModules[where]; ok {
 		return files, nil
 	}
-	st, err := r.s.stmt(r.ctx, `SELECT path FROM files WHERE language = 'python' AND (path = ?1 OR path = ?2 OR path LIKE ?3 OR path LIKE ?4)`)
+	st, err := r.s.Stmt(r.ctx, `SELECT path FROM files WHERE language = 'python' AND (path = ?1 OR path = ?2 OR path LIKE ?3 OR path LIKE ?4)`)
 	if err != nil {
 		return nil, fmt.Errorf("index: files of the Python module %s: %w", where, err)
 	}

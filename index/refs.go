@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Ref is one use of a name: an identifier the extractor recorded (a call, a variable or
@@ -44,7 +45,7 @@ func (s Reader) Refs(ctx context.Context, name string, kinds []string, offset, l
 		uses, kinds int
 	}
 	var files []fileUses
-	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+	err := s.EachRow(ctx, func(rows *sql.Rows) error {
 		var f fileUses
 		err := rows.Scan(&f.id, &f.path, &f.uses, &f.kinds)
 		files = append(files, f)
@@ -68,7 +69,7 @@ func (s Reader) Refs(ctx context.Context, name string, kinds []string, offset, l
 			continue
 		}
 		var blob []byte
-		if err := s.db.QueryRowContext(ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob); err != nil {
+		if err := s.DB().QueryRowContext(ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob); err != nil {
 			return nil, 0, fmt.Errorf("index: references to %q in %s: %w", name, f.path, err)
 		}
 		type use struct {
@@ -76,7 +77,7 @@ func (s Reader) Refs(ctx context.Context, name string, kinds []string, offset, l
 			container string
 		}
 		var refs []use
-		err := decodeIdents(blob, func(n string) bool { return n == name }, func(x extract.Identifier) bool {
+		err := store.DecodeIdents(blob, func(n string) bool { return n == name }, func(x extract.Identifier) bool {
 			if want == 0 || want&(1<<x.Kind) != 0 {
 				refs = append(refs, use{Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}, x.ContainingSymbolID})
 			}
@@ -113,7 +114,7 @@ func (s Reader) addContainers(ctx context.Context, refs []Ref, ids []string) err
 		}
 		c, ok := known[id]
 		if !ok {
-			err := s.db.QueryRowContext(ctx, `SELECT name, kind FROM symbols WHERE id = ?`, id).Scan(&c.name, &c.kind)
+			err := s.DB().QueryRowContext(ctx, `SELECT name, kind FROM symbols WHERE id = ?`, id).Scan(&c.name, &c.kind)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("index: symbol %s: %w", id, err)
 			}
@@ -141,7 +142,7 @@ func (s Reader) addRefText(ctx context.Context, refs []Ref) error {
 			lines, path = bytes.Split(content, []byte("\n")), r.Path
 		}
 		if r.Line >= 1 && r.Line <= len(lines) {
-			r.Text = lineText(bytes.TrimSpace(lines[r.Line-1]))
+			r.Text = store.LineText(bytes.TrimSpace(lines[r.Line-1]))
 		}
 	}
 	return nil
@@ -192,7 +193,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	}
 	family := familyOf(cands, def.Language)
 	prune := len(family) > 1 && !unresolved && one(family) == nil
-	blobStmt, err := s.stmt(ctx, `SELECT data FROM identifiers WHERE file = ?`)
+	blobStmt, err := s.Stmt(ctx, `SELECT data FROM identifiers WHERE file = ?`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
@@ -228,7 +229,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			if err := blobStmt.QueryRowContext(ctx, f.id).Scan(&blob); err != nil {
 				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
 			}
-			err := decodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
+			err := store.DecodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
 				named = append(named, resolvedUse{use: x})
 				return true
 			})
@@ -312,7 +313,7 @@ func (s Reader) Definition(ctx context.Context, id string) (*Def, error) {
 // (imports excluded), nil if none does.
 func (s Reader) DefinitionAt(ctx context.Context, path string, line int) (*Def, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
+	err := s.DB().QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? AND s.kind != 'import'
 		ORDER BY s.start_line DESC, s.end_line ASC LIMIT 1`, path, line, line).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -338,7 +339,7 @@ type Call struct {
 func (s Reader) Callees(ctx context.Context, def Def) ([]Call, error) {
 	var blob []byte
 	var lang string
-	err := s.db.QueryRowContext(ctx, `SELECT coalesce(i.data, x''), f.language FROM files f LEFT JOIN identifiers i ON i.file = f.id WHERE f.path = ?`, def.Path).Scan(&blob, &lang)
+	err := s.DB().QueryRowContext(ctx, `SELECT coalesce(i.data, x''), f.language FROM files f LEFT JOIN identifiers i ON i.file = f.id WHERE f.path = ?`, def.Path).Scan(&blob, &lang)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -346,7 +347,7 @@ func (s Reader) Callees(ctx context.Context, def Def) ([]Call, error) {
 		return nil, fmt.Errorf("index: calls of %s: %w", def.Name, err)
 	}
 	var uses []extract.Identifier
-	err = decodeIdents(blob, nil, func(x extract.Identifier) bool {
+	err = store.DecodeIdents(blob, nil, func(x extract.Identifier) bool {
 		if x.Kind == extract.Call && x.ContainingSymbolID == def.ID {
 			uses = append(uses, x)
 		}
@@ -398,7 +399,7 @@ type fileUsing struct {
 // filesUsing returns the files that use name, by path.
 func (s Reader) filesUsing(ctx context.Context, name string) ([]fileUsing, error) {
 	var files []fileUsing
-	err := s.eachRow(ctx, func(rows *sql.Rows) error {
+	err := s.EachRow(ctx, func(rows *sql.Rows) error {
 		var f fileUsing
 		err := rows.Scan(&f.id, &f.path, &f.lang)
 		files = append(files, f)

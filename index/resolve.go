@@ -43,6 +43,7 @@ import (
 	"sync"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Resolution reasons (Resolved.Reason).
@@ -99,10 +100,10 @@ const navCacheMax = 200_000
 
 // Reader answers navigation questions from one store's rows: definitions, references
 // resolved to them, callees, children, implementations.
-type Reader struct{ *Store }
+type Reader struct{ *store.Store }
 
 // NewReader returns the Reader of the store s.
-func NewReader(s *Store) Reader { return Reader{s} }
+func NewReader(s *store.Store) Reader { return Reader{s} }
 
 // resolver resolves uses against the store, caching what it reads for one request (and in
 // the store's navCache, for the generation gen; -1: none).
@@ -183,7 +184,7 @@ func (r *resolver) defs(name string) ([]Def, error) {
 		}
 		return out, nil
 	}
-	st, err := r.s.stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`)
+	st, err := r.s.Stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`)
 	if err != nil {
 		return nil, fmt.Errorf("index: definitions of %q: %w", name, err)
 	}
@@ -231,7 +232,7 @@ func (r *resolver) symbol(id string) (*Def, error) {
 		r.byID[id] = cached
 		return cached, nil
 	}
-	st, err := r.s.stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`)
+	st, err := r.s.Stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbol %s: %w", id, err)
 	}
@@ -282,7 +283,7 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		return f, nil
 	}
 	f = &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
-	st, err := r.s.stmt(r.ctx, `SELECT s.name, s.kind, s.metadata, s.parent_id FROM symbols s JOIN files f ON f.id = s.file
+	st, err := r.s.Stmt(r.ctx, `SELECT s.name, s.kind, s.metadata, s.parent_id FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.kind IN ('import', 'namespace', 'module') ORDER BY s.start_line`)
 	if err != nil {
 		return nil, fmt.Errorf("index: imports of %s: %w", p, err)
@@ -804,14 +805,14 @@ func (r *resolver) bases(t Def) ([]*Def, error) {
 
 func (r *resolver) readBases(t Def) ([]*Def, error) {
 	var blob []byte
-	err := r.s.db.QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
+	err := r.s.DB().QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
 	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: relationships of %s: %w", t.Path, err)
 	}
-	rels, err := decodeRels(blob)
+	rels, err := store.DecodeRels(blob)
 	if err != nil {
 		return nil, err
 	}
@@ -1042,7 +1043,7 @@ func metaMap(s string) map[string]string {
 func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol string) (*Def, string, error) {
 	name, qualifier := splitQualified(symbol)
 	var lang string
-	err := s.db.QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)
+	err := s.DB().QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)
 	if err == sql.ErrNoRows {
 		return nil, "", nil
 	}
@@ -1051,7 +1052,7 @@ func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol stri
 	}
 	use := extract.Identifier{Name: name, Qualifier: qualifier, Kind: extract.VariableRef}
 	if line > 0 {
-		err := s.db.QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
+		err := s.DB().QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
 			WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? AND s.kind != 'import'
 			ORDER BY s.start_line DESC, s.end_line ASC LIMIT 1`, p, line, line).Scan(&use.ContainingSymbolID)
 		if err != nil && err != sql.ErrNoRows {
@@ -1069,7 +1070,7 @@ func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol stri
 // eachStmtRow runs the prepared statement st with args and calls scan for each row.
 func eachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, args ...any) error {
 	rows, err := st.QueryContext(ctx, args...)
-	return scanEach(rows, err, scan)
+	return store.ScanEach(rows, err, scan)
 }
 
 // reachable reports whether a use in the file f can resolve to the top-level definition

@@ -2,39 +2,41 @@ package index
 
 import (
 	"context"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
 
 // extractedStore returns a store holding files (path: source) as the extractors give them.
-func extractedStore(t *testing.T, files map[string]string) *Store {
+func extractedStore(t *testing.T, files map[string]string) *store.Store {
 	t.Helper()
 	reg, err := languages.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ex := extract.New(reg, extract.Options{})
-	s := openTestStore(t)
-	var recs []*FileRecord
+	s := storetest.Open(t)
+	var recs []*store.FileRecord
 	for p, src := range files {
 		f, err := ex.Extract(context.Background(), p, []byte(src), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs = append(recs, &FileRecord{Path: p, Language: f.Language, Hash: "h-" + p, Size: int64(len(src)), MTime: 1, Content: []byte(src), Extract: f})
+		recs = append(recs, &store.FileRecord{Path: p, Language: f.Language, Hash: "h-" + p, Size: int64(len(src)), MTime: 1, Content: []byte(src), Extract: f})
 	}
-	put(t, s, recs...)
+	storetest.Put(t, s, recs...)
 	return s
 }
 
 // usesOf returns the uses of the definition of name in the file at p as "path:line
 // resolution" ("unresolved" for a use no rule ties to a definition).
-func usesOf(t *testing.T, s *Store, name, p string) []string {
+func usesOf(t *testing.T, s *store.Store, name, p string) []string {
 	t.Helper()
 	defs, err := NewReader(s).Definitions(context.Background(), name)
 	if err != nil {
@@ -135,7 +137,7 @@ class App {
 
 // usesOfParent is usesOf for the definition of name in p that is a member of the type
 // parent ("": the only one in p).
-func usesOfParent(t *testing.T, s *Store, name, p, parent string) []string {
+func usesOfParent(t *testing.T, s *store.Store, name, p, parent string) []string {
 	t.Helper()
 	defs, err := NewReader(s).Definitions(context.Background(), name)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
 )
@@ -194,10 +195,10 @@ type Searcher struct {
 }
 
 // rows is the store as a searcher reads it: the reads that complete hits are its methods.
-type rows struct{ *Store }
+type rows struct{ *store.Store }
 
 // NewSearcher returns a searcher over store and ft.
-func NewSearcher(store *Store, ft *Fulltext) (*Searcher, error) {
+func NewSearcher(store *store.Store, ft *Fulltext) (*Searcher, error) {
 	reg, err := languages.Default()
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -180,7 +181,7 @@ func matchLinesLower(content []byte, needles []string, ascii, all bool, path, la
 			if perFile == 0 || len(hits) < perFile {
 				score := scoring.LineScore(fileScore, cov, len(needles), len(needles) > 1 && bytes.Contains(l, []byte(together)))
 				hits = append(hits, Hit{Hit: HitContent, Path: path, Language: lang, Line: line, EndLine: line,
-					Column: utf8.RuneCount(content[start:start+col]) + 1, Text: lineText(content[start:end]), Score: score, class: class})
+					Column: utf8.RuneCount(content[start:start+col]) + 1, Text: store.LineText(content[start:end]), Score: score, class: class})
 			}
 		}
 		start = end + 1
@@ -241,7 +242,7 @@ func matchLinesASCII(content []byte, needles []string, path, lang string, class 
 				l := content[start:end]
 				score := scoring.LineScore(fileScore, cov, len(needles), len(needles) > 1 && indexFoldASCII(l, together) >= 0)
 				hits = append(hits, Hit{Hit: HitContent, Path: path, Language: lang, Line: line, EndLine: line,
-					Column: utf8.RuneCount(l[:col]) + 1, Text: lineText(l), Score: score, class: class})
+					Column: utf8.RuneCount(l[:col]) + 1, Text: store.LineText(l), Score: score, class: class})
 			}
 		}
 	}

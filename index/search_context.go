@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // defContextLines is how many lines of a definition are shown when no context is asked for.
@@ -65,7 +67,7 @@ func contextLines(lines [][]byte, first, last, skip int) []ContextLine {
 	var out []ContextLine
 	for l := max(first, 1); l <= last && l <= len(lines); l++ {
 		if l != skip {
-			out = append(out, ContextLine{Line: l, Text: lineText(lines[l-1])})
+			out = append(out, ContextLine{Line: l, Text: store.LineText(lines[l-1])})
 		}
 	}
 	return out
@@ -96,7 +98,7 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.store.db.QueryContext(ctx, `SELECT s.id, f.path, s.end_line, s.start_column, s.start_byte
+	rows, err := s.store.DB().QueryContext(ctx, `SELECT s.id, f.path, s.end_line, s.start_column, s.start_byte
 		FROM symbols s JOIN files f ON f.id = s.file WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbol spans: %w", err)

@@ -224,7 +224,7 @@ func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 
 // symbolsNamed returns the symbols named name (exactly, or but for case), as hits.
 func (s rows) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE lower(s.name) = lower(?) LIMIT ?`, name, limit)
+	rows, err := s.DB().QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE lower(s.name) = lower(?) LIMIT ?`, name, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
 	}
@@ -250,7 +250,7 @@ func (s rows) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, er
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.DB().QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbols: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -254,7 +255,7 @@ func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool,
 		score := f.score * scoring.PathWeight(class, keepTests)
 		for _, l := range lines {
 			hits = append(hits, Hit{Hit: HitContent, Path: f.path, Language: lang, Line: l.line, EndLine: l.line, Column: l.column,
-				Text: lineText(l.text), Score: score, class: class})
+				Text: store.LineText(l.text), Score: score, class: class})
 		}
 		if len(hits) >= offset+want {
 			break
@@ -415,13 +416,13 @@ func (s *Searcher) exprSearch(ctx context.Context, req Request, keepTests bool) 
 func (s rows) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, error) {
 	out := make(map[string]Hit, len(ids))
 	for len(ids) > 0 {
-		batch := ids[:min(len(ids), maxSQLParams)]
+		batch := ids[:min(len(ids), store.MaxSQLParams)]
 		ids = ids[len(batch):]
 		args := make([]any, len(batch))
 		for i, id := range batch {
 			args[i] = id
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+symbolColumns+`, s.doc_comment, s.start_byte, s.end_byte FROM `+symbolsFrom+
+		rows, err := s.DB().QueryContext(ctx, `SELECT `+symbolColumns+`, s.doc_comment, s.start_byte, s.end_byte FROM `+symbolsFrom+
 			` WHERE s.id IN (?`+strings.Repeat(",?", len(batch)-1)+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("index: read symbols: %w", err)

@@ -43,7 +43,7 @@ func (s *byteSet) holds(t *byteSet) bool {
 func (s *Searcher) loadPaths(ctx context.Context) ([]pathEntry, error) {
 	s.pathsOnce.Do(func() {
 		var all sql.NullString
-		err := s.store.db.QueryRowContext(ctx, `SELECT group_concat(path || char(9) || language, char(10)) FROM files WHERE skipped = ''`).Scan(&all)
+		err := s.store.DB().QueryRowContext(ctx, `SELECT group_concat(path || char(9) || language, char(10)) FROM files WHERE skipped = ''`).Scan(&all)
 		if err != nil {
 			s.pathsErr = fmt.Errorf("index: list files: %w", err)
 			return

@@ -36,7 +36,7 @@ func requiredParent(n query.Node) string {
 
 // childrenOf returns the ids of up to limit symbols whose parent is named name (in any case).
 func (s rows) childrenOf(ctx context.Context, name string, limit int) ([]string, error) {
-	ids, err := s.strings(ctx, `SELECT c.id FROM symbols p JOIN symbols c ON c.file = p.file AND c.parent_id = p.id
+	ids, err := s.Strings(ctx, `SELECT c.id FROM symbols p JOIN symbols c ON c.file = p.file AND c.parent_id = p.id
 		WHERE lower(p.name) = ? LIMIT ?`, strings.ToLower(name), limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: children of %s: %w", name, err)

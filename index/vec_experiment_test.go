@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/embed"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -39,7 +40,7 @@ func TestVectorExperiment(t *testing.T) {
 		half = "dev"
 	}
 	ctx := context.Background()
-	s, err := OpenStore(storePath)
+	s, err := store.OpenStore(storePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestVectorExperiment(t *testing.T) {
 	}
 	var syms []sym
 	start := time.Now()
-	rows, err := s.db.QueryContext(ctx, `SELECT f.path, s.name, s.kind, s.signature, s.doc_comment, s.start_byte, s.end_byte, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file ORDER BY f.path`)
+	rows, err := s.DB().QueryContext(ctx, `SELECT f.path, s.name, s.kind, s.signature, s.doc_comment, s.start_byte, s.end_byte, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file ORDER BY f.path`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ func TestVectorShortlistRecall(t *testing.T) {
 	if storePath == "" || qpath == "" {
 		t.Skip("QUARRY_VEC_STORE and QUARRY_VEC_QUERIES are not set")
 	}
-	s, err := OpenStore(storePath)
+	s, err := store.OpenStore(storePath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,15 +25,15 @@ import (
 
 	"github.com/quarrysearch/quarry/embed"
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
 )
-
 
 // Set is the symbol vectors of one store: refreshed at the end of an index run, searched by
 // a request's Vector.
-type Set struct{ *Store }
+type Set struct{ *store.Store }
 
 // Of returns the vector set of the store s.
-func Of(s *Store) Set { return Set{s} }
+func Of(s *store.Store) Set { return Set{s} }
 
 // Vector settings.
 const (
@@ -105,7 +105,7 @@ func (s Set) Refresh(ctx context.Context, ext *Embedder) (VectorStats, error) {
 			return st, err
 		}
 		st.Trained = true
-		if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
+		if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 			return st, err
 		}
 		if stale, err = s.staleVectorFiles(ctx); err != nil {
@@ -125,14 +125,14 @@ func (s Set) Refresh(ctx context.Context, ext *Embedder) (VectorStats, error) {
 			return st, err
 		}
 	}
-	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
+	err = s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
 	return st, err
 }
 
 // dropGoneVectors deletes the vectors of files no longer stored, reporting whether there
 // were any.
 func (s Set) dropGoneVectors(ctx context.Context) (bool, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`)
+	res, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors WHERE file NOT IN (SELECT id FROM files)`)
 	if err != nil {
 		return false, err
 	}
@@ -157,7 +157,7 @@ func (s Set) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
 
 // vectorFiles returns the files a query of id, path, hash and symbol count lists.
 func (s Set) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
-	rows, err := s.db.QueryContext(ctx, query)
+	rows, err := s.DB().QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (s Set) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
 // drift, read from the files' rows, not the symbols').
 func (s Set) vecSymbolCount(ctx context.Context) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n)
+	err := s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n)
 	return n, err
 }
 
@@ -199,7 +199,7 @@ func (x vecSym) body(content []byte) string {
 // fileSymbols returns the symbols of a file that get a vector (all: every symbol, what a
 // model learns from) and the file's content.
 func (s Set) fileSymbols(ctx context.Context, f vecFile, all bool) ([]vecSym, []byte, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
+	rows, err := s.DB().QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -254,7 +254,7 @@ func (s Set) trainVectors(ctx context.Context, total int) (*embed.Model, error) 
 	b.WriteByte(0)
 	binary.Write(&b, binary.LittleEndian, prob)
 	binary.Write(&b, binary.LittleEndian, vecs)
-	if _, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, ?, ?)`, total, b.Bytes()); err != nil {
+	if _, err := s.DB().ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, ?, ?)`, total, b.Bytes()); err != nil {
 		return nil, err
 	}
 	return embed.Load(m.Dim, words, prob, vecs), nil
@@ -358,7 +358,7 @@ func (s Set) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st
 		if err != nil {
 			return err
 		}
-		tx, err := s.db.BeginTx(ctx, nil)
+		tx, err := s.DB().BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
@@ -382,10 +382,10 @@ func (s Set) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st
 
 // dropVectors removes the model and every vector (a store without symbols).
 func (s Set) dropVectors(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
+	if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 		return err
 	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM vec_model`); err != nil {
+	if _, err := s.DB().ExecContext(ctx, `DELETE FROM vec_model`); err != nil {
 		return err
 	}
 	return s.bumpVectors(ctx)
@@ -393,7 +393,7 @@ func (s Set) dropVectors(ctx context.Context) error {
 
 // bumpVectors counts a change of the vectors (vecCache reads them again).
 func (s Set) bumpVectors(ctx context.Context) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('vectors_version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
+	_, err := s.DB().ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('vectors_version', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
 	return err
 }
 
@@ -401,7 +401,7 @@ func (s Set) bumpVectors(ctx context.Context) error {
 func (s Set) vecModel(ctx context.Context) (*embed.Model, int, error) {
 	var trainedOn int
 	var data []byte
-	err := s.db.QueryRowContext(ctx, `SELECT trained_on, data FROM vec_model WHERE id = 1`).Scan(&trainedOn, &data)
+	err := s.DB().QueryRowContext(ctx, `SELECT trained_on, data FROM vec_model WHERE id = 1`).Scan(&trainedOn, &data)
 	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") { // a read-only store of before
 		return nil, 0, nil
 	}
@@ -427,7 +427,7 @@ type externalModel struct {
 // are learned (or there are none).
 func (s Set) storedExternal(ctx context.Context) (*externalModel, error) {
 	var data []byte
-	err := s.db.QueryRowContext(ctx, `SELECT data FROM vec_model WHERE id = 1`).Scan(&data)
+	err := s.DB().QueryRowContext(ctx, `SELECT data FROM vec_model WHERE id = 1`).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
 		return nil, nil
 	}
@@ -452,10 +452,10 @@ func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externa
 		reset = true
 		// Another source's vectors: all are made again (the cache keeps what this model
 		// embedded before).
-		if _, err := s.db.ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
+		if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 			return st, err
 		}
-		if _, err := s.db.ExecContext(ctx, `DELETE FROM vec_model`); err != nil {
+		if _, err := s.DB().ExecContext(ctx, `DELETE FROM vec_model`); err != nil {
 			return st, err
 		}
 		stored = nil
@@ -491,7 +491,7 @@ func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externa
 		if err != nil {
 			return st, err
 		}
-		tx, err := s.db.BeginTx(ctx, nil)
+		tx, err := s.DB().BeginTx(ctx, nil)
 		if err != nil {
 			return st, err
 		}
@@ -539,7 +539,7 @@ func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externa
 			return st, err
 		}
 	}
-	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
+	err = s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
 	return st, err
 }
 
@@ -550,7 +550,7 @@ func (s Set) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string) (
 	type miss struct{ i, j int }
 	var misses []miss
 	var missTexts []string
-	lookup, err := s.stmt(ctx, `SELECT vec FROM embed_cache WHERE key = ?`)
+	lookup, err := s.Stmt(ctx, `SELECT vec FROM embed_cache WHERE key = ?`)
 	if err != nil {
 		return nil, err
 	}
@@ -581,7 +581,7 @@ func (s Set) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string) (
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.DB().BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -834,7 +834,7 @@ func scanVectors(q, vecs []int8, ids []string, dim int, places []int, lo, hi, li
 // HasVectors reports whether the store has a vector model.
 func (s Set) HasVectors(ctx context.Context) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n)
+	err := s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n)
 	return n > 0, err
 }
 
@@ -900,7 +900,7 @@ func (s Set) vectors(ctx context.Context) (*vecCache, error) {
 	}
 	var modelKey string
 	var trainedOn, size int
-	err = s.db.QueryRowContext(ctx, `SELECT trained_on, length(data), hex(substr(data, 1, 96)) FROM vec_model WHERE id = 1`).Scan(&trainedOn, &size, &modelKey)
+	err = s.DB().QueryRowContext(ctx, `SELECT trained_on, length(data), hex(substr(data, 1, 96)) FROM vec_model WHERE id = 1`).Scan(&trainedOn, &size, &modelKey)
 	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
 		return nil, ErrNoVectors
 	}
@@ -961,7 +961,7 @@ type fileVecs struct {
 // readVectorFiles brings c.files in step with the store: the files whose hash changed are
 // read again, those gone dropped.
 func (s Set) readVectorFiles(ctx context.Context, c *vecCache) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT file, hash FROM symbol_vectors`)
+	rows, err := s.DB().QueryContext(ctx, `SELECT file, hash FROM symbol_vectors`)
 	if err != nil {
 		return err
 	}
@@ -1007,7 +1007,7 @@ func (s Set) readVectorFiles(ctx context.Context, c *vecCache) error {
 		return nil
 	}
 	if len(changed) > len(stored)/4 { // most of them: one scan
-		rows, err := s.db.QueryContext(ctx, `SELECT file, hash, data FROM symbol_vectors`)
+		rows, err := s.DB().QueryContext(ctx, `SELECT file, hash, data FROM symbol_vectors`)
 		if err != nil {
 			return err
 		}
@@ -1031,7 +1031,7 @@ func (s Set) readVectorFiles(ctx context.Context, c *vecCache) error {
 	for _, id := range changed {
 		var hash string
 		var data []byte
-		if err := s.db.QueryRowContext(ctx, `SELECT hash, data FROM symbol_vectors WHERE file = ?`, id).Scan(&hash, &data); err != nil {
+		if err := s.DB().QueryRowContext(ctx, `SELECT hash, data FROM symbol_vectors WHERE file = ?`, id).Scan(&hash, &data); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				continue // gone since the list was read
 			}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/embed"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // vecTopics are three subjects whose words keep company only with each other.
@@ -20,14 +22,14 @@ var vecTopics = [][]string{
 }
 
 // vecRecord is a file of topic t whose one function's body mixes the topic's words.
-func vecRecord(t, n int, salt string) *FileRecord {
+func vecRecord(t, n int, salt string) *store.FileRecord {
 	words := vecTopics[t]
 	var b strings.Builder
 	for i := 0; i < 40; i++ {
 		b.WriteString(words[(i*(n+3)+i/len(words))%len(words)] + " ")
 	}
 	b.WriteString(salt)
-	return record(fmt.Sprintf("t%d_%d.go", t, n), b.String(), fmt.Sprintf("topic%dfn%d", t, n))
+	return storetest.Record(fmt.Sprintf("t%d_%d.go", t, n), b.String(), fmt.Sprintf("topic%dfn%d", t, n))
 }
 
 // TestRefreshVectors: an index run's end learns the model and embeds every symbol; a
@@ -35,14 +37,14 @@ func vecRecord(t, n int, salt string) *FileRecord {
 // changed and drops what is gone.
 func TestRefreshVectors(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
-	var recs []*FileRecord
+	s := storetest.Open(t)
+	var recs []*store.FileRecord
 	for topic := range vecTopics {
 		for n := 0; n < 5; n++ {
 			recs = append(recs, vecRecord(topic, n, ""))
 		}
 	}
-	put(t, s, recs...)
+	storetest.Put(t, s, recs...)
 	if words, err := Of(s).ExpandWords(ctx, "retry"); err != nil || words != nil {
 		t.Fatalf("ExpandWords before any vectors: %v, %v; want none", words, err)
 	}
@@ -93,10 +95,10 @@ func TestRefreshVectors(t *testing.T) {
 	// One file changed: that file only, the model kept; a search then reads again only that
 	// file's vectors.
 	var kept, edited int64
-	s.db.QueryRow(`SELECT id FROM files WHERE path = 't0_1.go'`).Scan(&kept)
-	s.db.QueryRow(`SELECT id FROM files WHERE path = 't1_0.go'`).Scan(&edited)
+	s.DB().QueryRow(`SELECT id FROM files WHERE path = 't0_1.go'`).Scan(&kept)
+	s.DB().QueryRow(`SELECT id FROM files WHERE path = 't1_0.go'`).Scan(&edited)
 	keptVecs, editedVecs, model := Of(s).vecs().files[kept], Of(s).vecs().files[edited], Of(s).vecs().model
-	put(t, s, vecRecord(1, 0, "cookie"))
+	storetest.Put(t, s, vecRecord(1, 0, "cookie"))
 	if st, err = Of(s).Refresh(ctx, nil); err != nil || st.Trained || st.Files != 1 || st.Vectored != 15 || Of(s).vectorsVersion() == version {
 		t.Errorf("refresh after one edit: %+v, %v", st, err)
 	}

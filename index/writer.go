@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // rebuildBatchDocs is how many full-text documents a rebuild from the store writes in one
@@ -30,7 +32,7 @@ type Writer struct {
 	Vectors VectorStats
 	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
 	Embedder *Embedder
-	store    *Store
+	store    *store.Store
 	ft       *Fulltext
 	ftStatus FulltextStatus
 	applier  *applier
@@ -46,7 +48,7 @@ type Writer struct {
 	// by Finish. A transaction commits every page it changed, and a first load's inserts
 	// into the symbol id and identifier name B-trees change pages all over them: a commit
 	// every 100 files wrote 5.5 GB for a 0.6 GB index on corpus.sh full.
-	held        *Batch
+	held        *store.Batch
 	heldBytes   int64
 	commitBytes int64 // firstLoadCommitBytes, smaller in tests
 	ftDir       string
@@ -61,28 +63,28 @@ const firstLoadCommitBytes = 256 << 20
 // load) it fills the full-text index as files are written and builds the store's lookup
 // indexes once, in Finish.
 func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, error) {
-	store, err := OpenStore(storePath)
+	st, err := store.OpenStore(storePath)
 	if err != nil {
 		return nil, err
 	}
-	if store.ReadOnly() {
-		store.Close()
-		return nil, fmt.Errorf("index: %s: %w", filepath.Dir(filepath.Dir(storePath)), ErrNotWritable)
+	if st.ReadOnly() {
+		st.Close()
+		return nil, fmt.Errorf("index: %s: %w", filepath.Dir(filepath.Dir(storePath)), store.ErrNotWritable)
 	}
 	wait, _ := ctx.Value(lockWaitKey{}).(time.Duration)
 	ft, status, err := openFulltextWaiting(fulltextPath, wait)
 	if err != nil {
-		store.Close()
+		st.Close()
 		return nil, err
 	}
 	// What a bulk fill that did not finish left behind (fulltext_bulk.go).
 	if err := os.RemoveAll(ftBuildDir(fulltextPath)); err != nil {
 		ft.Close()
-		store.Close()
+		st.Close()
 		return nil, fmt.Errorf("index: remove an unfinished full-text build: %w", err)
 	}
-	ix := &Writer{store: store, ft: ft, ftStatus: status, ftDir: fulltextPath, commitBytes: firstLoadCommitBytes}
-	empty, err := store.Empty(ctx)
+	ix := &Writer{store: st, ft: ft, ftStatus: status, ftDir: fulltextPath, commitBytes: firstLoadCommitBytes}
+	empty, err := st.Empty(ctx)
 	ix.firstLoad = empty
 	if err != nil {
 		ix.Close()
@@ -90,36 +92,36 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 	}
 	if empty {
 		// A first load: the full-text index, emptied, is filled in bulk as files are written
-		// (over a store with files it is rebuilt at the end instead), and the store's lookup
+		// (over a st with files it is rebuilt at the end instead), and the st's lookup
 		// indexes are built once after the load. It keeps no pending log (a million rows
-		// written and deleted on corpus.sh full): the store records that a first load is
+		// written and deleted on corpus.sh full): the st records that a first load is
 		// under way instead, and a load that does not finish has its full-text index
-		// refilled from the store by the next run.
+		// refilled from the st by the next run.
 		ix.ftStatus = FulltextReady
-		store.setBulk(true)
+		st.SetBulk(true)
 		err := ft.startBulk()
 		if err == nil {
-			err = store.SetMeta(metaFirstLoad, "1")
+			err = st.SetMeta(store.MetaFirstLoad, "1")
 		}
 		if err == nil {
-			err = store.dropSecondaryIndexes(ctx)
+			err = st.DropSecondaryIndexes(ctx)
 		}
 		if err != nil {
 			ix.Close()
 			return nil, err
 		}
-	} else if partial, err := store.FirstLoadUnfinished(); err != nil {
+	} else if partial, err := st.FirstLoadUnfinished(); err != nil {
 		ix.Close()
 		return nil, err
 	} else if partial {
 		// The unfinished load's bulk fill never finished (the index has no version mark), or
 		// may hold files it never committed: Finish refills the full-text index from the
-		// store (as it does one created, stale or corrupt).
+		// st (as it does one created, stale or corrupt).
 		ix.ftStatus = FulltextPartial
 	}
 	ix.applier = newApplier(ix)
 	if ix.ftStatus == FulltextReady {
-		pending, err := store.pendingDocs(ctx)
+		pending, err := st.PendingDocs(ctx)
 		if err == nil && len(pending) > 0 {
 			err = ix.syncDocs(ctx, pending)
 			ix.replayed = len(pending)
@@ -141,7 +143,7 @@ func (ix *Writer) Replayed() int { return ix.replayed }
 func (ix *Writer) Status() FulltextStatus { return ix.ftStatus }
 
 // Store returns the store, to read what it holds (files, a stored extraction, counts).
-func (ix *Writer) Store() *Store { return ix.store }
+func (ix *Writer) Store() *store.Store { return ix.store }
 
 // Searcher returns a searcher over the writer's own store and full-text index, for
 // searches in this process while it writes: they answer from what is committed (the store's
@@ -183,14 +185,14 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	}
 	err := ix.applier.wait()
 	if applied := ix.applier.takeApplied(); err == nil && !ix.firstLoad {
-		err = ix.store.clearPending(ctx, applied)
+		err = ix.store.ClearPending(ctx, applied)
 	}
 	ix.applier = nil
 	if err != nil {
 		return err
 	}
-	ix.store.setBulk(false)
-	if err := ix.store.createSecondaryIndexes(ctx); err != nil {
+	ix.store.SetBulk(false)
+	if err := ix.store.CreateSecondaryIndexes(ctx); err != nil {
 		return err
 	}
 	if ix.ftStatus == FulltextReady {
@@ -207,7 +209,7 @@ func (ix *Writer) Finish(ctx context.Context) error {
 		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
 	if ix.firstLoad || ix.ftStatus == FulltextPartial {
-		if err := ix.store.SetMeta(metaFirstLoad, ""); err != nil {
+		if err := ix.store.SetMeta(store.MetaFirstLoad, ""); err != nil {
 			return err
 		}
 	}
@@ -241,11 +243,11 @@ func (ix *Writer) rebuild(ctx context.Context) error {
 	if err := ix.ft.finishBulk(); err != nil {
 		return err
 	}
-	pending, err := ix.store.pendingDocs(ctx)
+	pending, err := ix.store.PendingDocs(ctx)
 	if err != nil {
 		return err
 	}
-	return ix.store.clearPending(ctx, pending)
+	return ix.store.ClearPending(ctx, pending)
 }
 
 // addFileDocs adds the documents of one stored file to b.
@@ -257,7 +259,7 @@ func (ix *Writer) addFileDocs(ctx context.Context, b *fulltextBatch, path, lang 
 	}
 	for _, s := range syms {
 		b.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
-			CodeBody: symbolBody(s.Kind, content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind, Path: s.Path})
+			CodeBody: store.SymbolBody(s.Kind, content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind, Path: s.Path})
 	}
 	return nil
 }
@@ -269,10 +271,10 @@ func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 	for _, id := range docIDs {
 		b.Delete(id)
 		switch {
-		case strings.HasPrefix(id, fileDocPrefix):
-			paths[strings.TrimPrefix(id, fileDocPrefix)] = true
-		case strings.HasPrefix(id, symbolDocPrefix):
-			p, err := ix.store.SymbolPath(ctx, strings.TrimPrefix(id, symbolDocPrefix))
+		case strings.HasPrefix(id, store.FileDocPrefix):
+			paths[strings.TrimPrefix(id, store.FileDocPrefix)] = true
+		case strings.HasPrefix(id, store.SymbolDocPrefix):
+			p, err := ix.store.SymbolPath(ctx, strings.TrimPrefix(id, store.SymbolDocPrefix))
 			if err != nil {
 				return err
 			}
@@ -301,14 +303,14 @@ func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 	if err := ix.ft.apply(b); err != nil {
 		return err
 	}
-	return ix.store.clearPending(ctx, docIDs)
+	return ix.store.ClearPending(ctx, docIDs)
 }
 
 // WriteBatch is a store transaction and the full-text batch that follows it: what Put,
 // Delete and Touch write to the store commits at once, and the full-text index follows.
 type WriteBatch struct {
 	ix    *Writer
-	store *Batch
+	store *store.Batch
 	ft    *fulltextBatch
 	added map[string]bool // full-text documents this batch (re)writes
 }
@@ -324,7 +326,7 @@ func (ix *Writer) Begin(ctx context.Context) (*WriteBatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sb.clearPending(ix.applier.takeApplied()); err != nil {
+	if err := sb.ClearPending(ix.applier.takeApplied()); err != nil {
 		sb.Rollback()
 		return nil, err
 	}
@@ -333,7 +335,7 @@ func (ix *Writer) Begin(ctx context.Context) (*WriteBatch, error) {
 
 // Put writes a file: its store rows and, unless it is skipped, its full-text documents
 // (the file's content and each symbol).
-func (b *WriteBatch) Put(rec *FileRecord) error {
+func (b *WriteBatch) Put(rec *store.FileRecord) error {
 	if err := b.store.Put(rec); err != nil {
 		return err
 	}
@@ -344,7 +346,7 @@ func (b *WriteBatch) Put(rec *FileRecord) error {
 		return nil // the whole full-text index is rebuilt at the end
 	}
 	b.ft.AddFile(fileDoc{Path: rec.Path, Language: rec.Language, Content: string(rec.Content)})
-	b.added[fileDocID(rec.Path)] = true
+	b.added[store.FileDocID(rec.Path)] = true
 	if rec.Extract == nil {
 		return nil
 	}
@@ -354,8 +356,8 @@ func (b *WriteBatch) Put(rec *FileRecord) error {
 			continue // bleve has this document as it is: only its lines moved
 		}
 		b.ft.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
-			CodeBody: symbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path})
-		b.added[symbolDocID(s.ID)] = true
+			CodeBody: store.SymbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path})
+		b.added[store.SymbolDocID(s.ID)] = true
 	}
 	return nil
 }
@@ -384,7 +386,7 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 			return err
 		}
 	}
-	touched := b.store.takeTouched()
+	touched := b.store.TakeTouched()
 	if b.ix.ftStatus != FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil
 	}

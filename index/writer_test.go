@@ -3,10 +3,13 @@ package index
 import (
 	"context"
 	"errors"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // openTestWriter opens a writer over a store and a full-text index in dir.
@@ -20,7 +23,7 @@ func openTestWriter(t *testing.T, dir string) *Writer {
 }
 
 // writeFiles puts recs in one batch of w and commits it.
-func writeFiles(t *testing.T, w *Writer, recs ...*FileRecord) {
+func writeFiles(t *testing.T, w *Writer, recs ...*store.FileRecord) {
 	t.Helper()
 	b, err := w.Begin(context.Background())
 	if err != nil {
@@ -44,7 +47,7 @@ func ftCounts(t *testing.T, w *Writer) (symbols, files uint64, pending int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := w.store.pendingDocs(context.Background())
+	docs, err := w.store.PendingDocs(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +64,7 @@ func TestWriterKeepsFulltextInStep(t *testing.T) {
 	if w.Status() != FulltextReady {
 		t.Fatalf("a new index: full-text status %s, want ready (filled as files are written)", w.Status())
 	}
-	writeFiles(t, w, record("a.go", "package a", "A", "B"), record("b.go", "package b", "C"))
+	writeFiles(t, w, storetest.Record("a.go", "package a", "A", "B"), storetest.Record("b.go", "package b", "C"))
 	if err := w.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +94,7 @@ func TestWriterKeepsFulltextInStep(t *testing.T) {
 		t.Errorf("reopened: %d symbol and %d file documents, %d pending; want the log replayed: 1, 1, 0", s, f, p)
 	}
 	// A batch rewriting a file replaces its documents; Finish clears the log.
-	writeFiles(t, w, record("b.go", "package b2", "C", "D"))
+	writeFiles(t, w, storetest.Record("b.go", "package b2", "C", "D"))
 	if err := w.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -109,16 +112,16 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	// A load killed before its first commit leaves an empty store, and the full-text
 	// documents it applied are dropped.
 	w := openTestWriter(t, dir)
-	writeFiles(t, w, record("x.go", "package x", "X"))
+	writeFiles(t, w, storetest.Record("x.go", "package x", "X"))
 	w.Close()
 	w = openTestWriter(t, dir)
 	if w.Status() != FulltextReady || !w.firstLoad {
 		t.Fatalf("after a first load killed before it committed: status %s, first load %v; want ready, a first load again", w.Status(), w.firstLoad)
 	}
 	w.commitBytes = 1 // commit every batch
-	writeFiles(t, w, record("a.go", "package a", "A", "B"))
-	writeFiles(t, w, record("b.go", "package b", "C"))
-	if docs, err := w.store.pendingDocs(ctx); err != nil || len(docs) != 0 {
+	writeFiles(t, w, storetest.Record("a.go", "package a", "A", "B"))
+	writeFiles(t, w, storetest.Record("b.go", "package b", "C"))
+	if docs, err := w.store.PendingDocs(ctx); err != nil || len(docs) != 0 {
 		t.Errorf("a first load logged %d pending documents (%v)", len(docs), err)
 	}
 	if _, err := os.Stat(ftBuildDir(w.ftDir)); err != nil {
@@ -136,7 +139,7 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	if s, err := w.Searcher(); err != nil || s != nil {
 		t.Errorf("a writer over a partial full-text index lends a searcher (%v)", err)
 	}
-	writeFiles(t, w, record("c.go", "package c", "E"))
+	writeFiles(t, w, storetest.Record("c.go", "package c", "E"))
 	if err := w.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -124,7 +124,7 @@ func inspect(t *testing.T, root string, names []string) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := index.OpenStore(workspace.StorePath(workspace.IndexDir(canon, workspace.ID(canon))))
+	store, err := store.OpenStore(workspace.StorePath(workspace.IndexDir(canon, workspace.ID(canon))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -110,7 +111,7 @@ func AsError(err error) *Error {
 		return wrap(CodeUnknownWorkspace, "workspace")
 	case errors.Is(err, workspace.ErrNotIndexed):
 		return wrap(CodeNotIndexed, "")
-	case errors.Is(err, index.ErrNotWritable):
+	case errors.Is(err, store.ErrNotWritable):
 		// The environment's, not the request's: the index keeps answering as it is.
 		return &Error{Code: CodeInternal, Message: err.Error() + "; make .quarry/ writable (searches keep answering from the index as it is)", err: err}
 	case errors.Is(err, index.ErrFulltextLocked), errors.Is(err, workspace.ErrLocked):

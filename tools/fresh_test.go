@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -161,12 +161,12 @@ func killedRun(t *testing.T, root string, files map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := index.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
+	st, err := store.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	b, err := store.Begin(context.Background())
+	defer st.Close()
+	b, err := st.Begin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func killedRun(t *testing.T, root string, files map[string]string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := &index.FileRecord{Path: p, Language: "python", Hash: p, Size: info.Size(), MTime: info.ModTime().UnixNano(), Content: []byte(content)}
+		rec := &store.FileRecord{Path: p, Language: "python", Hash: p, Size: info.Size(), MTime: info.ModTime().UnixNano(), Content: []byte(content)}
 		if err := b.Put(rec); err != nil {
 			t.Fatal(err)
 		}
@@ -275,14 +275,14 @@ func TestSearchNoticesAnUnfinishedFirstLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := index.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
+	st, err := store.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.SetMeta("first_load", "1"); err != nil { // what a killed first run leaves
+	if err := st.SetMeta("first_load", "1"); err != nil { // what a killed first run leaves
 		t.Fatal(err)
 	}
-	store.Close()
+	st.Close()
 	res, err := s.Search(context.Background(), SearchRequest{Query: "handler0"})
 	if err != nil {
 		t.Fatal(err)

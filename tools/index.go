@@ -5,6 +5,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -21,7 +22,7 @@ type IndexReport struct {
 func newIndexReport(sum *workspace.Summary) *IndexReport {
 	r := &IndexReport{Summary: *sum, Files: sum.Counts.Files, Symbols: sum.Counts.Symbols}
 	if r.Languages == nil {
-		r.Languages = []index.LanguageStats{}
+		r.Languages = []store.LanguageStats{}
 	}
 	if r.Skipped == nil {
 		r.Skipped = map[extract.SkipReason]int{}

@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -97,11 +97,11 @@ type LocalServer struct {
 // process serves the workspace already, it returns a *ServerRunningError.
 func (s *Service) Listen() (*LocalServer, error) {
 	dir := filepath.Join(s.root, workspace.DataDir)
-	if err := os.MkdirAll(dir, index.DirMode); err != nil {
+	if err := os.MkdirAll(dir, store.DirMode); err != nil {
 		return nil, AsError(err)
 	}
 	lockPath := filepath.Join(dir, SocketFile+".lock")
-	lock, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, index.FileMode)
+	lock, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, store.FileMode)
 	if err != nil {
 		return nil, AsError(err)
 	}
@@ -127,7 +127,7 @@ func (s *Service) Listen() (*LocalServer, error) {
 		lock.Close()
 		return nil, AsError(err)
 	}
-	if err := os.Chmod(path, index.FileMode); err != nil {
+	if err := os.Chmod(path, store.FileMode); err != nil {
 		ln.Close()
 		lock.Close()
 		return nil, AsError(err)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -187,7 +187,7 @@ func symbolOf(e outlined, mode string, targeted bool, src []byte) Symbol {
 	if mode == ModeFull {
 		out.DocComment = s.DocComment
 		if targeted || !s.Kind.IsContainer() { // a container's members are shown on their own
-			out.Body = index.CodeBody(src, s.StartByte, s.EndByte)
+			out.Body = store.CodeBody(src, s.StartByte, s.EndByte)
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Freshness is how an open index stands against the files on disk and against itself: what
@@ -53,15 +54,15 @@ func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 // compareDisk compares the files under root with the store's states by size and
 // modification time: the changes, with samples, and the directories that hold them. The
 // walk and the read of the stored states run at once.
-func compareDisk(ctx context.Context, root string, store *index.Store) (Changes, []string, error) {
+func compareDisk(ctx context.Context, root string, st *store.Store) (Changes, []string, error) {
 	var (
-		stored    map[string]index.FileState
+		stored    map[string]store.FileState
 		storedErr error
 		read      = make(chan struct{})
 	)
 	go func() {
 		defer close(read)
-		stored, storedErr = store.Files(ctx)
+		stored, storedErr = st.Files(ctx)
 	}()
 	walk, err := Walk(ctx, root, WalkOptions{})
 	<-read

@@ -15,6 +15,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Health statuses of a whole index.
@@ -42,10 +43,10 @@ type Health struct {
 	Workspace Entry                 `json:"workspace"`
 	Status    string                `json:"status"`
 	Store     StoreHealth           `json:"store"`
-	Languages []index.LanguageStats `json:"languages"`
+	Languages []store.LanguageStats `json:"languages"`
 	// WithoutExtractor are the files searched by content only, with no symbols: by
 	// language for a language without an extractor, else by extension or file name.
-	WithoutExtractor []index.NameCount `json:"without_extractor"`
+	WithoutExtractor []store.NameCount `json:"without_extractor"`
 	Fulltext         FulltextHealth    `json:"fulltext"`
 	LastIndex        *LastIndex        `json:"last_index,omitempty"`
 	Changed          Changes           `json:"changed_since_index"`
@@ -66,7 +67,7 @@ type StoreHealth struct {
 	Path          string       `json:"path"`
 	SizeBytes     int64        `json:"size_bytes"`
 	SchemaVersion int          `json:"schema_version"`
-	Counts        index.Counts `json:"counts"`
+	Counts        store.Counts `json:"counts"`
 }
 
 // FulltextHealth describes the bleve index against the store.
@@ -113,18 +114,18 @@ type Problem struct {
 const lastIndexKey = "last_index"
 
 // recordLastIndex stores the summary of an Index run for health reports.
-func recordLastIndex(ctx context.Context, store *index.Store, sum *Summary, at time.Time) error {
+func recordLastIndex(ctx context.Context, st *store.Store, sum *Summary, at time.Time) error {
 	li := LastIndex{At: at.UTC().Truncate(time.Second), ElapsedMS: sum.ElapsedMS, Skipped: sum.Skipped, Errors: len(sum.Errors), Vectors: &sum.Vectors}
 	data, err := json.Marshal(li)
 	if err != nil {
 		return err
 	}
-	return store.SetMeta(lastIndexKey, string(data))
+	return st.SetMeta(lastIndexKey, string(data))
 }
 
 // CheckHealth inspects the index of the workspace e (kept in indexDir) without changing it.
 func CheckHealth(ctx context.Context, e Entry, indexDir string, reference bool) (*Health, error) {
-	h := &Health{Workspace: e, Problems: []Problem{}, Languages: []index.LanguageStats{}, reindex: "quarry index " + e.Root}
+	h := &Health{Workspace: e, Problems: []Problem{}, Languages: []store.LanguageStats{}, reindex: "quarry index " + e.Root}
 	if reference {
 		h.reindex = "quarry workspace refresh " + e.ID
 	}
@@ -137,18 +138,18 @@ func CheckHealth(ctx context.Context, e Entry, indexDir string, reference bool) 
 		h.Problems = append(h.Problems, Problem{What: "the workspace has no index", Action: "run: " + h.reindex})
 		return h, nil
 	}
-	store, err := index.OpenStore(storePath)
+	st, err := store.OpenStore(storePath)
 	if err != nil {
 		h.Status = Unhealthy
 		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the store cannot be opened: %v", err), Action: "run: " + h.reindex + " --force"})
 		return h, nil
 	}
-	defer store.Close()
-	if err := h.inspectStore(ctx, store); err != nil {
+	defer st.Close()
+	if err := h.inspectStore(ctx, st); err != nil {
 		return nil, err
 	}
 	h.inspectFulltext(indexDir)
-	if err := h.inspectChanges(ctx, e.Root, store); err != nil {
+	if err := h.inspectChanges(ctx, e.Root, st); err != nil {
 		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("cannot compare with the files on disk: %v", err), Action: "check that " + e.Root + " exists and is readable"})
 	}
 	h.Status = Healthy
@@ -158,24 +159,24 @@ func CheckHealth(ctx context.Context, e Entry, indexDir string, reference bool) 
 	return h, nil
 }
 
-func (h *Health) inspectStore(ctx context.Context, store *index.Store) error {
+func (h *Health) inspectStore(ctx context.Context, st *store.Store) error {
 	var err error
-	if h.Store.Counts, err = store.Counts(ctx); err != nil {
+	if h.Store.Counts, err = st.Counts(ctx); err != nil {
 		return err
 	}
-	if h.Languages, err = store.Languages(ctx); err != nil {
+	if h.Languages, err = st.Languages(ctx); err != nil {
 		return err
 	}
-	if h.WithoutExtractor, err = store.WithoutExtractor(ctx); err != nil {
+	if h.WithoutExtractor, err = st.WithoutExtractor(ctx); err != nil {
 		return err
 	}
-	h.Store.SizeBytes = store.DiskSize()
-	v, _ := store.Meta("schema_version")
+	h.Store.SizeBytes = st.DiskSize()
+	v, _ := st.Meta("schema_version")
 	h.Store.SchemaVersion, _ = strconv.Atoi(v)
-	if h.partialLoad, err = store.FirstLoadUnfinished(); err != nil {
+	if h.partialLoad, err = st.FirstLoadUnfinished(); err != nil {
 		return err
 	}
-	if raw, _ := store.Meta(lastIndexKey); raw != "" {
+	if raw, _ := st.Meta(lastIndexKey); raw != "" {
 		var li LastIndex
 		if json.Unmarshal([]byte(raw), &li) == nil {
 			h.LastIndex = &li
@@ -239,12 +240,12 @@ func (h *Health) inspectFulltext(indexDir string) {
 }
 
 // inspectChanges compares the files on disk with the store by size and modification time.
-func (h *Health) inspectChanges(ctx context.Context, root string, store *index.Store) error {
+func (h *Health) inspectChanges(ctx context.Context, root string, st *store.Store) error {
 	walk, err := Walk(ctx, root, WalkOptions{})
 	if err != nil {
 		return err
 	}
-	stored, err := store.Files(ctx)
+	stored, err := st.Files(ctx)
 	if err != nil {
 		return err
 	}

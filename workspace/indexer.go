@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -70,8 +71,8 @@ type Summary struct {
 	Unchanged   int                        `json:"unchanged"`
 	Extracted   int                        `json:"extracted"`
 	BytesRead   int64                      `json:"bytes_read"`
-	Counts      index.Counts               `json:"counts"`
-	Languages   []index.LanguageStats      `json:"languages"`
+	Counts      store.Counts               `json:"counts"`
+	Languages   []store.LanguageStats      `json:"languages"`
 	Skipped     map[extract.SkipReason]int `json:"skipped"`
 	Samples     []Skipped                  `json:"skipped_samples,omitempty"`
 	Fulltext    string                     `json:"fulltext"` // what happened to the full-text index
@@ -86,8 +87,8 @@ type Summary struct {
 // job is a file to read, and what it becomes.
 type job struct {
 	cand   Candidate
-	stored *index.FileState
-	rec    *index.FileRecord  // set when the file is to be (re)written
+	stored *store.FileState
+	rec    *store.FileRecord  // set when the file is to be (re)written
 	skip   extract.SkipReason // set when the file is to be skipped after reading
 	touch  bool               // content unchanged: only mtime and size are updated
 	moved  bool               // the extraction was moved from a deleted file, not parsed
@@ -155,7 +156,7 @@ func rebuild(ctx context.Context, root, indexDir string, reg *languages.Registry
 		old.Close()
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(next, completeFile), nil, index.FileMode)
+		err = os.WriteFile(filepath.Join(next, completeFile), nil, store.FileMode)
 	}
 	if err == nil {
 		err = rollForward(indexDir)
@@ -214,22 +215,22 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 			defer opts.Serve(nil) // runs before ix.Close
 		}
 	}
-	store := ix.Store()
+	st := ix.Store()
 	sum := &Summary{Root: root, ID: ID(root), Fulltext: string(ix.Status()), Replayed: ix.Replayed()}
 	// The stored states are read while the tree is walked: each is a tenth of a second of
 	// a no-change run on corpus.sh full. Out of scope, files are not walked, so they must
 	// not be planned as deleted.
 	var (
-		stored    map[string]index.FileState
+		stored    map[string]store.FileState
 		storedErr error
 		read      = make(chan struct{})
 	)
 	go func() {
 		defer close(read)
 		if len(opts.Scope) > 0 {
-			stored, storedErr = store.FilesUnder(ctx, opts.Scope)
+			stored, storedErr = st.FilesUnder(ctx, opts.Scope)
 		} else {
-			stored, storedErr = store.Files(ctx)
+			stored, storedErr = st.Files(ctx)
 		}
 	}()
 	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg, Scope: opts.Scope})
@@ -244,7 +245,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	// Files extracted by other extractors or language settings are extracted again, changed
 	// or not: a language added since the last run gives its files symbols.
 	fingerprint := extractionFingerprint(reg)
-	if prev, _ := store.Meta(extractionKey); len(opts.Scope) == 0 && prev != fingerprint && len(stored) > 0 {
+	if prev, _ := st.Meta(extractionKey); len(opts.Scope) == 0 && prev != fingerprint && len(stored) > 0 {
 		for p, st := range stored {
 			st.MTime, st.Hash = -1, ""
 			stored[p] = st
@@ -264,7 +265,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 		}
 	}
 	ex := extract.New(reg, extract.Options{MaxFileSize: int(opts.MaxFileSize), MaxSourceSize: int(opts.MaxSourceSize)})
-	rd := &reader{ctx: ctx, ex: ex, reg: reg, store: store, movable: movable}
+	rd := &reader{ctx: ctx, ex: ex, reg: reg, store: st, movable: movable}
 	if err := w.run(todo, rd.read); err != nil {
 		return nil, err
 	}
@@ -279,19 +280,19 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.Status())
 	}
 	sum.Vectors = ix.Vectors
-	if sum.Counts, err = store.Counts(ctx); err != nil {
+	if sum.Counts, err = st.Counts(ctx); err != nil {
 		return nil, err
 	}
-	if sum.Languages, err = store.Languages(ctx); err != nil {
+	if sum.Languages, err = st.Languages(ctx); err != nil {
 		return nil, err
 	}
 	sum.Elapsed = time.Since(start)
 	sum.ElapsedMS = sum.Elapsed.Milliseconds()
-	if err := recordLastIndex(ctx, store, sum, time.Now()); err != nil {
+	if err := recordLastIndex(ctx, st, sum, time.Now()); err != nil {
 		return nil, err
 	}
 	if len(opts.Scope) == 0 {
-		if err := store.SetMeta(extractionKey, fingerprint); err != nil {
+		if err := st.SetMeta(extractionKey, fingerprint); err != nil {
 			return nil, err
 		}
 	}
@@ -308,7 +309,7 @@ func extractionFingerprint(reg *languages.Registry) string {
 }
 
 // plan sorts the walked files into those to read and the stored paths that are gone.
-func plan(files []Candidate, stored map[string]index.FileState, sum *Summary) (todo []*job, deleted []string) {
+func plan(files []Candidate, stored map[string]store.FileState, sum *Summary) (todo []*job, deleted []string) {
 	seen := make(map[string]bool, len(files))
 	for _, c := range files {
 		seen[c.Path] = true
@@ -341,7 +342,7 @@ type reader struct {
 	ctx     context.Context
 	ex      *extract.Extractor
 	reg     *languages.Registry
-	store   *index.Store
+	store   *store.Store
 	movable map[string]string // content hash -> a deleted path with that content; read-only
 }
 
@@ -402,7 +403,7 @@ func (rd *reader) read(j *job) {
 		j.touch = true
 		return
 	}
-	rec := &index.FileRecord{Path: j.cand.Path, Hash: hash, Size: int64(len(content)), MTime: j.cand.ModTime.UnixNano(), Content: content}
+	rec := &store.FileRecord{Path: j.cand.Path, Hash: hash, Size: int64(len(content)), MTime: j.cand.ModTime.UnixNano(), Content: content}
 	j.rec = rec
 	lang := rd.reg.Detect(j.cand.Path, content)
 	if lang == nil {
@@ -557,7 +558,7 @@ func (w *writer) apply(b *index.WriteBatch, j *job) error {
 	case j.skip != "":
 		// Remember the file as skipped, so it is not read again until it changes.
 		w.sum.Skipped[j.skip]++
-		return b.Put(&index.FileRecord{Path: j.cand.Path, Size: j.cand.Size, MTime: j.cand.ModTime.UnixNano(), Skipped: j.skip})
+		return b.Put(&store.FileRecord{Path: j.cand.Path, Size: j.cand.Size, MTime: j.cand.ModTime.UnixNano(), Skipped: j.skip})
 	case j.touch:
 		w.sum.Unchanged++
 		return b.Touch(j.cand.Path, j.cand.ModTime.UnixNano(), j.cand.Size)

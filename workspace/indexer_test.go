@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -62,7 +63,7 @@ func mustCanon(t testing.TB, dir string) string {
 }
 
 // checkConsistent asserts that the store and the full-text index agree.
-func checkConsistent(t *testing.T, root string) index.Counts {
+func checkConsistent(t *testing.T, root string) store.Counts {
 	t.Helper()
 	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root), Name: "t"}
 	h, err := CheckHealth(context.Background(), e, IndexDir(root, e.ID), false)
@@ -111,12 +112,12 @@ func TestIncremental(t *testing.T) {
 	if c.Files != 3 || c.Symbols != 4 {
 		t.Errorf("counts after edits: %+v", c)
 	}
-	store, err := index.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	st, err := store.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	files, _ := store.Files(context.Background())
+	defer st.Close()
+	files, _ := st.Files(context.Background())
 	if _, ok := files["b.go"]; ok {
 		t.Errorf("deleted b.go is still stored")
 	}
@@ -158,10 +159,10 @@ func TestRenameMovesTheExtraction(t *testing.T) {
 		t.Errorf("counts %+v after renames, before %+v", after, before)
 	}
 
-	store, err := index.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	st, err := store.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
 	must(err)
-	defer store.Close()
-	got, err := store.LoadExtract(ctx, "pkg/moved.go")
+	defer st.Close()
+	got, err := st.LoadExtract(ctx, "pkg/moved.go")
 	must(err)
 	want, err := extract.New(langs(t), extract.Options{}).Extract(ctx, "pkg/moved.go", []byte(src), nil)
 	must(err)
@@ -169,11 +170,11 @@ func TestRenameMovesTheExtraction(t *testing.T) {
 		t.Errorf("moved extraction:\n%+v\nwant, as extracted at the new path:\n%+v", got, want)
 	}
 	for _, old := range []string{"a.go", "b.go"} {
-		if f, err := store.LoadExtract(ctx, old); f != nil || err != nil {
+		if f, err := st.LoadExtract(ctx, old); f != nil || err != nil {
 			t.Errorf("%s is still stored after its rename: %v %v", old, f, err)
 		}
 	}
-	if f, err := store.LoadExtract(ctx, "b.txt"); f != nil || err != nil {
+	if f, err := st.LoadExtract(ctx, "b.txt"); f != nil || err != nil {
 		t.Errorf("b.txt has an extraction: %v %v", f, err)
 	}
 }
@@ -406,12 +407,12 @@ func TestNewExtractionReextracts(t *testing.T) {
 		t.Fatalf("first run: %+v", sum)
 	}
 	first := checkConsistent(t, root)
-	store, err := index.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	st, err := store.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = store.SetMeta(extractionKey, "1/an-older-registry")
-	store.Close()
+	err = st.SetMeta(extractionKey, "1/an-older-registry")
+	st.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +442,7 @@ func TestHealthListsFilesWithoutExtractor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []index.NameCount{{Name: ".json", Files: 3}, {Name: ".txt", Files: 1}, {Name: "Makefile", Files: 1}}
+	want := []store.NameCount{{Name: ".json", Files: 3}, {Name: ".txt", Files: 1}, {Name: "Makefile", Files: 1}}
 	if !slices.Equal(h.WithoutExtractor, want) {
 		t.Errorf("without extractor: %+v, want %+v", h.WithoutExtractor, want)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Names inside a workspace's .quarry directory (see DESIGN.md, "Data on disk").
@@ -119,12 +119,12 @@ func FulltextPath(indexDir string) string { return filepath.Join(indexDir, fullt
 
 // tighten makes the data directory that holds indexDir (all of .quarry/: the registry, the
 // socket, every index) private to its owner, as an older Quarry may have left it readable
-// by everyone (index.Tighten). An index directory outside a data directory is tightened
+// by everyone (store.Tighten). An index directory outside a data directory is tightened
 // alone.
 func tighten(indexDir string) error {
 	dir := indexDir
 	if parent := filepath.Dir(indexDir); filepath.Base(parent) == indexesDir && filepath.Base(filepath.Dir(parent)) == DataDir {
 		dir = filepath.Dir(parent)
 	}
-	return index.Tighten(dir)
+	return store.Tighten(dir)
 }

@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // lockFile marks an index directory that an Index run is writing.
@@ -45,18 +45,18 @@ var held sync.Map // indexDir -> struct{}
 
 // lock takes the index directory's lock; unlock releases it.
 func lock(indexDir string) (unlock func(), err error) {
-	if err := os.MkdirAll(indexDir, index.DirMode); err != nil {
-		if index.NotWritable(err) {
-			return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, index.ErrNotWritable, err)
+	if err := os.MkdirAll(indexDir, store.DirMode); err != nil {
+		if store.NotWritable(err) {
+			return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, store.ErrNotWritable, err)
 		}
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
 	p := filepath.Join(indexDir, lockFile)
 	for range lockAttempts {
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, index.FileMode)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, store.FileMode)
 		if err != nil {
-			if index.NotWritable(err) {
-				return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, index.ErrNotWritable, err)
+			if store.NotWritable(err) {
+				return nil, fmt.Errorf("workspace: %s: %w: %v", indexDir, store.ErrNotWritable, err)
 			}
 			return nil, fmt.Errorf("workspace: lock %s: %w", p, err)
 		}

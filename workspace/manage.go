@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Clean deletes the index directories under the primary root that no registry entry points
@@ -43,14 +43,14 @@ func Clean(primaryRoot string, reg *Registry) ([]string, error) {
 }
 
 // StoreCounts returns the counts of the index in indexDir, or an error when it has none.
-func StoreCounts(ctx context.Context, indexDir string) (index.Counts, error) {
+func StoreCounts(ctx context.Context, indexDir string) (store.Counts, error) {
 	p := StorePath(indexDir)
 	if _, err := os.Stat(p); err != nil {
-		return index.Counts{}, err
+		return store.Counts{}, err
 	}
-	s, err := index.OpenStore(p)
+	s, err := store.OpenStore(p)
 	if err != nil {
-		return index.Counts{}, err
+		return store.Counts{}, err
 	}
 	defer s.Close()
 	return s.Counts(ctx)

@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/suggest"
 )
 
@@ -84,7 +84,7 @@ func newEntry(root, name string) Entry {
 
 // Save writes the registry atomically.
 func (r *Registry) Save() error {
-	if err := os.MkdirAll(filepath.Dir(r.path), index.DirMode); err != nil {
+	if err := os.MkdirAll(filepath.Dir(r.path), store.DirMode); err != nil {
 		return fmt.Errorf("workspace: %w", err)
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
@@ -92,7 +92,7 @@ func (r *Registry) Save() error {
 		return err
 	}
 	tmp := r.path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), index.FileMode); err != nil {
+	if err := os.WriteFile(tmp, append(data, '\n'), store.FileMode); err != nil {
 		return fmt.Errorf("workspace: write %s: %w", tmp, err)
 	}
 	if err := os.Rename(tmp, r.path); err != nil {

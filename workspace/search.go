@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -21,7 +22,7 @@ var ErrNotIndexed = errors.New("not indexed")
 // SearchIndex is a workspace's index opened for searching.
 type SearchIndex struct {
 	Entry    Entry
-	store    *index.Store
+	store    *store.Store
 	ft       *index.Fulltext
 	searcher *index.Searcher
 	// Fulltext is the state of the full-text index: ready, or stale (built with other
@@ -49,18 +50,18 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	if ft == nil {
 		return nil, fmt.Errorf("workspace %s (%s): the full-text index is %s: %w", e.ID, e.Root, status, ErrNotIndexed)
 	}
-	store, err := index.OpenStore(StorePath(indexDir))
+	st, err := store.OpenStore(StorePath(indexDir))
 	if err != nil {
 		ft.Close()
 		return nil, err
 	}
-	s, err := index.NewSearcher(store, ft)
+	s, err := index.NewSearcher(st, ft)
 	if err != nil {
 		ft.Close()
-		store.Close()
+		st.Close()
 		return nil, err
 	}
-	return &SearchIndex{Entry: e, store: store, ft: ft, searcher: s, Fulltext: status}, nil
+	return &SearchIndex{Entry: e, store: st, ft: ft, searcher: s, Fulltext: status}, nil
 }
 
 // Close closes the index (not a borrowed one: its writer does).
@@ -259,32 +260,32 @@ func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, e
 // FileCount returns the number of indexed files.
 func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }
 
-// Refs returns the uses of name in the index (see index.Store.Refs).
+// Refs returns the uses of name in the index (see store.Store.Refs).
 func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]index.Ref, int, error) {
 	return index.NewReader(x.store).Refs(ctx, name, kinds, offset, limit)
 }
 
-// SymbolRefs lists the uses of def that resolve to it (index.Store.SymbolRefs).
+// SymbolRefs lists the uses of def that resolve to it (store.Store.SymbolRefs).
 func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, q index.RefsQuery) ([]index.SymbolRef, int, error) {
 	return index.NewReader(x.store).SymbolRefs(ctx, def, q)
 }
 
-// Callees returns the calls made in the body of def, resolved (index.Store.Callees).
+// Callees returns the calls made in the body of def, resolved (store.Store.Callees).
 func (x *SearchIndex) Callees(ctx context.Context, def index.Def) ([]index.Call, error) {
 	return index.NewReader(x.store).Callees(ctx, def)
 }
 
-// ResolveName resolves symbol as if written in the file p at line (index.Store.ResolveName).
+// ResolveName resolves symbol as if written in the file p at line (store.Store.ResolveName).
 func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*index.Def, string, error) {
 	return index.NewReader(x.store).ResolveName(ctx, p, line, symbol)
 }
 
-// Children returns the symbols whose parent is def (index.Store.Children).
+// Children returns the symbols whose parent is def (store.Store.Children).
 func (x *SearchIndex) Children(ctx context.Context, def index.Def) ([]index.Def, error) {
 	return index.NewReader(x.store).Children(ctx, def)
 }
 
-// Implementations returns what extends, implements or overrides def (index.Store.Implementations).
+// Implementations returns what extends, implements or overrides def (store.Store.Implementations).
 func (x *SearchIndex) Implementations(ctx context.Context, def index.Def) ([]index.Def, error) {
 	return index.NewReader(x.store).Implementations(ctx, def)
 }

@@ -1,6 +1,7 @@
-package index
+package store_test
 
 import (
+	"github.com/quarrysearch/quarry/index/store"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,7 +32,7 @@ func TestTighten(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(sub, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := Tighten(dir); err != nil {
+	if err := store.Tighten(dir); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]os.FileMode{".": 0o700, "sub": 0o700, "a": 0o600, "sub/b": 0o600, "sub/ro": 0o400, "sub/x": 0o700, "private": 0o600}
@@ -47,7 +48,7 @@ func TestTighten(t *testing.T) {
 	if st, err := os.Stat(outside); err != nil || st.Mode().Perm() != 0o644 {
 		t.Errorf("Tighten changed a symbolic link's target outside the directory: %v, %v", st, err)
 	}
-	if err := Tighten(filepath.Join(dir, "missing")); err != nil {
+	if err := store.Tighten(filepath.Join(dir, "missing")); err != nil {
 		t.Errorf("Tighten(missing directory) = %v, want nil", err)
 	}
 }

@@ -1,10 +1,10 @@
-package index
+package store_test
 
 import (
 	"cmp"
 	"context"
-	"os"
-	"path/filepath"
+	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"reflect"
 	"slices"
 	"strings"
@@ -23,15 +23,15 @@ func TestLoadExtractRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := extract.New(reg, extract.Options{})
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	n := 0
-	for _, g := range goldenSources(t) {
-		path, src := g.path, g.src
+	for _, g := range storetest.GoldenSources(t) {
+		path, src := g.Path, g.Src
 		want, err := ex.Extract(ctx, path, src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		put(t, s, &FileRecord{Path: path, Language: want.Language, Hash: "h", Size: int64(len(src)), MTime: 1, Content: src, Extract: want})
+		storetest.Put(t, s, &store.FileRecord{Path: path, Language: want.Language, Hash: "h", Size: int64(len(src)), MTime: 1, Content: src, Extract: want})
 		got, err := s.LoadExtract(ctx, path)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ func TestLoadExtractRoundTrip(t *testing.T) {
 	if f, err := s.LoadExtract(ctx, "missing.go"); f != nil || err != nil {
 		t.Errorf("LoadExtract(missing) = %v, %v; want nil, nil", f, err)
 	}
-	put(t, s, &FileRecord{Path: "notes.txt", Hash: "h", Size: 1, MTime: 1, Content: []byte("x")})
+	storetest.Put(t, s, &store.FileRecord{Path: "notes.txt", Hash: "h", Size: 1, MTime: 1, Content: []byte("x")})
 	if f, err := s.LoadExtract(ctx, "notes.txt"); f != nil || err != nil {
 		t.Errorf("LoadExtract(a file without extractor) = %v, %v; want nil, nil", f, err)
 	}
@@ -94,21 +94,21 @@ func TestPutInPlaceEqualsFresh(t *testing.T) {
 		"first half": func(s string) string { return s[:len(s)/2] },
 	}
 	n := 0
-	for _, g := range goldenSources(t) {
-		path, src := g.path, g.src
-		rec := func(content string) *FileRecord {
+	for _, g := range storetest.GoldenSources(t) {
+		path, src := g.Path, g.Src
+		rec := func(content string) *store.FileRecord {
 			f, err := ex.Extract(ctx, path, []byte(content), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return &FileRecord{Path: path, Language: f.Language, Hash: content, Size: int64(len(content)), MTime: 1, Content: []byte(content), Extract: f}
+			return &store.FileRecord{Path: path, Language: f.Language, Hash: content, Size: int64(len(content)), MTime: 1, Content: []byte(content), Extract: f}
 		}
 		for name, edit := range edits {
 			before, after := rec(string(src)), rec(edit(string(src)))
-			updated, fresh := openTestStore(t), openTestStore(t)
-			put(t, updated, before)
-			touched := put(t, updated, after)
-			put(t, fresh, after)
+			updated, fresh := storetest.Open(t), storetest.Open(t)
+			storetest.Put(t, updated, before)
+			touched := storetest.Put(t, updated, after)
+			storetest.Put(t, fresh, after)
 			got, err := updated.LoadExtract(ctx, path)
 			if err != nil {
 				t.Fatal(err)
@@ -134,24 +134,24 @@ func TestPutInPlaceEqualsFresh(t *testing.T) {
 			oldDocs := map[string]string{}
 			for _, s := range before.Extract.Symbols {
 				if _, ok := oldDocs[s.ID]; !ok {
-					oldDocs[s.ID] = s.ParentID + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.DocComment + "\x00" + s.Kind.String() + "\x00" + symbolBody(s.Kind.String(), before.Content, s.StartByte, s.EndByte)
+					oldDocs[s.ID] = s.ParentID + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.DocComment + "\x00" + s.Kind.String() + "\x00" + store.SymbolBody(s.Kind.String(), before.Content, s.StartByte, s.EndByte)
 				}
 			}
-			wantTouched := map[string]bool{fileDocID(path): true}
+			wantTouched := map[string]bool{store.FileDocID(path): true}
 			newIDs := map[string]bool{}
 			for _, s := range after.Extract.Symbols {
 				if newIDs[s.ID] {
 					continue
 				}
 				newIDs[s.ID] = true
-				doc := s.ParentID + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.DocComment + "\x00" + s.Kind.String() + "\x00" + symbolBody(s.Kind.String(), after.Content, s.StartByte, s.EndByte)
+				doc := s.ParentID + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.DocComment + "\x00" + s.Kind.String() + "\x00" + store.SymbolBody(s.Kind.String(), after.Content, s.StartByte, s.EndByte)
 				if oldDocs[s.ID] != doc {
-					wantTouched[symbolDocID(s.ID)] = true
+					wantTouched[store.SymbolDocID(s.ID)] = true
 				}
 			}
 			for id := range oldDocs {
 				if !newIDs[id] {
-					wantTouched[symbolDocID(id)] = true
+					wantTouched[store.SymbolDocID(id)] = true
 				}
 			}
 			gotTouched := map[string]bool{}
@@ -167,37 +167,4 @@ func TestPutInPlaceEqualsFresh(t *testing.T) {
 	if n < 17*len(edits) {
 		t.Errorf("compared %d edits, want %d", n, 17*len(edits))
 	}
-}
-
-// goldenSource is one of the extractor's golden sources: its path below extract/testdata
-// and its text.
-type goldenSource struct {
-	path string
-	src  []byte
-}
-
-// goldenSources reads every language's golden source.
-func goldenSources(t *testing.T) []goldenSource {
-	t.Helper()
-	dir := filepath.Join("..", "extract", "testdata")
-	files, err := filepath.Glob(filepath.Join(dir, "*", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []goldenSource
-	for _, p := range files {
-		if strings.HasSuffix(p, ".json") {
-			continue
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, goldenSource{filepath.ToSlash(rel), src})
-	}
-	return out
 }

@@ -1,66 +1,27 @@
-package index
+package store_test
 
 import (
 	"context"
+	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/quarrysearch/quarry/extract"
 )
-
-func openTestStore(t *testing.T) *Store {
-	t.Helper()
-	s, err := OpenStore(filepath.Join(t.TempDir(), "db", "symbols.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-func record(path, content string, syms ...string) *FileRecord {
-	f := &extract.File{Path: path, Language: "go"}
-	for i, name := range syms {
-		f.Symbols = append(f.Symbols, extract.Symbol{ID: path + "#" + name, Name: name, Kind: extract.Function, Language: "go", Path: path,
-			Span: extract.Span{StartLine: i + 1, EndLine: i + 1, StartByte: 0, EndByte: len(content)}, Metadata: map[string]string{"k": "v"}})
-		f.Identifiers = append(f.Identifiers, extract.Identifier{Name: "x" + name, Kind: extract.Call})
-		f.Relationships = append(f.Relationships, extract.Relationship{FromID: path + "#" + name, FromName: name, To: "y", Kind: extract.Calls})
-		f.Types = append(f.Types, extract.TypeInfo{SymbolID: path + "#" + name, Role: "return", Type: "int"})
-	}
-	return &FileRecord{Path: path, Language: "go", Hash: "h-" + content, Size: int64(len(content)), MTime: 1, Content: []byte(content), Extract: f}
-}
-
-func put(t *testing.T, s *Store, recs ...*FileRecord) []string {
-	t.Helper()
-	b, err := s.Begin(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := b.Put(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := b.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Touched()
-}
 
 func TestStoreReplaceAndDelete(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
-	put(t, s, record("a.go", "package a", "A1", "A2"), record("b.go", "package b", "B1"))
+	s := storetest.Open(t)
+	storetest.Put(t, s, storetest.Record("a.go", "package a", "A1", "A2"), storetest.Record("b.go", "package b", "B1"))
 	c, err := s.Counts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Counts{Files: 2, Symbols: 3, Identifiers: 3, Relationships: 3, Types: 3, Pending: 5}); c != want {
+	if want := (store.Counts{Files: 2, Symbols: 3, Identifiers: 3, Relationships: 3, Types: 3, Pending: 5}); c != want {
 		t.Errorf("Counts = %+v, want %+v", c, want)
 	}
-	touched := put(t, s, record("a.go", "package a // v2", "A3"))
+	touched := storetest.Put(t, s, storetest.Record("a.go", "package a // v2", "A3"))
 	for _, want := range []string{"s:a.go#A1", "s:a.go#A2", "s:a.go#A3", "f:a.go"} {
 		if !slices.Contains(touched, want) {
 			t.Errorf("Touched() = %v, lacks %s", touched, want)
@@ -90,8 +51,8 @@ func TestStoreReplaceAndDelete(t *testing.T) {
 	if _, err := s.Content(ctx, "b.go"); !os.IsNotExist(err) && err == nil {
 		t.Errorf("Content(deleted) = %v", err)
 	}
-	pending, _ := s.pendingDocs(ctx)
-	if err := s.clearPending(ctx, pending); err != nil {
+	pending, _ := s.PendingDocs(ctx)
+	if err := s.ClearPending(ctx, pending); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := s.Counts(ctx); c.Pending != 0 {
@@ -101,13 +62,13 @@ func TestStoreReplaceAndDelete(t *testing.T) {
 
 func TestStoreRollbackLeavesNothing(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	b, _ := s.Begin(ctx)
-	if err := b.Put(record("a.go", "x", "A")); err != nil {
+	if err := b.Put(storetest.Record("a.go", "x", "A")); err != nil {
 		t.Fatal(err)
 	}
 	b.Rollback()
-	if c, _ := s.Counts(ctx); c != (Counts{}) {
+	if c, _ := s.Counts(ctx); c != (store.Counts{}) {
 		t.Errorf("Counts after rollback = %+v", c)
 	}
 }
@@ -115,26 +76,26 @@ func TestStoreRollbackLeavesNothing(t *testing.T) {
 func TestStoreReopenAndSchema(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.db")
-	s, err := OpenStore(path)
+	s, err := store.OpenStore(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	put(t, s, record("a.go", "x", "A"))
+	storetest.Put(t, s, storetest.Record("a.go", "x", "A"))
 	if err := s.SetMeta("schema_version", "99"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := OpenStore(path); err == nil {
+	if _, err := store.OpenStore(path); err == nil {
 		t.Fatalf("OpenStore of a newer schema succeeded")
 	}
 }
 
 func TestCodeBody(t *testing.T) {
 	content := []byte("func a() {\n\treturn\n}\n")
-	if got := CodeBody(content, 0, len(content)); got != string(content) {
+	if got := store.CodeBody(content, 0, len(content)); got != string(content) {
 		t.Errorf("CodeBody = %q", got)
 	}
-	if got := CodeBody(content, 5, 100); got != "" {
+	if got := store.CodeBody(content, 5, 100); got != "" {
 		t.Errorf("CodeBody out of range = %q", got)
 	}
 }
@@ -145,7 +106,7 @@ func TestSymbolBodyKinds(t *testing.T) {
 		"function": true, "method": true, "constructor": true, "property": true,
 		"class": false, "struct": false, "module": false, "constant": false, "variable": false, "import": false, "field": false,
 	} {
-		if got := symbolBody(kind, src, 0, len(src)) != ""; got != want {
+		if got := store.SymbolBody(kind, src, 0, len(src)) != ""; got != want {
 			t.Errorf("symbolBody(%s) indexed: %v, want %v", kind, got, want)
 		}
 	}

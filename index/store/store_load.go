@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"context"
@@ -43,14 +43,14 @@ func (s *Store) LoadExtract(ctx context.Context, path string) (*extract.File, er
 }
 
 // eachRow runs query and calls scan for each row.
-func (s *Store) eachRow(ctx context.Context, scan func(*sql.Rows) error, query string, args ...any) error {
+func (s *Store) EachRow(ctx context.Context, scan func(*sql.Rows) error, query string, args ...any) error {
 	rows, err := s.db.QueryContext(ctx, query, args...)
-	return scanEach(rows, err, scan)
+	return ScanEach(rows, err, scan)
 }
 
 // scanEach calls scan for each of rows (the result of a query that failed with err, if
 // err is set) and closes them.
-func scanEach(rows *sql.Rows, err error, scan func(*sql.Rows) error) error {
+func ScanEach(rows *sql.Rows, err error, scan func(*sql.Rows) error) error {
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func scanEach(rows *sql.Rows, err error, scan func(*sql.Rows) error) error {
 
 func (s *Store) loadSymbols(ctx context.Context, f *extract.File) error {
 	f.Symbols = []extract.Symbol{}
-	return s.eachRow(ctx, func(rows *sql.Rows) error {
+	return s.EachRow(ctx, func(rows *sql.Rows) error {
 		var x extract.Symbol
 		var kind, vis, meta string
 		if err := rows.Scan(&x.ID, &x.Name, &kind, &x.Language, &x.StartLine, &x.StartColumn, &x.EndLine, &x.EndColumn,
@@ -85,18 +85,18 @@ func (s *Store) loadSymbols(ctx context.Context, f *extract.File) error {
 
 func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {
 	f.Identifiers = []extract.Identifier{}
-	blob, err := s.fileBlob(ctx, "identifiers", f.Path)
+	blob, err := s.FileBlob(ctx, "identifiers", f.Path)
 	if err != nil {
 		return err
 	}
-	return decodeIdents(blob, nil, func(x extract.Identifier) bool {
+	return DecodeIdents(blob, nil, func(x extract.Identifier) bool {
 		f.Identifiers = append(f.Identifiers, x)
 		return true
 	})
 }
 
 // fileBlob returns the data of the file at path in table (nil: none).
-func (s *Store) fileBlob(ctx context.Context, table, path string) ([]byte, error) {
+func (s *Store) FileBlob(ctx context.Context, table, path string) ([]byte, error) {
 	var blob []byte
 	err := s.db.QueryRowContext(ctx, `SELECT t.data FROM `+table+` t JOIN files f ON f.id = t.file WHERE f.path = ?`, path).Scan(&blob)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -106,19 +106,19 @@ func (s *Store) fileBlob(ctx context.Context, table, path string) ([]byte, error
 }
 
 func (s *Store) loadRelationships(ctx context.Context, f *extract.File) error {
-	blob, err := s.fileBlob(ctx, "relationships", f.Path)
+	blob, err := s.FileBlob(ctx, "relationships", f.Path)
 	if err != nil {
 		return err
 	}
-	f.Relationships, err = decodeRels(blob)
+	f.Relationships, err = DecodeRels(blob)
 	return err
 }
 
 func (s *Store) loadTypes(ctx context.Context, f *extract.File) error {
-	blob, err := s.fileBlob(ctx, "types", f.Path)
+	blob, err := s.FileBlob(ctx, "types", f.Path)
 	if err != nil {
 		return err
 	}
-	f.Types, err = decodeTypes(blob)
+	f.Types, err = DecodeTypes(blob)
 	return err
 }

@@ -1,7 +1,7 @@
 // Package index holds a workspace's index: the SQLite store (the source of truth: files with
 // their content, symbols, identifiers, relationships and types) and the bleve full-text index
 // built from it, and runs searches over both.
-package index
+package store
 
 // The SQLite schema (schema version 2), in db/symbols.db of a workspace's index directory,
 // opened in WAL mode:
@@ -118,13 +118,13 @@ var secondaryIndexes = []string{
 }
 
 // metaFirstLoad is the meta key set while a first load into an empty store runs.
-const metaFirstLoad = "first_load"
+const MetaFirstLoad = "first_load"
 
 // FirstLoadUnfinished reports whether a first load into the store started and did not
 // finish: the full-text index may lack some of what the store holds, until the next run
 // refills it.
 func (s *Store) FirstLoadUnfinished() (bool, error) {
-	v, err := s.Meta(metaFirstLoad)
+	v, err := s.Meta(MetaFirstLoad)
 	return v != "", err
 }
 
@@ -147,6 +147,11 @@ type Store struct {
 	stmts     map[string]*sql.Stmt // prepared read statements (Store.stmt)
 }
 
+// DB returns the store's database, for the packages above that keep tables of their own
+// in it (the symbol vectors) or read its rows with joins of their own (navigation, search).
+// The schema is the store's: see the top of this file.
+func (s *Store) DB() *sql.DB { return s.db }
+
 // Extension returns the value kept with the store under key, made by make on first use:
 // the packages above keep their caches of what they read from this store there (what
 // resolution read, the vectors a vector search reads), so they live as long as it does.
@@ -159,7 +164,7 @@ func (s *Store) Extension(key any, make func() any) any {
 }
 
 // stmt returns the statement query, prepared once per store.
-func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+func (s *Store) Stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	s.stmtMu.Lock()
 	defer s.stmtMu.Unlock()
 	if st, ok := s.stmts[query]; ok {
@@ -184,7 +189,7 @@ type genCount struct {
 
 // setBulk tells the store that every Put until setBulk(false) is for a path it does not hold
 // yet (a load into an empty store), so Put need not look for old rows to replace.
-func (s *Store) setBulk(on bool) { s.bulk = on }
+func (s *Store) SetBulk(on bool) { s.bulk = on }
 
 // sqliteDriver is SQLite with the settings every connection of a store gets: reads through
 // a memory map of the database file (up to 1 GiB) rather than a read system call per page,
@@ -221,7 +226,7 @@ func OpenStore(path string) (*Store, error) {
 		_, err = db.Exec(vectorTables)
 	}
 	if err == nil {
-		err = s.createSecondaryIndexes(context.Background())
+		err = s.CreateSecondaryIndexes(context.Background())
 	}
 	if err != nil {
 		db.Close()
@@ -285,7 +290,7 @@ func openStoreReadOnly(path string) (*Store, error) {
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // createSecondaryIndexes creates the lookup indexes that are missing.
-func (s *Store) createSecondaryIndexes(ctx context.Context) error {
+func (s *Store) CreateSecondaryIndexes(ctx context.Context) error {
 	for _, q := range secondaryIndexes {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("index: %s: %w", q, err)
@@ -295,7 +300,7 @@ func (s *Store) createSecondaryIndexes(ctx context.Context) error {
 }
 
 // dropSecondaryIndexes drops the lookup indexes before a bulk load into an empty store.
-func (s *Store) dropSecondaryIndexes(ctx context.Context) error {
+func (s *Store) DropSecondaryIndexes(ctx context.Context) error {
 	for _, q := range secondaryIndexes {
 		name := strings.Fields(q)[5] // CREATE INDEX IF NOT EXISTS <name> ON ...
 		if _, err := s.db.ExecContext(ctx, "DROP INDEX IF EXISTS "+name); err != nil {
@@ -420,7 +425,7 @@ func (s *Store) SetMeta(key, value string) error {
 // reads it before and after reading several rows knows whether they are of one state.
 func (s *Store) Generation(ctx context.Context) (int64, error) {
 	var v string
-	st, err := s.stmt(ctx, `SELECT value FROM meta WHERE key = 'generation'`)
+	st, err := s.Stmt(ctx, `SELECT value FROM meta WHERE key = 'generation'`)
 	if err != nil {
 		return 0, fmt.Errorf("index: read the generation: %w", err)
 	}
@@ -506,7 +511,7 @@ func (s *Store) FilesUnder(ctx context.Context, dirs []string) (map[string]FileS
 func (s *Store) FileStates(ctx context.Context, paths []string) (map[string]FileState, error) {
 	out := make(map[string]FileState, len(paths))
 	for len(paths) > 0 {
-		batch := paths[:min(len(paths), maxSQLParams)]
+		batch := paths[:min(len(paths), MaxSQLParams)]
 		paths = paths[len(batch):]
 		args := make([]any, len(batch))
 		for i, p := range batch {
@@ -534,10 +539,10 @@ func (s *Store) Content(ctx context.Context, path string) ([]byte, error) {
 
 // SymbolIDs returns the ids of the symbols stored for path.
 func (s *Store) SymbolIDs(ctx context.Context, path string) ([]string, error) {
-	return s.strings(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ?`, path)
+	return s.Strings(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ?`, path)
 }
 
-func (s *Store) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+func (s *Store) Strings(ctx context.Context, query string, args ...any) ([]string, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -555,8 +560,8 @@ func (s *Store) strings(ctx context.Context, query string, args ...any) ([]strin
 }
 
 // pendingDocs returns the full-text documents not yet confirmed written to bleve.
-func (s *Store) pendingDocs(ctx context.Context) ([]string, error) {
-	return s.strings(ctx, `SELECT doc_id FROM fulltext_pending`)
+func (s *Store) PendingDocs(ctx context.Context) ([]string, error) {
+	return s.Strings(ctx, `SELECT doc_id FROM fulltext_pending`)
 }
 
 // PendingCount returns how many full-text documents the store logged and bleve was not
@@ -571,7 +576,7 @@ func (s *Store) PendingCount(ctx context.Context) (int, error) {
 }
 
 // clearPending forgets the given pending documents: bleve has them.
-func (s *Store) clearPending(ctx context.Context, docIDs []string) error {
+func (s *Store) ClearPending(ctx context.Context, docIDs []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -625,15 +630,15 @@ type FileRecord struct {
 
 // Document ids: a prefix for the kind of document, then the id of what it stands for.
 const (
-	symbolDocPrefix = "s:"
-	fileDocPrefix   = "f:"
+	SymbolDocPrefix = "s:"
+	FileDocPrefix   = "f:"
 )
 
 // symbolDocID returns the document id of the symbol with the store id symbolID.
-func symbolDocID(symbolID string) string { return symbolDocPrefix + symbolID }
+func SymbolDocID(symbolID string) string { return SymbolDocPrefix + symbolID }
 
 // fileDocID returns the document id of the file at path.
-func fileDocID(path string) string { return fileDocPrefix + path }
+func FileDocID(path string) string { return FileDocPrefix + path }
 
 // maxSQLParams caps the parameters of one SQLite statement.
-const maxSQLParams = 30000
+const MaxSQLParams = 30000

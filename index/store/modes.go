@@ -1,4 +1,4 @@
-package index
+package store
 
 // File modes. An index holds the content of every file it indexed, so it is as private as
 // the most private of them: every directory Quarry creates is DirMode and every file

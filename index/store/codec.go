@@ -1,4 +1,4 @@
-package index
+package store
 
 // The store's compact encodings: file content compressed with zstd, and a file's identifiers
 // as one blob (identBlob) with a name table, instead of a row each.
@@ -205,7 +205,7 @@ func (l *lazyStrings) get(i uint64) string {
 // decodeIdents calls fn for each identifier of blob, in order; keep, when not nil, says which
 // names to decode (by their index in the name table): the others are skipped without
 // building their identifier. keep is given a view of the blob, which it must not retain. fn returning false stops the walk.
-func decodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Identifier) bool) error {
+func DecodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Identifier) bool) error {
 	if len(blob) == 0 {
 		return nil
 	}
@@ -401,7 +401,7 @@ func (r *factReader) str() string {
 }
 
 // decodeRels returns the relationships of a blob.
-func decodeRels(blob []byte) ([]extract.Relationship, error) {
+func DecodeRels(blob []byte) ([]extract.Relationship, error) {
 	r, err := newFactReader(blob)
 	if err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func decodeRels(blob []byte) ([]extract.Relationship, error) {
 }
 
 // decodeTypes returns the types of a blob.
-func decodeTypes(blob []byte) ([]extract.TypeInfo, error) {
+func DecodeTypes(blob []byte) ([]extract.TypeInfo, error) {
 	r, err := newFactReader(blob)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"bytes"
@@ -108,7 +108,7 @@ func (b *Batch) touch(docID string) error {
 
 // removeRows deletes every row of path, recording its documents as pending.
 func (b *Batch) removeRows(path string) error {
-	if err := b.touch(fileDocID(path)); err != nil {
+	if err := b.touch(FileDocID(path)); err != nil {
 		return err
 	}
 	var id int64
@@ -133,7 +133,7 @@ func (b *Batch) removeRows(path string) error {
 	}
 	rows.Close()
 	for _, sid := range ids {
-		if err := b.touch(symbolDocID(sid)); err != nil {
+		if err := b.touch(SymbolDocID(sid)); err != nil {
 			return err
 		}
 	}
@@ -200,7 +200,7 @@ func (b *Batch) Put(rec *FileRecord) error {
 		return err
 	}
 	if rec.Skipped == "" {
-		if err := b.touch(fileDocID(rec.Path)); err != nil {
+		if err := b.touch(FileDocID(rec.Path)); err != nil {
 			return err
 		}
 	}
@@ -217,7 +217,7 @@ func (b *Batch) insertSymbol(file int64, s *extract.Symbol) error {
 		s.ParentID, marshalMeta(s.Metadata)); err != nil {
 		return err
 	}
-	return b.touch(symbolDocID(s.ID))
+	return b.touch(SymbolDocID(s.ID))
 }
 
 // storedSymbol is a symbol row as replace reads it.
@@ -246,7 +246,7 @@ func (b *Batch) replace(rec *FileRecord, file int64, content, oldPacked []byte) 
 		return err
 	}
 	if !b.bulk { // a file stored before: its document is gone, or replaced by the caller
-		if err := b.touch(fileDocID(rec.Path)); err != nil {
+		if err := b.touch(FileDocID(rec.Path)); err != nil {
 			return err
 		}
 	}
@@ -297,14 +297,14 @@ func (b *Batch) replace(rec *FileRecord, file int64, content, oldPacked []byte) 
 				}
 				oldRead = true
 			}
-			same = symbolBody(o.kind, oldContent, o.startByte, o.endByte) == symbolBody(kind, content, s.StartByte, s.EndByte)
+			same = SymbolBody(o.kind, oldContent, o.startByte, o.endByte) == SymbolBody(kind, content, s.StartByte, s.EndByte)
 		}
 		if same {
 			if b.unchanged == nil {
 				b.unchanged = map[string]bool{}
 			}
 			b.unchanged[s.ID] = true
-		} else if err := b.touch(symbolDocID(s.ID)); err != nil {
+		} else if err := b.touch(SymbolDocID(s.ID)); err != nil {
 			return err
 		}
 	}
@@ -315,7 +315,7 @@ func (b *Batch) replace(rec *FileRecord, file int64, content, oldPacked []byte) 
 		if err := b.exec("delSymID", id); err != nil {
 			return err
 		}
-		if err := b.touch(symbolDocID(id)); err != nil {
+		if err := b.touch(SymbolDocID(id)); err != nil {
 			return err
 		}
 	}
@@ -333,7 +333,7 @@ func (b *Batch) replaceIdents(id int64, ids []extract.Identifier) error {
 			return fmt.Errorf("index: identifiers of file %d: %w", id, err)
 		}
 		old = map[string]identNameStats{}
-		if err := decodeIdents(oldBlob, nil, func(x extract.Identifier) bool { countUse(old, &x); return true }); err != nil {
+		if err := DecodeIdents(oldBlob, nil, func(x extract.Identifier) bool { countUse(old, &x); return true }); err != nil {
 			return err
 		}
 	}
@@ -416,7 +416,7 @@ func (b *Batch) Delete(path string) error {
 
 // clearPending removes documents from the full-text log: bleve has them. A document this
 // batch touches again is logged again by it.
-func (b *Batch) clearPending(docIDs []string) error {
+func (b *Batch) ClearPending(docIDs []string) error {
 	if b.bulk {
 		return nil
 	}
@@ -432,7 +432,7 @@ func (b *Batch) clearPending(docIDs []string) error {
 func (b *Batch) Touched() []string { return b.touched }
 
 // takeTouched returns the full-text documents the batch changed since the last call.
-func (b *Batch) takeTouched() []string {
+func (b *Batch) TakeTouched() []string {
 	t := b.touched
 	b.touched = nil
 	return t

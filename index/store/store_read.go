@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"bytes"
@@ -155,7 +155,7 @@ const MaxCodeBody = 2 << 10
 // a data initializer (tables, literals) that only buries real definitions. On corpus.sh
 // full, leaving those out of code_body is 30 MB of text (of 300 MB) the full-text index no
 // longer analyzes.
-func symbolBody(kind string, content []byte, start, end int) string {
+func SymbolBody(kind string, content []byte, start, end int) string {
 	if k, _ := extract.KindNamed(kind); !k.HasBody() {
 		return ""
 	}
@@ -213,7 +213,7 @@ func (s *Store) FileSymbols(ctx context.Context, path string) ([]StoredSymbol, e
 
 // SymbolPath returns the path of the file that holds the symbol id, or "" when there is none.
 func (s *Store) SymbolPath(ctx context.Context, id string) (string, error) {
-	paths, err := s.strings(ctx, `SELECT f.path FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id)
+	paths, err := s.Strings(ctx, `SELECT f.path FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`, id)
 	if err != nil || len(paths) == 0 {
 		return "", err
 	}
@@ -261,7 +261,7 @@ const maxLineText = 400
 
 // lineText returns a line as shown: without its line ending, capped at maxLineText bytes
 // on a character boundary.
-func lineText(b []byte) string {
+func LineText(b []byte) string {
 	b = bytes.TrimRight(b, "\r")
 	if len(b) > maxLineText {
 		cut := maxLineText
@@ -275,7 +275,7 @@ func lineText(b []byte) string {
 
 // fileContent returns the language and content of the stored file at path (none when the
 // store no longer has it).
-func (s *Store) fileContent(ctx context.Context, path string) (lang string, content []byte, err error) {
+func (s *Store) FileContent(ctx context.Context, path string) (lang string, content []byte, err error) {
 	err = s.db.QueryRowContext(ctx, `SELECT language, content FROM files WHERE path = ?`, path).Scan(&lang, &content)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil, nil
