@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/scoring"
 )
 
@@ -18,7 +19,7 @@ const vecCandidates = 4
 // its cosine times its path's prior (tests, vendored and generated code lower), best first.
 func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool) ([]Hit, error) {
 	want := req.Limit + req.Offset
-	found, err := Of(s.store.Store).Search(ctx, req.Vector, want*vecCandidates+20, nil)
+	found, err := vectors.Of(s.store.Store).Search(ctx, req.Vector, want*vecCandidates+20, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/vectors"
 )
 
 // rebuildBatchDocs is how many full-text documents a rebuild from the store writes in one
@@ -29,9 +30,9 @@ const rebuildBatchDocs = 800
 // background applier while the next is filled.
 type Writer struct {
 	// Vectors says what the last Finish did to the symbol vectors.
-	Vectors VectorStats
+	Vectors vectors.VectorStats
 	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
-	Embedder *Embedder
+	Embedder *vectors.Embedder
 	store    *store.Store
 	ft       *Fulltext
 	ftStatus FulltextStatus
@@ -205,7 +206,7 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
 	}
-	if ix.Vectors, err = Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
+	if ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
 		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
 	if ix.firstLoad || ix.ftStatus == FulltextPartial {

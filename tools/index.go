@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -74,7 +74,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 // requestEmbedder returns the embedder an index request names (nil: the config's): its
 // URL and model over the config's [embedder], whose other settings (api_key_env, batch,
 // timeout_ms) it keeps; EmbedderLearned for embedder_url "learned".
-func (s *Service) requestEmbedder(req IndexRequest) (*index.Embedder, error) {
+func (s *Service) requestEmbedder(req IndexRequest) (*vectors.Embedder, error) {
 	if req.EmbedderURL == "" && req.EmbedderModel == "" {
 		return nil, nil
 	}
@@ -82,7 +82,7 @@ func (s *Service) requestEmbedder(req IndexRequest) (*index.Embedder, error) {
 		if req.EmbedderModel != "" {
 			return nil, Errorf(CodeBadValue, "embedder_model", "embedder_model %q with embedder_url learned: a learned model has no name; give an embedder_url to use a served model", req.EmbedderModel)
 		}
-		return &index.Embedder{}, nil
+		return &vectors.Embedder{}, nil
 	}
 	if req.EmbedderURL == "" {
 		return nil, Errorf(CodeBadValue, "embedder_url", "embedder_model %q without embedder_url: give the endpoint's URL too (http://127.0.0.1:11434/v1/embeddings for Ollama)", req.EmbedderModel)
@@ -91,7 +91,7 @@ func (s *Service) requestEmbedder(req IndexRequest) (*index.Embedder, error) {
 	if err != nil {
 		return nil, Errorf(CodeBadValue, "config", "%v", err)
 	}
-	e := &index.Embedder{}
+	e := &vectors.Embedder{}
 	if cfg.Embedder != nil {
 		*e = *cfg.Embedder
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/scoring"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -153,11 +154,11 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		} else {
 			s.release(xs)
 		}
-		if errors.Is(err, index.ErrNoVectors) {
+		if errors.Is(err, vectors.ErrNoVectors) {
 			skipped = append(skipped, names[li])
 			continue
 		}
-		if errors.Is(err, index.ErrEmbedder) {
+		if errors.Is(err, vectors.ErrEmbedder) {
 			failed = append(failed, names[li])
 			embedErr = err
 			continue

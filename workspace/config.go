@@ -10,7 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/suggest"
 )
 
@@ -21,7 +21,7 @@ const ConfigFile = "config.toml"
 type Config struct {
 	// Embedder, when set, is the external embedder the symbol vectors come from (else they
 	// are learned from the code).
-	Embedder *index.Embedder
+	Embedder *vectors.Embedder
 }
 
 // configFile is the file's layout.
@@ -60,7 +60,7 @@ func LoadConfig(root string) (*Config, error) {
 	}
 	c := &Config{}
 	if e := f.Embedder; e != nil {
-		c.Embedder = &index.Embedder{URL: e.URL, Model: e.Model, APIKeyEnv: e.APIKeyEnv, Batch: e.Batch, Timeout: time.Duration(e.TimeoutMS) * time.Millisecond}
+		c.Embedder = &vectors.Embedder{URL: e.URL, Model: e.Model, APIKeyEnv: e.APIKeyEnv, Batch: e.Batch, Timeout: time.Duration(e.TimeoutMS) * time.Millisecond}
 		if e.TimeoutMS < 0 {
 			return nil, fmt.Errorf("workspace: %s: embedder.timeout_ms %d: give a positive number of milliseconds", path, e.TimeoutMS)
 		}

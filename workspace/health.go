@@ -16,6 +16,7 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/vectors"
 )
 
 // Health statuses of a whole index.
@@ -88,7 +89,7 @@ type LastIndex struct {
 	Skipped   map[extract.SkipReason]int `json:"skipped"`
 	Errors    int                        `json:"errors"`
 	// Vectors is what the run did to the symbol vectors.
-	Vectors *index.VectorStats `json:"vectors,omitempty"`
+	Vectors *vectors.VectorStats `json:"vectors,omitempty"`
 }
 
 // Changes are the files that differ on disk from the index (by size and modification time).

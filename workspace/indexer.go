@@ -18,6 +18,7 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -47,7 +48,7 @@ type IndexOptions struct {
 	// Progress, when set, is called from one goroutine as files are written.
 	Progress func(Progress)
 	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
-	Embedder *index.Embedder
+	Embedder *vectors.Embedder
 	// ReplayOnly: the run reads no file; it only brings the full-text index level with the
 	// store (replays the log of a run that did not finish, refills an unfinished first
 	// load's). A search does this when more files changed than it indexes itself.
@@ -76,7 +77,7 @@ type Summary struct {
 	Skipped     map[extract.SkipReason]int `json:"skipped"`
 	Samples     []Skipped                  `json:"skipped_samples,omitempty"`
 	Fulltext    string                     `json:"fulltext"` // what happened to the full-text index
-	Vectors     index.VectorStats          `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
+	Vectors     vectors.VectorStats        `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
 	Reextracted bool                       `json:"reextracted,omitempty" jsonschema:"every file was extracted again, changed or not: the extractors or the languages changed since the last run (a new version of Quarry)"`
 	Replayed    int                        `json:"replayed,omitempty" jsonschema:"full-text changes of an index run that did not finish (killed, crashed), re-applied at the start of this one"`
 	Errors      []string                   `json:"errors,omitempty"`

@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -254,7 +255,7 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contex
 // ExpandWords returns lex variants of text's words: their nearest terms in the workspace's
 // learned model (none without one).
 func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, error) {
-	return index.Of(x.store).ExpandWords(ctx, text)
+	return vectors.Of(x.store).ExpandWords(ctx, text)
 }
 
 // FileCount returns the number of indexed files.

@@ -1,4 +1,4 @@
-package index
+package vectors
 
 // Symbol vectors: a model of word vectors learned from the workspace's own code (package
 // embed), stored in vec_model, and one vector per function, method and type, stored per

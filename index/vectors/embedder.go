@@ -1,4 +1,4 @@
-package index
+package vectors
 
 // An external embedder: any server speaking the OpenAI embeddings API (POST /v1/embeddings
 // with {model, input: [texts]}, answering {data: [{index, embedding}]}): Ollama, llama.cpp's
