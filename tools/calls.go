@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -122,11 +122,11 @@ type callTree struct {
 	callers   bool
 	out       []CallNode
 	truncated bool
-	defs      map[string]*index.Def // Definition's answers, by id
+	defs      map[string]*nav.Def // Definition's answers, by id
 }
 
 // definition returns the definition with id, once per tree.
-func (t *callTree) definition(id string) (*index.Def, error) {
+func (t *callTree) definition(id string) (*nav.Def, error) {
 	if d, ok := t.defs[id]; ok {
 		return d, nil
 	}
@@ -135,7 +135,7 @@ func (t *callTree) definition(id string) (*index.Def, error) {
 		return nil, err
 	}
 	if t.defs == nil {
-		t.defs = map[string]*index.Def{}
+		t.defs = map[string]*nav.Def{}
 	}
 	t.defs[id] = d
 	return d, nil
@@ -145,10 +145,10 @@ func (t *callTree) definition(id string) (*index.Def, error) {
 // levels, a level at a time, so that a tree cut at maxCallsNodes still holds every node
 // of its upper levels; a definition already on the path from the root is marked a cycle and
 // not expanded.
-func (t *callTree) expand(root index.Def, depth int) error {
+func (t *callTree) expand(root nav.Def, depth int) error {
 	type pending struct {
 		node int
-		def  index.Def
+		def  nav.Def
 	}
 	queue := []pending{{0, root}}
 	for len(queue) > 0 && !t.truncated {
@@ -215,11 +215,11 @@ func depthFirst(nodes []CallNode) []CallNode {
 
 // children returns the callers or callees of def as nodes (in order of their first call
 // site), with their definitions (nil for an unresolved callee).
-func (t *callTree) children(def index.Def) ([]CallNode, []*index.Def, error) {
+func (t *callTree) children(def nav.Def) ([]CallNode, []*nav.Def, error) {
 	var nodes []CallNode
-	var defs []*index.Def
+	var defs []*nav.Def
 	at := map[string]int{} // node index by definition id, or by "?"+name for an unresolved callee
-	add := func(key string, d *index.Def, name, why string, site CallSite) {
+	add := func(key string, d *nav.Def, name, why string, site CallSite) {
 		i, ok := at[key]
 		if !ok {
 			i = len(nodes)
@@ -233,7 +233,7 @@ func (t *callTree) children(def index.Def) ([]CallNode, []*index.Def, error) {
 		nodes[i].Sites = append(nodes[i].Sites, site)
 	}
 	if t.callers {
-		refs, _, err := t.x.SymbolRefs(t.ctx, def, index.RefsQuery{Kinds: []string{"call"}, Limit: maxCallsNodes * 4, NoText: true})
+		refs, _, err := t.x.SymbolRefs(t.ctx, def, nav.RefsQuery{Kinds: []string{"call"}, Limit: maxCallsNodes * 4, NoText: true})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -130,7 +130,7 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 }
 
 // explainAll fills out's lists, each cut to n.
-func explainAll(ctx context.Context, x *workspace.SearchIndex, def *index.Def, n int, out *ExplainResult) error {
+func explainAll(ctx context.Context, x *workspace.SearchIndex, def *nav.Def, n int, out *ExplainResult) error {
 	if p, err := x.Definition(ctx, def.ParentID); err != nil {
 		return err
 	} else if p != nil {
@@ -171,7 +171,7 @@ func explainAll(ctx context.Context, x *workspace.SearchIndex, def *index.Def, n
 	if len(out.Unresolved) > n {
 		out.Unresolved = out.Unresolved[:n]
 	}
-	uses, total, err := x.SymbolRefs(ctx, *def, index.RefsQuery{Kinds: []string{"type_usage"}, Limit: n})
+	uses, total, err := x.SymbolRefs(ctx, *def, nav.RefsQuery{Kinds: []string{"type_usage"}, Limit: n})
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func explainAll(ctx context.Context, x *workspace.SearchIndex, def *index.Def, n
 }
 
 // bodyOf returns the lines of def's source, at most max.
-func bodyOf(ctx context.Context, x *workspace.SearchIndex, def *index.Def, max int) (string, error) {
+func bodyOf(ctx context.Context, x *workspace.SearchIndex, def *nav.Def, max int) (string, error) {
 	content, err := x.Content(ctx, def.Path)
 	if err != nil {
 		return "", err

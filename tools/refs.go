@@ -12,13 +12,14 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
 // refOf is the contract's form of a use.
-func refOf(r index.Ref, resolution string) Ref {
+func refOf(r nav.Ref, resolution string) Ref {
 	return Ref{Path: r.Path, Line: r.Line, Column: r.Column, Kind: r.Kind, Resolution: resolution,
 		Container: r.Container, ContainerKind: r.ContainerKind, Text: r.Text}
 }
@@ -80,7 +81,7 @@ type Definition struct {
 	Signature string `json:"signature,omitempty"`
 }
 
-func definitionOf(d *index.Def) *Definition {
+func definitionOf(d *nav.Def) *Definition {
 	return &Definition{ID: d.ID, Name: d.Name, Kind: d.Kind, Path: d.Path, Line: d.Line, Signature: d.Signature}
 }
 
@@ -90,7 +91,7 @@ const maxCandidatesListed = 20
 // pickDefinition finds the definition symbol names in x: a symbol id, path:line, or a name
 // defined once. A name defined nowhere gives nil (no error); a name defined more than once
 // is an error listing the candidates and how to pick one.
-func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string) (*index.Def, error) {
+func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string) (*nav.Def, error) {
 	if d, err := x.Definition(ctx, symbol); err != nil || d != nil {
 		return d, err
 	}
@@ -116,19 +117,19 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 			return nil, err
 		}
 	}
-	if d := index.OneDefinition(defs); d != nil {
+	if d := nav.OneDefinition(defs); d != nil {
 		return d, nil
 	}
 	// A package declaration (Go's package main in every file of it) gives way to the one
 	// other definition of the name.
-	var code []index.Def
+	var code []nav.Def
 	for _, d := range defs {
 		if d.Kind != "module" && d.Kind != "namespace" {
 			code = append(code, d)
 		}
 	}
 	if len(code) > 0 && len(code) < len(defs) {
-		if d := index.OneDefinition(code); d != nil {
+		if d := nav.OneDefinition(code); d != nil {
 			return d, nil
 		}
 	}
@@ -148,7 +149,7 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 // Vec::new, models.User, a::b::C): those of its last part whose enclosing definition, file
 // (without its extension) or directory is named by the qualifier's last part. None for a
 // name without a qualifier.
-func qualifiedDefinitions(ctx context.Context, x *workspace.SearchIndex, symbol string) ([]index.Def, error) {
+func qualifiedDefinitions(ctx context.Context, x *workspace.SearchIndex, symbol string) ([]nav.Def, error) {
 	name, qual, colons := "", "", false
 	for _, sep := range []string{"::", "."} {
 		if i := strings.LastIndex(symbol, sep); i > 0 && i+len(sep) < len(symbol) {
@@ -168,12 +169,12 @@ func qualifiedDefinitions(ctx context.Context, x *workspace.SearchIndex, symbol 
 	if err != nil {
 		return nil, AsError(err)
 	}
-	var out []index.Def
+	var out []nav.Def
 	for _, d := range defs {
 		if colons != qualifiesWithColons[d.Language] {
 			continue // a::b names Rust, C++, PHP or Ruby; a.b the others
 		}
-		var parent *index.Def
+		var parent *nav.Def
 		if d.ParentID != "" {
 			if parent, err = x.Definition(ctx, d.ParentID); err != nil {
 				return nil, AsError(err)
@@ -195,7 +196,7 @@ func qualifiedDefinitions(ctx context.Context, x *workspace.SearchIndex, symbol 
 	}
 	// Several: those whose path holds most of the qualifier's parts (tokio::sync::Mutex is
 	// the one under sync/, not a mock's module named sync).
-	score := func(d index.Def) int {
+	score := func(d nav.Def) int {
 		segs := strings.Split(strings.TrimSuffix(d.Path, path.Ext(d.Path)), "/")
 		n := 0
 		for _, p := range parts {
@@ -209,7 +210,7 @@ func qualifiedDefinitions(ctx context.Context, x *workspace.SearchIndex, symbol 
 	for _, d := range out {
 		best = max(best, score(d))
 	}
-	return slices.DeleteFunc(out, func(d index.Def) bool { return score(d) < best }), nil
+	return slices.DeleteFunc(out, func(d nav.Def) bool { return score(d) < best }), nil
 }
 
 // How languages qualify names: with :: (else .), by file (a module per file), by directory
@@ -223,7 +224,7 @@ var (
 // navTarget opens the one workspace a navigation request (op: refs, calls, explain) covers
 // and finds the definition symbol names there (nil: a name defined nowhere). The caller
 // releases the indexes.
-func (s *Service) navTarget(ctx context.Context, op, ws, symbol string) ([]*workspace.SearchIndex, *index.Def, error) {
+func (s *Service) navTarget(ctx context.Context, op, ws, symbol string) ([]*workspace.SearchIndex, *nav.Def, error) {
 	if ws == "all" {
 		return nil, nil, Errorf(CodeBadValue, "workspace", "%s covers one workspace at a time: give its id, or none for the primary", op)
 	}
@@ -281,12 +282,12 @@ func notDefined(ctx context.Context, x *workspace.SearchIndex, name string) erro
 
 // unresolvedUses returns how many uses of def's name (of kinds, none: all) no rule ties to
 // any definition: those refs lists with unresolved only.
-func unresolvedUses(ctx context.Context, x *workspace.SearchIndex, def index.Def, kinds []string) (int, error) {
-	_, resolved, err := x.SymbolRefs(ctx, def, index.RefsQuery{Kinds: kinds, NoText: true})
+func unresolvedUses(ctx context.Context, x *workspace.SearchIndex, def nav.Def, kinds []string) (int, error) {
+	_, resolved, err := x.SymbolRefs(ctx, def, nav.RefsQuery{Kinds: kinds, NoText: true})
 	if err != nil {
 		return 0, AsError(err)
 	}
-	_, all, err := x.SymbolRefs(ctx, def, index.RefsQuery{Kinds: kinds, Unresolved: true, NoText: true})
+	_, all, err := x.SymbolRefs(ctx, def, nav.RefsQuery{Kinds: kinds, Unresolved: true, NoText: true})
 	if err != nil {
 		return 0, AsError(err)
 	}
@@ -297,7 +298,7 @@ func unresolvedUses(ctx context.Context, x *workspace.SearchIndex, def index.Def
 // the symbol), with the definition first when the request includes it, and how many there
 // are in all. A workspace without a definition gives its uses by name when no workspace
 // defines the symbol (byName), or with unresolved.
-func workspaceRefs(ctx context.Context, x *workspace.SearchIndex, def *index.Def, name string, req RefsRequest, byName bool, n int) ([]Ref, int, error) {
+func workspaceRefs(ctx context.Context, x *workspace.SearchIndex, def *nav.Def, name string, req RefsRequest, byName bool, n int) ([]Ref, int, error) {
 	var out []Ref
 	if def == nil {
 		if !byName && !req.Unresolved {
@@ -312,7 +313,7 @@ func workspaceRefs(ctx context.Context, x *workspace.SearchIndex, def *index.Def
 	if req.IncludeDefinition {
 		out = append(out, Ref{Path: def.Path, Line: def.Line, Column: 1, Kind: "definition", Text: def.Signature})
 	}
-	refs, total, err := x.SymbolRefs(ctx, *def, index.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Limit: max(n-len(out), 0)})
+	refs, total, err := x.SymbolRefs(ctx, *def, nav.RefsQuery{Kinds: req.Kind, Unresolved: req.Unresolved, Limit: max(n-len(out), 0)})
 	for _, r := range refs {
 		out = append(out, refOf(r.Ref, r.Resolution))
 	}
@@ -347,7 +348,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		return nil, err
 	}
 	var xs []*workspace.SearchIndex
-	var defs []*index.Def // by workspace: its definition of the symbol, nil when it has none
+	var defs []*nav.Def // by workspace: its definition of the symbol, nil when it has none
 	if req.Workspace == "all" {
 		if xs, err = s.openIndexes(ctx, "all"); err != nil {
 			return nil, err
@@ -365,7 +366,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 			}
 			defs = append(defs, d)
 		}
-		if notHere != nil && !slices.ContainsFunc(defs, func(d *index.Def) bool { return d != nil }) {
+		if notHere != nil && !slices.ContainsFunc(defs, func(d *nav.Def) bool { return d != nil }) {
 			s.release(xs)
 			return nil, notHere
 		}
@@ -374,11 +375,11 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		if err != nil {
 			return nil, err
 		}
-		xs, defs = x, []*index.Def{d}
+		xs, defs = x, []*nav.Def{d}
 	}
 	defer s.release(xs)
 	out := &RefsResult{Symbol: name, Results: []Ref{}, Errors: []ErrorInfo{}}
-	byName := !slices.ContainsFunc(defs, func(d *index.Def) bool { return d != nil })
+	byName := !slices.ContainsFunc(defs, func(d *nav.Def) bool { return d != nil })
 	if byName {
 		out.Notice = fmt.Sprintf("no definition named %s in the workspace: its uses matched by name", name)
 	}
@@ -386,7 +387,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	// them all.
 	var all []Ref
 	named := name // what the uses by name are uses of: the definition's name
-	if i := slices.IndexFunc(defs, func(d *index.Def) bool { return d != nil }); i >= 0 {
+	if i := slices.IndexFunc(defs, func(d *nav.Def) bool { return d != nil }); i >= 0 {
 		named = defs[i].Name
 	}
 	for i, x := range xs {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/languages"
@@ -262,33 +263,33 @@ func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, e
 func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }
 
 // Refs returns the uses of name in the index (see store.Store.Refs).
-func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]index.Ref, int, error) {
-	return index.NewReader(x.store).Refs(ctx, name, kinds, offset, limit)
+func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]nav.Ref, int, error) {
+	return nav.NewReader(x.store).Refs(ctx, name, kinds, offset, limit)
 }
 
 // SymbolRefs lists the uses of def that resolve to it (store.Store.SymbolRefs).
-func (x *SearchIndex) SymbolRefs(ctx context.Context, def index.Def, q index.RefsQuery) ([]index.SymbolRef, int, error) {
-	return index.NewReader(x.store).SymbolRefs(ctx, def, q)
+func (x *SearchIndex) SymbolRefs(ctx context.Context, def nav.Def, q nav.RefsQuery) ([]nav.SymbolRef, int, error) {
+	return nav.NewReader(x.store).SymbolRefs(ctx, def, q)
 }
 
 // Callees returns the calls made in the body of def, resolved (store.Store.Callees).
-func (x *SearchIndex) Callees(ctx context.Context, def index.Def) ([]index.Call, error) {
-	return index.NewReader(x.store).Callees(ctx, def)
+func (x *SearchIndex) Callees(ctx context.Context, def nav.Def) ([]nav.Call, error) {
+	return nav.NewReader(x.store).Callees(ctx, def)
 }
 
 // ResolveName resolves symbol as if written in the file p at line (store.Store.ResolveName).
-func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*index.Def, string, error) {
-	return index.NewReader(x.store).ResolveName(ctx, p, line, symbol)
+func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*nav.Def, string, error) {
+	return nav.NewReader(x.store).ResolveName(ctx, p, line, symbol)
 }
 
 // Children returns the symbols whose parent is def (store.Store.Children).
-func (x *SearchIndex) Children(ctx context.Context, def index.Def) ([]index.Def, error) {
-	return index.NewReader(x.store).Children(ctx, def)
+func (x *SearchIndex) Children(ctx context.Context, def nav.Def) ([]nav.Def, error) {
+	return nav.NewReader(x.store).Children(ctx, def)
 }
 
 // Implementations returns what extends, implements or overrides def (store.Store.Implementations).
-func (x *SearchIndex) Implementations(ctx context.Context, def index.Def) ([]index.Def, error) {
-	return index.NewReader(x.store).Implementations(ctx, def)
+func (x *SearchIndex) Implementations(ctx context.Context, def nav.Def) ([]nav.Def, error) {
+	return nav.NewReader(x.store).Implementations(ctx, def)
 }
 
 // Content returns the stored content of the file at path.
@@ -298,20 +299,20 @@ func (x *SearchIndex) Content(ctx context.Context, path string) ([]byte, error) 
 
 // NamesWithPrefix returns names of definitions starting with prefix (lower case).
 func (x *SearchIndex) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return index.NewReader(x.store).NamesWithPrefix(ctx, prefix, limit)
+	return nav.NewReader(x.store).NamesWithPrefix(ctx, prefix, limit)
 }
 
 // Definitions returns the definitions named name.
-func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]index.Def, error) {
-	return index.NewReader(x.store).Definitions(ctx, name)
+func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]nav.Def, error) {
+	return nav.NewReader(x.store).Definitions(ctx, name)
 }
 
 // Definition returns the symbol with the id id (nil if none).
-func (x *SearchIndex) Definition(ctx context.Context, id string) (*index.Def, error) {
-	return index.NewReader(x.store).Definition(ctx, id)
+func (x *SearchIndex) Definition(ctx context.Context, id string) (*nav.Def, error) {
+	return nav.NewReader(x.store).Definition(ctx, id)
 }
 
 // DefinitionAt returns the innermost definition holding path:line (nil if none).
-func (x *SearchIndex) DefinitionAt(ctx context.Context, path string, line int) (*index.Def, error) {
-	return index.NewReader(x.store).DefinitionAt(ctx, path, line)
+func (x *SearchIndex) DefinitionAt(ctx context.Context, path string, line int) (*nav.Def, error) {
+	return nav.NewReader(x.store).DefinitionAt(ctx, path, line)
 }

@@ -1,4 +1,4 @@
-package index
+package nav
 
 // Resolution: which definition a use of a name means. It is decided when a use is read
 // (refs of a symbol), from what the store holds about the use's file (its symbols, its

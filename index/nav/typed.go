@@ -1,4 +1,4 @@
-package index
+package nav
 
 // Declared types: the type of a parameter or a field, read from the signature the extractor
 // stored, so that r.Peek() in func f(r *bufio.Reader) and c.bufr.Peek() (bufr *bufio.Reader

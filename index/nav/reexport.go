@@ -1,4 +1,4 @@
-package index
+package nav
 
 // Python re-exports: a package's __init__.py (or a module) that imports a name makes it a
 // name of the package, so that from flask import jsonify, and flask.jsonify after import

@@ -1,4 +1,4 @@
-package index
+package nav
 
 // Go imports of the workspace's own module: with the module path its go.mod declares
 // (module github.com/gin-gonic/gin), an import of the module names a directory exactly: the

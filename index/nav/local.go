@@ -1,4 +1,4 @@
-package index
+package nav
 
 // Local bindings: the type of a local variable, read from the nearest binding of it above the
 // use in the same function, so that br.Peek() after br := bufio.NewReader(r), f.save() after

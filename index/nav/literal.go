@@ -1,4 +1,4 @@
-package index
+package nav
 
 // Function literals: a parameter of a function literal that encloses a use has the type its
 // parameter list declares, so that c.Next() in engine.Use(func(c *Context) { c.Next() })
