@@ -111,9 +111,9 @@ func (s ftQuery) compile() bq.Query {
 	}
 	b := bleve.NewBooleanQuery()
 	b.AddMust(append([]bq.Query{scored}, s.filters()...)...)
-	if p := s.req.Pattern; p != nil && len(p.exclude) > 0 {
+	if p := s.req.Pattern; p != nil && len(p.Exclude) > 0 {
 		var not []bq.Query
-		for _, re := range p.exclude {
+		for _, re := range p.Exclude {
 			not = append(not, regexpQuery(ftFieldPath, re))
 		}
 		b.AddMustNot(not...)
@@ -138,9 +138,9 @@ func requestFilters(docType string, req *Request) []bq.Query {
 		}
 		must = append(must, bleve.NewDisjunctionQuery(kinds...))
 	}
-	if p := req.Pattern; p != nil && len(p.include) > 0 {
+	if p := req.Pattern; p != nil && len(p.Include) > 0 {
 		var inc []bq.Query
-		for _, re := range p.include {
+		for _, re := range p.Include {
 			inc = append(inc, regexpQuery(ftFieldPath, re))
 		}
 		must = append(must, bleve.NewDisjunctionQuery(inc...))
@@ -446,11 +446,11 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 	case "path":
 		switch {
 		case l.Kind == query.Wildcard || l.Kind == query.Word && strings.ContainsAny(l.Text, "[{"):
-			p, err := ParseFilePattern(l.Text)
-			if err != nil || p == nil || len(p.include) != 1 {
+			p, err := query.ParseFilePattern(l.Text)
+			if err != nil || p == nil || len(p.Include) != 1 {
 				return nil, false
 			}
-			return regexpQuery(ftFieldPath, p.include[0]), true
+			return regexpQuery(ftFieldPath, p.Include[0]), true
 		case l.Kind == query.Word || l.Kind == query.Phrase:
 			return regexpQuery(ftFieldPath, ".*"+regexp.QuoteMeta(l.Text)+".*"), true
 		}

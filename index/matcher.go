@@ -45,8 +45,8 @@ type leafMatch struct {
 	fileRe    *regexp.Regexp // re over a whole file: ^ and $ at line ends
 	cover     []query.Need   // literals every regex match holds (nil: none known)
 	need      query.Need
-	glob      *FilePattern // a path glob
-	words     []string     // a sloppy phrase's words
+	glob      *query.FilePattern // a path glob
+	words     []string           // a sloppy phrase's words
 }
 
 // newMatcher compiles req.Expr for s's index.
@@ -114,7 +114,7 @@ func compileLeaf(l *query.Leaf, cs query.Case) (*leafMatch, error) {
 			lm.needle = nil
 		}
 		if l.Field == "path" && (l.Kind == query.Word && strings.ContainsAny(l.Text, "[{")) {
-			p, err := ParseFilePattern(l.Text)
+			p, err := query.ParseFilePattern(l.Text)
 			if err != nil {
 				return nil, badRequest("query", "path:%s: %v", l.Text, err)
 			}
@@ -126,7 +126,7 @@ func compileLeaf(l *query.Leaf, cs query.Case) (*leafMatch, error) {
 		src = `\b` + regexp.QuoteMeta(l.Text)
 	case query.Wildcard:
 		if l.Field == "path" {
-			p, err := ParseFilePattern(l.Text)
+			p, err := query.ParseFilePattern(l.Text)
 			if err != nil {
 				return nil, badRequest("query", "path:%s: %v", l.Text, err)
 			}

@@ -68,3 +68,26 @@ func TestIndexFoldASCIIEqualsLower(t *testing.T) {
 		t.Errorf("ErrNoRows at %d, want 8", got)
 	}
 }
+
+func TestContainsFoldASCII(t *testing.T) {
+	tests := []struct {
+		s, needle string
+		want      bool
+	}{
+		{"Connection Pool exhausted", "pool exhausted", true},
+		{"CONNECTION", "connection", true},
+		{"conn", "connection", false},
+		{"xxPOOLyy", "pool", true},
+		{"p o o l", "pool", false},
+		{"index.TS", "index.ts", true},
+		{"Pp Pool", "pool", true},
+		{"", "a", false},
+		{"abc", "", true},
+		{"..-..", "-.", true},
+	}
+	for _, tt := range tests {
+		if got := containsFoldASCII([]byte(tt.s), tt.needle); got != tt.want {
+			t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", tt.s, tt.needle, got, tt.want)
+		}
+	}
+}

@@ -75,13 +75,13 @@ const (
 // Request is one search, checked where it entered (package tools): the index trusts it.
 type Request struct {
 	Query    *query.Query
-	Target   Target       // never ""
-	Language string       // canonical language name, or "" for all
-	Kinds    []string     // canonical symbol kind names (definitions); empty for all
-	Pattern  *FilePattern // nil for every path
-	Limit    int          // results, at least 1
-	Context  int          // lines of context around content hits, and of code after a definition
-	Tests    TestPolicy   // tests, fixtures and test data
+	Target   Target             // never ""
+	Language string             // canonical language name, or "" for all
+	Kinds    []string           // canonical symbol kind names (definitions); empty for all
+	Pattern  *query.FilePattern // nil for every path
+	Limit    int                // results, at least 1
+	Context  int                // lines of context around content hits, and of code after a definition
+	Tests    TestPolicy         // tests, fixtures and test data
 	// Expr is the query-language expression, or nil for a plain query (words and phrases,
 	// the fast path). With an expression, Query holds its plain words for the ranking.
 	Expr query.Node

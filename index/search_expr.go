@@ -60,7 +60,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	if ft.matchesAll() {
 		return s.exprChildren(ctx, req, keepTests, want, m)
 	}
-	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
+	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.Exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
 	bodies := &bodyCache{store: s.store.Store}
 	var hits []Hit
 	fetch := max(want*3, minFetch)

@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
@@ -91,7 +92,7 @@ func AsError(err error) *Error {
 		return &Error{Code: code, Message: err.Error(), Path: path, err: err}
 	}
 	var bad *index.BadRequestError
-	var pat *index.PatternError
+	var pat *query.PatternError
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return wrap(CodeBadQuery, "query")

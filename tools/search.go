@@ -180,7 +180,7 @@ func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.
 	if out.Kinds, err = kindNames(req.Kind); err != nil {
 		return out, err
 	}
-	if out.Pattern, err = index.ParseFilePattern(req.FilePattern); err != nil {
+	if out.Pattern, err = query.ParseFilePattern(req.FilePattern); err != nil {
 		return out, AsError(err)
 	}
 	switch {

@@ -135,7 +135,7 @@ func qualityRank(ctx context.Context, x *SearchIndex, g qualityGolden) (int, str
 	if g.Kind != "" {
 		req.Kinds = strings.Split(g.Kind, ",")
 	}
-	if req.Pattern, err = index.ParseFilePattern(g.FilePattern); err != nil {
+	if req.Pattern, err = query.ParseFilePattern(g.FilePattern); err != nil {
 		return 0, "", err
 	}
 	res, err := Search(ctx, []*SearchIndex{x}, req)

@@ -138,7 +138,7 @@ func TestSearchRelaxed(t *testing.T) {
 
 func TestSearchFilePatternBeforeLimit(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	p, err := index.ParseFilePattern("b/**")
+	p, err := query.ParseFilePattern("b/**")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestSearchFilePatternBeforeLimit(t *testing.T) {
 	if len(res.Hits) != 1 || res.Hits[0].Path != "b/three.py" {
 		t.Errorf("parse config in b/** with limit 1: %s", hitList(res))
 	}
-	p, _ = index.ParseFilePattern("**/*.py,!a/two.py")
+	p, _ = query.ParseFilePattern("**/*.py,!a/two.py")
 	res = search(t, x, index.Request{Query: q("parse_config"), Target: index.TargetDefinitions, Pattern: p})
 	for _, h := range res.Hits {
 		if h.Path == "a/two.py" || !strings.HasSuffix(h.Path, ".py") {

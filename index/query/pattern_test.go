@@ -1,4 +1,4 @@
-package index
+package query
 
 import (
 	"strings"
@@ -60,29 +60,6 @@ func TestFilePatternErrors(t *testing.T) {
 		_, err := ParseFilePattern(tt.pattern)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseFilePattern(%q) error = %v, want %q", tt.pattern, err, tt.want)
-		}
-	}
-}
-
-func TestContainsFoldASCII(t *testing.T) {
-	tests := []struct {
-		s, needle string
-		want      bool
-	}{
-		{"Connection Pool exhausted", "pool exhausted", true},
-		{"CONNECTION", "connection", true},
-		{"conn", "connection", false},
-		{"xxPOOLyy", "pool", true},
-		{"p o o l", "pool", false},
-		{"index.TS", "index.ts", true},
-		{"Pp Pool", "pool", true},
-		{"", "a", false},
-		{"abc", "", true},
-		{"..-..", "-.", true},
-	}
-	for _, tt := range tests {
-		if got := containsFoldASCII([]byte(tt.s), tt.needle); got != tt.want {
-			t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", tt.s, tt.needle, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package query
 
 import (
 	"fmt"
@@ -17,8 +17,8 @@ import (
 // from the workspace root (a leading / or ./ is dropped).
 type FilePattern struct {
 	src      string
-	include  []string // regular expressions over the whole path, unanchored text
-	exclude  []string
+	Include  []string // regular expressions over the whole path, unanchored text
+	Exclude  []string
 	includeR []*regexp.Regexp
 	excludeR []*regexp.Regexp
 }
@@ -63,9 +63,9 @@ func ParseFilePattern(src string) (*FilePattern, error) {
 			return nil, &PatternError{src, pos, err.Error()}
 		}
 		if neg {
-			p.exclude, p.excludeR = append(p.exclude, re), append(p.excludeR, compiled)
+			p.Exclude, p.excludeR = append(p.Exclude, re), append(p.excludeR, compiled)
 		} else {
-			p.include, p.includeR = append(p.include, re), append(p.includeR, compiled)
+			p.Include, p.includeR = append(p.Include, re), append(p.includeR, compiled)
 		}
 	}
 	return p, nil
