@@ -2,13 +2,13 @@ package index
 
 import (
 	"context"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 )
 
 // TestTermsHolding: the terms of a field holding a word, ending with it unless open on the

@@ -45,19 +45,19 @@ const fieldLengthDrift = 0.1
 // tokenized as the full-text index tokenizes them, and keeps them in the store: after a
 // full build (force), when none were measured, or when the count of symbols moved by more
 // than fieldLengthDrift since they were.
-func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
+func (f *Fulltext) measureFieldLengths(ctx context.Context, st *store.Store, force bool) error {
 	// Counted from the files' totals (a covering index) and the largest rowid (the end of
 	// the table's b-tree): count(*) over the symbols read every page of the table, a third
 	// of a second on corpus.sh full at the end of every update.
 	var n, maxRow int64
-	if err := ix.store.DB().QueryRowContext(ctx, `SELECT coalesce(sum(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
+	if err := st.DB().QueryRowContext(ctx, `SELECT coalesce(sum(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
 		return fmt.Errorf("index: count symbols: %w", err)
 	}
-	if err := ix.store.DB().QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM symbols`).Scan(&maxRow); err != nil {
+	if err := st.DB().QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM symbols`).Scan(&maxRow); err != nil {
 		return fmt.Errorf("index: count symbols: %w", err)
 	}
 	if !force {
-		if v, err := ix.store.Meta(metaFieldLengths); err == nil && v != "" {
+		if v, err := st.Meta(metaFieldLengths); err == nil && v != "" {
 			var old fieldLengths
 			if json.Unmarshal([]byte(v), &old) == nil && math.Abs(float64(n-int64(old.Symbols))) <= fieldLengthDrift*float64(old.Symbols) {
 				return nil
@@ -66,10 +66,10 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 	}
 	fl := fieldLengths{Symbols: int(n), Avg: map[string]float64{}}
 	if n == 0 {
-		return ix.saveFieldLengths(fl)
+		return saveFieldLengths(st, fl)
 	}
 	step := max(maxRow/fieldLengthSample, 1)
-	rows, err := ix.store.DB().QueryContext(ctx, `SELECT f.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
+	rows, err := st.DB().QueryContext(ctx, `SELECT f.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
 		FROM symbols s JOIN files f ON f.id = s.file WHERE s.rowid % ? = 0 ORDER BY f.path`, step)
 	if err != nil {
 		return fmt.Errorf("index: sample symbols: %w", err)
@@ -88,12 +88,12 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 			return err
 		}
 		if path != curPath {
-			if content, err = ix.store.Content(ctx, path); err != nil {
+			if content, err = st.Content(ctx, path); err != nil {
 				content = nil
 			}
 			curPath = path
 		}
-		tk := ix.ft.tokenizer(lang)
+		tk := f.tokenizer(lang)
 		count := func(text string) int { return len(tk.Append(nil, text)) }
 		totals[ftFieldName] += count(name)
 		totals[ftFieldSignature] += count(sig)
@@ -106,18 +106,18 @@ func (ix *Writer) measureFieldLengths(ctx context.Context, force bool) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for f, t := range totals {
-		fl.Avg[f] = float64(t) / float64(max(sampled, 1))
+	for field, t := range totals {
+		fl.Avg[field] = float64(t) / float64(max(sampled, 1))
 	}
-	return ix.saveFieldLengths(fl)
+	return saveFieldLengths(st, fl)
 }
 
-func (ix *Writer) saveFieldLengths(fl fieldLengths) error {
+func saveFieldLengths(st *store.Store, fl fieldLengths) error {
 	b, err := json.Marshal(fl)
 	if err != nil {
 		return err
 	}
-	return ix.store.SetMeta(metaFieldLengths, string(b))
+	return st.SetMeta(metaFieldLengths, string(b))
 }
 
 // bm25Stats are the statistics a search of symbol documents hands bleve, read from the store

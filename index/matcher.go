@@ -691,10 +691,6 @@ func fuzzyFind(text []byte, word string, edits int) int {
 	return -1
 }
 
-func isWordByte(r rune) bool {
-	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= utf8.RuneSelf && r != utf8.RuneError
-}
-
 func abs(n int) int {
 	if n < 0 {
 		return -n

@@ -2,11 +2,11 @@ package index
 
 import (
 	"bytes"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"math/rand/v2"
 	"reflect"
 	"testing"
 
+	"github.com/quarrysearch/quarry/index/storetest"
 	"github.com/quarrysearch/quarry/scoring"
 )
 

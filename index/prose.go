@@ -83,6 +83,10 @@ func wordStem(w string) string {
 	return string(out[0].Term)
 }
 
+// proseExpansion widens a prose query's words in the full-text query: to their inflected
+// forms and their thesaurus words.
+var proseExpansion = &Prose{Forms: inflections, Related: related, RelatedWeight: proseRelatedWeight}
+
 // inflections returns the forms of w a prose query also searches for: w, its stem, and
 // the stem with the common English endings (select, selects, selected, selecting;
 // directory, directories).

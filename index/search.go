@@ -319,3 +319,12 @@ func (s *Searcher) LanguageOf(path string) string {
 	}
 	return ""
 }
+
+// filterOf returns the full-text filter of req: its language, kinds and file pattern.
+func filterOf(req *Request) Filter {
+	f := Filter{Language: req.Language, Kinds: req.Kinds}
+	if p := req.Pattern; p != nil {
+		f.Include, f.Exclude = p.Include, p.Exclude
+	}
+	return f
+}

@@ -59,7 +59,7 @@ func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, kee
 // contentSearch fetches candidate files and verifies them until want lines are found or
 // the candidates run out.
 func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
-	search := ftQuery{docType: ftDocTypeFile, tokens: tokens, all: all, req: &req}
+	search := ftQuery{docType: ftDocTypeFile, tokens: tokens, all: all, filter: filterOf(&req)}
 	fetch := max(want, minContentFetch)
 	var hits []Hit
 	for round := 0; round < contentRounds; round++ {

@@ -29,10 +29,10 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 		return nil, false, err
 	}
 	fetch := max(want*3, minFetch)
-	search := ftQuery{docType: ftDocTypeSymbol, tokens: tokens, all: true, req: &req}
+	search := ftQuery{docType: ftDocTypeSymbol, tokens: tokens, all: true, filter: filterOf(&req)}
 	prose := isProse(q.String())
 	if prose {
-		search.tokens, search.all, search.inflect = dropStopWords(tokens), false, true
+		search.tokens, search.all, search.prose = dropStopWords(tokens), false, proseExpansion
 		fetch = max(fetch, proseFetch)
 	}
 	hits, err := s.defSearch(ctx, search, fetch)

@@ -446,3 +446,8 @@ func (s rows) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, 
 	}
 	return out, nil
 }
+
+// compileRequest compiles req's expression for docType's documents, with req's filters.
+func compileRequest(req *Request, docType string, tokens func(string) []string, ft *Fulltext) exprFTQuery {
+	return compileExpr(req.Expr, docType, req.Case, tokens, ft).within(filterOf(req))
+}

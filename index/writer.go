@@ -203,7 +203,7 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	} else if err := ix.rebuild(ctx); err != nil {
 		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
-	if err := ix.measureFieldLengths(ctx, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
+	if err := ix.ft.measureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
 		return err
 	}
 	if ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {

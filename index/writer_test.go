@@ -3,13 +3,13 @@ package index
 import (
 	"context"
 	"errors"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 )
 
 // openTestWriter opens a writer over a store and a full-text index in dir.

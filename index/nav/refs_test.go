@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 )
 
 // Refs over identifier blobs answers what a scan of every identifier answers: the uses of

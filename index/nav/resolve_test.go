@@ -2,7 +2,6 @@ package nav
 
 import (
 	"context"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"github.com/quarrysearch/quarry/languages"
 )
 

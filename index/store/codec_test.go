@@ -5,14 +5,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/quarrysearch/quarry/index/store"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 )
 
 func decodeAll(t *testing.T, blob []byte) []extract.Identifier {

@@ -1,10 +1,11 @@
 package store_test
 
 import (
-	"github.com/quarrysearch/quarry/index/store"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Tighten removes the group's and others' bits, keeps the owner's, and leaves a symbolic

@@ -3,14 +3,14 @@ package store_test
 import (
 	"cmp"
 	"context"
-	"github.com/quarrysearch/quarry/index/store"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 	"github.com/quarrysearch/quarry/languages"
 )
 

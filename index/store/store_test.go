@@ -2,12 +2,13 @@ package store_test
 
 import (
 	"context"
-	"github.com/quarrysearch/quarry/index/store"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 )
 
 func TestStoreReplaceAndDelete(t *testing.T) {

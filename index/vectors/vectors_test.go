@@ -3,7 +3,6 @@ package vectors
 import (
 	"context"
 	"fmt"
-	"github.com/quarrysearch/quarry/index/storetest"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/quarrysearch/quarry/embed"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/index/storetest"
 )
 
 // vecTopics are three subjects whose words keep company only with each other.

@@ -1,0 +1,132 @@
+package index
+
+// A search's plan, for debugging (quarry search --debug-query, --parse-only): the parsed
+// query and the full-text query each target runs.
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/tokenizer"
+)
+
+// Plan is how a request is searched, for debugging a search (quarry search --debug-query):
+// the parsed query and, per target, the tokens and the compiled full-text query.
+type Plan struct {
+	Query string     // the parsed query, printed back
+	Terms []string   // each term: kind, position and text
+	Steps []PlanStep // one per target searched
+}
+
+// PlanStep is the full-text query one target runs.
+type PlanStep struct {
+	Target   Target
+	Tokens   []string // the query tokens, by the rules the index was built with
+	Fulltext string   // the bleve query as JSON, all tokens required; "" when the target matches paths
+}
+
+// Explain returns the plan of req without running it.
+func (s *Searcher) Explain(req Request) (*Plan, error) {
+	if req.Expr != nil {
+		return s.explainExpr(req), nil
+	}
+	p := &Plan{Query: req.Query.String()}
+	for _, t := range req.Query.Terms {
+		p.Terms = append(p.Terms, fmt.Sprintf("%s@%d %q", t.Kind, t.Pos, t.Text))
+	}
+	targets := []Target{req.Target}
+	if req.Target == TargetAuto {
+		targets = []Target{TargetDefinitions, TargetContent, TargetFiles}
+	}
+	for _, t := range targets {
+		step := PlanStep{Target: t}
+		if t != TargetFiles {
+			tokens, err := s.tokens(req.Query, req.Language)
+			if err != nil {
+				return nil, err
+			}
+			docType := ftDocTypeSymbol
+			if t == TargetContent {
+				docType = ftDocTypeFile
+			}
+			step.Tokens = tokens
+			step.Fulltext = ftQuery{docType: docType, tokens: tokens, all: true, filter: filterOf(&req)}.explain()
+		}
+		p.Steps = append(p.Steps, step)
+	}
+	return p, nil
+}
+
+// explainExpr returns the plan of an expression search: the full-text query each target
+// runs, and whether its matches are verified against the stored text.
+func (s *Searcher) explainExpr(req Request) *Plan {
+	return explainExpr(req, s.exprTokens(req))
+}
+
+// ExplainExpr returns the plan of an expression search with the current tokenizer rules,
+// without an index (quarry search --parse-only).
+func ExplainExpr(req Request) (*Plan, error) {
+	reg, err := languages.Default()
+	if err != nil {
+		return nil, err
+	}
+	var lang *languages.Language
+	if req.Language != "" {
+		lang, _ = reg.Lookup(req.Language)
+	}
+	tk := tokenizer.New(lang)
+	return explainExpr(req, func(text string) []string {
+		var out []string
+		for _, t := range tk.Query(text) {
+			if !slices.Contains(out, t.Text) {
+				out = append(out, t.Text)
+			}
+		}
+		return out
+	}), nil
+}
+
+func explainExpr(req Request, tokens func(string) []string) *Plan {
+	p := &Plan{Query: req.Expr.String()}
+	query.Walk(req.Expr, func(n query.Node, neg bool) {
+		switch x := n.(type) {
+		case *query.Leaf:
+			t := fmt.Sprintf("%s@%d %s", x.Kind, x.At, x.String())
+			if neg {
+				t = "NOT " + t
+			}
+			if x.Kind == query.Regex {
+				t += " needs " + query.RegexNeed(x.Text, !req.Case.Sensitive(x.Kind, x.Text)).String()
+			}
+			p.Terms = append(p.Terms, t)
+		case *query.Range:
+			p.Terms = append(p.Terms, fmt.Sprintf("range@%d %s", x.At, x.String()))
+		}
+	})
+	targets := []Target{req.Target}
+	if req.Target == TargetAuto {
+		targets = nil
+		for _, t := range query.Targets(req.Expr) {
+			targets = append(targets, Target(t))
+		}
+	}
+	for _, t := range targets {
+		docType := ftDocTypeSymbol
+		if t != TargetDefinitions {
+			docType = ftDocTypeFile
+		}
+		if t == TargetFiles && len(query.Leaves(req.Expr, "content")) == 0 {
+			p.Steps = append(p.Steps, PlanStep{Target: t})
+			continue
+		}
+		e := compileExpr(req.Expr, docType, req.Case, tokens, nil)
+		step := PlanStep{Target: t, Fulltext: e.explain()}
+		if !e.exact || t != TargetDefinitions {
+			step.Tokens = []string{"(candidates verified against the stored text)"}
+		}
+		p.Steps = append(p.Steps, step)
+	}
+	return p
+}
