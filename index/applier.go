@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/quarrysearch/quarry/index/fulltext"
 )
 
 // applier writes full-text batches in the background, in order, one at a time.
@@ -18,7 +20,7 @@ type applier struct {
 }
 
 type applyJob struct {
-	batch   *fulltextBatch
+	batch   *fulltext.Batch
 	touched []string
 }
 
@@ -37,7 +39,7 @@ func (a *applier) loop() {
 		if a.err != nil {
 			continue // drain: the log keeps the documents for the next run
 		}
-		if err := a.ix.ft.apply(job.batch); err != nil {
+		if err := a.ix.ft.Apply(job.batch); err != nil {
 			a.err = fmt.Errorf("index: write the full-text index: %w", err)
 			continue
 		}
@@ -62,7 +64,7 @@ func (a *applier) takeApplied() []string {
 	return ids
 }
 
-func (a *applier) submit(ctx context.Context, b *fulltextBatch, touched []string) error {
+func (a *applier) submit(ctx context.Context, b *fulltext.Batch, touched []string) error {
 	a.mu.Lock()
 	for _, id := range touched {
 		a.inflight[id]++

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
@@ -29,26 +30,23 @@ func TestFieldLengths(t *testing.T) {
 	if err := w.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
-	v, err := w.store.Meta(metaFieldLengths)
+	v, err := w.store.Meta(fulltext.MetaFieldLengths)
 	if err != nil || v == "" {
 		t.Fatalf("no field lengths kept: %q, %v", v, err)
 	}
-	var fl fieldLengths
+	var fl fulltext.FieldLengths
 	if err := json.Unmarshal([]byte(v), &fl); err != nil {
 		t.Fatal(err)
 	}
 	// Three symbols (the package, Open, File); Open's doc comment has 13 words, its body 5
 	// identifiers (openFile, name, readOnly, defaultPermissions and their parts: more).
-	if fl.Symbols != len(f.Symbols) || fl.Avg[ftFieldName] < 1 || fl.Avg[ftFieldDocComment] < 13.0/3 || fl.Avg[ftFieldCodeBody] <= fl.Avg[ftFieldName] {
+	if fl.Symbols != len(f.Symbols) || fl.Avg[fulltext.FieldName] < 1 || fl.Avg[fulltext.FieldDocComment] < 13.0/3 || fl.Avg[fulltext.FieldCodeBody] <= fl.Avg[fulltext.FieldName] {
 		t.Errorf("field lengths %+v over %d symbols: want the averages of the tokens of each field", fl, len(f.Symbols))
 	}
-	s, err := NewSearcher(w.store, w.ft)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := s.bm25.get(s.store.Store, s.ft)
-	if st == nil || st.DocCount != float64(fl.Symbols) || st.FieldCardinality[ftFieldDocComment] < int(fl.Avg[ftFieldDocComment]*float64(fl.Symbols)) ||
-		st.FieldCardinality[ftFieldLanguage] != fl.Symbols {
+	var stats fulltext.BM25 // a new searcher's
+	st := stats.Get(w.store, w.ft)
+	if st == nil || st.DocCount != float64(fl.Symbols) || st.FieldCardinality[fulltext.FieldDocComment] < int(fl.Avg[fulltext.FieldDocComment]*float64(fl.Symbols)) ||
+		st.FieldCardinality[fulltext.FieldLanguage] != fl.Symbols {
 		t.Errorf("bleve's statistics %+v, want the measured lengths times %d symbols (1 per symbol for keyword fields)", st, fl.Symbols)
 	}
 }

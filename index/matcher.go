@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 )
@@ -54,7 +55,7 @@ func (s *Searcher) newMatcher(req Request) (*matcher, error) {
 	m := &matcher{root: req.Expr, leaves: map[*query.Leaf]*leafMatch{}, queryTokens: s.exprTokens(req)}
 	m.tokens = func(lang, text string) []string {
 		var out []string
-		for _, t := range s.ft.tokenizer(lang).Tokenize(text) {
+		for _, t := range s.ft.Tokenizer(lang).Tokenize(text) {
 			out = append(out, t.Text)
 		}
 		return out
@@ -670,14 +671,14 @@ func fuzzyFind(text []byte, word string, edits int) int {
 	w := []rune(strings.ToLower(word))
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRune(text[i:])
-		if !isWordByte(r) {
+		if !fulltext.IsWordByte(r) {
 			i += size
 			continue
 		}
 		j := i
 		for j < len(text) {
 			r, size := utf8.DecodeRune(text[j:])
-			if !isWordByte(r) {
+			if !fulltext.IsWordByte(r) {
 				break
 			}
 			j += size

@@ -16,8 +16,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/quarrysearch/quarry/index/fulltext"
 )
 
 // Prose search settings.
@@ -75,23 +74,15 @@ func dropStopWords(tokens []string) []string {
 	return out
 }
 
-var stemmer = porter.NewPorterStemmer()
-
-// stem returns the Porter stem of a lower-case word.
-func wordStem(w string) string {
-	out := stemmer.Filter(analysis.TokenStream{{Term: []byte(w)}})
-	return string(out[0].Term)
-}
-
 // proseExpansion widens a prose query's words in the full-text query: to their inflected
 // forms and their thesaurus words.
-var proseExpansion = &Prose{Forms: inflections, Related: related, RelatedWeight: proseRelatedWeight}
+var proseExpansion = &fulltext.Prose{Forms: inflections, Related: related, RelatedWeight: proseRelatedWeight}
 
 // inflections returns the forms of w a prose query also searches for: w, its stem, and
 // the stem with the common English endings (select, selects, selected, selecting;
 // directory, directories).
 func inflections(w string) []string {
-	s := wordStem(w)
+	s := fulltext.Stem(w)
 	forms := []string{w}
 	add := func(f string) {
 		for _, g := range forms {
@@ -130,10 +121,10 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 	stems := make([]string, len(words))
 	weights := make([]float64, len(words))
 	total := 0.0
-	n := float64(max(s.bm25.symbols(s.store.Store, s.ft), 1))
-	dfs := s.ft.docFreqs(ctx, words, ftFieldName, ftFieldDocComment, ftFieldSignature)
+	n := float64(max(s.bm25.Symbols(s.store.Store, s.ft), 1))
+	dfs := s.ft.DocFreqs(ctx, words, fulltext.FieldName, fulltext.FieldDocComment, fulltext.FieldSignature)
 	for i, w := range words {
-		stems[i] = wordStem(w)
+		stems[i] = fulltext.Stem(w)
 		weights[i] = math.Log(1 + n/float64(dfs[i]+1))
 		total += weights[i]
 	}
@@ -141,14 +132,14 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 	for _, h := range hits {
 		best = max(best, h.Score)
 	}
-	tk := s.ft.tokenizer("")
+	tk := s.ft.Tokenizer("")
 	complete := false
 	for i := range hits {
 		h := &hits[i]
 		have := map[string]float64{} // stem -> the weight of the best field holding it
 		for f, text := range []string{h.Name, h.Signature, docs[h.SymbolID]} {
 			for _, t := range tk.Append(nil, text) {
-				st := wordStem(strings.ToLower(t.Text))
+				st := fulltext.Stem(strings.ToLower(t.Text))
 				have[st] = max(have[st], proseFieldWeights[f])
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 )
 
@@ -112,7 +113,7 @@ func TestRelated(t *testing.T) {
 	// Groups are symmetric: every word of a group finds the others.
 	for _, g := range thesaurusGroups {
 		for _, w := range g[1:] {
-			if !slices.Contains(related(w), g[0]) && wordStem(w) != wordStem(g[0]) {
+			if !slices.Contains(related(w), g[0]) && fulltext.Stem(w) != fulltext.Stem(g[0]) {
 				t.Errorf("related(%q) misses %q of its group", w, g[0])
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
@@ -183,7 +184,7 @@ var ErrEmptyQuery = errors.New("empty query: give a name, words or a \"quoted ph
 // Searcher searches one workspace's index. It is safe for concurrent use.
 type Searcher struct {
 	store rows
-	ft    *Fulltext
+	ft    *fulltext.Fulltext
 	reg   *languages.Registry
 
 	pathsOnce sync.Once
@@ -191,14 +192,14 @@ type Searcher struct {
 	pathsErr  error
 
 	contents *contentCache // file text read by expression searches
-	bm25     bm25Stats     // the field lengths of symbol documents
+	bm25     fulltext.BM25 // the field lengths of symbol documents
 }
 
 // rows is the store as a searcher reads it: the reads that complete hits are its methods.
 type rows struct{ *store.Store }
 
 // NewSearcher returns a searcher over store and ft.
-func NewSearcher(store *store.Store, ft *Fulltext) (*Searcher, error) {
+func NewSearcher(store *store.Store, ft *fulltext.Fulltext) (*Searcher, error) {
 	reg, err := languages.Default()
 	if err != nil {
 		return nil, err
@@ -271,7 +272,7 @@ func (s *Searcher) plainSearch(ctx context.Context, req Request, q *query.Query,
 // tokens returns the distinct query tokens of q by the rules of lang as the index was
 // built with them ("" for the language-neutral rules).
 func (s *Searcher) tokens(q *query.Query, lang string) ([]string, error) {
-	tk := s.ft.tokenizer(lang)
+	tk := s.ft.Tokenizer(lang)
 	var out []string
 	for _, t := range tk.Query(q.Text()) {
 		if !slices.Contains(out, t.Text) {
@@ -321,8 +322,8 @@ func (s *Searcher) LanguageOf(path string) string {
 }
 
 // filterOf returns the full-text filter of req: its language, kinds and file pattern.
-func filterOf(req *Request) Filter {
-	f := Filter{Language: req.Language, Kinds: req.Kinds}
+func filterOf(req *Request) fulltext.Filter {
+	f := fulltext.Filter{Language: req.Language, Kinds: req.Kinds}
 	if p := req.Pattern; p != nil {
 		f.Include, f.Exclude = p.Include, p.Exclude
 	}

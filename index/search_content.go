@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
@@ -59,17 +60,17 @@ func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, kee
 // contentSearch fetches candidate files and verifies them until want lines are found or
 // the candidates run out.
 func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
-	search := ftQuery{docType: ftDocTypeFile, tokens: tokens, all: all, filter: filterOf(&req)}
+	search := fulltext.Query{DocType: fulltext.DocFile, Tokens: tokens, All: all, Filter: filterOf(&req)}
 	fetch := max(want, minContentFetch)
 	var hits []Hit
 	for round := 0; round < contentRounds; round++ {
-		found, total, err := s.ft.search(ctx, search, fetch)
+		found, total, err := s.ft.Search(ctx, search, fetch)
 		if err != nil {
 			return nil, err
 		}
 		hits = hits[:0]
 		for _, d := range found {
-			path := d.id
+			path := d.ID
 			class := scoring.Classify(path)
 			if req.Tests == TestsExclude && class == scoring.Test {
 				continue
@@ -78,7 +79,7 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 			if err != nil {
 				return nil, err
 			}
-			weight := d.score * scoring.PathWeight(class, keepTests)
+			weight := d.Score * scoring.PathWeight(class, keepTests)
 			hits = append(hits, matchLines(content, needles, all, path, lang, class, weight, perFile)...)
 		}
 		if len(hits) >= want || uint64(len(found)) >= total {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/scoring"
@@ -29,10 +30,10 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 		return nil, false, err
 	}
 	fetch := max(want*3, minFetch)
-	search := ftQuery{docType: ftDocTypeSymbol, tokens: tokens, all: true, filter: filterOf(&req)}
+	search := fulltext.Query{DocType: fulltext.DocSymbol, Tokens: tokens, All: true, Filter: filterOf(&req)}
 	prose := isProse(q.String())
 	if prose {
-		search.tokens, search.all, search.prose = dropStopWords(tokens), false, proseExpansion
+		search.Tokens, search.All, search.Prose = dropStopWords(tokens), false, proseExpansion
 		fetch = max(fetch, proseFetch)
 	}
 	hits, err := s.defSearch(ctx, search, fetch)
@@ -41,13 +42,13 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 	}
 	relaxed := false
 	if prose {
-		complete, err := s.proseRank(ctx, search.tokens, hits)
+		complete, err := s.proseRank(ctx, search.Tokens, hits)
 		if err != nil {
 			return nil, false, err
 		}
 		relaxed = !complete && len(hits) > 0
 	} else if len(hits) == 0 && len(tokens) > 1 {
-		relaxed, search.all = true, false
+		relaxed, search.All = true, false
 		if hits, err = s.defSearch(ctx, search, fetch); err != nil {
 			return nil, false, err
 		}
@@ -63,14 +64,14 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 }
 
 // defSearch runs the full-text part of a definitions search and reads the symbols found.
-func (s *Searcher) defSearch(ctx context.Context, search ftQuery, size int) ([]Hit, error) {
-	found, _, err := s.ft.search(withBM25(ctx, s.bm25.get(s.store.Store, s.ft)), search, size)
+func (s *Searcher) defSearch(ctx context.Context, search fulltext.Query, size int) ([]Hit, error) {
+	found, _, err := s.ft.Search(fulltext.WithBM25(ctx, s.bm25.Get(s.store.Store, s.ft)), search, size)
 	if err != nil {
 		return nil, err
 	}
 	ids := make([]string, len(found))
 	for i, d := range found {
-		ids[i] = d.id
+		ids[i] = d.ID
 	}
 	byID, err := s.store.symbolsByID(ctx, ids)
 	if err != nil {
@@ -78,9 +79,9 @@ func (s *Searcher) defSearch(ctx context.Context, search ftQuery, size int) ([]H
 	}
 	hits := make([]Hit, 0, len(found))
 	for _, d := range found {
-		if h, ok := byID[d.id]; ok { // else deleted from the store, not yet from bleve
-			h.Score = d.score
-			h.parts.fulltext, h.parts.set = d.score, true
+		if h, ok := byID[d.ID]; ok { // else deleted from the store, not yet from bleve
+			h.Score = d.Score
+			h.parts.fulltext, h.parts.set = d.Score, true
 			hits = append(hits, h)
 		}
 	}

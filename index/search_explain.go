@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
@@ -47,12 +48,12 @@ func (s *Searcher) Explain(req Request) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			docType := ftDocTypeSymbol
+			docType := fulltext.DocSymbol
 			if t == TargetContent {
-				docType = ftDocTypeFile
+				docType = fulltext.DocFile
 			}
 			step.Tokens = tokens
-			step.Fulltext = ftQuery{docType: docType, tokens: tokens, all: true, filter: filterOf(&req)}.explain()
+			step.Fulltext = fulltext.Query{DocType: docType, Tokens: tokens, All: true, Filter: filterOf(&req)}.Explain()
 		}
 		p.Steps = append(p.Steps, step)
 	}
@@ -113,17 +114,17 @@ func explainExpr(req Request, tokens func(string) []string) *Plan {
 		}
 	}
 	for _, t := range targets {
-		docType := ftDocTypeSymbol
+		docType := fulltext.DocSymbol
 		if t != TargetDefinitions {
-			docType = ftDocTypeFile
+			docType = fulltext.DocFile
 		}
 		if t == TargetFiles && len(query.Leaves(req.Expr, "content")) == 0 {
 			p.Steps = append(p.Steps, PlanStep{Target: t})
 			continue
 		}
-		e := compileExpr(req.Expr, docType, req.Case, tokens, nil)
-		step := PlanStep{Target: t, Fulltext: e.explain()}
-		if !e.exact || t != TargetDefinitions {
+		e := fulltext.CompileExpr(req.Expr, docType, req.Case, tokens, nil)
+		step := PlanStep{Target: t, Fulltext: e.Explain()}
+		if !e.Exact || t != TargetDefinitions {
 			step.Tokens = []string{"(candidates verified against the stored text)"}
 		}
 		p.Steps = append(p.Steps, step)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
@@ -37,7 +38,7 @@ func budgetLeft(ctx context.Context) bool { return ctx.Err() == nil }
 // exprTokens returns the function that tokenizes a word of the query by the index's rules
 // of req's language.
 func (s *Searcher) exprTokens(req Request) func(string) []string {
-	tk := s.ft.tokenizer(req.Language)
+	tk := s.ft.Tokenizer(req.Language)
 	return func(text string) []string {
 		var out []string
 		for _, t := range tk.Query(text) {
@@ -56,17 +57,17 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	if err != nil {
 		return nil, false, err
 	}
-	ft := compileRequest(&req, ftDocTypeSymbol, s.exprTokens(req), s.ft)
-	if ft.matchesAll() {
+	ft := compileRequest(&req, fulltext.DocSymbol, s.exprTokens(req), s.ft)
+	if ft.MatchesAll() {
 		return s.exprChildren(ctx, req, keepTests, want, m)
 	}
-	verify := !ft.exact || req.Pattern != nil && len(req.Pattern.Exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
+	verify := !ft.Exact || req.Pattern != nil && len(req.Pattern.Exclude) > 0 || req.Tests != TestsRankLower && req.Tests != TestsInclude
 	bodies := &bodyCache{store: s.store.Store}
 	var hits []Hit
 	fetch := max(want*3, minFetch)
 	timedOut := false
 	for round := 0; round < exprRounds; round++ {
-		found, total, err := s.ft.searchExpr(ctx, ft, fetch)
+		found, total, err := s.ft.SearchExpr(ctx, ft, fetch)
 		if err != nil {
 			if ctx.Err() != nil {
 				timedOut = true
@@ -76,7 +77,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 		}
 		ids := make([]string, len(found))
 		for i, d := range found {
-			ids[i] = d.id
+			ids[i] = d.ID
 		}
 		byID, err := s.store.symbolRecords(ctx, ids)
 		if err != nil {
@@ -88,7 +89,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 		}
 		hits = hits[:0]
 		for _, d := range found {
-			h, ok := byID[d.id]
+			h, ok := byID[d.ID]
 			if !ok {
 				continue
 			}
@@ -105,7 +106,7 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 					continue
 				}
 			}
-			h.Score = d.score
+			h.Score = d.Score
 			hits = append(hits, h)
 		}
 		if timedOut || len(hits) >= want || uint64(len(found)) >= total || fetch >= maxExprCandidates {
@@ -150,7 +151,7 @@ type exprFile struct {
 type exprCandidates struct {
 	s        *Searcher
 	req      Request
-	ft       exprFTQuery
+	ft       fulltext.ExprQuery
 	all      bool // every indexed file
 	files    []exprFile
 	fetched  int    // documents asked of the full-text index so far
@@ -162,8 +163,8 @@ type exprCandidates struct {
 const minExprFiles = 64
 
 func (s *Searcher) exprCandidates(req Request) *exprCandidates {
-	c := &exprCandidates{s: s, req: req, ft: compileRequest(&req, ftDocTypeFile, s.exprTokens(req), s.ft)}
-	c.all = c.ft.matchesAll()
+	c := &exprCandidates{s: s, req: req, ft: compileRequest(&req, fulltext.DocFile, s.exprTokens(req), s.ft)}
+	c.all = c.ft.MatchesAll()
 	return c
 }
 
@@ -196,16 +197,16 @@ func (c *exprCandidates) fetch(ctx context.Context, size int) error {
 		return nil
 	}
 	size = min(size, maxExprCandidates)
-	if c.ft.docType == ftDocTypeSymbol {
-		ctx = withBM25(ctx, c.s.bm25.get(c.s.store.Store, c.s.ft))
+	if c.ft.DocType == fulltext.DocSymbol {
+		ctx = fulltext.WithBM25(ctx, c.s.bm25.Get(c.s.store.Store, c.s.ft))
 	}
-	found, total, err := c.s.ft.searchExpr(ctx, c.ft, size)
+	found, total, err := c.s.ft.SearchExpr(ctx, c.ft, size)
 	if err != nil {
 		return err
 	}
 	for _, d := range found[min(c.fetched, len(found)):] {
-		if c.s.admitsTests(c.req, d.id) {
-			c.files = append(c.files, exprFile{path: d.id, lang: c.s.LanguageOf(d.id), score: d.score})
+		if c.s.admitsTests(c.req, d.ID) {
+			c.files = append(c.files, exprFile{path: d.ID, lang: c.s.LanguageOf(d.ID), score: d.Score})
 		}
 	}
 	c.fetched, c.total = len(found), total
@@ -448,6 +449,6 @@ func (s rows) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, 
 }
 
 // compileRequest compiles req's expression for docType's documents, with req's filters.
-func compileRequest(req *Request, docType string, tokens func(string) []string, ft *Fulltext) exprFTQuery {
-	return compileExpr(req.Expr, docType, req.Case, tokens, ft).within(filterOf(req))
+func compileRequest(req *Request, docType string, tokens func(string) []string, ft *fulltext.Fulltext) fulltext.ExprQuery {
+	return fulltext.CompileExpr(req.Expr, docType, req.Case, tokens, ft).Within(filterOf(req))
 }

@@ -3,6 +3,8 @@ package index
 import (
 	"slices"
 	"strings"
+
+	"github.com/quarrysearch/quarry/index/fulltext"
 )
 
 // A prose query says what code does in a reader's words, which are rarely the code's: "delete
@@ -87,7 +89,7 @@ var thesaurus = func() map[string][]string {
 	for _, g := range thesaurusGroups {
 		stems := make([]string, len(g))
 		for i, w := range g {
-			stems[i] = wordStem(w)
+			stems[i] = fulltext.Stem(w)
 		}
 		for i, st := range stems {
 			for j, other := range stems {
@@ -105,7 +107,7 @@ var thesaurusWords = func() map[string][]string {
 	m := map[string][]string{}
 	for _, g := range thesaurusGroups {
 		for _, w := range g {
-			st := wordStem(w)
+			st := fulltext.Stem(w)
 			if !slices.Contains(m[st], w) {
 				m[st] = append(m[st], w)
 			}
@@ -118,7 +120,7 @@ var thesaurusWords = func() map[string][]string {
 // for: the words of its groups but itself.
 func related(w string) []string {
 	var out []string
-	for _, st := range thesaurus[wordStem(strings.ToLower(w))] {
+	for _, st := range thesaurus[fulltext.Stem(strings.ToLower(w))] {
 		out = append(out, thesaurusWords[st]...)
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 )
@@ -34,8 +35,8 @@ type Writer struct {
 	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
 	Embedder *vectors.Embedder
 	store    *store.Store
-	ft       *Fulltext
-	ftStatus FulltextStatus
+	ft       *fulltext.Fulltext
+	ftStatus fulltext.FulltextStatus
 	applier  *applier
 	// firstLoad: the store was empty, so this run fills the whole full-text index in bulk
 	// (fulltext_bulk.go). Like the store's bulk load (Store.setBulk), it takes each path
@@ -73,13 +74,13 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		return nil, fmt.Errorf("index: %s: %w", filepath.Dir(filepath.Dir(storePath)), store.ErrNotWritable)
 	}
 	wait, _ := ctx.Value(lockWaitKey{}).(time.Duration)
-	ft, status, err := openFulltextWaiting(fulltextPath, wait)
+	ft, status, err := fulltext.OpenWaiting(fulltextPath, wait)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	// What a bulk fill that did not finish left behind (fulltext_bulk.go).
-	if err := os.RemoveAll(ftBuildDir(fulltextPath)); err != nil {
+	if err := os.RemoveAll(fulltext.BuildDir(fulltextPath)); err != nil {
 		ft.Close()
 		st.Close()
 		return nil, fmt.Errorf("index: remove an unfinished full-text build: %w", err)
@@ -98,9 +99,9 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		// written and deleted on corpus.sh full): the st records that a first load is
 		// under way instead, and a load that does not finish has its full-text index
 		// refilled from the st by the next run.
-		ix.ftStatus = FulltextReady
+		ix.ftStatus = fulltext.FulltextReady
 		st.SetBulk(true)
-		err := ft.startBulk()
+		err := ft.StartBulk()
 		if err == nil {
 			err = st.SetMeta(store.MetaFirstLoad, "1")
 		}
@@ -118,10 +119,10 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		// The unfinished load's bulk fill never finished (the index has no version mark), or
 		// may hold files it never committed: Finish refills the full-text index from the
 		// st (as it does one created, stale or corrupt).
-		ix.ftStatus = FulltextPartial
+		ix.ftStatus = fulltext.FulltextPartial
 	}
 	ix.applier = newApplier(ix)
-	if ix.ftStatus == FulltextReady {
+	if ix.ftStatus == fulltext.FulltextReady {
 		pending, err := st.PendingDocs(ctx)
 		if err == nil && len(pending) > 0 {
 			err = ix.syncDocs(ctx, pending)
@@ -141,7 +142,7 @@ func (ix *Writer) Replayed() int { return ix.replayed }
 
 // Status returns what the full-text index was when the writer opened it: ready, or to be
 // rebuilt from the store by Finish (created, stale, corrupt, ...).
-func (ix *Writer) Status() FulltextStatus { return ix.ftStatus }
+func (ix *Writer) Status() fulltext.FulltextStatus { return ix.ftStatus }
 
 // Store returns the store, to read what it holds (files, a stored extraction, counts).
 func (ix *Writer) Store() *store.Store { return ix.store }
@@ -152,7 +153,7 @@ func (ix *Writer) Store() *store.Store { return ix.store }
 // writer closes. Over a first load (nothing committed yet to answer from, lookup indexes
 // dropped) it returns nil.
 func (ix *Writer) Searcher() (*Searcher, error) {
-	if ix.firstLoad || ix.ftStatus != FulltextReady {
+	if ix.firstLoad || ix.ftStatus != fulltext.FulltextReady {
 		return nil, nil
 	}
 	return NewSearcher(ix.store, ix.ft)
@@ -196,20 +197,20 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.store.CreateSecondaryIndexes(ctx); err != nil {
 		return err
 	}
-	if ix.ftStatus == FulltextReady {
-		if err := ix.ft.finishBulk(); err != nil { // a first load's
+	if ix.ftStatus == fulltext.FulltextReady {
+		if err := ix.ft.FinishBulk(); err != nil { // a first load's
 			return err
 		}
 	} else if err := ix.rebuild(ctx); err != nil {
 		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
-	if err := ix.ft.measureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != FulltextReady); err != nil {
+	if err := ix.ft.MeasureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != fulltext.FulltextReady); err != nil {
 		return err
 	}
 	if ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
 		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
-	if ix.firstLoad || ix.ftStatus == FulltextPartial {
+	if ix.firstLoad || ix.ftStatus == fulltext.FulltextPartial {
 		if err := ix.store.SetMeta(store.MetaFirstLoad, ""); err != nil {
 			return err
 		}
@@ -219,29 +220,29 @@ func (ix *Writer) Finish(ctx context.Context) error {
 
 // rebuild fills the full-text index, emptied, with every stored file and symbol, in bulk.
 func (ix *Writer) rebuild(ctx context.Context) error {
-	if err := ix.ft.startBulk(); err != nil {
+	if err := ix.ft.StartBulk(); err != nil {
 		return err
 	}
-	b := ix.ft.newBatch()
+	b := ix.ft.NewBatch()
 	err := ix.store.FileDocs(ctx, func(path, lang string, content []byte) error {
 		if err := ix.addFileDocs(ctx, b, path, lang, content); err != nil {
 			return err
 		}
 		if b.Size() >= rebuildBatchDocs {
-			if err := ix.ft.apply(b); err != nil {
+			if err := ix.ft.Apply(b); err != nil {
 				return err
 			}
-			b = ix.ft.newBatch()
+			b = ix.ft.NewBatch()
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := ix.ft.apply(b); err != nil {
+	if err := ix.ft.Apply(b); err != nil {
 		return err
 	}
-	if err := ix.ft.finishBulk(); err != nil {
+	if err := ix.ft.FinishBulk(); err != nil {
 		return err
 	}
 	pending, err := ix.store.PendingDocs(ctx)
@@ -252,14 +253,14 @@ func (ix *Writer) rebuild(ctx context.Context) error {
 }
 
 // addFileDocs adds the documents of one stored file to b.
-func (ix *Writer) addFileDocs(ctx context.Context, b *fulltextBatch, path, lang string, content []byte) error {
-	b.AddFile(fileDoc{Path: path, Language: lang, Content: string(content)})
+func (ix *Writer) addFileDocs(ctx context.Context, b *fulltext.Batch, path, lang string, content []byte) error {
+	b.AddFile(fulltext.FileDoc{Path: path, Language: lang, Content: string(content)})
 	syms, err := ix.store.FileSymbols(ctx, path)
 	if err != nil {
 		return err
 	}
 	for _, s := range syms {
-		b.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
+		b.AddSymbol(fulltext.SymbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
 			CodeBody: store.SymbolBody(s.Kind, content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind, Path: s.Path})
 	}
 	return nil
@@ -267,7 +268,7 @@ func (ix *Writer) addFileDocs(ctx context.Context, b *fulltextBatch, path, lang 
 
 // syncDocs brings the given full-text documents in line with the store.
 func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
-	b := ix.ft.newBatch()
+	b := ix.ft.NewBatch()
 	paths := map[string]bool{}
 	for _, id := range docIDs {
 		b.Delete(id)
@@ -301,7 +302,7 @@ func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 			return err
 		}
 	}
-	if err := ix.ft.apply(b); err != nil {
+	if err := ix.ft.Apply(b); err != nil {
 		return err
 	}
 	return ix.store.ClearPending(ctx, docIDs)
@@ -312,7 +313,7 @@ func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 type WriteBatch struct {
 	ix    *Writer
 	store *store.Batch
-	ft    *fulltextBatch
+	ft    *fulltext.Batch
 	added map[string]bool // full-text documents this batch (re)writes
 }
 
@@ -321,7 +322,7 @@ func (ix *Writer) Begin(ctx context.Context) (*WriteBatch, error) {
 	if ix.held != nil { // a first load goes on in its open transaction
 		sb := ix.held
 		ix.held = nil
-		return &WriteBatch{ix: ix, store: sb, ft: ix.ft.newBatch(), added: map[string]bool{}}, nil
+		return &WriteBatch{ix: ix, store: sb, ft: ix.ft.NewBatch(), added: map[string]bool{}}, nil
 	}
 	sb, err := ix.store.Begin(ctx)
 	if err != nil {
@@ -331,7 +332,7 @@ func (ix *Writer) Begin(ctx context.Context) (*WriteBatch, error) {
 		sb.Rollback()
 		return nil, err
 	}
-	return &WriteBatch{ix: ix, store: sb, ft: ix.ft.newBatch(), added: map[string]bool{}}, nil
+	return &WriteBatch{ix: ix, store: sb, ft: ix.ft.NewBatch(), added: map[string]bool{}}, nil
 }
 
 // Put writes a file: its store rows and, unless it is skipped, its full-text documents
@@ -343,10 +344,10 @@ func (b *WriteBatch) Put(rec *store.FileRecord) error {
 	if b.ix.firstLoad {
 		b.ix.heldBytes += int64(len(rec.Content))
 	}
-	if b.ix.ftStatus != FulltextReady || rec.Skipped != "" {
+	if b.ix.ftStatus != fulltext.FulltextReady || rec.Skipped != "" {
 		return nil // the whole full-text index is rebuilt at the end
 	}
-	b.ft.AddFile(fileDoc{Path: rec.Path, Language: rec.Language, Content: string(rec.Content)})
+	b.ft.AddFile(fulltext.FileDoc{Path: rec.Path, Language: rec.Language, Content: string(rec.Content)})
 	b.added[store.FileDocID(rec.Path)] = true
 	if rec.Extract == nil {
 		return nil
@@ -356,7 +357,7 @@ func (b *WriteBatch) Put(rec *store.FileRecord) error {
 		if b.store.Unchanged(s.ID) {
 			continue // bleve has this document as it is: only its lines moved
 		}
-		b.ft.AddSymbol(symbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
+		b.ft.AddSymbol(fulltext.SymbolDoc{ID: s.ID, Name: s.Name, Signature: s.Signature, DocComment: s.DocComment,
 			CodeBody: store.SymbolBody(s.Kind.String(), rec.Content, s.StartByte, s.EndByte), Language: s.Language, Kind: s.Kind.String(), Path: rec.Path})
 		b.added[store.SymbolDocID(s.ID)] = true
 	}
@@ -388,7 +389,7 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 		}
 	}
 	touched := b.store.TakeTouched()
-	if b.ix.ftStatus != FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
+	if b.ix.ftStatus != fulltext.FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil
 	}
 	if b.ix.firstLoad {

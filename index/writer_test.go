@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/storetest"
 )
@@ -61,7 +62,7 @@ func TestWriterKeepsFulltextInStep(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	w := openTestWriter(t, dir)
-	if w.Status() != FulltextReady {
+	if w.Status() != fulltext.FulltextReady {
 		t.Fatalf("a new index: full-text status %s, want ready (filled as files are written)", w.Status())
 	}
 	writeFiles(t, w, storetest.Record("a.go", "package a", "A", "B"), storetest.Record("b.go", "package b", "C"))
@@ -115,7 +116,7 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	writeFiles(t, w, storetest.Record("x.go", "package x", "X"))
 	w.Close()
 	w = openTestWriter(t, dir)
-	if w.Status() != FulltextReady || !w.firstLoad {
+	if w.Status() != fulltext.FulltextReady || !w.firstLoad {
 		t.Fatalf("after a first load killed before it committed: status %s, first load %v; want ready, a first load again", w.Status(), w.firstLoad)
 	}
 	w.commitBytes = 1 // commit every batch
@@ -124,16 +125,16 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	if docs, err := w.store.PendingDocs(ctx); err != nil || len(docs) != 0 {
 		t.Errorf("a first load logged %d pending documents (%v)", len(docs), err)
 	}
-	if _, err := os.Stat(ftBuildDir(w.ftDir)); err != nil {
+	if _, err := os.Stat(fulltext.BuildDir(w.ftDir)); err != nil {
 		t.Errorf("a first load fills the full-text index in bulk, but its build directory: %v", err)
 	}
 	w.Close() // killed: no Finish
-	if _, err := os.Stat(ftBuildDir(w.ftDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(fulltext.BuildDir(w.ftDir)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a closed writer left the bulk fill's build directory (%v)", err)
 	}
 
 	w = openTestWriter(t, dir)
-	if w.Status() != FulltextPartial {
+	if w.Status() != fulltext.FulltextPartial {
 		t.Fatalf("after an unfinished first load: full-text status %s, want partial", w.Status())
 	}
 	if s, err := w.Searcher(); err != nil || s != nil {
@@ -149,7 +150,7 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	w.Close()
 	w = openTestWriter(t, dir)
 	defer w.Close()
-	if w.Status() != FulltextReady {
+	if w.Status() != fulltext.FulltextReady {
 		t.Errorf("after a finished run: full-text status %s, want ready", w.Status())
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 )
@@ -201,16 +201,16 @@ func (h *Health) inspectFulltext(indexDir string) {
 	f := &h.Fulltext
 	f.StoreSymbols, f.StoreFiles = h.Store.Counts.Symbols, h.Store.Counts.Files
 	f.SizeBytes = dirSize(f.Path)
-	status, symbols, files, err := index.InspectFulltext(f.Path)
+	status, symbols, files, err := fulltext.InspectFulltext(f.Path)
 	f.SymbolDocs, f.FileDocs = symbols, files
 	switch {
 	case isLocked(indexDir):
 		f.Status = FulltextBuilding
-	case status == index.FulltextCreated:
+	case status == fulltext.FulltextCreated:
 		f.Status = FulltextMissing
-	case status == index.FulltextStale:
+	case status == fulltext.FulltextStale:
 		f.Status = FulltextStale
-	case status == index.FulltextCorrupt || err != nil:
+	case status == fulltext.FulltextCorrupt || err != nil:
 		f.Status = FulltextCorrupt
 	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || int(files) != f.StoreFiles || h.partialLoad:
 		f.Status = FulltextInconsistent

@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/languages"
@@ -212,7 +213,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if opts.Serve != nil {
 		if srch, err := ix.Searcher(); err == nil && srch != nil {
 			e := Entry{ID: ID(root), Root: root, Name: filepath.Base(root)}
-			opts.Serve(&SearchIndex{Entry: e, store: ix.Store(), searcher: srch, Fulltext: index.FulltextReady, borrowed: true})
+			opts.Serve(&SearchIndex{Entry: e, store: ix.Store(), searcher: srch, Fulltext: fulltext.FulltextReady, borrowed: true})
 			defer opts.Serve(nil) // runs before ix.Close
 		}
 	}
@@ -277,7 +278,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if err := ix.Finish(ctx); err != nil {
 		return nil, err
 	}
-	if ix.Status() != index.FulltextReady {
+	if ix.Status() != fulltext.FulltextReady {
 		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.Status())
 	}
 	sum.Vectors = ix.Vectors

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
@@ -25,11 +26,11 @@ var ErrNotIndexed = errors.New("not indexed")
 type SearchIndex struct {
 	Entry    Entry
 	store    *store.Store
-	ft       *index.Fulltext
+	ft       *fulltext.Fulltext
 	searcher *index.Searcher
 	// Fulltext is the state of the full-text index: ready, or stale (built with other
 	// tokenizer rules, still searched with them).
-	Fulltext index.FulltextStatus
+	Fulltext fulltext.FulltextStatus
 	// borrowed: the store and full-text index are a running index writer's (IndexOptions.
 	// Serve); Close leaves them open.
 	borrowed bool
@@ -37,7 +38,7 @@ type SearchIndex struct {
 
 // OpenSearch opens the index of e, kept in indexDir, for searching. An index that is
 // missing or needs rebuilding gives an error wrapping ErrNotIndexed; one being written by an
-// index run gives index.ErrFulltextLocked.
+// index run gives fulltext.ErrFulltextLocked.
 func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	if _, err := os.Stat(StorePath(indexDir)); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("workspace %s (%s): %w", e.ID, e.Root, ErrNotIndexed)
@@ -45,7 +46,7 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	if err := tighten(indexDir); err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
 	}
-	ft, status, err := index.OpenFulltextReader(FulltextPath(indexDir))
+	ft, status, err := fulltext.OpenFulltextReader(FulltextPath(indexDir))
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
 	}

@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 import (
 	"strings"
@@ -33,24 +33,24 @@ func TestCompileExpr(t *testing.T) {
 		exact      bool
 		has        []string // substrings of the compiled query's JSON
 	}{
-		{"name:Serve* lang:go", ftDocTypeSymbol, false, []string{`"wildcard":"serve*"`, `"term":"go"`}},
-		{"kind:method -lang:go", ftDocTypeSymbol, true, []string{`"must_not"`, `"term":"method"`}},
-		{"parse~1 kind:function", ftDocTypeSymbol, true, []string{`"fuzziness":1`}},
-		{`/func \(\w+ \*Server\) \w+\(/`, ftDocTypeFile, false, []string{`"term":"server"`}},
-		{`/TODO|FIXME/`, ftDocTypeFile, false, []string{`"wildcard":"*todo*"`, `"wildcard":"*fixme*"`}},
-		{`content:return`, ftDocTypeFile, false, []string{`"wildcard":"*return*"`}},
-		{`path:**/*_test.go`, ftDocTypeFile, true, []string{`"regexp"`}},
-		{`line:>=100`, ftDocTypeFile, false, []string{`"term":"file"`}}, // nothing to look up: every file
+		{"name:Serve* lang:go", DocSymbol, false, []string{`"wildcard":"serve*"`, `"term":"go"`}},
+		{"kind:method -lang:go", DocSymbol, true, []string{`"must_not"`, `"term":"method"`}},
+		{"parse~1 kind:function", DocSymbol, true, []string{`"fuzziness":1`}},
+		{`/func \(\w+ \*Server\) \w+\(/`, DocFile, false, []string{`"term":"server"`}},
+		{`/TODO|FIXME/`, DocFile, false, []string{`"wildcard":"*todo*"`, `"wildcard":"*fixme*"`}},
+		{`content:return`, DocFile, false, []string{`"wildcard":"*return*"`}},
+		{`path:**/*_test.go`, DocFile, true, []string{`"regexp"`}},
+		{`line:>=100`, DocFile, false, []string{`"term":"file"`}}, // nothing to look up: every file
 	}
 	for _, tt := range tests {
 		n, err := query.ParseExpr(tt.q, query.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := compileExpr(n, tt.docType, query.CaseDefault, plainTokens, nil)
-		js := e.explain()
-		if e.exact != tt.exact {
-			t.Errorf("compileExpr(%q).exact = %v, want %v (%s)", tt.q, e.exact, tt.exact, js)
+		e := CompileExpr(n, tt.docType, query.CaseDefault, plainTokens, nil)
+		js := e.Explain()
+		if e.Exact != tt.exact {
+			t.Errorf("compileExpr(%q).exact = %v, want %v (%s)", tt.q, e.Exact, tt.exact, js)
 		}
 		for _, h := range tt.has {
 			if !strings.Contains(js, h) {
@@ -69,7 +69,7 @@ func BenchmarkParseCompileExpr(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		compileExpr(n, ftDocTypeSymbol, query.CaseDefault, plainTokens, nil)
-		compileExpr(n, ftDocTypeFile, query.CaseDefault, plainTokens, nil)
+		CompileExpr(n, DocSymbol, query.CaseDefault, plainTokens, nil)
+		CompileExpr(n, DocFile, query.CaseDefault, plainTokens, nil)
 	}
 }

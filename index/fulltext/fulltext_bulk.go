@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 // Filling an empty full-text index in bulk (a first load, a rebuild from the store): bleve's
 // offline builder instead of scorch's batches.
@@ -39,11 +39,11 @@ type ftBulk struct {
 }
 
 // ftBuildDir is where the builder of the index in dir keeps its segments.
-func ftBuildDir(dir string) string { return dir + ".build" }
+func BuildDir(dir string) string { return dir + ".build" }
 
 // startBulk empties the index and starts filling it in bulk: until finishBulk, batches add
 // documents to the builder, and the index cannot be searched.
-func (f *Fulltext) startBulk() error {
+func (f *Fulltext) StartBulk() error {
 	f.dropBulk()
 	if f.idx != nil {
 		if err := f.idx.Close(); err != nil {
@@ -58,7 +58,7 @@ func (f *Fulltext) startBulk() error {
 }
 
 func (f *Fulltext) newBulk() error {
-	build := ftBuildDir(f.dir)
+	build := BuildDir(f.dir)
 	if err := os.RemoveAll(build); err != nil {
 		return fmt.Errorf("index: remove the full-text build directory: %w", err)
 	}
@@ -97,7 +97,7 @@ func (f *Fulltext) dropBulk() {
 
 // finishBulk merges the builder's segments into the index, marks it with its version and
 // opens it.
-func (f *Fulltext) finishBulk() error {
+func (f *Fulltext) FinishBulk() error {
 	bk := f.bulk
 	if bk == nil {
 		return nil
@@ -135,7 +135,7 @@ func (f *Fulltext) finishBulk() error {
 }
 
 // bulkAdd adds the documents of b to the builder.
-func (f *Fulltext) bulkAdd(b *fulltextBatch) error {
+func (f *Fulltext) bulkAdd(b *Batch) error {
 	for _, d := range b.docs {
 		if err := f.bulk.b.Index(d.id, d.doc); err != nil {
 			return fmt.Errorf("index: fulltext add %s: %w", d.id, err)

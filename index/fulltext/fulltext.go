@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 // The full-text index is one bleve index (scorch, BM25 scoring) in the workspace's fulltext/
 // directory. It is derived data: the SQLite store is the source of truth, and an index that
@@ -73,21 +73,21 @@ const ftMappingVersion = "quarry-fulltext-3" // -2: analyzers in the mapping, co
 
 // Field names of the full-text documents.
 const (
-	ftFieldDocType    = "doc_type"
-	ftFieldLanguage   = "language"
-	ftFieldPath       = "path"
-	ftFieldKind       = "kind"
-	ftFieldName       = "name"
-	ftFieldSignature  = "signature"
-	ftFieldDocComment = "doc_comment"
-	ftFieldCodeBody   = "code_body"
-	ftFieldContent    = "content"
+	ftFieldDocType  = "doc_type"
+	FieldLanguage   = "language"
+	ftFieldPath     = "path"
+	ftFieldKind     = "kind"
+	FieldName       = "name"
+	FieldSignature  = "signature"
+	FieldDocComment = "doc_comment"
+	FieldCodeBody   = "code_body"
+	ftFieldContent  = "content"
 )
 
 // Values of the doc_type field.
 const (
-	ftDocTypeSymbol = "symbol"
-	ftDocTypeFile   = "file"
+	DocSymbol = "symbol"
+	DocFile   = "file"
 )
 
 // ftTypeField is the mapping's TypeField: the property naming a document's mapping type.
@@ -133,12 +133,12 @@ const (
 func (s FulltextStatus) String() string { return string(s) }
 
 // symbolDoc is the full-text document of one symbol.
-type symbolDoc struct {
+type SymbolDoc struct {
 	ID, Name, Signature, DocComment, CodeBody, Language, Kind, Path string
 }
 
 // fileDoc is the full-text document of one file.
-type fileDoc struct {
+type FileDoc struct {
 	Path, Language, Content string
 }
 
@@ -252,8 +252,8 @@ func ftIndexMapping(reg *languages.Registry, o ftOptions) (*mapping.IndexMapping
 	langs := append([]string{""}, reg.Names()...)
 	for _, lang := range langs {
 		analyzer := ftAnalyzerName(lang)
-		im.AddDocumentMapping(ftTypeName(ftDocTypeSymbol, lang), ftSymbolMapping(analyzer, o))
-		im.AddDocumentMapping(ftTypeName(ftDocTypeFile, lang), ftFileMapping(analyzer, o))
+		im.AddDocumentMapping(ftTypeName(DocSymbol, lang), ftSymbolMapping(analyzer, o))
+		im.AddDocumentMapping(ftTypeName(DocFile, lang), ftFileMapping(analyzer, o))
 	}
 	return im, nil
 }
@@ -264,20 +264,20 @@ func ftTypeName(docType, lang string) string { return docType + "_" + lang }
 func ftSymbolMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
 	dm := ftStaticMapping()
 	ftAddKeyword(dm, ftFieldDocType)
-	ftAddKeyword(dm, ftFieldLanguage)
+	ftAddKeyword(dm, FieldLanguage)
 	ftAddKeyword(dm, ftFieldPath)
 	ftAddKeyword(dm, ftFieldKind)
-	ftAddText(dm, ftFieldName, analyzer, o)
-	ftAddText(dm, ftFieldSignature, analyzer, o)
-	ftAddText(dm, ftFieldDocComment, analyzer, o)
-	ftAddText(dm, ftFieldCodeBody, analyzer, o)
+	ftAddText(dm, FieldName, analyzer, o)
+	ftAddText(dm, FieldSignature, analyzer, o)
+	ftAddText(dm, FieldDocComment, analyzer, o)
+	ftAddText(dm, FieldCodeBody, analyzer, o)
 	return dm
 }
 
 func ftFileMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
 	dm := ftStaticMapping()
 	ftAddKeyword(dm, ftFieldDocType)
-	ftAddKeyword(dm, ftFieldLanguage)
+	ftAddKeyword(dm, FieldLanguage)
 	ftAddKeyword(dm, ftFieldPath)
 	ftAddText(dm, ftFieldContent, analyzer, o)
 	return dm
@@ -318,7 +318,7 @@ func openFulltext(dir string) (*Fulltext, FulltextStatus, error) {
 
 // openFulltextWaiting is openFulltext waiting at most wait (0: ftLockTimeout) for another
 // holder of the index.
-func openFulltextWaiting(dir string, wait time.Duration) (*Fulltext, FulltextStatus, error) {
+func OpenWaiting(dir string, wait time.Duration) (*Fulltext, FulltextStatus, error) {
 	o := ftDefaultOptions
 	o.lockWait = wait
 	return ftOpen(dir, o)
@@ -487,10 +487,10 @@ func (f *Fulltext) DocCount() (uint64, error) {
 
 // Counts returns the number of symbol and file documents.
 func (f *Fulltext) Counts() (symbols, files uint64, err error) {
-	if symbols, err = f.ftCount(ftDocTypeSymbol); err != nil {
+	if symbols, err = f.ftCount(DocSymbol); err != nil {
 		return 0, 0, err
 	}
-	if files, err = f.ftCount(ftDocTypeFile); err != nil {
+	if files, err = f.ftCount(DocFile); err != nil {
 		return 0, 0, err
 	}
 	return symbols, files, nil
@@ -529,7 +529,7 @@ func (f *Fulltext) Meta(key string) (string, error) {
 
 // fulltextBatch collects additions and deletions for one Apply. Adding a document whose id
 // is already in the index replaces it. A batch is not safe for concurrent use.
-type fulltextBatch struct {
+type Batch struct {
 	f    *Fulltext
 	b    *bleve.Batch // nil in a bulk fill
 	docs []ftBulkDoc  // a bulk fill's additions
@@ -543,19 +543,19 @@ type ftBulkDoc struct {
 }
 
 // NewBatch returns an empty batch for f.
-func (f *Fulltext) newBatch() *fulltextBatch {
+func (f *Fulltext) NewBatch() *Batch {
 	if f.bulk != nil {
-		return &fulltextBatch{f: f}
+		return &Batch{f: f}
 	}
-	return &fulltextBatch{f: f, b: f.idx.NewBatch()}
+	return &Batch{f: f, b: f.idx.NewBatch()}
 }
 
 // AddSymbol adds (or replaces) the document of a symbol.
-func (b *fulltextBatch) AddSymbol(d symbolDoc) {
+func (b *Batch) AddSymbol(d SymbolDoc) {
 	lang, field := b.f.language(d.Language)
 	doc := &ftSymbolDocument{
-		Type:       ftTypeName(ftDocTypeSymbol, lang),
-		DocType:    ftDocTypeSymbol,
+		Type:       ftTypeName(DocSymbol, lang),
+		DocType:    DocSymbol,
 		Language:   field,
 		Path:       d.Path,
 		Kind:       d.Kind,
@@ -568,11 +568,11 @@ func (b *fulltextBatch) AddSymbol(d symbolDoc) {
 }
 
 // AddFile adds (or replaces) the document of a file.
-func (b *fulltextBatch) AddFile(d fileDoc) {
+func (b *Batch) AddFile(d FileDoc) {
 	lang, field := b.f.language(d.Language)
 	doc := &ftFileDocument{
-		Type:     ftTypeName(ftDocTypeFile, lang),
-		DocType:  ftDocTypeFile,
+		Type:     ftTypeName(DocFile, lang),
+		DocType:  DocFile,
 		Language: field,
 		Path:     d.Path,
 		Content:  d.Content,
@@ -580,7 +580,7 @@ func (b *fulltextBatch) AddFile(d fileDoc) {
 	b.add(store.FileDocID(d.Path), doc)
 }
 
-func (b *fulltextBatch) add(id string, doc any) {
+func (b *Batch) add(id string, doc any) {
 	if b.b == nil {
 		b.docs = append(b.docs, ftBulkDoc{id, doc})
 		return
@@ -592,14 +592,14 @@ func (b *fulltextBatch) add(id string, doc any) {
 
 // Delete removes the document with the id docID (from symbolDocID or fileDocID). In a bulk
 // fill, which starts empty and adds every document once, there is nothing to delete.
-func (b *fulltextBatch) Delete(docID string) {
+func (b *Batch) Delete(docID string) {
 	if b.b != nil {
 		b.b.Delete(docID)
 	}
 }
 
 // Size returns the number of additions and deletions in the batch.
-func (b *fulltextBatch) Size() int {
+func (b *Batch) Size() int {
 	if b.b == nil {
 		return len(b.docs)
 	}
@@ -610,7 +610,7 @@ func (b *fulltextBatch) Size() int {
 // changes are on disk when Apply returns. A batch one of whose additions failed is not
 // applied at all. Several goroutines may Apply batches at once (see FulltextApplyWorkers);
 // their order is then undefined, so a document id should not be in two of them.
-func (f *Fulltext) apply(b *fulltextBatch) error {
+func (f *Fulltext) Apply(b *Batch) error {
 	defer b.reset()
 	if b.err != nil {
 		return b.err
@@ -630,7 +630,7 @@ func (f *Fulltext) apply(b *fulltextBatch) error {
 // reset empties b with a new bleve batch: the old one's map may still be read by the
 // goroutine bleve's Batch queued its documents from (it can outlive the call), so it is
 // left to it rather than cleared.
-func (b *fulltextBatch) reset() {
+func (b *Batch) reset() {
 	if b.b == nil {
 		b.docs = nil
 	} else {

@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 // A query-language expression compiled into a bleve query for one kind of document: a
 // superset of its matches where bleve cannot decide (phrases, regexes, paths by regex,
@@ -21,30 +21,30 @@ import (
 // exprFTQuery is a query-language expression compiled for one kind of document: a bleve
 // query whose matches are a superset of what the expression matches (nil: anything), and
 // whether it is exact (its matches need no verification against the stored text).
-type exprFTQuery struct {
-	docType string
+type ExprQuery struct {
+	DocType string
 	q       bq.Query
-	exact   bool
+	Exact   bool
 	filters []bq.Query // the request's filters (language, kinds, file pattern)
 }
 
 // within returns e with the clauses of f for its documents.
-func (e exprFTQuery) within(f Filter) exprFTQuery {
-	e.filters = f.clauses(e.docType)
+func (e ExprQuery) Within(f Filter) ExprQuery {
+	e.filters = f.clauses(e.DocType)
 	return e
 }
 
 // matchesAll reports whether e would match every document of its kind.
-func (e exprFTQuery) matchesAll() bool { return e.q == nil && len(e.filters) == 0 }
+func (e ExprQuery) MatchesAll() bool { return e.q == nil && len(e.filters) == 0 }
 
 // compileExpr compiles an expression for docType's documents. tokens tokenizes a query
 // word by the index's rules. Leaves bleve cannot decide exactly (phrases, regexes, paths
 // by regex, line numbers, visibility, parents, case-sensitive words) compile to a superset,
 // and the caller verifies the candidates.
-func compileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string, ft *Fulltext) exprFTQuery {
+func CompileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string, ft *Fulltext) ExprQuery {
 	c := exprCompiler{docType: docType, cs: cs, tokens: tokens, ft: ft}
 	q, exact := c.node(n)
-	return exprFTQuery{docType: docType, q: q, exact: exact}
+	return ExprQuery{DocType: docType, q: q, Exact: exact}
 }
 
 type exprCompiler struct {
@@ -169,7 +169,7 @@ func (c exprCompiler) everyDoc() bq.Query { return term(ftFieldDocType, c.docTyp
 
 // textFields returns the text fields a leaf of field searches in the compiler's documents.
 func (c exprCompiler) textFields(field string) []ftField {
-	if c.docType == ftDocTypeFile {
+	if c.docType == DocFile {
 		if field == "" || field == "content" {
 			return ftFileFields
 		}
@@ -179,13 +179,13 @@ func (c exprCompiler) textFields(field string) []ftField {
 	case "":
 		return ftSymbolFields
 	case "name":
-		return []ftField{{ftFieldName, boostName}}
+		return []ftField{{FieldName, boostName}}
 	case "signature":
-		return []ftField{{ftFieldSignature, boostSignature}}
+		return []ftField{{FieldSignature, boostSignature}}
 	case "doc":
-		return []ftField{{ftFieldDocComment, boostDocComment}}
+		return []ftField{{FieldDocComment, boostDocComment}}
 	case "body":
-		return []ftField{{ftFieldCodeBody, boostCodeBody}}
+		return []ftField{{FieldCodeBody, boostCodeBody}}
 	}
 	return nil
 }
@@ -193,9 +193,9 @@ func (c exprCompiler) textFields(field string) []ftField {
 func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 	switch l.Field {
 	case "lang":
-		return term(ftFieldLanguage, l.Text, 0), true
+		return term(FieldLanguage, l.Text, 0), true
 	case "kind":
-		if c.docType != ftDocTypeSymbol {
+		if c.docType != DocSymbol {
 			return nil, false
 		}
 		return term(ftFieldKind, l.Text, 0), true
@@ -239,7 +239,7 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 	}
 	switch l.Kind {
 	case query.Word, query.Phrase, query.PhrasePrefix:
-		if c.docType == ftDocTypeFile {
+		if c.docType == DocFile {
 			// Content words and phrases match as written, inside longer words too (return
 			// in "returned"), as rg -F does: their words are looked up inside terms.
 			text := l.Text
@@ -265,7 +265,7 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 		for _, t := range toks {
 			all = append(all, perField(func(f string) bq.Query { return term(f, t, 0) }))
 		}
-		exact := l.Kind == query.Word && !sensitive && c.docType == ftDocTypeSymbol
+		exact := l.Kind == query.Word && !sensitive && c.docType == DocSymbol
 		if len(all) == 1 {
 			return all[0], exact
 		}
@@ -275,7 +275,7 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 		if !isWordText(lower) {
 			return nil, false
 		}
-		return perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(lower); q.SetField(f); return q }), !sensitive && c.docType == ftDocTypeSymbol
+		return perField(func(f string) bq.Query { q := bleve.NewPrefixQuery(lower); q.SetField(f); return q }), !sensitive && c.docType == DocSymbol
 	case query.Fuzzy:
 		lower := strings.ToLower(l.Text)
 		if !isWordText(lower) {
@@ -286,7 +286,7 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 			q.SetFuzziness(l.Edits)
 			q.SetField(f)
 			return q
-		}), !sensitive && c.docType == ftDocTypeSymbol
+		}), !sensitive && c.docType == DocSymbol
 	case query.Wildcard:
 		lower := strings.ToLower(l.Text)
 		if !strings.ContainsAny(lower, "abcdefghijklmnopqrstuvwxyz0123456789_") {
@@ -404,16 +404,16 @@ func isPlainExt(s string) bool {
 }
 
 // compileExprDoc returns q restricted to docType when it would otherwise match anything.
-func (e exprFTQuery) query() bq.Query {
+func (e ExprQuery) query() bq.Query {
 	if e.q == nil {
-		return term(ftFieldDocType, e.docType, 0)
+		return term(ftFieldDocType, e.DocType, 0)
 	}
 	return e.q
 }
 
 // searchExpr runs a compiled expression and returns up to size hits, best first (score,
 // then id), and how many documents match.
-func (f *Fulltext) searchExpr(ctx context.Context, e exprFTQuery, size int) ([]ftHit, uint64, error) {
+func (f *Fulltext) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]ftHit, uint64, error) {
 	q := e.query()
 	if len(e.filters) > 0 {
 		b := bleve.NewBooleanQuery()
@@ -426,19 +426,19 @@ func (f *Fulltext) searchExpr(ctx context.Context, e exprFTQuery, size int) ([]f
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: search: %w", err)
 	}
-	prefix := ftDocIDPrefix(e.docType)
+	prefix := ftDocIDPrefix(e.DocType)
 	hits := make([]ftHit, 0, len(res.Hits))
 	for _, d := range res.Hits {
 		if !strings.HasPrefix(d.ID, prefix) {
 			continue
 		}
-		hits = append(hits, ftHit{id: strings.TrimPrefix(d.ID, prefix), score: d.Score})
+		hits = append(hits, ftHit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score})
 	}
 	return hits, res.Total, nil
 }
 
 // explainExpr returns e's bleve query as JSON.
-func (e exprFTQuery) explain() string {
+func (e ExprQuery) Explain() string {
 	b, err := json.Marshal(e.query())
 	if err != nil {
 		return fmt.Sprintf("(cannot print: %v)", err)
@@ -447,25 +447,25 @@ func (e exprFTQuery) explain() string {
 }
 
 // isWordByte reports whether r is a word character, as the tokenizer sees words.
-func isWordByte(r rune) bool {
+func IsWordByte(r rune) bool {
 	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= utf8.RuneSelf && r != utf8.RuneError
 }
 
 // literalWords returns the runs of word characters of a literal, as the tokenizer sees
 // words.
 func literalWords(lit string) []string {
-	return strings.FieldsFunc(lit, func(r rune) bool { return !isWordByte(r) })
+	return strings.FieldsFunc(lit, func(r rune) bool { return !IsWordByte(r) })
 }
 
 // startsWithWord and endsWithWord report whether lit starts or ends with a word character.
 func startsWithWord(lit string) bool {
 	r, _ := utf8.DecodeRuneInString(lit)
-	return isWordByte(r)
+	return IsWordByte(r)
 }
 
 func endsWithWord(lit string) bool {
 	r, _ := utf8.DecodeLastRuneInString(lit)
-	return isWordByte(r)
+	return IsWordByte(r)
 }
 
 // isWordText reports whether s is one word: what a prefix or fuzzy query can look up.
@@ -474,7 +474,7 @@ func isWordText(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !isWordByte(r) {
+		if !IsWordByte(r) {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 import (
 	"context"
@@ -21,21 +21,21 @@ import (
 // in the store; a search hands them to bleve with the count of symbol documents.
 
 // metaFieldLengths is the meta key of the measured field lengths (JSON of fieldLengths).
-const metaFieldLengths = "fulltext_field_lengths"
+const MetaFieldLengths = "fulltext_field_lengths"
 
 // fieldLengthSample is how many symbols the averages are measured on.
 const fieldLengthSample = 4000
 
 // fieldLengths are the average lengths in tokens of the symbol text fields, over every
 // symbol document (an absent doc comment counts as 0), and the count of symbol documents.
-type fieldLengths struct {
+type FieldLengths struct {
 	Symbols int                `json:"symbols"`
 	Avg     map[string]float64 `json:"avg"`
 }
 
 // defaultFieldLengths stand in until an index run measured the workspace's (an index
 // built before they were measured): the averages on corpus.sh small.
-var defaultFieldLengths = map[string]float64{ftFieldName: 3, ftFieldSignature: 9, ftFieldDocComment: 20, ftFieldCodeBody: 40}
+var defaultFieldLengths = map[string]float64{FieldName: 3, FieldSignature: 9, FieldDocComment: 20, FieldCodeBody: 40}
 
 // fieldLengthDrift is how far the count of symbols may move before an update measures the
 // field lengths again.
@@ -45,7 +45,7 @@ const fieldLengthDrift = 0.1
 // tokenized as the full-text index tokenizes them, and keeps them in the store: after a
 // full build (force), when none were measured, or when the count of symbols moved by more
 // than fieldLengthDrift since they were.
-func (f *Fulltext) measureFieldLengths(ctx context.Context, st *store.Store, force bool) error {
+func (f *Fulltext) MeasureFieldLengths(ctx context.Context, st *store.Store, force bool) error {
 	// Counted from the files' totals (a covering index) and the largest rowid (the end of
 	// the table's b-tree): count(*) over the symbols read every page of the table, a third
 	// of a second on corpus.sh full at the end of every update.
@@ -57,14 +57,14 @@ func (f *Fulltext) measureFieldLengths(ctx context.Context, st *store.Store, for
 		return fmt.Errorf("index: count symbols: %w", err)
 	}
 	if !force {
-		if v, err := st.Meta(metaFieldLengths); err == nil && v != "" {
-			var old fieldLengths
+		if v, err := st.Meta(MetaFieldLengths); err == nil && v != "" {
+			var old FieldLengths
 			if json.Unmarshal([]byte(v), &old) == nil && math.Abs(float64(n-int64(old.Symbols))) <= fieldLengthDrift*float64(old.Symbols) {
 				return nil
 			}
 		}
 	}
-	fl := fieldLengths{Symbols: int(n), Avg: map[string]float64{}}
+	fl := FieldLengths{Symbols: int(n), Avg: map[string]float64{}}
 	if n == 0 {
 		return saveFieldLengths(st, fl)
 	}
@@ -93,13 +93,13 @@ func (f *Fulltext) measureFieldLengths(ctx context.Context, st *store.Store, for
 			}
 			curPath = path
 		}
-		tk := f.tokenizer(lang)
+		tk := f.Tokenizer(lang)
 		count := func(text string) int { return len(tk.Append(nil, text)) }
-		totals[ftFieldName] += count(name)
-		totals[ftFieldSignature] += count(sig)
-		totals[ftFieldDocComment] += count(doc)
+		totals[FieldName] += count(name)
+		totals[FieldSignature] += count(sig)
+		totals[FieldDocComment] += count(doc)
 		if start >= 0 && end <= len(content) && start <= end {
-			totals[ftFieldCodeBody] += count(store.SymbolBody(kind, content, start, end))
+			totals[FieldCodeBody] += count(store.SymbolBody(kind, content, start, end))
 		}
 		sampled++
 	}
@@ -112,28 +112,28 @@ func (f *Fulltext) measureFieldLengths(ctx context.Context, st *store.Store, for
 	return saveFieldLengths(st, fl)
 }
 
-func saveFieldLengths(st *store.Store, fl fieldLengths) error {
+func saveFieldLengths(st *store.Store, fl FieldLengths) error {
 	b, err := json.Marshal(fl)
 	if err != nil {
 		return err
 	}
-	return st.SetMeta(metaFieldLengths, string(b))
+	return st.SetMeta(MetaFieldLengths, string(b))
 }
 
 // bm25Stats are the statistics a search of symbol documents hands bleve, read from the store
 // once per searcher.
-type bm25Stats struct {
+type BM25 struct {
 	once  sync.Once
 	stats *search.BM25Stats
 }
 
 // get returns the statistics: the measured averages (or the defaults) for the symbol text
 // fields and 1 for every other field, over the symbol documents.
-func (b *bm25Stats) get(store *store.Store, ft *Fulltext) *search.BM25Stats {
+func (b *BM25) Get(store *store.Store, ft *Fulltext) *search.BM25Stats {
 	b.once.Do(func() {
-		fl := fieldLengths{Avg: defaultFieldLengths}
-		if v, err := store.Meta(metaFieldLengths); err == nil && v != "" {
-			var m fieldLengths
+		fl := FieldLengths{Avg: defaultFieldLengths}
+		if v, err := store.Meta(MetaFieldLengths); err == nil && v != "" {
+			var m FieldLengths
 			if json.Unmarshal([]byte(v), &m) == nil && len(m.Avg) > 0 {
 				fl = m
 			}
@@ -163,15 +163,15 @@ func (b *bm25Stats) get(store *store.Store, ft *Fulltext) *search.BM25Stats {
 }
 
 // symbols returns the count of symbol documents the statistics are over (0: unknown).
-func (b *bm25Stats) symbols(store *store.Store, ft *Fulltext) int {
-	if st := b.get(store, ft); st != nil {
+func (b *BM25) Symbols(store *store.Store, ft *Fulltext) int {
+	if st := b.Get(store, ft); st != nil {
 		return int(st.DocCount)
 	}
 	return 0
 }
 
 // withBM25 returns ctx carrying stats for bleve (nil: none).
-func withBM25(ctx context.Context, stats *search.BM25Stats) context.Context {
+func WithBM25(ctx context.Context, stats *search.BM25Stats) context.Context {
 	if stats == nil {
 		return ctx
 	}

@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ import (
 // ftTestSymbols and ftTestFiles cover several languages, an unknown one and the naming
 // conventions the tokenizer bridges.
 var (
-	ftTestSymbols = []symbolDoc{
+	ftTestSymbols = []SymbolDoc{
 		{ID: "1", Name: "getUserData", Signature: "func getUserData(id string) (*User, error)", DocComment: "getUserData loads a user.", CodeBody: "return db.Find(id)", Language: "go", Kind: "function", Path: "api/user.go"},
 		{ID: "2", Name: "get_user_data", Signature: "pub fn get_user_data(id: &str) -> Result<User>", CodeBody: "self.db.find(id)", Language: "rust", Kind: "function", Path: "src/user.rs"},
 		{ID: "3", Name: "IUserService", Signature: "public interface IUserService", Language: "csharp", Kind: "interface", Path: "Services/IUserService.cs"},
@@ -34,7 +34,7 @@ var (
 		{ID: "5", Name: "Island", Signature: "class Island(BaseModel):", DocComment: "An island on the map.", Language: "py", Kind: "class", Path: "geo/island.py"},
 		{ID: "6", Name: "Setup", Signature: "## Setup", Language: "markdown", Kind: "heading", Path: "README.md"},
 	}
-	ftTestFiles = []fileDoc{
+	ftTestFiles = []FileDoc{
 		{Path: "api/user.go", Language: "go", Content: "package api\n\nfunc getUserData(id string) (*User, error) {\n\treturn db.Find(id)\n}\n"},
 		{Path: "src/user.rs", Language: "rust", Content: "use std::io::Read;\n\npub fn get_user_data(id: &str) -> Result<User> {\n    self.db.find(id)\n}\n"},
 		{Path: "geo/island.py", Language: "python", Content: "class Island(BaseModel):\n    \"\"\"An island on the map.\"\"\"\n"},
@@ -57,7 +57,7 @@ func openTestFulltext(t *testing.T, dir string) *Fulltext {
 
 func fillTestFulltext(t *testing.T, f *Fulltext) {
 	t.Helper()
-	b := f.newBatch()
+	b := f.NewBatch()
 	for _, d := range ftTestSymbols {
 		b.AddSymbol(d)
 	}
@@ -67,7 +67,7 @@ func fillTestFulltext(t *testing.T, f *Fulltext) {
 	if got, want := b.Size(), len(ftTestSymbols)+len(ftTestFiles); got != want {
 		t.Errorf("batch Size() = %d, want %d", got, want)
 	}
-	if err := f.apply(b); err != nil {
+	if err := f.Apply(b); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	if b.Size() != 0 {
@@ -114,31 +114,31 @@ func ftAnd(qs ...query.Query) query.Query { return bleve.NewConjunctionQuery(qs.
 func TestFulltextSearch(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
 	fillTestFulltext(t, f)
-	symbols := ftTerm(ftFieldDocType, ftDocTypeSymbol)
-	files := ftTerm(ftFieldDocType, ftDocTypeFile)
+	symbols := ftTerm(ftFieldDocType, DocSymbol)
+	files := ftTerm(ftFieldDocType, DocFile)
 	tests := []struct {
 		name string
 		q    query.Query
 		want []string
 	}{
-		{"camel query finds both conventions", ftQueryTokens(ftFieldName, "go", "getUserData"), []string{"s:1", "s:2"}},
-		{"snake query finds both conventions", ftQueryTokens(ftFieldName, "rust", "get_user_data"), []string{"s:1", "s:2"}},
-		{"whole word", ftTerm(ftFieldName, "getuserdata"), []string{"s:1"}},
-		{"language filter", ftAnd(ftQueryTokens(ftFieldName, "go", "getUserData"), ftTerm(ftFieldLanguage, "rust")), []string{"s:2"}},
+		{"camel query finds both conventions", ftQueryTokens(FieldName, "go", "getUserData"), []string{"s:1", "s:2"}},
+		{"snake query finds both conventions", ftQueryTokens(FieldName, "rust", "get_user_data"), []string{"s:1", "s:2"}},
+		{"whole word", ftTerm(FieldName, "getuserdata"), []string{"s:1"}},
+		{"language filter", ftAnd(ftQueryTokens(FieldName, "go", "getUserData"), ftTerm(FieldLanguage, "rust")), []string{"s:2"}},
 		{"content of files", ftAnd(ftQueryTokens(ftFieldContent, "go", "getUserData"), files), []string{"f:README.md", "f:api/user.go", "f:src/user.rs"}},
-		{"doc_type symbol", ftAnd(ftTerm(ftFieldName, "island"), symbols), []string{"s:5"}},
+		{"doc_type symbol", ftAnd(ftTerm(FieldName, "island"), symbols), []string{"s:5"}},
 		{"doc_type file", ftAnd(ftTerm(ftFieldContent, "island"), files), []string{"f:geo/island.py"}},
 		{"python island has no land", ftTerm(ftFieldContent, "land"), nil},
-		{"csharp variant", ftTerm(ftFieldName, "userservice"), []string{"s:3"}},
-		{"alias resolves to canonical language", ftTerm(ftFieldLanguage, "python"), []string{"f:geo/island.py", "s:5"}},
-		{"unknown language kept as given", ftAnd(ftTerm(ftFieldLanguage, "markdown"), symbols), []string{"s:6"}},
+		{"csharp variant", ftTerm(FieldName, "userservice"), []string{"s:3"}},
+		{"alias resolves to canonical language", ftTerm(FieldLanguage, "python"), []string{"f:geo/island.py", "s:5"}},
+		{"unknown language kept as given", ftAnd(ftTerm(FieldLanguage, "markdown"), symbols), []string{"s:6"}},
 		{"rust operator in rust content", ftTerm(ftFieldContent, "::"), []string{"f:src/user.rs"}},
 		{"kind", ftTerm(ftFieldKind, "interface"), []string{"s:3", "s:4"}},
 		{"path", ftTerm(ftFieldPath, "api/user.go"), []string{"f:api/user.go", "s:1"}},
-		{"doc comment", ftTerm(ftFieldDocComment, "loads"), []string{"s:1"}},
-		{"code body", ftTerm(ftFieldCodeBody, "find"), []string{"s:1", "s:2"}},
+		{"doc comment", ftTerm(FieldDocComment, "loads"), []string{"s:1"}},
+		{"code body", ftTerm(FieldCodeBody, "find"), []string{"s:1", "s:2"}},
 		// No term vectors: phrases are checked against the stored text by search, not here.
-		{"no phrases in the index", bleve.NewPhraseQuery([]string{"getuserdata", "id"}, ftFieldSignature), nil},
+		{"no phrases in the index", bleve.NewPhraseQuery([]string{"getuserdata", "id"}, FieldSignature), nil},
 		{"no _all field", ftTerm("_all", "island"), nil},
 	}
 	for _, tt := range tests {
@@ -153,7 +153,7 @@ func TestFulltextSearch(t *testing.T) {
 func TestFulltextStoresNothing(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
 	fillTestFulltext(t, f)
-	req := bleve.NewSearchRequest(ftTerm(ftFieldName, "get_user_data"))
+	req := bleve.NewSearchRequest(ftTerm(FieldName, "get_user_data"))
 	req.Fields = []string{"*"}
 	res, err := f.bleveIndex().Search(req)
 	if err != nil || len(res.Hits) != 1 || res.Hits[0].ID != "s:2" {
@@ -171,16 +171,16 @@ func TestFulltextCounts(t *testing.T) {
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
 
 	// Re-adding replaces; deleting removes.
-	b := f.newBatch()
+	b := f.NewBatch()
 	b.AddSymbol(ftTestSymbols[0])
 	b.Delete(store.SymbolDocID("2"))
 	b.Delete(store.FileDocID("src/user.rs"))
 	b.Delete(store.FileDocID("no/such/file"))
-	if err := f.apply(b); err != nil {
+	if err := f.Apply(b); err != nil {
 		t.Fatal(err)
 	}
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols))-1, uint64(len(ftTestFiles))-1)
-	if got := ftSearch(t, f, ftQueryTokens(ftFieldName, "go", "getUserData")); !slices.Equal(got, []string{"s:1"}) {
+	if got := ftSearch(t, f, ftQueryTokens(FieldName, "go", "getUserData")); !slices.Equal(got, []string{"s:1"}) {
 		t.Errorf("after delete: found %v, want [s:1]", got)
 	}
 	if got := ftSearch(t, f, ftTerm(ftFieldContent, "::")); got != nil {
@@ -225,7 +225,7 @@ func TestFulltextReopen(t *testing.T) {
 	if v, err := f.Meta("missing"); err != nil || v != "" {
 		t.Errorf(`Meta("missing") = %q, %v, want ""`, v, err)
 	}
-	if got := ftSearch(t, f, ftQueryTokens(ftFieldName, "go", "getUserData")); len(got) != 2 {
+	if got := ftSearch(t, f, ftQueryTokens(FieldName, "go", "getUserData")); len(got) != 2 {
 		t.Errorf("after reopen: found %v, want two symbols", got)
 	}
 
@@ -239,8 +239,8 @@ func TestFulltextReopen(t *testing.T) {
 	}
 	for typ, want := range map[string]string{"file_rust": "quarry-rust", "symbol_go": "quarry-go", "file_": "quarry-code"} {
 		field := ftFieldContent
-		if strings.HasPrefix(typ, ftDocTypeSymbol) {
-			field = ftFieldCodeBody
+		if strings.HasPrefix(typ, DocSymbol) {
+			field = FieldCodeBody
 		}
 		dm := im.TypeMapping[typ]
 		if dm == nil || dm.Properties[field] == nil || len(dm.Properties[field].Fields) != 1 {
@@ -372,10 +372,10 @@ func TestFulltextLocked(t *testing.T) {
 
 func TestFulltextBatchError(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
-	b := f.newBatch()
+	b := f.NewBatch()
 	b.AddFile(ftTestFiles[0])
 	b.add("", &ftFileDocument{}) // bleve refuses an empty id
-	if err := f.apply(b); err == nil {
+	if err := f.Apply(b); err == nil {
 		t.Error("Apply of a batch with an empty id succeeded")
 	}
 	ftCheckCounts(t, f, 0, 0)
@@ -396,7 +396,7 @@ func TestFulltextVersion(t *testing.T) {
 
 	// Editing a language file changes the version.
 	base, edited := fstest.MapFS{}, fstest.MapFS{}
-	files, err := filepath.Glob(filepath.Join("..", "languages", "*.toml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "languages", "*.toml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("language files: %v, %v", files, err)
 	}
@@ -438,13 +438,13 @@ func ftBenchRoot() string { return filepath.Join(runtime.GOROOT(), "src", "net",
 const ftBenchLimit = 512 << 20
 
 // ftBenchCorpus reads the source files under root whose language is known.
-func ftBenchCorpus(b *testing.B, root string) ([]fileDoc, int) {
+func ftBenchCorpus(b *testing.B, root string) ([]FileDoc, int) {
 	b.Helper()
 	reg, err := languages.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var files []fileDoc
+	var files []FileDoc
 	total := 0
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || total >= ftBenchLimit {
@@ -459,7 +459,7 @@ func ftBenchCorpus(b *testing.B, root string) ([]fileDoc, int) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		files = append(files, fileDoc{Path: filepath.ToSlash(rel), Language: lang.Name, Content: string(data)})
+		files = append(files, FileDoc{Path: filepath.ToSlash(rel), Language: lang.Name, Content: string(data)})
 		total += len(data)
 		return nil
 	})
@@ -477,8 +477,8 @@ var ftBenchDecl = regexp.MustCompile(`^\s*(?:(?:export|pub|public|private|protec
 
 // ftBenchSymbols makes fake symbol documents: one for each line of a file that looks like a
 // declaration, with the comment lines above it and up to 30 lines of body.
-func ftBenchSymbols(files []fileDoc) []symbolDoc {
-	var syms []symbolDoc
+func ftBenchSymbols(files []FileDoc) []SymbolDoc {
+	var syms []SymbolDoc
 	for _, f := range files {
 		lines := strings.Split(f.Content, "\n")
 		for i, line := range lines {
@@ -490,7 +490,7 @@ func ftBenchSymbols(files []fileDoc) []symbolDoc {
 			for doc > 0 && strings.HasPrefix(strings.TrimSpace(lines[doc-1]), "//") {
 				doc--
 			}
-			syms = append(syms, symbolDoc{
+			syms = append(syms, SymbolDoc{
 				ID: fmt.Sprintf("%s:%d", f.Path, i+1), Name: m[1],
 				Signature: strings.TrimSpace(line), DocComment: strings.Join(lines[doc:i], "\n"),
 				CodeBody: strings.Join(lines[i:min(i+30, len(lines))], "\n"), Language: f.Language,
@@ -503,12 +503,12 @@ func ftBenchSymbols(files []fileDoc) []symbolDoc {
 
 // ftBenchDoc is a file or a symbol document.
 type ftBenchDoc struct {
-	file *fileDoc
-	sym  *symbolDoc
+	file *FileDoc
+	sym  *SymbolDoc
 }
 
 // ftBenchDocs orders documents as an indexer sends them: each file, then its symbols.
-func ftBenchDocs(files []fileDoc, syms []symbolDoc) []ftBenchDoc {
+func ftBenchDocs(files []FileDoc, syms []SymbolDoc) []ftBenchDoc {
 	var docs []ftBenchDoc
 	j := 0
 	for i := range files {
@@ -529,7 +529,7 @@ func ftFill(f *Fulltext, docs []ftBenchDoc, batchSize, workers int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := f.newBatch()
+			b := f.NewBatch()
 			for chunk := range chunks {
 				for _, d := range chunk {
 					if d.file != nil {
@@ -538,7 +538,7 @@ func ftFill(f *Fulltext, docs []ftBenchDoc, batchSize, workers int) error {
 						b.AddSymbol(*d.sym)
 					}
 				}
-				if err := f.apply(b); err != nil {
+				if err := f.Apply(b); err != nil {
 					errs <- err
 					for range chunks { // let the sender finish
 					}
@@ -602,8 +602,8 @@ func ftBenchCases() []ftBenchCase {
 		{"batch=5000/workers=2", 5000, 2, def},
 		{"batch=2000/workers=3", 2000, 3, def},
 		{"batch=2000/workers=2/tv=none", 2000, 2, tv()},
-		{"batch=2000/workers=2/tv=signature", 2000, 2, tv(ftFieldSignature)},
-		{"batch=2000/workers=2/tv=all", 2000, 2, tv(ftFieldName, ftFieldSignature, ftFieldContent)},
+		{"batch=2000/workers=2/tv=signature", 2000, 2, tv(FieldSignature)},
+		{"batch=2000/workers=2/tv=all", 2000, 2, tv(FieldName, FieldSignature, ftFieldContent)},
 		{"batch=2000/workers=2/persisters=2", 2000, 2, persisters},
 		{"batch=2000/workers=2/zap15", 2000, 2, zap15},
 	}
@@ -665,7 +665,7 @@ func BenchmarkFulltextIndexCorpus(b *testing.B) {
 // matches) queries by those rules after the rules changed.
 func TestFulltextKeepsBuildRules(t *testing.T) {
 	edited := fstest.MapFS{}
-	files, err := filepath.Glob(filepath.Join("..", "languages", "*.toml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "languages", "*.toml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("language files: %v, %v", files, err)
 	}
@@ -685,9 +685,9 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 	idx, err := ftCreate(dir, oldReg, ftDefaultOptions, oldVersion)
 	ftMust(t, err)
 	old := &Fulltext{idx: idx, reg: oldReg}
-	b := old.newBatch()
-	b.AddSymbol(symbolDoc{ID: "1", Name: "UserModel", Signature: "a ~~ b", Language: "python", Kind: "class", Path: "m.py"})
-	ftMust(t, old.apply(b))
+	b := old.NewBatch()
+	b.AddSymbol(SymbolDoc{ID: "1", Name: "UserModel", Signature: "a ~~ b", Language: "python", Kind: "class", Path: "m.py"})
+	ftMust(t, old.Apply(b))
 	ftMust(t, old.Close())
 
 	f, status, err := OpenFulltextReader(dir)
@@ -706,7 +706,7 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 	if old := ftTerms(f.Analyzer("python").Analyze([]byte("a ~~ b"))); !slices.Equal(old, []string{"a", "~~", "b"}) {
 		t.Errorf("the reopened python analyzer gives %v for a ~~ b, want [a ~~ b]", old)
 	}
-	if got := ftSearch(t, f, ftTerm(ftFieldSignature, "~~")); !slices.Equal(got, []string{"s:1"}) {
+	if got := ftSearch(t, f, ftTerm(FieldSignature, "~~")); !slices.Equal(got, []string{"s:1"}) {
 		t.Errorf("search ~~ = %v, want [s:1]", got)
 	}
 	if a := f.Analyzer("cobol"); a == nil || !slices.Equal(ftTerms(a.Analyze([]byte("a->b"))), []string{"a", "b"}) {

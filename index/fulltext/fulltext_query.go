@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 // The full-text side of a search: what a target asks of the full-text index (an ftQuery),
 // compiled into a bleve query and run. This file is the only one that builds bleve queries;
@@ -36,20 +36,20 @@ type ftField struct {
 // Fields searched per target: a symbol by its name, signature, doc comment and body; a
 // file by its content.
 var (
-	ftSymbolFields = []ftField{{ftFieldName, boostName}, {ftFieldSignature, boostSignature}, {ftFieldDocComment, boostDocComment}, {ftFieldCodeBody, boostCodeBody}}
+	ftSymbolFields = []ftField{{FieldName, boostName}, {FieldSignature, boostSignature}, {FieldDocComment, boostDocComment}, {FieldCodeBody, boostCodeBody}}
 	ftFileFields   = []ftField{{ftFieldContent, 1}}
 )
 
 // ftQuery is one search of the full-text index: every token (any, unless all) in one of
 // fields, within the request's filters.
-type ftQuery struct {
-	docType string // ftDocTypeSymbol or ftDocTypeFile
-	tokens  []string
-	all     bool
+type Query struct {
+	DocType string // ftDocTypeSymbol or ftDocTypeFile
+	Tokens  []string
+	All     bool
 	// prose widens each token to its inflected forms and related words (a prose query);
 	// nil: each token as written.
-	prose  *Prose
-	filter Filter
+	Prose  *Prose
+	Filter Filter
 }
 
 // Filter is what every document must match besides its words: its language, a symbol's
@@ -72,13 +72,13 @@ type Prose struct {
 
 // ftHit is a document found, by the id of what it stands for (a symbol id, a file path).
 type ftHit struct {
-	id    string
-	score float64
+	ID    string
+	Score float64
 }
 
 // fields returns the fields s searches.
-func (s ftQuery) fields() []ftField {
-	if s.docType == ftDocTypeSymbol {
+func (s Query) fields() []ftField {
+	if s.DocType == DocSymbol {
 		return ftSymbolFields
 	}
 	return ftFileFields
@@ -89,12 +89,12 @@ func (s ftQuery) fields() []ftField {
 // There is no clause on doc_type: the text fields of symbols and files differ, so the words
 // already pick the kind of document, and a term matching every symbol (three quarters of a
 // million on corpus.sh full) made each search walk its postings: 11 ms of a 12 ms median.
-func (s ftQuery) compile() bq.Query {
-	clauses := make([]bq.Query, len(s.tokens))
-	for i, t := range s.tokens {
+func (s Query) compile() bq.Query {
+	clauses := make([]bq.Query, len(s.Tokens))
+	for i, t := range s.Tokens {
 		forms := []string{t}
-		if s.prose != nil {
-			forms = s.prose.Forms(t)
+		if s.Prose != nil {
+			forms = s.Prose.Forms(t)
 		}
 		var alts []bq.Query
 		for _, f := range s.fields() {
@@ -104,29 +104,29 @@ func (s ftQuery) compile() bq.Query {
 			// (Leaving them out of signatures too cut the dev descriptions' MRR@10 from
 			// 0.502 to 0.456.)
 			fforms := forms
-			if f.name == ftFieldCodeBody {
+			if f.name == FieldCodeBody {
 				fforms = forms[:1]
 			}
 			for _, form := range fforms {
 				alts = append(alts, term(f.name, form, f.boost))
 			}
-			if s.prose != nil && f.name != ftFieldCodeBody {
-				for _, r := range s.prose.Related(t) {
-					alts = append(alts, term(f.name, r, f.boost*s.prose.RelatedWeight))
+			if s.Prose != nil && f.name != FieldCodeBody {
+				for _, r := range s.Prose.Related(t) {
+					alts = append(alts, term(f.name, r, f.boost*s.Prose.RelatedWeight))
 				}
 			}
 		}
 		clauses[i] = disjunction(alts)
 	}
 	var scored bq.Query = bleve.NewDisjunctionQuery(clauses...)
-	if s.all {
+	if s.All {
 		scored = bleve.NewConjunctionQuery(clauses...)
 	}
 	b := bleve.NewBooleanQuery()
 	b.AddMust(append([]bq.Query{scored}, s.filters()...)...)
-	if len(s.filter.Exclude) > 0 {
+	if len(s.Filter.Exclude) > 0 {
 		var not []bq.Query
-		for _, re := range s.filter.Exclude {
+		for _, re := range s.Filter.Exclude {
 			not = append(not, regexpQuery(ftFieldPath, re))
 		}
 		b.AddMustNot(not...)
@@ -135,16 +135,16 @@ func (s ftQuery) compile() bq.Query {
 }
 
 // filters returns the clauses every document must match besides its words.
-func (s ftQuery) filters() []bq.Query { return s.filter.clauses(s.docType) }
+func (s Query) filters() []bq.Query { return s.Filter.clauses(s.DocType) }
 
 // clauses returns the clauses of f (language, kinds, the file pattern's includes) for
 // docType's documents.
 func (f Filter) clauses(docType string) []bq.Query {
 	var must []bq.Query
 	if f.Language != "" {
-		must = append(must, term(ftFieldLanguage, f.Language, 0))
+		must = append(must, term(FieldLanguage, f.Language, 0))
 	}
-	if docType == ftDocTypeSymbol && len(f.Kinds) > 0 {
+	if docType == DocSymbol && len(f.Kinds) > 0 {
 		var kinds []bq.Query
 		for _, k := range f.Kinds {
 			kinds = append(kinds, term(ftFieldKind, k, 0))
@@ -186,30 +186,30 @@ func regexpQuery(field, re string) bq.Query {
 }
 
 // search runs s and returns up to size hits, best first, and how many documents match.
-func (f *Fulltext) search(ctx context.Context, s ftQuery, size int) ([]ftHit, uint64, error) {
+func (f *Fulltext) Search(ctx context.Context, s Query, size int) ([]ftHit, uint64, error) {
 	sr := bleve.NewSearchRequestOptions(s.compile(), size, 0, false)
 	res, err := f.idx.SearchInContext(ctx, sr)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: search: %w", err)
 	}
-	prefix := ftDocIDPrefix(s.docType)
+	prefix := ftDocIDPrefix(s.DocType)
 	hits := make([]ftHit, len(res.Hits))
 	for i, d := range res.Hits {
-		hits[i] = ftHit{id: strings.TrimPrefix(d.ID, prefix), score: d.Score}
+		hits[i] = ftHit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score}
 	}
 	return hits, res.Total, nil
 }
 
 // ftDocIDPrefix is the prefix of the document ids of docType.
 func ftDocIDPrefix(docType string) string {
-	if docType == ftDocTypeSymbol {
+	if docType == DocSymbol {
 		return store.SymbolDocPrefix
 	}
 	return store.FileDocPrefix
 }
 
 // explain returns s's bleve query as JSON.
-func (s ftQuery) explain() string {
+func (s Query) Explain() string {
 	b, err := json.Marshal(s.compile())
 	if err != nil {
 		return fmt.Sprintf("(cannot print: %v)", err)
@@ -218,7 +218,7 @@ func (s ftQuery) explain() string {
 }
 
 // tokenizer returns the tokenizer of lang as f was built with it.
-func (f *Fulltext) tokenizer(lang string) *tokenizer.Tokenizer {
+func (f *Fulltext) Tokenizer(lang string) *tokenizer.Tokenizer {
 	if a, ok := f.Analyzer(lang).(*analysis.DefaultAnalyzer); ok {
 		if t, ok := a.Tokenizer.(ftTokenizer); ok {
 			return t.tk
@@ -229,7 +229,7 @@ func (f *Fulltext) tokenizer(lang string) *tokenizer.Tokenizer {
 
 // docFreqs returns, for each of terms, the most documents it is found in among fields
 // (0 where the index cannot say).
-func (f *Fulltext) docFreqs(ctx context.Context, terms []string, fields ...string) []uint64 {
+func (f *Fulltext) DocFreqs(ctx context.Context, terms []string, fields ...string) []uint64 {
 	out := make([]uint64, len(terms))
 	ix, err := f.idx.Advanced()
 	if err != nil {

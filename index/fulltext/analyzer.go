@@ -1,4 +1,4 @@
-package index
+package fulltext
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
 
@@ -212,4 +213,12 @@ func init() {
 	if err := registry.RegisterTokenizer(ftTokenizerType, ftNewTokenizer); err != nil {
 		panic(fmt.Sprintf("index: register the quarry tokenizer: %v", err))
 	}
+}
+
+var stemmer = porter.NewPorterStemmer()
+
+// Stem returns the Porter stem of a lower-case word.
+func Stem(w string) string {
+	out := stemmer.Filter(analysis.TokenStream{{Term: []byte(w)}})
+	return string(out[0].Term)
 }
