@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 )
@@ -152,11 +153,11 @@ func (ix *Writer) Store() *store.Store { return ix.store }
 // transactions, the full-text batches applied), never wait, and must be done before the
 // writer closes. Over a first load (nothing committed yet to answer from, lookup indexes
 // dropped) it returns nil.
-func (ix *Writer) Searcher() (*Searcher, error) {
+func (ix *Writer) Searcher() (*search.Searcher, error) {
 	if ix.firstLoad || ix.ftStatus != fulltext.FulltextReady {
 		return nil, nil
 	}
-	return NewSearcher(ix.store, ix.ft)
+	return search.NewSearcher(ix.store, ix.ft)
 }
 
 // Close waits for the full-text batches in flight and closes both indexes. After a Close

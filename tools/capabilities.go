@@ -2,7 +2,7 @@ package tools
 
 import (
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -46,7 +46,7 @@ func GetCapabilities() (*Capabilities, error) {
 	c := &Capabilities{AgentVersion: AgentVersion, Languages: reg.Names(), Kinds: extract.Kinds(), ErrorCodes: Codes,
 		Transports: Transports, Limits: Limits{DefaultLimit: DefaultLimit, MaxLimit: MaxLimit, MaxContext: MaxContext, MaxQuery: MaxQueryBytes},
 		FilePattern: "globs separated by commas; * (not /), ** (any depth), ?, [abc], {a,b}; a glob without / matches the file name at any depth; !glob excludes"}
-	for _, t := range index.Targets {
+	for _, t := range search.Targets {
 		c.Targets = append(c.Targets, string(t))
 	}
 	for _, op := range Operations {

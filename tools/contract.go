@@ -15,9 +15,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
@@ -92,10 +92,10 @@ func AsError(err error) *Error {
 	wrap := func(code Code, path string) *Error {
 		return &Error{Code: code, Message: err.Error(), Path: path, err: err}
 	}
-	var bad *index.BadRequestError
+	var bad *search.BadRequestError
 	var pat *query.PatternError
 	switch {
-	case errors.Is(err, index.ErrEmptyQuery):
+	case errors.Is(err, search.ErrEmptyQuery):
 		return wrap(CodeBadQuery, "query")
 	case errors.As(err, &bad):
 		if bad.Field == "query" {

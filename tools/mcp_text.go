@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -117,13 +117,13 @@ func renderHits(b *strings.Builder, hits []Hit) {
 			stale = " [stale: file changed since indexed]"
 		}
 		switch h.Hit {
-		case index.HitDefinition:
+		case search.HitDefinition:
 			fmt.Fprintf(b, "%s:%d: %s %s", p, h.Line, h.Kind, h.Name)
 			if sig := strings.Join(strings.Fields(h.Signature), " "); sig != "" {
 				b.WriteString(" — " + sig)
 			}
 			b.WriteString(stale + "\n")
-		case index.HitContent:
+		case search.HitContent:
 			text := strings.TrimSpace(h.Text)
 			if len(h.Context) > 0 { // keep the indentation that the context lines show
 				text = strings.TrimRight(h.Text, " \t\r")

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -266,7 +266,7 @@ func notDefined(ctx context.Context, x *workspace.SearchIndex, name string) erro
 		}
 	}
 	if q, err := query.Parse(name); err == nil {
-		res, err := workspace.Search(ctx, []*workspace.SearchIndex{x}, index.Request{Query: q, Target: index.TargetDefinitions, Limit: maxNearest})
+		res, err := workspace.Search(ctx, []*workspace.SearchIndex{x}, search.Request{Query: q, Target: search.TargetDefinitions, Limit: maxNearest})
 		if err == nil {
 			for _, h := range res.Hits {
 				add(h.Name, h.Kind, h.Path, h.Line)

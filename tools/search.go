@@ -16,6 +16,7 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -41,16 +42,16 @@ type SearchRequest struct {
 }
 
 // Hit is one search or goto result: the index's hit, as it is on the wire.
-type Hit = index.Hit
+type Hit = search.Hit
 
 // ContextLine is one line of source shown with a hit.
-type ContextLine = index.ContextLine
+type ContextLine = search.ContextLine
 
 // What a hit is (its hit field).
 const (
-	HitDefinition = index.HitDefinition
-	HitContent    = index.HitContent
-	HitFile       = index.HitFile
+	HitDefinition = search.HitDefinition
+	HitContent    = search.HitContent
+	HitFile       = search.HitFile
 )
 
 // Targets lists the search targets, the default first.
@@ -60,7 +61,7 @@ func Targets() []string { return targetNames() }
 // query and the compiled full-text query of each target.
 type Plan struct {
 	Workspace string
-	index.Plan
+	search.Plan
 }
 
 // ExplainSearch checks req like Search and returns how it would run in each workspace,
@@ -112,7 +113,7 @@ const (
 
 // indexRequest checks req and turns it into the index's request, which the layers below
 // trust: this is the one place a search request is validated and its defaults applied.
-func (s *Service) indexRequest(req SearchRequest) (index.Request, error) {
+func (s *Service) indexRequest(req SearchRequest) (search.Request, error) {
 	out, _, err := s.searchRequest(req)
 	return out, err
 }
@@ -125,7 +126,7 @@ type checkedSearch struct {
 
 // searchRequest is indexRequest that also returns the workspace searched and the query's
 // directives.
-func (s *Service) searchRequest(req SearchRequest) (index.Request, checkedSearch, error) {
+func (s *Service) searchRequest(req SearchRequest) (search.Request, checkedSearch, error) {
 	c := checkedSearch{workspace: req.Workspace}
 	out, err := s.checkSearch(req, &c)
 	return out, c, err
@@ -147,18 +148,18 @@ func checkQueryLength(req SearchRequest) error {
 	return nil
 }
 
-func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.Request, error) {
+func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (search.Request, error) {
 	if err := checkQueryLength(req); err != nil {
-		return index.Request{}, err
+		return search.Request{}, err
 	}
-	out := index.Request{Language: req.Language, Context: req.ContextLines, Explain: req.Explain}
+	out := search.Request{Language: req.Language, Context: req.ContextLines, Explain: req.Explain}
 	var err error
 	if !query.Engages(req.Query) {
 		if out.Query, err = parseQuery("query", req.Query); err != nil {
 			return out, err
 		}
 	}
-	if out.Target, err = index.ParseTarget(req.Target); err != nil {
+	if out.Target, err = search.ParseTarget(req.Target); err != nil {
 		if s := suggest.Candidates(req.Target, targetNames()); len(s) > 0 {
 			return out, Errorf(CodeBadValue, "target", "%v; did you mean %s?", err, s[0])
 		}
@@ -187,9 +188,9 @@ func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.
 	case req.IncludeTests && req.ExcludeTests:
 		return out, Errorf(CodeBadValue, "exclude_tests", "include_tests and exclude_tests contradict each other; give one")
 	case req.IncludeTests:
-		out.Tests = index.TestsInclude
+		out.Tests = search.TestsInclude
 	case req.ExcludeTests:
-		out.Tests = index.TestsExclude
+		out.Tests = search.TestsExclude
 	}
 	if req.MaxBytes < 0 {
 		return out, Errorf(CodeBadValue, "max_bytes", "max_bytes %d: give 0 (no cut) or a positive number of bytes", req.MaxBytes)
@@ -213,7 +214,7 @@ func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (index.
 // expression parses req's query as a query-language expression into out: the directives
 // (case:, type:, test:, workspace:) set how the search runs, and contradict the request's
 // parameters only at the cost of an error.
-func (s *Service) expression(req SearchRequest, out *index.Request, checked *checkedSearch) error {
+func (s *Service) expression(req SearchRequest, out *search.Request, checked *checkedSearch) error {
 	text := req.Query
 	n, err := query.ParseExpr(text, query.Options{Values: map[string][]string{"kind": extract.Kinds(), "lang": s.languageNames()}})
 	if err != nil {
@@ -236,8 +237,8 @@ func (s *Service) expression(req SearchRequest, out *index.Request, checked *che
 		return 0
 	}
 	if dirs.Type != "" {
-		t := map[string]index.Target{"def": index.TargetDefinitions, "line": index.TargetContent, "file": index.TargetFiles}[dirs.Type]
-		if out.Target != index.TargetAuto && out.Target != t {
+		t := map[string]search.Target{"def": search.TargetDefinitions, "line": search.TargetContent, "file": search.TargetFiles}[dirs.Type]
+		if out.Target != search.TargetAuto && out.Target != t {
 			return fail(at("type"), "type:%s contradicts target %s: give one", dirs.Type, out.Target)
 		}
 		out.Target = t
@@ -247,12 +248,12 @@ func (s *Service) expression(req SearchRequest, out *index.Request, checked *che
 		if req.ExcludeTests {
 			return fail(at("test"), "test:yes contradicts exclude_tests: give one")
 		}
-		out.Tests = index.TestsOnly
+		out.Tests = search.TestsOnly
 	case "no":
 		if req.IncludeTests {
 			return fail(at("test"), "test:no contradicts include_tests: give one")
 		}
-		out.Tests = index.TestsExclude
+		out.Tests = search.TestsExclude
 	}
 	if dirs.Workspace != "" && req.Workspace != "" && dirs.Workspace != req.Workspace {
 		return fail(at("workspace"), "workspace:%s contradicts workspace %s: give one", dirs.Workspace, req.Workspace)
@@ -287,7 +288,7 @@ func (s *Service) expression(req SearchRequest, out *index.Request, checked *che
 	if badRange != nil {
 		return fail(badRange.At, "%s: takes no range: ranges apply to line:, name:, parent: and ext:", badRange.Field)
 	}
-	if out.Target == index.TargetContent || out.Target == index.TargetAuto {
+	if out.Target == search.TargetContent || out.Target == search.TargetAuto {
 		top := map[query.Node]bool{rest: true}
 		if b, ok := rest.(*query.Bool); ok && b.Op == query.And {
 			for _, c := range b.Clauses {
@@ -304,7 +305,7 @@ func (s *Service) expression(req SearchRequest, out *index.Request, checked *che
 			return fail(inner.At, "line: chooses the lines shown: put it at the top level of the query, not under OR, NOT or in a group (or search definitions: type:def)")
 		}
 	}
-	if out.Target != index.TargetAuto {
+	if out.Target != search.TargetAuto {
 		if f, pos := query.FieldFor(rest, string(out.Target)); f != "" {
 			fd, _ := query.LookupField(f)
 			return fail(pos, "%s: applies to %s, not to the %s target", f, strings.Join(fd.Targets, " and "), out.Target)
@@ -349,18 +350,18 @@ type cursor struct {
 
 // fingerprint identifies what a cursor pages: the query and every parameter that changes
 // the results.
-func fingerprint(req SearchRequest, ir index.Request) string {
+func fingerprint(req SearchRequest, ir search.Request) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00%s\x00%v\x00%v\x00%s", req.Query, ir.Target, ir.Language, ir.Kinds, ir.Pattern.String(), ir.Tests, ir.Case, req.Workspace)
 	return strconv.FormatUint(h.Sum64(), 36)
 }
 
-func encodeCursor(req SearchRequest, ir index.Request, offset int) string {
+func encodeCursor(req SearchRequest, ir search.Request, offset int) string {
 	b, _ := json.Marshal(cursor{Offset: offset, Of: fingerprint(req, ir)})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func decodeCursor(req SearchRequest, ir index.Request) (int, error) {
+func decodeCursor(req SearchRequest, ir search.Request) (int, error) {
 	var c cursor
 	b, err := base64.RawURLEncoding.DecodeString(req.Cursor)
 	if err == nil {
@@ -372,7 +373,7 @@ func decodeCursor(req SearchRequest, ir index.Request) (int, error) {
 	if c.Of != fingerprint(req, ir) {
 		return 0, Errorf(CodeBadValue, "cursor", "this cursor pages another request: give the same query and parameters as the answer it came from")
 	}
-	if ir.Target != index.TargetContent && ir.Target != index.TargetFiles {
+	if ir.Target != search.TargetContent && ir.Target != search.TargetFiles {
 		return 0, Errorf(CodeBadValue, "cursor", "only the content and files targets page with a cursor; target %s answers at most limit results", ir.Target)
 	}
 	return c.Offset, nil
@@ -414,15 +415,15 @@ func kindNames(names []string) ([]string, error) {
 
 // targetNames lists the search targets.
 func targetNames() []string {
-	names := make([]string, len(index.Targets))
-	for i, t := range index.Targets {
+	names := make([]string, len(search.Targets))
+	for i, t := range search.Targets {
 		names[i] = string(t)
 	}
 	return names
 }
 
 // prepareSearch checks req and opens the indexes it covers; the caller releases them.
-func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (index.Request, []*workspace.SearchIndex, error) {
+func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (search.Request, []*workspace.SearchIndex, error) {
 	ireq, checked, err := s.searchRequest(req)
 	if err != nil {
 		return ireq, nil, err
@@ -491,13 +492,13 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: res.Hits, Relaxed: res.Relaxed,
 		Truncated: res.Truncated, Errors: []ErrorInfo{}}
-	if ireq.Expr == nil && (ireq.Target == index.TargetDefinitions || ireq.Target == index.TargetAuto) && ireq.Offset == 0 {
-		out.Notice = index.MissingDefinition(ireq.Query, res.Hits)
+	if ireq.Expr == nil && (ireq.Target == search.TargetDefinitions || ireq.Target == search.TargetAuto) && ireq.Offset == 0 {
+		out.Notice = search.MissingDefinition(ireq.Query, res.Hits)
 	}
 	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query), freshNotice(fresh))
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
-		if ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles {
+		if ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles {
 			out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(res.Hits))
 		}
 	}
@@ -508,7 +509,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		return nil, err
 	}
 	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
-	if out.TruncatedReason == TruncatedMaxBytes && (ireq.Target == index.TargetContent || ireq.Target == index.TargetFiles) {
+	if out.TruncatedReason == TruncatedMaxBytes && (ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles) {
 		out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(out.Results)) // the next page starts after what fit
 	}
 	out.ElapsedMS = elapsedMS(start)
@@ -648,7 +649,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if req.Line < 0 || req.Line > 0 && rel == "" {
 		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
 	}
-	greq := index.Request{Query: q, Target: index.TargetDefinitions, Limit: max(maxGotoCandidates, limit+1)}
+	greq := search.Request{Query: q, Target: search.TargetDefinitions, Limit: max(maxGotoCandidates, limit+1)}
 	checked := s.checkFreshness(ctx, xs) // at once with the search
 	found, err := workspace.Goto(ctx, xs, greq, rel)
 	fresh := checked()
@@ -791,10 +792,10 @@ func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
 		out.Canonical = dirs + " " + out.Canonical
 	}
 	out.Case = ir.Case.String()
-	if ir.Target == index.TargetAuto {
+	if ir.Target == search.TargetAuto {
 		out.Targets = query.Targets(ir.Expr)
 	}
-	plan, err := index.ExplainExpr(ir)
+	plan, err := search.ExplainExpr(ir)
 	if err != nil {
 		return nil, AsError(err)
 	}

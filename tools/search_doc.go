@@ -11,8 +11,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/scoring"
 	"github.com/quarrysearch/quarry/workspace"
@@ -100,7 +100,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out := &SearchResult{Query: req.Query, Target: cmp.Or(req.Target, string(index.TargetAuto)), Results: []Hit{}, Errors: []ErrorInfo{}}
+	out := &SearchResult{Query: req.Query, Target: cmp.Or(req.Target, string(search.TargetAuto)), Results: []Hit{}, Errors: []ErrorInfo{}}
 	var lists [][]string
 	var listLines []string // the line each list is of
 	byKey := map[string]Hit{}
@@ -132,7 +132,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		sub.Searches, sub.Intent, sub.Cursor, sub.Limit = nil, "", "", &depth
 		vector := line.Type == query.LineVec || line.Type == query.LineHyde
 		if vector {
-			sub.Query, sub.Target = plainWords(line.Text), string(index.TargetDefinitions)
+			sub.Query, sub.Target = plainWords(line.Text), string(search.TargetDefinitions)
 		} else {
 			sub.Query = line.Text
 		}
@@ -201,7 +201,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	var promoters []func(Hit) float64
 	for _, l := range doc.Searches { // the document's own lines: not an expansion's variants
 		if l.Type == query.LineLex {
-			promoters = append(promoters, index.Promoter(l.Text, req.IncludeTests))
+			promoters = append(promoters, search.Promoter(l.Text, req.IncludeTests))
 		}
 	}
 	fused := scoring.FuseRRF(lists)
@@ -319,31 +319,31 @@ func rrfSum(f scoring.Fused) float64 {
 // explainFused sets a fused hit's explanation: the fusion's parts, and its rank in each
 // line (with the parts of its score in the first line that found it).
 func explainFused(h *Hit, f scoring.Fused, lines []string, promotion, intent float64) {
-	e := &index.Explanation{Score: f.Score}
+	e := &search.Explanation{Score: f.Score}
 	first := true // byKey holds the hit as the first line that found it has it
 	for _, p := range f.Parts {
-		l := index.LineRank{Line: lines[p.List], Rank: p.Rank, Contribution: p.Contribution}
+		l := search.LineRank{Line: lines[p.List], Rank: p.Rank, Contribution: p.Contribution}
 		if first && h.Explain != nil {
 			l.Parts = h.Explain.Parts
 		}
 		first = false
 		e.Lines = append(e.Lines, l)
 	}
-	e.Parts = append(e.Parts, index.ScorePart{Name: "rrf", Op: "=", Value: rrfSum(f), Doc: "the fused score: the sum of the lines' weight/(60+rank), the first line weighing double"})
+	e.Parts = append(e.Parts, search.ScorePart{Name: "rrf", Op: "=", Value: rrfSum(f), Doc: "the fused score: the sum of the lines' weight/(60+rank), the first line weighing double"})
 	if f.Bonus != 0 {
-		e.Parts = append(e.Parts, index.ScorePart{Name: "top_rank_bonus", Op: "+", Value: f.Bonus, Doc: "first in a line's results (0.05), or second or third (0.02)"})
+		e.Parts = append(e.Parts, search.ScorePart{Name: "top_rank_bonus", Op: "+", Value: f.Bonus, Doc: "first in a line's results (0.05), or second or third (0.02)"})
 	}
 	if intent > 1e-12 {
-		e.Parts = append(e.Parts, index.ScorePart{Name: "intent", Op: "+", Value: intent, Doc: "the share of the intent's words its path, name, signature and lines hold"})
+		e.Parts = append(e.Parts, search.ScorePart{Name: "intent", Op: "+", Value: intent, Doc: "the share of the intent's words its path, name, signature and lines hold"})
 	}
 	if promotion != 0 {
-		e.Parts = append(e.Parts, index.ScorePart{Name: "promotion", Op: "+", Value: promotion, Doc: "a lex: line's exact or qualified name, after fusion"})
+		e.Parts = append(e.Parts, search.ScorePart{Name: "promotion", Op: "+", Value: promotion, Doc: "a lex: line's exact or qualified name, after fusion"})
 	}
 	h.Explain = e
 }
 
 // Explanation is why a search result ranks where it does (explain).
-type Explanation = index.Explanation
+type Explanation = search.Explanation
 
 // ScorePart is one part of a search result's score (explain).
-type ScorePart = index.ScorePart
+type ScorePart = search.ScorePart

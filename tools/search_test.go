@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -51,8 +51,8 @@ func TestSearchRequestChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Query.String() != `"a b" c` || got.Target != index.TargetAuto || got.Limit != DefaultLimit ||
-		got.Language != "python" || len(got.Kinds) != 1 || got.Kinds[0] != "class" || got.Tests != index.TestsInclude {
+	if got.Query.String() != `"a b" c` || got.Target != search.TargetAuto || got.Limit != DefaultLimit ||
+		got.Language != "python" || len(got.Kinds) != 1 || got.Kinds[0] != "class" || got.Tests != search.TestsInclude {
 		t.Errorf("indexRequest gave %+v (query %s); want the defaults filled and names made canonical", got, got.Query)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/search"
 )
 
 // lineOf returns line n (1-based) of the file at path, as it is on disk now.
@@ -41,7 +41,7 @@ func TestContentHitsFollowCommittedEdits(t *testing.T) {
 	if err := os.Chtimes(file, later, later); err != nil {
 		t.Fatal(err)
 	}
-	req := withDefaults(index.Request{Query: q("marker"), Target: index.TargetContent})
+	req := withDefaults(search.Request{Query: q("marker"), Target: search.TargetContent})
 	var lent *SearchIndex
 	var checked int
 	check := func(when string) {

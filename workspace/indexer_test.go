@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/languages"
 )
@@ -366,7 +366,7 @@ func TestForcedRebuildRollsForward(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	res, err := x.Searcher().Search(context.Background(), withDefaults(index.Request{Query: q("New"), Target: index.TargetDefinitions}))
+	res, err := x.Searcher().Search(context.Background(), withDefaults(search.Request{Query: q("New"), Target: search.TargetDefinitions}))
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Name != "New" {
 		t.Errorf("after rolling forward: %+v, %v; want New from the moved full-text index", res, err)
 	}

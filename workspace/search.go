@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/nav"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 	"github.com/quarrysearch/quarry/languages"
@@ -27,7 +27,7 @@ type SearchIndex struct {
 	Entry    Entry
 	store    *store.Store
 	ft       *fulltext.Fulltext
-	searcher *index.Searcher
+	searcher *search.Searcher
 	// Fulltext is the state of the full-text index: ready, or stale (built with other
 	// tokenizer rules, still searched with them).
 	Fulltext fulltext.FulltextStatus
@@ -58,7 +58,7 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 		ft.Close()
 		return nil, err
 	}
-	s, err := index.NewSearcher(st, ft)
+	s, err := search.NewSearcher(st, ft)
 	if err != nil {
 		ft.Close()
 		st.Close()
@@ -80,15 +80,17 @@ func (x *SearchIndex) Close() {
 func (x *SearchIndex) Borrowed() bool { return x.borrowed }
 
 // Searcher returns the index's searcher.
-func (x *SearchIndex) Searcher() *index.Searcher { return x.searcher }
+func (x *SearchIndex) Searcher() *search.Searcher { return x.searcher }
 
 // Explain returns how req would be searched in the index, without running it.
-func (x *SearchIndex) Explain(req index.Request) (*index.Plan, error) { return x.searcher.Explain(req) }
+func (x *SearchIndex) Explain(req search.Request) (*search.Plan, error) {
+	return x.searcher.Explain(req)
+}
 
 // markStale marks the hits whose file changed on disk since it was indexed (its size or
 // modification time differ from the store's, or it is gone): their lines are the indexed
 // ones, which may now point at other text. One stat per file hit.
-func (x *SearchIndex) markStale(ctx context.Context, hits []index.Hit) error {
+func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
 	var paths []string
 	seen := map[string]bool{}
 	for _, h := range hits {
@@ -129,7 +131,7 @@ const consistentTries = 3
 // state that matches the disk. The store's generation, the same before and after, proves
 // there was none; else the search runs again, and when commits keep coming, every hit is
 // marked stale.
-func (x *SearchIndex) search(ctx context.Context, req index.Request) (*index.Result, error) {
+func (x *SearchIndex) search(ctx context.Context, req search.Request) (*search.Result, error) {
 	// The generation and the stored states are read even when the search ran out of
 	// time: its results so far are answered, marked.
 	quick := context.WithoutCancel(ctx)
@@ -163,11 +165,11 @@ func (x *SearchIndex) search(ctx context.Context, req index.Request) (*index.Res
 
 // Search runs req on every index and merges the rankings. With more than one index, each
 // hit names its workspace.
-func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*index.Result, error) {
+func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*search.Result, error) {
 	if len(indexes) == 0 {
 		return nil, errors.New("workspace: no workspace to search")
 	}
-	merged := &index.Result{Hits: []index.Hit{}}
+	merged := &search.Result{Hits: []search.Hit{}}
 	for _, x := range indexes {
 		res, err := x.search(ctx, req)
 		if err != nil {
@@ -197,12 +199,12 @@ func Search(ctx context.Context, indexes []*SearchIndex, req index.Request) (*in
 // within root), those in code before those in docs and config, the name as written before
 // it but for case, then those in contextFile first, then in its directory, then in its
 // language, then by search rank.
-func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contextFile string) ([]index.Hit, error) {
+func Goto(ctx context.Context, indexes []*SearchIndex, req search.Request, contextFile string) ([]search.Hit, error) {
 	res, err := Search(ctx, indexes, req)
 	if err != nil {
 		return nil, err
 	}
-	var out []index.Hit
+	var out []search.Hit
 	for _, h := range res.Hits {
 		if h.Defines(req.Query) {
 			out = append(out, h)
@@ -219,7 +221,7 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contex
 	}
 	rel = filepath.ToSlash(rel)
 	lang := indexes[0].searcher.LanguageOf(rel)
-	near := func(h index.Hit) int {
+	near := func(h search.Hit) int {
 		switch {
 		case h.Path == rel:
 			return 3
@@ -237,7 +239,7 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req index.Request, contex
 	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
 		name = name[i+1:]
 	}
-	rank := func(h index.Hit) [3]int {
+	rank := func(h search.Hit) [3]int {
 		code, exact := 0, 0
 		if languages.CategoryOf(h.Language) == languages.Code {
 			code = 1

@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrysearch/quarry/index"
+	"github.com/quarrysearch/quarry/index/search"
 )
 
 // benchQueries are the queries of BenchmarkSearch per target: names, fragments, words and
 // phrases a developer types, common and rare.
-var benchQueries = map[index.Target][]string{
-	index.TargetDefinitions: {"ServeHTTP", "HandlerFunc", "get_user_data", "parse", "NewReader", "connection pool", "Model", "hash_table_insert", "tokenize", "String",
+var benchQueries = map[search.Target][]string{
+	search.TargetDefinitions: {"ServeHTTP", "HandlerFunc", "get_user_data", "parse", "NewReader", "connection pool", "Model", "hash_table_insert", "tokenize", "String",
 		"delete a folder and everything inside it", "read the whole file into a string"}, // prose
-	index.TargetContent: {"connection pool", `"context deadline exceeded"`, "TODO", "unsafe pointer", "retry", "mutex lock", "json.Marshal", "import numpy", "fn main", "malloc"},
-	index.TargetAuto:    {"ServeHTTP", "HandlerFunc", "connection pool", "index.ts", "mod.rs", "parse config", "UserService", `"not implemented"`, "Reader", "sort.Slice"},
-	index.TargetFiles:   {"server.go", "mod.rs", "index.ts", "http/client", "test_utils", "README"},
+	search.TargetContent: {"connection pool", `"context deadline exceeded"`, "TODO", "unsafe pointer", "retry", "mutex lock", "json.Marshal", "import numpy", "fn main", "malloc"},
+	search.TargetAuto:    {"ServeHTTP", "HandlerFunc", "connection pool", "index.ts", "mod.rs", "parse config", "UserService", `"not implemented"`, "Reader", "sort.Slice"},
+	search.TargetFiles:   {"server.go", "mod.rs", "index.ts", "http/client", "test_utils", "README"},
 }
 
 // BenchmarkSearch measures warm search latency per target on the workspace at
@@ -40,11 +40,11 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	defer x.Close()
 	ctx := context.Background()
-	for _, target := range []index.Target{index.TargetDefinitions, index.TargetContent, index.TargetAuto, index.TargetFiles} {
+	for _, target := range []search.Target{search.TargetDefinitions, search.TargetContent, search.TargetAuto, search.TargetFiles} {
 		b.Run(string(target), func(b *testing.B) {
-			var reqs []index.Request
+			var reqs []search.Request
 			for _, text := range benchQueries[target] {
-				reqs = append(reqs, withDefaults(index.Request{Query: q(text), Target: target}))
+				reqs = append(reqs, withDefaults(search.Request{Query: q(text), Target: target}))
 			}
 			for _, req := range reqs { // warm up: caches, mmaps, the path list
 				if _, err := Search(ctx, []*SearchIndex{x}, req); err != nil {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 )
 
 var updateBaseline = flag.Bool("update-baseline", false, "write the search quality figures as the new baseline")
@@ -123,7 +123,7 @@ func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 // qualityRank runs one golden and returns the 1-based rank of its expected result (0: not
 // within qualityDepth) and a description of the first result.
 func qualityRank(ctx context.Context, x *SearchIndex, g qualityGolden) (int, string, error) {
-	target, err := index.ParseTarget(g.Target)
+	target, err := search.ParseTarget(g.Target)
 	if err != nil {
 		return 0, "", err
 	}
@@ -131,7 +131,7 @@ func qualityRank(ctx context.Context, x *SearchIndex, g qualityGolden) (int, str
 	if err != nil {
 		return 0, "", err
 	}
-	req := index.Request{Query: parsed, Target: target, Language: g.Lang, Limit: qualityDepth}
+	req := search.Request{Query: parsed, Target: target, Language: g.Lang, Limit: qualityDepth}
 	if g.Kind != "" {
 		req.Kinds = strings.Split(g.Kind, ",")
 	}

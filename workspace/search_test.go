@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarrysearch/quarry/index"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 )
 
 // searchTree indexes files in a new workspace and opens it for searching.
@@ -37,9 +37,9 @@ func q(s string) *query.Query {
 
 // withDefaults fills the defaults of a request that package tools applies where requests
 // enter: these tests build index requests directly.
-func withDefaults(req index.Request) index.Request {
+func withDefaults(req search.Request) search.Request {
 	if req.Target == "" {
-		req.Target = index.TargetAuto
+		req.Target = search.TargetAuto
 	}
 	if req.Limit == 0 {
 		req.Limit = 10
@@ -47,7 +47,7 @@ func withDefaults(req index.Request) index.Request {
 	return req
 }
 
-func search(t *testing.T, x *SearchIndex, req index.Request) *index.Result {
+func searchOne(t *testing.T, x *SearchIndex, req search.Request) *search.Result {
 	t.Helper()
 	res, err := Search(context.Background(), []*SearchIndex{x}, withDefaults(req))
 	if err != nil {
@@ -56,7 +56,7 @@ func search(t *testing.T, x *SearchIndex, req index.Request) *index.Result {
 	return res
 }
 
-func hitList(res *index.Result) string {
+func hitList(res *search.Result) string {
 	var b strings.Builder
 	for _, h := range res.Hits {
 		fmt.Fprintf(&b, "%s %s:%d %s; ", h.Hit, h.Path, h.Line, h.Name)
@@ -79,7 +79,7 @@ var searchFiles = map[string]string{
 
 func TestSearchDefinitionsRanking(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	res := search(t, x, index.Request{Query: q("ServeHTTP"), Target: index.TargetDefinitions})
+	res := searchOne(t, x, search.Request{Query: q("ServeHTTP"), Target: search.TargetDefinitions})
 	if len(res.Hits) < 2 || res.Hits[0].Path != "server/server.go" || res.Hits[0].Name != "ServeHTTP" || res.Hits[0].Line != 4 {
 		t.Fatalf("ServeHTTP: %s; want the source definition first, then the test's", hitList(res))
 	}
@@ -88,20 +88,20 @@ func TestSearchDefinitionsRanking(t *testing.T) {
 		t.Errorf("first hit fields: %+v", h)
 	}
 
-	res = search(t, x, index.Request{Query: q("refresh_tokens"), Target: index.TargetDefinitions, Context: 5})
+	res = searchOne(t, x, search.Request{Query: q("refresh_tokens"), Target: search.TargetDefinitions, Context: 5})
 	if len(res.Hits) == 0 || res.Hits[0].Line != 4 || res.Hits[0].Column != 5 || res.Hits[0].EndLine != 5 ||
-		len(res.Hits[0].Context) != 2 || res.Hits[0].Context[0] != (index.ContextLine{Line: 4, Text: "    def refresh_tokens(self):"}) ||
+		len(res.Hits[0].Context) != 2 || res.Hits[0].Context[0] != (search.ContextLine{Line: 4, Text: "    def refresh_tokens(self):"}) ||
 		res.Hits[0].Context[1].Line != 5 {
 		t.Errorf("refresh_tokens: %+v; want svc/service.py:4:5 with its two lines as context", res.Hits)
 	}
 
-	excl := search(t, x, index.Request{Query: q("ServeHTTP"), Target: index.TargetDefinitions, Tests: index.TestsExclude})
+	excl := searchOne(t, x, search.Request{Query: q("ServeHTTP"), Target: search.TargetDefinitions, Tests: search.TestsExclude})
 	for _, h := range excl.Hits {
 		if strings.HasSuffix(h.Path, "_test.go") {
 			t.Errorf("--exclude-tests returned %s", h.Path)
 		}
 	}
-	about := search(t, x, index.Request{Query: q("TestServeHTTP")})
+	about := searchOne(t, x, search.Request{Query: q("TestServeHTTP")})
 	if len(about.Hits) == 0 || about.Hits[0].Name != "TestServeHTTP" {
 		t.Errorf("TestServeHTTP (a query about tests): %s", hitList(about))
 	}
@@ -110,28 +110,28 @@ func TestSearchDefinitionsRanking(t *testing.T) {
 func TestSearchContentVerification(t *testing.T) {
 	x := searchTree(t, searchFiles)
 	// "Blake3 hash" splits into blake, 3, hash, which other.go holds too, but not as written.
-	res := search(t, x, index.Request{Query: q("Blake3 hash"), Target: index.TargetContent})
+	res := searchOne(t, x, search.Request{Query: q("Blake3 hash"), Target: search.TargetContent})
 	if len(res.Hits) != 1 || res.Hits[0].Path != "hash/blake.go" || res.Hits[0].Line != 3 {
 		t.Errorf("Blake3 hash: %s; want only hash/blake.go:3", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: q(`"connection pool exhausted"`), Target: index.TargetContent, Context: 1})
+	res = searchOne(t, x, search.Request{Query: q(`"connection pool exhausted"`), Target: search.TargetContent, Context: 1})
 	if len(res.Hits) != 1 || res.Hits[0].Line != 3 || !strings.Contains(res.Hits[0].Text, "connection pool exhausted") || len(res.Hits[0].Context) != 2 {
 		t.Errorf("quoted phrase: %+v; want pool/pool.go:3 with a line of context on each side", res.Hits)
 	}
 	// The words occur on another line, but not as the phrase: only the phrase's line counts.
-	res = search(t, x, index.Request{Query: q(`"pool exhausted"`)})
-	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitContent || res.Hits[0].Line != 3 {
+	res = searchOne(t, x, search.Request{Query: q(`"pool exhausted"`)})
+	if len(res.Hits) == 0 || res.Hits[0].Hit != search.HitContent || res.Hits[0].Line != 3 {
 		t.Errorf("auto on a quoted phrase: %s; want the content line first", hitList(res))
 	}
 }
 
 func TestSearchRelaxed(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	res := search(t, x, index.Request{Query: q("Acquire zebra"), Target: index.TargetDefinitions})
+	res := searchOne(t, x, search.Request{Query: q("Acquire zebra"), Target: search.TargetDefinitions})
 	if !res.Relaxed || len(res.Hits) == 0 || res.Hits[0].Name != "Acquire" {
 		t.Errorf("Acquire zebra: relaxed %v, %s; want relaxed with Acquire", res.Relaxed, hitList(res))
 	}
-	if res := search(t, x, index.Request{Query: q("Acquire"), Target: index.TargetDefinitions}); res.Relaxed {
+	if res := searchOne(t, x, search.Request{Query: q("Acquire"), Target: search.TargetDefinitions}); res.Relaxed {
 		t.Errorf("a query every result matches was reported relaxed")
 	}
 }
@@ -142,12 +142,12 @@ func TestSearchFilePatternBeforeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := search(t, x, index.Request{Query: q("parse config"), Target: index.TargetDefinitions, Pattern: p, Limit: 1})
+	res := searchOne(t, x, search.Request{Query: q("parse config"), Target: search.TargetDefinitions, Pattern: p, Limit: 1})
 	if len(res.Hits) != 1 || res.Hits[0].Path != "b/three.py" {
 		t.Errorf("parse config in b/** with limit 1: %s", hitList(res))
 	}
 	p, _ = query.ParseFilePattern("**/*.py,!a/two.py")
-	res = search(t, x, index.Request{Query: q("parse_config"), Target: index.TargetDefinitions, Pattern: p})
+	res = searchOne(t, x, search.Request{Query: q("parse_config"), Target: search.TargetDefinitions, Pattern: p})
 	for _, h := range res.Hits {
 		if h.Path == "a/two.py" || !strings.HasSuffix(h.Path, ".py") {
 			t.Errorf("pattern **/*.py,!a/two.py let through %s", h.Path)
@@ -160,19 +160,19 @@ func TestSearchFilePatternBeforeLimit(t *testing.T) {
 
 func TestSearchFilesAndAuto(t *testing.T) {
 	x := searchTree(t, searchFiles)
-	res := search(t, x, index.Request{Query: q("server.go"), Target: index.TargetFiles})
+	res := searchOne(t, x, search.Request{Query: q("server.go"), Target: search.TargetFiles})
 	if len(res.Hits) == 0 || res.Hits[0].Path != "server/server.go" {
 		t.Errorf("files server.go: %s", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: q("pool/pool.go")})
-	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitFile || res.Hits[0].Path != "pool/pool.go" {
+	res = searchOne(t, x, search.Request{Query: q("pool/pool.go")})
+	if len(res.Hits) == 0 || res.Hits[0].Hit != search.HitFile || res.Hits[0].Path != "pool/pool.go" {
 		t.Errorf("auto pool/pool.go: %s; want the file first", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: q("get_config"), Language: "python", Target: index.TargetDefinitions})
+	res = searchOne(t, x, search.Request{Query: q("get_config"), Language: "python", Target: search.TargetDefinitions})
 	if !res.Relaxed {
 		t.Errorf("get_config (no symbol has get and config): not relaxed: %s", hitList(res))
 	}
-	res = search(t, x, index.Request{Query: q("zebra"), Target: index.TargetDefinitions})
+	res = searchOne(t, x, search.Request{Query: q("zebra"), Target: search.TargetDefinitions})
 	if len(res.Hits) != 0 || res.Relaxed {
 		t.Errorf("zebra found %s", hitList(res))
 	}
@@ -182,9 +182,9 @@ func TestSearchFilesAndAuto(t *testing.T) {
 // was built with) is an error; requests are otherwise checked where they enter (tools).
 func TestSearchBadInput(t *testing.T) {
 	x := searchTree(t, map[string]string{"a.go": "package a\n"})
-	req := withDefaults(index.Request{Query: q("(*&^)"), Target: index.TargetDefinitions})
+	req := withDefaults(search.Request{Query: q("(*&^)"), Target: search.TargetDefinitions})
 	_, err := Search(context.Background(), []*SearchIndex{x}, req)
-	var bad *index.BadRequestError
+	var bad *search.BadRequestError
 	if !errors.As(err, &bad) || bad.Field != "query" || !strings.Contains(err.Error(), "no words to search for") {
 		t.Errorf("Search(%+v) error = %v, want a BadRequestError on the query: no words to search for", req, err)
 	}
@@ -196,7 +196,7 @@ func TestSearchBadInput(t *testing.T) {
 func TestSearchSeveralWorkspacesAndGoto(t *testing.T) {
 	a := searchTree(t, map[string]string{"lib/pool.go": "package lib\n\n// Pool is a pool.\ntype Pool struct{}\n"})
 	b := searchTree(t, map[string]string{"pool.py": "class Pool:\n    pass\n", "other/pool.go": "package other\n\ntype Pool struct{}\n"})
-	res, err := Search(context.Background(), []*SearchIndex{a, b}, withDefaults(index.Request{Query: q("Pool"), Target: index.TargetDefinitions}))
+	res, err := Search(context.Background(), []*SearchIndex{a, b}, withDefaults(search.Request{Query: q("Pool"), Target: search.TargetDefinitions}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +207,8 @@ func TestSearchSeveralWorkspacesAndGoto(t *testing.T) {
 	if len(res.Hits) != 3 || !ws[a.Entry.ID] || !ws[b.Entry.ID] {
 		t.Errorf("two workspaces: %s (workspaces %v)", hitList(res), ws)
 	}
-	gotoReq := func(name string) index.Request {
-		return index.Request{Query: q(name), Target: index.TargetDefinitions, Limit: 100}
+	gotoReq := func(name string) search.Request {
+		return search.Request{Query: q(name), Target: search.TargetDefinitions, Limit: 100}
 	}
 	hits, err := Goto(context.Background(), []*SearchIndex{b}, gotoReq("Pool"), "other/main.go")
 	if err != nil {
@@ -228,8 +228,8 @@ func TestSearchAutoOneAnswerPerDefinition(t *testing.T) {
 	x := searchTree(t, map[string]string{
 		"app.py": "import app\n\n@app.route(\"/users\")\ndef list_users_handler():\n    return []\n",
 	})
-	res := search(t, x, index.Request{Query: q("list_users_handler")})
-	if len(res.Hits) != 1 || res.Hits[0].Hit != index.HitDefinition {
+	res := searchOne(t, x, search.Request{Query: q("list_users_handler")})
+	if len(res.Hits) != 1 || res.Hits[0].Hit != search.HitDefinition {
 		t.Errorf("list_users_handler: %s; want only the definition", hitList(res))
 	}
 }
@@ -247,7 +247,7 @@ func TestSearchQualifiedNames(t *testing.T) {
 		{"json.Marshal", "encoding/json/encode.go", "Marshal"},
 		{"Bytes::new", "src/buf.rs", "new"},
 	} {
-		res := search(t, x, index.Request{Query: q(tt.query)})
+		res := searchOne(t, x, search.Request{Query: q(tt.query)})
 		if len(res.Hits) == 0 || res.Hits[0].Path != tt.path || res.Hits[0].Name != tt.name {
 			t.Errorf("%s: %s; want %s %s first", tt.query, hitList(res), tt.path, tt.name)
 		}
@@ -260,8 +260,8 @@ func TestSearchTextWithPunctuation(t *testing.T) {
 	x := searchTree(t, map[string]string{
 		"store.go": "package store\n\n// remove deletes a key.\nfunc remove(k string) {}\n\nfunc flush() {\n\t// TODO: remove the cache\n}\n",
 	})
-	res := search(t, x, index.Request{Query: q("TODO: remove")})
-	if len(res.Hits) == 0 || res.Hits[0].Hit != index.HitContent || res.Hits[0].Line != 7 {
+	res := searchOne(t, x, search.Request{Query: q("TODO: remove")})
+	if len(res.Hits) == 0 || res.Hits[0].Hit != search.HitContent || res.Hits[0].Line != 7 {
 		t.Errorf("TODO: remove: %s; want the comment line first", hitList(res))
 	}
 }
@@ -279,7 +279,7 @@ func TestSearchTimeBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := withDefaults(index.Request{Query: query.Plain(n), Expr: n, Target: index.TargetContent})
+	req := withDefaults(search.Request{Query: query.Plain(n), Expr: n, Target: search.TargetContent})
 	res, err := Search(context.Background(), []*SearchIndex{a}, req)
 	if err != nil || res.TimedOut || len(res.Hits) == 0 {
 		t.Fatalf("with time: %v, timed out %v, %d hits; want hits", err, res != nil && res.TimedOut, len(res.Hits))

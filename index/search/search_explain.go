@@ -1,4 +1,4 @@
-package index
+package search
 
 // A search's plan, for debugging (quarry search --debug-query, --parse-only): the parsed
 // query and the full-text query each target runs.

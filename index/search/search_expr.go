@@ -1,4 +1,4 @@
-package index
+package search
 
 // Searching with a query-language expression (Request.Expr): each target compiles the
 // expression into a full-text query that finds candidates (fulltext_query.go, compileExpr),

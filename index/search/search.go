@@ -1,4 +1,4 @@
-package index
+package search
 
 // Search runs a query against one workspace's index: the full-text index finds and scores
 // candidates, the store verifies and enriches them, and the rules of package scoring

@@ -1,4 +1,4 @@
-package index
+package search
 
 // Definitions by their parent alone (parent:Server): the full-text index has no parent
 // field, so such an expression gives it nothing to look up; the store finds the children

@@ -1,4 +1,4 @@
-package index
+package search
 
 // The matcher decides whether a candidate — a symbol, a file, a line — matches a
 // query-language expression, from what the store holds. It is the exact half of an

@@ -1,4 +1,4 @@
-package index
+package search
 
 // Queries that read as prose ("delete a folder and everything inside it") describe what a
 // definition does in words its doc comment or name may hold in another form, or not at
