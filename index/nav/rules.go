@@ -1,0 +1,619 @@
+package nav
+
+// The rules of resolution, in the order resolve tries them (see resolve.go): scope,
+// receiver, import, package, qualified, global-unique; the first that leaves exactly one
+// definition decides.
+
+import (
+	"database/sql"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
+)
+
+// resolve returns the definition a use in file f means, and why; nil when no rule decides.
+func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, error) {
+	cands, err := r.defs(u.Name)
+	if err != nil || len(cands) == 0 {
+		return nil, "", err
+	}
+	var sameLang []*Def
+	for i := range cands {
+		if sameFamily(cands[i].Language, f.lang) {
+			sameLang = append(sameLang, &cands[i])
+		}
+	}
+	if len(sameLang) == 0 {
+		return nil, "", nil
+	}
+	if f.lang == "java" && !strings.HasSuffix(u.Qualifier, "::") {
+		// A Java name called is a method or a type's constructor, never a field; a name not
+		// called is never a method (a method reference is written X::m).
+		var fit []*Def
+		for _, d := range sameLang {
+			k, _ := extract.KindNamed(d.Kind)
+			if u.Kind == extract.Call && (k.IsCallable() || isTypeKind(d.Kind)) || u.Kind != extract.Call && !k.IsCallable() {
+				fit = append(fit, d)
+			}
+		}
+		if sameLang = fit; len(sameLang) == 0 {
+			return nil, "", nil
+		}
+	}
+	q, isPath := strings.CutSuffix(u.Qualifier, "::")
+	if u.Kind == extract.ImportRef {
+		// An import names what it imports: never a definition of the importing file.
+		var d *Def
+		if q == "" {
+			d, err = r.importedAs(f, u.Name, sameLang, true)
+		} else {
+			d, _, err = r.inImported(f, q, u.Name, sameLang)
+		}
+		if d == nil || err != nil {
+			return nil, "", err
+		}
+		return d, ResolvedImport, nil
+	}
+	if q == "" {
+		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
+			return d, ResolvedScope, err
+		}
+		if d, err := r.imported(f, u.Name, sameLang); d != nil || err != nil {
+			return d, ResolvedImport, err
+		}
+		if d, err := r.inPackage(f, sameLang); d != nil || err != nil {
+			return d, ResolvedPackage, err
+		}
+		if implicitMembers(f.lang) { // an inherited member, called without this
+			if d, err := r.inheritedBare(f, u, sameLang); d != nil || err != nil {
+				return d, ResolvedReceiver, err
+			}
+		}
+		return r.unique(f, sameLang)
+	}
+	// A type's name: Bytes::from_static, Form.from_data, Integer.bitCount are its members
+	// (or its bases'), the type found as its name is where the use is.
+	if isUpper(q) && isIdent(q) {
+		t, err := r.typeNamed(f, q, u.ContainingSymbolID)
+		if err != nil {
+			return nil, "", err
+		}
+		if t != nil {
+			d, err := r.memberOf(f, *t, sameLang)
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, ResolvedQualified, nil
+		}
+	}
+	// A name an import binds first: checking it reads nothing, and a receiver named like an
+	// imported package is not worth the shadowing rules.
+	if d, bound, err := r.inImported(f, q, u.Name, sameLang); bound || err != nil {
+		if d != nil || err != nil {
+			return d, ResolvedImport, err
+		}
+		return nil, "", nil // an import names where it is, and it is not in the workspace
+	}
+	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
+		return d, ResolvedReceiver, err
+	}
+	if !isPath {
+		if d, err := r.onDeclaredType(f, u, q, sameLang); d != nil || err != nil {
+			return d, ResolvedReceiver, err
+		}
+	}
+	if d := r.onType(q, sameLang); d != nil {
+		return d, ResolvedQualified, nil
+	}
+	if isPath && f.lang == "rust" && !isUpper(lastSegment(q, "::")) { // toml::parse, crate::a::b::f
+		if d := pickUnder(sameLang, rustModulePath(q), false); d != nil {
+			return d, ResolvedQualified, nil
+		}
+	}
+	// A receiver of unknown type is never resolved by a unique name: keys.reduce() is the
+	// array method, not the workspace's one function named reduce.
+	return nil, "", nil
+}
+
+// inheritedBare resolves a bare name inside a type's method (Java, C#, ...) to a member of
+// the nearest base type that has one.
+func (r *resolver) inheritedBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range chain {
+		if d, err := r.symbol(id); err != nil {
+			return nil, err
+		} else if d != nil && isTypeKind(d.Kind) {
+			return r.inherited(f, *d, cands, 0)
+		}
+	}
+	return nil, nil
+}
+
+// unique returns the one candidate when there is one.
+//
+// Not in the languages whose imports and packages resolution follows (Go, Python, JS/TS,
+// Java, Rust): there a bare name that none of them reaches is a builtin (len, print, a
+// global) or comes from a library, not the workspace's one definition of it.
+func (r *resolver) unique(f *fileCtx, cands []*Def) (*Def, string, error) {
+	switch f.lang {
+	case "go", "python", "javascript", "typescript", "tsx", "jsx", "java", "rust":
+		return nil, "", nil
+	}
+	if d := one(cands); d != nil {
+		return d, ResolvedGlobalUnique, nil
+	}
+	return nil, "", nil
+}
+
+// one returns the definition hits hold: the only one, or the first of overloads (several
+// declarations of one name and kind in one scope of one file: TypeScript overload
+// signatures, Java and C# overloaded methods, which resolution does not tell apart); nil
+// when hits name several definitions, or none.
+func one(hits []*Def) *Def {
+	if len(hits) == 0 {
+		return nil
+	}
+	for _, d := range hits[1:] {
+		if !overloads(d, hits[0]) {
+			return nil
+		}
+	}
+	return hits[0]
+}
+
+// OneDefinition returns the definition defs hold when they are one definition or the
+// overloads of one (see one), else nil.
+func OneDefinition(defs []Def) *Def {
+	hits := make([]*Def, len(defs))
+	for i := range defs {
+		hits[i] = &defs[i]
+	}
+	return one(hits)
+}
+
+// overloads reports whether a and b declare the same name and kind in the same scope of the
+// same file.
+func overloads(a, b *Def) bool {
+	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && a.Kind == b.Kind && a.ParentID == b.ParentID
+}
+
+// inScope picks among the candidates defined in the use's own file.
+func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	var local []*Def
+	for _, d := range cands {
+		if d.Path != f.path {
+			continue
+		}
+		if !implicitMembers(f.lang) { // a member is reached through self, this or a receiver
+			if p, err := r.symbol(d.ParentID); err != nil {
+				return nil, err
+			} else if p != nil && isTypeKind(p.Kind) {
+				continue
+			}
+		}
+		local = append(local, d)
+	}
+	if len(local) == 0 {
+		return nil, nil
+	}
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	// The definition whose parent is the innermost enclosing symbol of the use.
+	for _, c := range chain {
+		var hit []*Def
+		for _, d := range local {
+			if d.ParentID == c || d.ID == c {
+				hit = append(hit, d)
+			}
+		}
+		if d := one(hit); d != nil {
+			return d, nil
+		}
+		if len(hit) > 1 {
+			return nil, nil
+		}
+	}
+	var top []*Def
+	for _, d := range local {
+		if d.ParentID == "" {
+			top = append(top, d)
+		}
+	}
+	if d := one(top); d != nil {
+		return d, nil
+	}
+	return nil, nil
+}
+
+// implicitMembers reports whether a bare name inside a type's method can name a member of
+// the type (Java, C#, C++, Kotlin, Scala, Swift, Ruby), rather than only through self, this
+// or a receiver (Python, JavaScript, TypeScript, Rust, Go, PHP).
+func implicitMembers(lang string) bool {
+	switch lang {
+	case "java", "csharp", "cpp", "kotlin", "scala", "swift", "ruby":
+		return true
+	}
+	return false
+}
+
+// inPackage picks the one candidate in the use's package: the same directory for Go and C#,
+// the same package declaration for Java, Kotlin and Scala.
+func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
+	// A bare name names a package-level definition: never a member of a type (another
+	// class's method in Java) nor a Go method.
+	var top []*Def
+	for _, d := range cands {
+		if d.ParentID != "" || d.Language == "go" && d.Kind == extract.Method.String() {
+			if p, err := r.symbol(d.ParentID); err != nil {
+				return nil, err
+			} else if d.ParentID == "" || p != nil && isTypeKind(p.Kind) {
+				continue
+			}
+		}
+		top = append(top, d)
+	}
+	cands = top
+	var hit []*Def
+	switch f.lang {
+	case "go", "csharp", "c", "cpp":
+		for _, d := range cands {
+			if path.Dir(d.Path) == f.dir {
+				hit = append(hit, d)
+			}
+		}
+	case "java", "kotlin", "scala":
+		if f.pkg == "" {
+			return nil, nil
+		}
+		for _, d := range cands {
+			pk, err := r.pkgOf(d.Path, d.Language)
+			if err != nil {
+				return nil, err
+			}
+			if pk == f.pkg {
+				hit = append(hit, d)
+			}
+		}
+	default:
+		return nil, nil
+	}
+	if d := one(hit); d != nil {
+		return d, nil
+	}
+	return nil, nil
+}
+
+// imported picks the candidate a bare name's import names: from m import name, import
+// {name} from "./m", import a.b.Name, use a::b::name.
+func (r *resolver) imported(f *fileCtx, name string, cands []*Def) (*Def, error) {
+	return r.importedAs(f, name, cands, false)
+}
+
+// importedAs is imported; importing says the use is the import statement's own name
+// (import {zip as zipStatic}: zip names the definition, zipStatic the binding).
+func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing bool) (*Def, error) {
+	for _, im := range f.imports {
+		var where string // a module path whose file or directory must hold the definition
+		switch f.lang {
+		case "python":
+			from := pyFrom(im)
+			if im.alias == name || im.alias == "" && lastSegment(im.target, ".") == name && im.module != "" || im.wildcard && !importing {
+				where = pyModulePath(from, f.path)
+			}
+			if where == "" {
+				continue
+			}
+			orig := name
+			if !im.wildcard {
+				orig = lastSegment(im.target, ".")
+			}
+			if d, err := r.pyReexported(where, orig, cands); d != nil || err != nil {
+				return d, err
+			}
+			continue
+		case "javascript", "typescript", "tsx", "jsx":
+			if im.deflt == name || jsNamesImport(im.names, name) || importing && jsNamesImported(im.names, name) {
+				where = jsModulePath(im.target, f.path)
+			}
+		case "java", "kotlin", "scala":
+			if lastSegment(im.target, ".") == name {
+				where = strings.ReplaceAll(strings.TrimSuffix(im.target, "."+name), ".", "/") + "/" + name
+			}
+		case "rust":
+			if im.alias == name || im.alias == "" && lastSegment(im.target, "::") == name {
+				where = rustModulePath(strings.TrimSuffix(im.target, "::"+name))
+			}
+		}
+		if where == "" {
+			continue
+		}
+		if d := pickUnder(cands, where, false); d != nil {
+			return d, nil
+		}
+	}
+	return nil, nil
+}
+
+// inImported resolves q.name where q is bound by an import of the file (a Go package, a
+// Python module, a JS/TS namespace or default import, a Rust module or type): bound reports
+// that q is such a name; d is the definition in the imported place (for Python, or in a
+// module it re-exports name from), nil when the workspace does not hold it (a standard
+// library or third-party package).
+func (r *resolver) inImported(f *fileCtx, q, name string, cands []*Def) (d *Def, bound bool, err error) {
+	for _, im := range f.imports {
+		var where string
+		switch f.lang {
+		case "go":
+			if im.alias == q || im.alias == "" && lastSegment(im.target, "/") == q {
+				where = im.target
+			}
+		case "python":
+			switch {
+			case im.alias == q:
+				where = pyModulePath(im.target, f.path)
+			case im.alias == "" && im.module == "" && im.target == q && !im.wildcard:
+				where = pyModulePath(q, f.path)
+			case im.alias == "" && im.module != "" && lastSegment(im.target, ".") == q:
+				where = pyModulePath(im.target, f.path) // from pkg import module
+			}
+		case "javascript", "typescript", "tsx", "jsx":
+			if im.alias == q || im.deflt == q {
+				where = jsModulePath(im.target, f.path)
+			}
+		case "rust":
+			if im.alias == q || im.alias == "" && lastSegment(im.target, "::") == q {
+				where = rustModulePath(im.target)
+			}
+		}
+		if where == "" {
+			continue
+		}
+		switch f.lang {
+		case "python":
+			d, err := r.pyReexported(where, name, cands)
+			return d, true, err
+		case "go":
+			d, err := r.goImported(where, cands)
+			return d, true, err
+		}
+		return pickUnder(cands, where, false), true, nil
+	}
+	return nil, false, nil
+}
+
+// onReceiver resolves self.x, this.x, super.x and a Go method's receiver: a member of the
+// type the use is inside.
+func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	q := u.Qualifier
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil || len(chain) == 0 {
+		return nil, err
+	}
+	typeName := ""
+	var typeDef *Def
+	switch {
+	case q == "self" || q == "this" || q == "cls" || q == "Self" || q == "$this" || q == "static":
+		for _, id := range chain {
+			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
+				typeName, typeDef = d.Name, d
+				break
+			}
+		}
+	case q == "super" || q == "super()" || q == "parent":
+		for _, id := range chain { // a member of a base of the enclosing type, not of the type
+			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
+				return r.inherited(f, *d, cands, 0)
+			}
+		}
+		return nil, nil
+	case f.lang == "go":
+		for _, id := range chain {
+			d, _ := r.symbol(id)
+			if d != nil && d.Kind == extract.Method.String() {
+				if recv, typ := goReceiver(d.Signature); recv == q {
+					typeName = typ
+				}
+				break
+			}
+		}
+	}
+	if typeName == "" {
+		return nil, nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		p, err := r.symbol(d.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil && p.Name == typeName && (f.lang != "go" || path.Dir(d.Path) == f.dir) {
+			hit = append(hit, d)
+		} else if p == nil && f.lang == "go" && path.Dir(d.Path) == f.dir && d.Kind == extract.Method.String() {
+			if _, typ := goReceiver(d.Signature); typ == typeName {
+				hit = append(hit, d)
+			}
+		}
+	}
+	if d := one(hit); d != nil {
+		return d, nil
+	}
+	if len(hit) == 0 && typeDef != nil {
+		return r.inherited(f, *typeDef, cands, 0)
+	}
+	return nil, nil
+}
+
+// inherited looks for the one candidate that is a member of a base of the type t (its
+// extends relationships, resolved in t's file), nearest base first.
+func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, error) {
+	if depth > 8 {
+		return nil, nil
+	}
+	bases, err := r.bases(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bases {
+		var hit []*Def
+		for _, d := range cands {
+			if d.ParentID == b.ID {
+				hit = append(hit, d)
+			}
+		}
+		if d := one(hit); d != nil {
+			return d, nil
+		}
+		if d, err := r.inherited(f, *b, cands, depth+1); d != nil || err != nil {
+			return d, err
+		}
+	}
+	return nil, nil
+}
+
+// bases returns the types t extends, as resolution finds them from t's file.
+func (r *resolver) bases(t Def) ([]*Def, error) {
+	if b, ok := r.basesOf[t.ID]; ok {
+		return b, nil
+	}
+	if r.basesOf == nil {
+		r.basesOf = map[string][]*Def{}
+	}
+	r.basesOf[t.ID] = nil // a cycle of extends ends here
+	b, err := r.readBases(t)
+	if err == nil {
+		r.basesOf[t.ID] = b
+	}
+	return b, err
+}
+
+func (r *resolver) readBases(t Def) ([]*Def, error) {
+	var blob []byte
+	err := r.s.DB().QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
+	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: relationships of %s: %w", t.Path, err)
+	}
+	rels, err := store.DecodeRels(blob)
+	if err != nil {
+		return nil, err
+	}
+	tf, err := r.file(t.Path, t.Language)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Def
+	for _, rel := range rels {
+		if rel.FromID != t.ID || rel.Kind != extract.Extends {
+			continue
+		}
+		d, err := r.typeNamed(tf, rel.To, t.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil && d.ID != t.ID {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// onType resolves Type.member and Type::member: the one candidate whose parent is a type
+// named like the qualifier's last part.
+func (r *resolver) onType(q string, cands []*Def) *Def {
+	// Only a type's own name: in x.Reader.Peek(), Reader is a field named like a type.
+	name := q
+	if name == "" || !isUpper(name) || strings.ContainsAny(name, ".:()[]<> ") {
+		return nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if p, _ := r.symbol(d.ParentID); p != nil && p.Name == name {
+			hit = append(hit, d)
+		}
+	}
+	if d := one(hit); d != nil {
+		return d
+	}
+	return nil
+}
+
+// pickUnder returns the one candidate whose file is where (a path without extension: a
+// module file) or inside the directory where; where may be a suffix of the workspace path
+// (a Java package directory, a Go import path in GOPATH layout), and with goModule the
+// directory may be a suffix of where (a Go import path of a module: example.com/app/store
+// for store/).
+func pickUnder(cands []*Def, where string, goModule bool) *Def {
+	where = strings.Trim(path.Clean(where), "/")
+	if where == "" || where == "." {
+		return nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		noExt := strings.TrimSuffix(strings.TrimSuffix(d.Path, ".d.ts"), path.Ext(d.Path))
+		dir := path.Dir(d.Path)
+		places := []string{noExt, dir, strings.TrimSuffix(noExt, "/index"), strings.TrimSuffix(noExt, "/__init__"), strings.TrimSuffix(noExt, "/mod")}
+		if goModule { // a Go import path names a directory, never a file
+			places = places[1:2]
+		}
+		for _, p := range places {
+			if p == where || strings.HasSuffix(p, "/"+where) || goModule && p == dir && p != "." && strings.HasSuffix(where, "/"+p) {
+				hit = append(hit, d)
+				break
+			}
+		}
+	}
+	if len(hit) > 1 { // a module's TypeScript (x.ts, x.d.ts) before its JavaScript (x.js)
+		var ts []*Def
+		for _, d := range hit {
+			if strings.HasSuffix(d.Path, ".ts") || strings.HasSuffix(d.Path, ".tsx") {
+				ts = append(ts, d)
+			}
+		}
+		if len(ts) > 0 {
+			hit = ts
+		}
+	}
+	if len(hit) > 1 { // a module's own function before a method of the same name in it
+		var top []*Def
+		for _, d := range hit {
+			if d.ParentID == "" {
+				top = append(top, d)
+			}
+		}
+		hit = top
+	}
+	if d := one(hit); d != nil {
+		return d
+	}
+	return nil
+}
+
+// sameFamily reports whether a definition in language a can be what a use in language b
+// names (JavaScript and TypeScript share modules; C and C++ headers).
+func sameFamily(a, b string) bool {
+	fam := func(l string) string {
+		switch l {
+		case "typescript", "tsx", "javascript", "jsx":
+			return "js"
+		case "c", "cpp":
+			return "c"
+		}
+		return l
+	}
+	return fam(a) == fam(b)
+}
+
+func isTypeKind(kind string) bool {
+	k, ok := extract.KindNamed(kind)
+	return ok && (k.IsType() || k.IsContainer())
+}
