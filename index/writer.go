@@ -32,12 +32,12 @@ const rebuildBatchDocs = 800
 // background applier while the next is filled.
 type Writer struct {
 	// Vectors says what the last Finish did to the symbol vectors.
-	Vectors vectors.VectorStats
+	Vectors vectors.Stats
 	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
 	Embedder *vectors.Embedder
 	store    *store.Store
-	ft       *fulltext.Fulltext
-	ftStatus fulltext.FulltextStatus
+	ft       *fulltext.Index
+	ftStatus fulltext.Status
 	applier  *applier
 	// firstLoad: the store was empty, so this run fills the whole full-text index in bulk
 	// (fulltext_bulk.go). Like the store's bulk load (Store.setBulk), it takes each path
@@ -66,7 +66,7 @@ const firstLoadCommitBytes = 256 << 20
 // load) it fills the full-text index as files are written and builds the store's lookup
 // indexes once, in Finish.
 func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, error) {
-	st, err := store.OpenStore(storePath)
+	st, err := store.Open(storePath)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		// written and deleted on corpus.sh full): the st records that a first load is
 		// under way instead, and a load that does not finish has its full-text index
 		// refilled from the st by the next run.
-		ix.ftStatus = fulltext.FulltextReady
+		ix.ftStatus = fulltext.Ready
 		st.SetBulk(true)
 		err := ft.StartBulk()
 		if err == nil {
@@ -120,10 +120,10 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		// The unfinished load's bulk fill never finished (the index has no version mark), or
 		// may hold files it never committed: Finish refills the full-text index from the
 		// st (as it does one created, stale or corrupt).
-		ix.ftStatus = fulltext.FulltextPartial
+		ix.ftStatus = fulltext.Partial
 	}
 	ix.applier = newApplier(ix)
-	if ix.ftStatus == fulltext.FulltextReady {
+	if ix.ftStatus == fulltext.Ready {
 		pending, err := st.PendingDocs(ctx)
 		if err == nil && len(pending) > 0 {
 			err = ix.syncDocs(ctx, pending)
@@ -143,7 +143,7 @@ func (ix *Writer) Replayed() int { return ix.replayed }
 
 // Status returns what the full-text index was when the writer opened it: ready, or to be
 // rebuilt from the store by Finish (created, stale, corrupt, ...).
-func (ix *Writer) Status() fulltext.FulltextStatus { return ix.ftStatus }
+func (ix *Writer) Status() fulltext.Status { return ix.ftStatus }
 
 // Store returns the store, to read what it holds (files, a stored extraction, counts).
 func (ix *Writer) Store() *store.Store { return ix.store }
@@ -154,7 +154,7 @@ func (ix *Writer) Store() *store.Store { return ix.store }
 // writer closes. Over a first load (nothing committed yet to answer from, lookup indexes
 // dropped) it returns nil.
 func (ix *Writer) Searcher() (*search.Searcher, error) {
-	if ix.firstLoad || ix.ftStatus != fulltext.FulltextReady {
+	if ix.firstLoad || ix.ftStatus != fulltext.Ready {
 		return nil, nil
 	}
 	return search.NewSearcher(ix.store, ix.ft)
@@ -198,20 +198,20 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.store.CreateSecondaryIndexes(ctx); err != nil {
 		return err
 	}
-	if ix.ftStatus == fulltext.FulltextReady {
+	if ix.ftStatus == fulltext.Ready {
 		if err := ix.ft.FinishBulk(); err != nil { // a first load's
 			return err
 		}
 	} else if err := ix.rebuild(ctx); err != nil {
 		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
-	if err := ix.ft.MeasureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != fulltext.FulltextReady); err != nil {
+	if err := ix.ft.MeasureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != fulltext.Ready); err != nil {
 		return err
 	}
 	if ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
 		return fmt.Errorf("index: symbol vectors: %w", err)
 	}
-	if ix.firstLoad || ix.ftStatus == fulltext.FulltextPartial {
+	if ix.firstLoad || ix.ftStatus == fulltext.Partial {
 		if err := ix.store.SetMeta(store.MetaFirstLoad, ""); err != nil {
 			return err
 		}
@@ -345,7 +345,7 @@ func (b *WriteBatch) Put(rec *store.FileRecord) error {
 	if b.ix.firstLoad {
 		b.ix.heldBytes += int64(len(rec.Content))
 	}
-	if b.ix.ftStatus != fulltext.FulltextReady || rec.Skipped != "" {
+	if b.ix.ftStatus != fulltext.Ready || rec.Skipped != "" {
 		return nil // the whole full-text index is rebuilt at the end
 	}
 	b.ft.AddFile(fulltext.FileDoc{Path: rec.Path, Language: rec.Language, Content: string(rec.Content)})
@@ -390,7 +390,7 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 		}
 	}
 	touched := b.store.TakeTouched()
-	if b.ix.ftStatus != fulltext.FulltextReady || len(touched) == 0 && b.ft.Size() == 0 {
+	if b.ix.ftStatus != fulltext.Ready || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil
 	}
 	if b.ix.firstLoad {

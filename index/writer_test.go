@@ -62,7 +62,7 @@ func TestWriterKeepsFulltextInStep(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	w := openTestWriter(t, dir)
-	if w.Status() != fulltext.FulltextReady {
+	if w.Status() != fulltext.Ready {
 		t.Fatalf("a new index: full-text status %s, want ready (filled as files are written)", w.Status())
 	}
 	writeFiles(t, w, storetest.Record("a.go", "package a", "A", "B"), storetest.Record("b.go", "package b", "C"))
@@ -116,7 +116,7 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	writeFiles(t, w, storetest.Record("x.go", "package x", "X"))
 	w.Close()
 	w = openTestWriter(t, dir)
-	if w.Status() != fulltext.FulltextReady || !w.firstLoad {
+	if w.Status() != fulltext.Ready || !w.firstLoad {
 		t.Fatalf("after a first load killed before it committed: status %s, first load %v; want ready, a first load again", w.Status(), w.firstLoad)
 	}
 	w.commitBytes = 1 // commit every batch
@@ -134,7 +134,7 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	}
 
 	w = openTestWriter(t, dir)
-	if w.Status() != fulltext.FulltextPartial {
+	if w.Status() != fulltext.Partial {
 		t.Fatalf("after an unfinished first load: full-text status %s, want partial", w.Status())
 	}
 	if s, err := w.Searcher(); err != nil || s != nil {
@@ -150,7 +150,7 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	w.Close()
 	w = openTestWriter(t, dir)
 	defer w.Close()
-	if w.Status() != fulltext.FulltextReady {
+	if w.Status() != fulltext.Ready {
 		t.Errorf("after a finished run: full-text status %s, want ready", w.Status())
 	}
 }

@@ -124,7 +124,7 @@ func inspect(t *testing.T, root string, names []string) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := store.OpenStore(workspace.StorePath(workspace.IndexDir(canon, workspace.ID(canon))))
+	store, err := store.Open(workspace.StorePath(workspace.IndexDir(canon, workspace.ID(canon))))
 	if err != nil {
 		t.Fatal(err)
 	}

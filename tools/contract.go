@@ -116,7 +116,7 @@ func AsError(err error) *Error {
 	case errors.Is(err, store.ErrNotWritable):
 		// The environment's, not the request's: the index keeps answering as it is.
 		return &Error{Code: CodeInternal, Message: err.Error() + "; make .quarry/ writable (searches keep answering from the index as it is)", err: err}
-	case errors.Is(err, fulltext.ErrFulltextLocked), errors.Is(err, workspace.ErrLocked):
+	case errors.Is(err, fulltext.ErrLocked), errors.Is(err, workspace.ErrLocked):
 		return wrap(CodeBusy, "")
 	case errors.Is(err, context.DeadlineExceeded):
 		return wrap(CodeTimeout, "")

@@ -161,7 +161,7 @@ func killedRun(t *testing.T, root string, files map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
+	st, err := store.Open(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestSearchNoticesAnUnfinishedFirstLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.OpenStore(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
+	st, err := store.Open(workspace.StorePath(workspace.IndexDir(root, reg.Primary.ID)))
 	if err != nil {
 		t.Fatal(err)
 	}

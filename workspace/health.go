@@ -89,7 +89,7 @@ type LastIndex struct {
 	Skipped   map[extract.SkipReason]int `json:"skipped"`
 	Errors    int                        `json:"errors"`
 	// Vectors is what the run did to the symbol vectors.
-	Vectors *vectors.VectorStats `json:"vectors,omitempty"`
+	Vectors *vectors.Stats `json:"vectors,omitempty"`
 }
 
 // Changes are the files that differ on disk from the index (by size and modification time).
@@ -139,7 +139,7 @@ func CheckHealth(ctx context.Context, e Entry, indexDir string, reference bool) 
 		h.Problems = append(h.Problems, Problem{What: "the workspace has no index", Action: "run: " + h.reindex})
 		return h, nil
 	}
-	st, err := store.OpenStore(storePath)
+	st, err := store.Open(storePath)
 	if err != nil {
 		h.Status = Unhealthy
 		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the store cannot be opened: %v", err), Action: "run: " + h.reindex + " --force"})
@@ -201,16 +201,16 @@ func (h *Health) inspectFulltext(indexDir string) {
 	f := &h.Fulltext
 	f.StoreSymbols, f.StoreFiles = h.Store.Counts.Symbols, h.Store.Counts.Files
 	f.SizeBytes = dirSize(f.Path)
-	status, symbols, files, err := fulltext.InspectFulltext(f.Path)
+	status, symbols, files, err := fulltext.Inspect(f.Path)
 	f.SymbolDocs, f.FileDocs = symbols, files
 	switch {
 	case isLocked(indexDir):
 		f.Status = FulltextBuilding
-	case status == fulltext.FulltextCreated:
+	case status == fulltext.Created:
 		f.Status = FulltextMissing
-	case status == fulltext.FulltextStale:
+	case status == fulltext.Stale:
 		f.Status = FulltextStale
-	case status == fulltext.FulltextCorrupt || err != nil:
+	case status == fulltext.Corrupt || err != nil:
 		f.Status = FulltextCorrupt
 	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || int(files) != f.StoreFiles || h.partialLoad:
 		f.Status = FulltextInconsistent

@@ -78,7 +78,7 @@ type Summary struct {
 	Skipped     map[extract.SkipReason]int `json:"skipped"`
 	Samples     []Skipped                  `json:"skipped_samples,omitempty"`
 	Fulltext    string                     `json:"fulltext"` // what happened to the full-text index
-	Vectors     vectors.VectorStats        `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
+	Vectors     vectors.Stats              `json:"vectors" jsonschema:"what the run did to the symbol vectors (vec: and hyde: lines search them)"`
 	Reextracted bool                       `json:"reextracted,omitempty" jsonschema:"every file was extracted again, changed or not: the extractors or the languages changed since the last run (a new version of Quarry)"`
 	Replayed    int                        `json:"replayed,omitempty" jsonschema:"full-text changes of an index run that did not finish (killed, crashed), re-applied at the start of this one"`
 	Errors      []string                   `json:"errors,omitempty"`
@@ -213,7 +213,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if opts.Serve != nil {
 		if srch, err := ix.Searcher(); err == nil && srch != nil {
 			e := Entry{ID: ID(root), Root: root, Name: filepath.Base(root)}
-			opts.Serve(&SearchIndex{Entry: e, store: ix.Store(), searcher: srch, Fulltext: fulltext.FulltextReady, borrowed: true})
+			opts.Serve(&SearchIndex{Entry: e, store: ix.Store(), searcher: srch, Fulltext: fulltext.Ready, borrowed: true})
 			defer opts.Serve(nil) // runs before ix.Close
 		}
 	}
@@ -278,7 +278,7 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	if err := ix.Finish(ctx); err != nil {
 		return nil, err
 	}
-	if ix.Status() != fulltext.FulltextReady {
+	if ix.Status() != fulltext.Ready {
 		sum.Fulltext = fmt.Sprintf("%s, rebuilt from the store", ix.Status())
 	}
 	sum.Vectors = ix.Vectors

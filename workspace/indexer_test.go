@@ -112,7 +112,7 @@ func TestIncremental(t *testing.T) {
 	if c.Files != 3 || c.Symbols != 4 {
 		t.Errorf("counts after edits: %+v", c)
 	}
-	st, err := store.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	st, err := store.Open(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestRenameMovesTheExtraction(t *testing.T) {
 		t.Errorf("counts %+v after renames, before %+v", after, before)
 	}
 
-	st, err := store.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	st, err := store.Open(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
 	must(err)
 	defer st.Close()
 	got, err := st.LoadExtract(ctx, "pkg/moved.go")
@@ -407,7 +407,7 @@ func TestNewExtractionReextracts(t *testing.T) {
 		t.Fatalf("first run: %+v", sum)
 	}
 	first := checkConsistent(t, root)
-	st, err := store.OpenStore(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
+	st, err := store.Open(StorePath(IndexDir(root, ID(mustCanon(t, root)))))
 	if err != nil {
 		t.Fatal(err)
 	}

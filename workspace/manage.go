@@ -48,7 +48,7 @@ func StoreCounts(ctx context.Context, indexDir string) (store.Counts, error) {
 	if _, err := os.Stat(p); err != nil {
 		return store.Counts{}, err
 	}
-	s, err := store.OpenStore(p)
+	s, err := store.Open(p)
 	if err != nil {
 		return store.Counts{}, err
 	}

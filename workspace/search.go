@@ -26,11 +26,11 @@ var ErrNotIndexed = errors.New("not indexed")
 type SearchIndex struct {
 	Entry    Entry
 	store    *store.Store
-	ft       *fulltext.Fulltext
+	ft       *fulltext.Index
 	searcher *search.Searcher
 	// Fulltext is the state of the full-text index: ready, or stale (built with other
 	// tokenizer rules, still searched with them).
-	Fulltext fulltext.FulltextStatus
+	Fulltext fulltext.Status
 	// borrowed: the store and full-text index are a running index writer's (IndexOptions.
 	// Serve); Close leaves them open.
 	borrowed bool
@@ -38,7 +38,7 @@ type SearchIndex struct {
 
 // OpenSearch opens the index of e, kept in indexDir, for searching. An index that is
 // missing or needs rebuilding gives an error wrapping ErrNotIndexed; one being written by an
-// index run gives fulltext.ErrFulltextLocked.
+// index run gives fulltext.ErrLocked.
 func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	if _, err := os.Stat(StorePath(indexDir)); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("workspace %s (%s): %w", e.ID, e.Root, ErrNotIndexed)
@@ -46,14 +46,14 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 	if err := tighten(indexDir); err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
 	}
-	ft, status, err := fulltext.OpenFulltextReader(FulltextPath(indexDir))
+	ft, status, err := fulltext.OpenReader(FulltextPath(indexDir))
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", e.ID, err)
 	}
 	if ft == nil {
 		return nil, fmt.Errorf("workspace %s (%s): the full-text index is %s: %w", e.ID, e.Root, status, ErrNotIndexed)
 	}
-	st, err := store.OpenStore(StorePath(indexDir))
+	st, err := store.Open(StorePath(indexDir))
 	if err != nil {
 		ft.Close()
 		return nil, err
@@ -265,32 +265,32 @@ func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, e
 // FileCount returns the number of indexed files.
 func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }
 
-// Refs returns the uses of name in the index (see store.Store.Refs).
+// Refs returns the uses of name in the index (see nav.Reader.Refs).
 func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]nav.Ref, int, error) {
 	return nav.NewReader(x.store).Refs(ctx, name, kinds, offset, limit)
 }
 
-// SymbolRefs lists the uses of def that resolve to it (store.Store.SymbolRefs).
+// SymbolRefs lists the uses of def that resolve to it (nav.Reader.SymbolRefs).
 func (x *SearchIndex) SymbolRefs(ctx context.Context, def nav.Def, q nav.RefsQuery) ([]nav.SymbolRef, int, error) {
 	return nav.NewReader(x.store).SymbolRefs(ctx, def, q)
 }
 
-// Callees returns the calls made in the body of def, resolved (store.Store.Callees).
+// Callees returns the calls made in the body of def, resolved (nav.Reader.Callees).
 func (x *SearchIndex) Callees(ctx context.Context, def nav.Def) ([]nav.Call, error) {
 	return nav.NewReader(x.store).Callees(ctx, def)
 }
 
-// ResolveName resolves symbol as if written in the file p at line (store.Store.ResolveName).
+// ResolveName resolves symbol as if written in the file p at line (nav.Reader.ResolveName).
 func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*nav.Def, string, error) {
 	return nav.NewReader(x.store).ResolveName(ctx, p, line, symbol)
 }
 
-// Children returns the symbols whose parent is def (store.Store.Children).
+// Children returns the symbols whose parent is def (nav.Reader.Children).
 func (x *SearchIndex) Children(ctx context.Context, def nav.Def) ([]nav.Def, error) {
 	return nav.NewReader(x.store).Children(ctx, def)
 }
 
-// Implementations returns what extends, implements or overrides def (store.Store.Implementations).
+// Implementations returns what extends, implements or overrides def (nav.Reader.Implementations).
 func (x *SearchIndex) Implementations(ctx context.Context, def nav.Def) ([]nav.Def, error) {
 	return nav.NewReader(x.store).Implementations(ctx, def)
 }

@@ -45,7 +45,7 @@ const fieldLengthDrift = 0.1
 // tokenized as the full-text index tokenizes them, and keeps them in the store: after a
 // full build (force), when none were measured, or when the count of symbols moved by more
 // than fieldLengthDrift since they were.
-func (f *Fulltext) MeasureFieldLengths(ctx context.Context, st *store.Store, force bool) error {
+func (f *Index) MeasureFieldLengths(ctx context.Context, st *store.Store, force bool) error {
 	// Counted from the files' totals (a covering index) and the largest rowid (the end of
 	// the table's b-tree): count(*) over the symbols read every page of the table, a third
 	// of a second on corpus.sh full at the end of every update.
@@ -129,7 +129,7 @@ type BM25 struct {
 
 // get returns the statistics: the measured averages (or the defaults) for the symbol text
 // fields and 1 for every other field, over the symbol documents.
-func (b *BM25) Get(store *store.Store, ft *Fulltext) *search.BM25Stats {
+func (b *BM25) Get(store *store.Store, ft *Index) *search.BM25Stats {
 	b.once.Do(func() {
 		fl := FieldLengths{Avg: defaultFieldLengths}
 		if v, err := store.Meta(MetaFieldLengths); err == nil && v != "" {
@@ -163,7 +163,7 @@ func (b *BM25) Get(store *store.Store, ft *Fulltext) *search.BM25Stats {
 }
 
 // symbols returns the count of symbol documents the statistics are over (0: unknown).
-func (b *BM25) Symbols(store *store.Store, ft *Fulltext) int {
+func (b *BM25) Symbols(store *store.Store, ft *Index) int {
 	if st := b.Get(store, ft); st != nil {
 		return int(st.DocCount)
 	}

@@ -2,7 +2,7 @@ package fulltext
 
 // The full-text index is one bleve index (scorch, BM25 scoring) in the workspace's fulltext/
 // directory. It is derived data: the SQLite store is the source of truth, and an index that
-// is missing, corrupt or built by another FulltextVersion is removed and refilled from it.
+// is missing, corrupt or built by another Version is removed and refilled from it.
 //
 // It holds two kinds of documents, told apart by the keyword field doc_type:
 //
@@ -39,7 +39,7 @@ package fulltext
 // the property "_type" (the mapping's TypeField), which is not itself indexed. A query
 // that needs an analyzer (a match query) must name it: the field names alone are ambiguous.
 //
-// Internal values (bleve's SetInternal): "quarry:version" holds the FulltextVersion that
+// Internal values (bleve's SetInternal): "quarry:version" holds the Version that
 // built the index; "quarry:meta:<key>" holds SetMeta's values.
 
 import (
@@ -68,7 +68,7 @@ import (
 )
 
 // ftMappingVersion names the mapping and the tokenizer code. Bump it whenever either
-// changes in a way the hash in FulltextVersion cannot see.
+// changes in a way the hash in Version cannot see.
 const ftMappingVersion = "quarry-fulltext-3" // -2: analyzers in the mapping, code_body of body kinds only; -3: nothing stored
 
 // Field names of the full-text documents.
@@ -100,12 +100,12 @@ const (
 )
 
 // Indexing advice, from BenchmarkFulltextIndexCorpus on two cores: batches of about
-// FulltextBatchDocs documents applied from FulltextApplyWorkers goroutines at once index
+// BatchDocs documents applied from FulltextApplyWorkers goroutines at once index
 // fastest (smaller batches make more segments to build and merge; a third goroutine or more
 // persister workers did not help).
 const (
-	// FulltextBatchDocs is the number of documents a batch should hold.
-	FulltextBatchDocs = 2000
+	// BatchDocs is the number of documents a batch should hold.
+	BatchDocs = 2000
 	// FulltextApplyWorkers is the number of goroutines that should fill and apply batches.
 	FulltextApplyWorkers = 2
 )
@@ -113,24 +113,24 @@ const (
 // ftLockTimeout is how long opening waits for another process that holds the index open.
 const ftLockTimeout = "2s"
 
-// ErrFulltextLocked is returned by openFulltext when another process holds the index open.
-var ErrFulltextLocked = errors.New("index: the full-text index is in use by another process")
+// ErrLocked is returned by openFulltext when another process holds the index open.
+var ErrLocked = errors.New("index: the full-text index is in use by another process")
 
-// FulltextStatus tells what openFulltext found.
-type FulltextStatus string
+// Status tells what openFulltext found.
+type Status string
 
-// Statuses of openFulltext. Every status but FulltextReady means the index is empty and the
+// Statuses of openFulltext. Every status but Ready means the index is empty and the
 // caller must fill it from the store.
 const (
-	FulltextReady   FulltextStatus = "ready"   // opened an index of the current version
-	FulltextCreated FulltextStatus = "created" // there was none: created empty
-	FulltextStale   FulltextStatus = "stale"   // built with another version: removed and recreated empty
-	FulltextCorrupt FulltextStatus = "corrupt" // could not be opened: removed and recreated empty
-	FulltextPartial FulltextStatus = "partial" // a first load into the store did not finish: refilled from the store
+	Ready   Status = "ready"   // opened an index of the current version
+	Created Status = "created" // there was none: created empty
+	Stale   Status = "stale"   // built with another version: removed and recreated empty
+	Corrupt Status = "corrupt" // could not be opened: removed and recreated empty
+	Partial Status = "partial" // a first load into the store did not finish: refilled from the store
 )
 
 // String returns the status's name.
-func (s FulltextStatus) String() string { return string(s) }
+func (s Status) String() string { return string(s) }
 
 // symbolDoc is the full-text document of one symbol.
 type SymbolDoc struct {
@@ -156,8 +156,8 @@ var ftDefaultOptions = ftOptions{
 	termVectors: map[string]bool{},
 }
 
-// Fulltext is an open full-text index. It is safe for concurrent use.
-type Fulltext struct {
+// Index is an open full-text index. It is safe for concurrent use.
+type Index struct {
 	idx       bleve.Index // nil while bulk fills it
 	bulk      *ftBulk     // a bulk fill under way (fulltext_bulk.go)
 	dir       string
@@ -170,17 +170,17 @@ type Fulltext struct {
 	terms   map[string]*termIndex // by field: the terms, for words inside terms (termindex.go)
 }
 
-// FulltextVersion changes whenever the mapping, the tokenizer rules or the store's schema
+// Version changes whenever the mapping, the tokenizer rules or the store's schema
 // change; an index built with another version is rebuilt. It is a short hash of the mapping,
 // ftMappingVersion, SchemaVersion, the
 // tokenizer rules of every language and the tokens of a probe text, so that editing a
 // languages/*.toml file invalidates old indexes.
-func FulltextVersion() (string, error) {
+func Version() (string, error) {
 	ftDefaultVersion.once.Do(func() { ftDefaultVersion.v, ftDefaultVersion.err = ftVersion(ftDefaultOptions) })
 	return ftDefaultVersion.v, ftDefaultVersion.err
 }
 
-// ftDefaultVersion is FulltextVersion, computed once: the embedded rules do not change while
+// ftDefaultVersion is Version, computed once: the embedded rules do not change while
 // the process runs, and computing it (the mapping as JSON, the probe through every
 // tokenizer) costs 1.4 ms, which every open of an index paid.
 var ftDefaultVersion struct {
@@ -189,7 +189,7 @@ var ftDefaultVersion struct {
 	err  error
 }
 
-// ftVersion returns the FulltextVersion of an index built with o.
+// ftVersion returns the Version of an index built with o.
 func ftVersion(o ftOptions) (string, error) {
 	reg, err := languages.Default()
 	if err != nil {
@@ -198,7 +198,7 @@ func ftVersion(o ftOptions) (string, error) {
 	return ftVersionOf(reg, o)
 }
 
-// ftVersionOf returns the FulltextVersion of an index built with o for the languages of reg.
+// ftVersionOf returns the Version of an index built with o for the languages of reg.
 func ftVersionOf(reg *languages.Registry, o ftOptions) (string, error) {
 	im, err := ftIndexMapping(reg, o)
 	if err != nil {
@@ -219,7 +219,7 @@ func ftVersionOf(reg *languages.Registry, o ftOptions) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-// ftProbe is tokenized by every language's tokenizer for FulltextVersion, so that a change of
+// ftProbe is tokenized by every language's tokenizer for Version, so that a change of
 // the tokenizer's code that changes what these constructs yield changes the version too.
 const ftProbe = "getHTTPResponse XMLParser URLs IUserService user_service_impl is_valid borrow_mut " +
 	"try_into __init__ SCREAMING_CASE foo123Bar 42abc v2 Größe ÉCOLE naïve_café ǅemal " +
@@ -306,25 +306,25 @@ func ftAddText(dm *mapping.DocumentMapping, name, analyzer string, o ftOptions) 
 }
 
 // openFulltext opens the bleve index in dir or creates it; the returned status tells whether
-// the caller must (re)fill it from the store (every status but FulltextReady). An index
-// that cannot be opened or was built by another FulltextVersion is removed and recreated
-// empty, never served. ErrFulltextLocked means another process holds it open.
+// the caller must (re)fill it from the store (every status but Ready). An index
+// that cannot be opened or was built by another Version is removed and recreated
+// empty, never served. ErrLocked means another process holds it open.
 //
-// FulltextReady says nothing about how complete the index is: a caller that fills it in
+// Ready says nothing about how complete the index is: a caller that fills it in
 // several batches records its progress with SetMeta, after the last Apply.
-func openFulltext(dir string) (*Fulltext, FulltextStatus, error) {
+func openFulltext(dir string) (*Index, Status, error) {
 	return ftOpen(dir, ftDefaultOptions)
 }
 
 // openFulltextWaiting is openFulltext waiting at most wait (0: ftLockTimeout) for another
 // holder of the index.
-func OpenWaiting(dir string, wait time.Duration) (*Fulltext, FulltextStatus, error) {
+func OpenWaiting(dir string, wait time.Duration) (*Index, Status, error) {
 	o := ftDefaultOptions
 	o.lockWait = wait
 	return ftOpen(dir, o)
 }
 
-func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
+func ftOpen(dir string, o ftOptions) (*Index, Status, error) {
 	if dir == "" {
 		return nil, "", errors.New("index: open fulltext: empty directory name")
 	}
@@ -340,10 +340,10 @@ func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if status == FulltextReady {
-		return &Fulltext{idx: idx, dir: dir, opts: o, reg: reg}, status, nil
+	if status == Ready {
+		return &Index{idx: idx, dir: dir, opts: o, reg: reg}, status, nil
 	}
-	if status != FulltextCreated {
+	if status != Created {
 		if err := os.RemoveAll(dir); err != nil {
 			return nil, "", fmt.Errorf("index: remove %s fulltext %s: %w", status, dir, err)
 		}
@@ -352,21 +352,21 @@ func ftOpen(dir string, o ftOptions) (*Fulltext, FulltextStatus, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return &Fulltext{idx: idx, dir: dir, opts: o, reg: reg}, status, nil
+	return &Index{idx: idx, dir: dir, opts: o, reg: reg}, status, nil
 }
 
 // ftOpenExisting opens the index in dir if it is one of version. Otherwise it returns no
-// index and the status dir is in: FulltextCreated when there is nothing (yet) to remove,
-// FulltextStale or FulltextCorrupt when there is.
-func ftOpenExisting(dir, version string, o ftOptions) (bleve.Index, FulltextStatus, error) {
+// index and the status dir is in: Created when there is nothing (yet) to remove,
+// Stale or Corrupt when there is.
+func ftOpenExisting(dir, version string, o ftOptions) (bleve.Index, Status, error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), err == nil && len(entries) == 0:
-		return nil, FulltextCreated, nil
+		return nil, Created, nil
 	case err != nil:
-		return nil, FulltextCorrupt, nil // not a directory, or unreadable: RemoveAll decides
+		return nil, Corrupt, nil // not a directory, or unreadable: RemoveAll decides
 	}
-	if status, err := ftCheck(dir, version); err != nil || status != FulltextReady {
+	if status, err := ftCheck(dir, version); err != nil || status != Ready {
 		return nil, status, err
 	}
 	wait := ftLockTimeout
@@ -375,12 +375,12 @@ func ftOpenExisting(dir, version string, o ftOptions) (bleve.Index, FulltextStat
 	}
 	idx, err := bleve.OpenUsing(dir, map[string]any{"bolt_timeout": wait})
 	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
+		return nil, "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrLocked)
 	}
 	if err != nil {
-		return nil, FulltextCorrupt, nil
+		return nil, Corrupt, nil
 	}
-	return idx, FulltextReady, nil
+	return idx, Ready, nil
 }
 
 // ftCheck opens the index in dir read-only and tells whether it is whole and of version.
@@ -390,26 +390,26 @@ func ftOpenExisting(dir, version string, o ftOptions) (bleve.Index, FulltextStat
 // first, so that such an index is reported corrupt instead of served incomplete. An index
 // whose mapping names an analyzer that is no longer registered (a removed language) cannot
 // be opened either and counts as corrupt.
-func ftCheck(dir, version string) (FulltextStatus, error) {
+func ftCheck(dir, version string) (Status, error) {
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": ftLockTimeout})
 	if errors.Is(err, bolterrors.ErrTimeout) {
-		return "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrFulltextLocked)
+		return "", fmt.Errorf("index: open fulltext %s: %w", dir, ErrLocked)
 	}
 	if err != nil {
-		return FulltextCorrupt, nil
+		return Corrupt, nil
 	}
 	defer idx.Close()
 	if !ftNewestSnapshotLoads(idx) {
-		return FulltextCorrupt, nil
+		return Corrupt, nil
 	}
 	got, err := idx.GetInternal([]byte(ftVersionKey))
 	if err != nil {
-		return FulltextCorrupt, nil
+		return Corrupt, nil
 	}
 	if string(got) != version {
-		return FulltextStale, nil
+		return Stale, nil
 	}
-	return FulltextReady, nil
+	return Ready, nil
 }
 
 // ftNewestSnapshotLoads reports whether the newest snapshot scorch persisted in idx can be
@@ -460,7 +460,7 @@ func ftCreate(dir string, reg *languages.Registry, o ftOptions, version string) 
 
 // Close closes the index; closing it again does nothing. Every applied batch is already
 // on disk.
-func (f *Fulltext) Close() error {
+func (f *Index) Close() error {
 	f.closeOnce.Do(func() {
 		f.dropBulk() // an unfinished bulk fill: the index stays without its version mark
 		if f.idx == nil {
@@ -474,10 +474,10 @@ func (f *Fulltext) Close() error {
 }
 
 // bleveIndex returns the underlying index for the search layer.
-func (f *Fulltext) bleveIndex() bleve.Index { return f.idx }
+func (f *Index) bleveIndex() bleve.Index { return f.idx }
 
 // DocCount returns the number of documents of both kinds.
-func (f *Fulltext) DocCount() (uint64, error) {
+func (f *Index) DocCount() (uint64, error) {
 	n, err := f.idx.DocCount()
 	if err != nil {
 		return 0, fmt.Errorf("index: fulltext doc count: %w", err)
@@ -486,7 +486,7 @@ func (f *Fulltext) DocCount() (uint64, error) {
 }
 
 // Counts returns the number of symbol and file documents.
-func (f *Fulltext) Counts() (symbols, files uint64, err error) {
+func (f *Index) Counts() (symbols, files uint64, err error) {
 	if symbols, err = f.ftCount(DocSymbol); err != nil {
 		return 0, 0, err
 	}
@@ -496,7 +496,7 @@ func (f *Fulltext) Counts() (symbols, files uint64, err error) {
 	return symbols, files, nil
 }
 
-func (f *Fulltext) ftCount(docType string) (uint64, error) {
+func (f *Index) ftCount(docType string) (uint64, error) {
 	if f.idx == nil {
 		return 0, errors.New("index: count full-text documents: the index is being filled in bulk")
 	}
@@ -511,7 +511,7 @@ func (f *Fulltext) ftCount(docType string) (uint64, error) {
 
 // SetMeta stores a small value inside the index, such as the store generation it was last
 // synchronized with. It is on disk when SetMeta returns.
-func (f *Fulltext) SetMeta(key, value string) error {
+func (f *Index) SetMeta(key, value string) error {
 	if err := f.idx.SetInternal([]byte(ftMetaPrefix+key), []byte(value)); err != nil {
 		return fmt.Errorf("index: fulltext set meta %q: %w", key, err)
 	}
@@ -519,7 +519,7 @@ func (f *Fulltext) SetMeta(key, value string) error {
 }
 
 // Meta returns the value SetMeta stored under key, or "" if there is none.
-func (f *Fulltext) Meta(key string) (string, error) {
+func (f *Index) Meta(key string) (string, error) {
 	v, err := f.idx.GetInternal([]byte(ftMetaPrefix + key))
 	if err != nil {
 		return "", fmt.Errorf("index: fulltext meta %q: %w", key, err)
@@ -530,7 +530,7 @@ func (f *Fulltext) Meta(key string) (string, error) {
 // fulltextBatch collects additions and deletions for one Apply. Adding a document whose id
 // is already in the index replaces it. A batch is not safe for concurrent use.
 type Batch struct {
-	f    *Fulltext
+	f    *Index
 	b    *bleve.Batch // nil in a bulk fill
 	docs []ftBulkDoc  // a bulk fill's additions
 	err  error        // the first error of an Add, reported by Apply
@@ -543,7 +543,7 @@ type ftBulkDoc struct {
 }
 
 // NewBatch returns an empty batch for f.
-func (f *Fulltext) NewBatch() *Batch {
+func (f *Index) NewBatch() *Batch {
 	if f.bulk != nil {
 		return &Batch{f: f}
 	}
@@ -610,7 +610,7 @@ func (b *Batch) Size() int {
 // changes are on disk when Apply returns. A batch one of whose additions failed is not
 // applied at all. Several goroutines may Apply batches at once (see FulltextApplyWorkers);
 // their order is then undefined, so a document id should not be in two of them.
-func (f *Fulltext) Apply(b *Batch) error {
+func (f *Index) Apply(b *Batch) error {
 	defer b.reset()
 	if b.err != nil {
 		return b.err
@@ -641,7 +641,7 @@ func (b *Batch) reset() {
 
 // language resolves the language named name: it returns its canonical name ("" if it is
 // unknown) and the value of the language field (the canonical name, or name as given).
-func (f *Fulltext) language(name string) (known, field string) {
+func (f *Index) language(name string) (known, field string) {
 	if l, ok := f.reg.Lookup(name); ok {
 		return l.Name, l.Name
 	}

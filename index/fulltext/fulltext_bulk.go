@@ -43,7 +43,7 @@ func BuildDir(dir string) string { return dir + ".build" }
 
 // startBulk empties the index and starts filling it in bulk: until finishBulk, batches add
 // documents to the builder, and the index cannot be searched.
-func (f *Fulltext) StartBulk() error {
+func (f *Index) StartBulk() error {
 	f.dropBulk()
 	if f.idx != nil {
 		if err := f.idx.Close(); err != nil {
@@ -57,7 +57,7 @@ func (f *Fulltext) StartBulk() error {
 	return f.newBulk()
 }
 
-func (f *Fulltext) newBulk() error {
+func (f *Index) newBulk() error {
 	build := BuildDir(f.dir)
 	if err := os.RemoveAll(build); err != nil {
 		return fmt.Errorf("index: remove the full-text build directory: %w", err)
@@ -87,7 +87,7 @@ func (f *Fulltext) newBulk() error {
 
 // dropBulk abandons a bulk fill: the builder's segments are removed; the index directory is
 // left without its version mark.
-func (f *Fulltext) dropBulk() {
+func (f *Index) dropBulk() {
 	if f.bulk == nil {
 		return
 	}
@@ -97,7 +97,7 @@ func (f *Fulltext) dropBulk() {
 
 // finishBulk merges the builder's segments into the index, marks it with its version and
 // opens it.
-func (f *Fulltext) FinishBulk() error {
+func (f *Index) FinishBulk() error {
 	bk := f.bulk
 	if bk == nil {
 		return nil
@@ -135,7 +135,7 @@ func (f *Fulltext) FinishBulk() error {
 }
 
 // bulkAdd adds the documents of b to the builder.
-func (f *Fulltext) bulkAdd(b *Batch) error {
+func (f *Index) bulkAdd(b *Batch) error {
 	for _, d := range b.docs {
 		if err := f.bulk.b.Index(d.id, d.doc); err != nil {
 			return fmt.Errorf("index: fulltext add %s: %w", d.id, err)

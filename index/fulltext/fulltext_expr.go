@@ -41,7 +41,7 @@ func (e ExprQuery) MatchesAll() bool { return e.q == nil && len(e.filters) == 0 
 // word by the index's rules. Leaves bleve cannot decide exactly (phrases, regexes, paths
 // by regex, line numbers, visibility, parents, case-sensitive words) compile to a superset,
 // and the caller verifies the candidates.
-func CompileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string, ft *Fulltext) ExprQuery {
+func CompileExpr(n query.Node, docType string, cs query.Case, tokens func(string) []string, ft *Index) ExprQuery {
 	c := exprCompiler{docType: docType, cs: cs, tokens: tokens, ft: ft}
 	q, exact := c.node(n)
 	return ExprQuery{DocType: docType, q: q, Exact: exact}
@@ -51,7 +51,7 @@ type exprCompiler struct {
 	docType string
 	cs      query.Case
 	tokens  func(string) []string
-	ft      *Fulltext // for the terms holding a word; nil: wildcard queries
+	ft      *Index // for the terms holding a word; nil: wildcard queries
 	// keepInside keeps the words looked up inside terms beside whole words and prefixes
 	// (set per leaf, when that lookup is cheap).
 	keepInside bool
@@ -413,7 +413,7 @@ func (e ExprQuery) query() bq.Query {
 
 // searchExpr runs a compiled expression and returns up to size hits, best first (score,
 // then id), and how many documents match.
-func (f *Fulltext) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]ftHit, uint64, error) {
+func (f *Index) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]ftHit, uint64, error) {
 	q := e.query()
 	if len(e.filters) > 0 {
 		b := bleve.NewBooleanQuery()

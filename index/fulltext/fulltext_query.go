@@ -186,7 +186,7 @@ func regexpQuery(field, re string) bq.Query {
 }
 
 // search runs s and returns up to size hits, best first, and how many documents match.
-func (f *Fulltext) Search(ctx context.Context, s Query, size int) ([]ftHit, uint64, error) {
+func (f *Index) Search(ctx context.Context, s Query, size int) ([]ftHit, uint64, error) {
 	sr := bleve.NewSearchRequestOptions(s.compile(), size, 0, false)
 	res, err := f.idx.SearchInContext(ctx, sr)
 	if err != nil {
@@ -218,7 +218,7 @@ func (s Query) Explain() string {
 }
 
 // tokenizer returns the tokenizer of lang as f was built with it.
-func (f *Fulltext) Tokenizer(lang string) *tokenizer.Tokenizer {
+func (f *Index) Tokenizer(lang string) *tokenizer.Tokenizer {
 	if a, ok := f.Analyzer(lang).(*analysis.DefaultAnalyzer); ok {
 		if t, ok := a.Tokenizer.(ftTokenizer); ok {
 			return t.tk
@@ -229,7 +229,7 @@ func (f *Fulltext) Tokenizer(lang string) *tokenizer.Tokenizer {
 
 // docFreqs returns, for each of terms, the most documents it is found in among fields
 // (0 where the index cannot say).
-func (f *Fulltext) DocFreqs(ctx context.Context, terms []string, fields ...string) []uint64 {
+func (f *Index) DocFreqs(ctx context.Context, terms []string, fields ...string) []uint64 {
 	out := make([]uint64, len(terms))
 	ix, err := f.idx.Advanced()
 	if err != nil {

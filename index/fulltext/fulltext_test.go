@@ -42,20 +42,20 @@ var (
 	}
 )
 
-func openTestFulltext(t *testing.T, dir string) *Fulltext {
+func openTestFulltext(t *testing.T, dir string) *Index {
 	t.Helper()
 	f, status, err := openFulltext(dir)
 	if err != nil {
 		t.Fatalf("openFulltext: %v", err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	if status != FulltextCreated {
-		t.Fatalf("openFulltext of a new directory: status %s, want %s", status, FulltextCreated)
+	if status != Created {
+		t.Fatalf("openFulltext of a new directory: status %s, want %s", status, Created)
 	}
 	return f
 }
 
-func fillTestFulltext(t *testing.T, f *Fulltext) {
+func fillTestFulltext(t *testing.T, f *Index) {
 	t.Helper()
 	b := f.NewBatch()
 	for _, d := range ftTestSymbols {
@@ -76,7 +76,7 @@ func fillTestFulltext(t *testing.T, f *Fulltext) {
 }
 
 // ftSearch returns the sorted ids of the documents matching q.
-func ftSearch(t *testing.T, f *Fulltext, q query.Query) []string {
+func ftSearch(t *testing.T, f *Index, q query.Query) []string {
 	t.Helper()
 	res, err := f.bleveIndex().Search(bleve.NewSearchRequestOptions(q, 100, 0, false))
 	if err != nil {
@@ -188,7 +188,7 @@ func TestFulltextCounts(t *testing.T) {
 	}
 }
 
-func ftCheckCounts(t *testing.T, f *Fulltext, symbols, files uint64) {
+func ftCheckCounts(t *testing.T, f *Index, symbols, files uint64) {
 	t.Helper()
 	s, fl, err := f.Counts()
 	if err != nil || s != symbols || fl != files {
@@ -202,8 +202,8 @@ func ftCheckCounts(t *testing.T, f *Fulltext, symbols, files uint64) {
 func TestFulltextReopen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fulltext")
 	f, status, err := openFulltext(dir)
-	if err != nil || status != FulltextCreated {
-		t.Fatalf("openFulltext = %s, %v, want %s", status, err, FulltextCreated)
+	if err != nil || status != Created {
+		t.Fatalf("openFulltext = %s, %v, want %s", status, err, Created)
 	}
 	fillTestFulltext(t, f)
 	if err := f.SetMeta("generation", "42"); err != nil {
@@ -214,8 +214,8 @@ func TestFulltextReopen(t *testing.T) {
 	}
 
 	f, status, err = openFulltext(dir)
-	if err != nil || status != FulltextReady {
-		t.Fatalf("reopen: openFulltext = %s, %v, want %s", status, err, FulltextReady)
+	if err != nil || status != Ready {
+		t.Fatalf("reopen: openFulltext = %s, %v, want %s", status, err, Ready)
 	}
 	defer f.Close()
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
@@ -256,8 +256,8 @@ func TestFulltextReopen(t *testing.T) {
 func TestFulltextEmptyDirIsCreated(t *testing.T) {
 	dir := t.TempDir()
 	f, status, err := openFulltext(dir)
-	if err != nil || status != FulltextCreated {
-		t.Fatalf("openFulltext(empty dir) = %s, %v, want %s", status, err, FulltextCreated)
+	if err != nil || status != Created {
+		t.Fatalf("openFulltext(empty dir) = %s, %v, want %s", status, err, Created)
 	}
 	_ = f.Close()
 }
@@ -273,16 +273,16 @@ func TestFulltextStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, status, err := openFulltext(dir)
-	if err != nil || status != FulltextStale {
-		t.Fatalf("openFulltext = %s, %v, want %s", status, err, FulltextStale)
+	if err != nil || status != Stale {
+		t.Fatalf("openFulltext = %s, %v, want %s", status, err, Stale)
 	}
 	ftCheckCounts(t, f, 0, 0)
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	f, status, err = openFulltext(dir)
-	if err != nil || status != FulltextReady {
-		t.Fatalf("openFulltext after rebuild = %s, %v, want %s", status, err, FulltextReady)
+	if err != nil || status != Ready {
+		t.Fatalf("openFulltext after rebuild = %s, %v, want %s", status, err, Ready)
 	}
 	_ = f.Close()
 }
@@ -336,8 +336,8 @@ func TestFulltextCorrupt(t *testing.T) {
 			tt.spoil(t, dir)
 
 			f, status, err := openFulltext(dir)
-			if err != nil || status != FulltextCorrupt {
-				t.Fatalf("openFulltext = %s, %v, want %s", status, err, FulltextCorrupt)
+			if err != nil || status != Corrupt {
+				t.Fatalf("openFulltext = %s, %v, want %s", status, err, Corrupt)
 			}
 			defer f.Close()
 			ftCheckCounts(t, f, 0, 0)
@@ -361,11 +361,11 @@ func TestFulltextLocked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fulltext")
 	f := openTestFulltext(t, dir)
 	fillTestFulltext(t, f)
-	if g, status, err := openFulltext(dir); !errors.Is(err, ErrFulltextLocked) {
+	if g, status, err := openFulltext(dir); !errors.Is(err, ErrLocked) {
 		if g != nil {
 			_ = g.Close()
 		}
-		t.Fatalf("second openFulltext = %s, %v, want %v", status, err, ErrFulltextLocked)
+		t.Fatalf("second openFulltext = %s, %v, want %v", status, err, ErrLocked)
 	}
 	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
 }
@@ -382,11 +382,11 @@ func TestFulltextBatchError(t *testing.T) {
 }
 
 func TestFulltextVersion(t *testing.T) {
-	v1, err := FulltextVersion()
+	v1, err := Version()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v2, _ := FulltextVersion(); v2 != v1 || !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(v1) {
+	if v2, _ := Version(); v2 != v1 || !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(v1) {
 		t.Errorf("FulltextVersion() = %q then %q, want the same 16 hex digits", v1, v2)
 	}
 	other := ftOptions{termVectors: map[string]bool{ftFieldContent: true}}
@@ -521,7 +521,7 @@ func ftBenchDocs(files []FileDoc, syms []SymbolDoc) []ftBenchDoc {
 }
 
 // ftFill indexes docs in batches of batchSize documents from workers goroutines.
-func ftFill(f *Fulltext, docs []ftBenchDoc, batchSize, workers int) error {
+func ftFill(f *Index, docs []ftBenchDoc, batchSize, workers int) error {
 	chunks := make(chan []ftBenchDoc)
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
@@ -684,17 +684,17 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fulltext")
 	idx, err := ftCreate(dir, oldReg, ftDefaultOptions, oldVersion)
 	ftMust(t, err)
-	old := &Fulltext{idx: idx, reg: oldReg}
+	old := &Index{idx: idx, reg: oldReg}
 	b := old.NewBatch()
 	b.AddSymbol(SymbolDoc{ID: "1", Name: "UserModel", Signature: "a ~~ b", Language: "python", Kind: "class", Path: "m.py"})
 	ftMust(t, old.Apply(b))
 	ftMust(t, old.Close())
 
-	f, status, err := OpenFulltextReader(dir)
+	f, status, err := OpenReader(dir)
 	ftMust(t, err)
 	defer f.Close()
-	if status != FulltextStale {
-		t.Errorf("status = %s, want %s", status, FulltextStale)
+	if status != Stale {
+		t.Errorf("status = %s, want %s", status, Stale)
 	}
 	terms := ftTerms(f.Analyzer("python").Analyze([]byte("UserModel")))
 	if !slices.Contains(terms, "user") || !slices.Contains(terms, "usermodel") {
@@ -718,8 +718,8 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 	w, status, err := openFulltext(dir)
 	ftMust(t, err)
 	defer w.Close()
-	if status != FulltextStale {
-		t.Errorf("openFulltext status = %s, want %s", status, FulltextStale)
+	if status != Stale {
+		t.Errorf("openFulltext status = %s, want %s", status, Stale)
 	}
 	if n, _, err := w.Counts(); err != nil || n != 0 {
 		t.Errorf("after openFulltext of a stale index: %d symbols, %v; want an empty index", n, err)

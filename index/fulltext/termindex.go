@@ -10,7 +10,7 @@ import (
 // A regex's literal whose start is open (TODO in /TODO|FIXME/ may end "MYTODO") is a word
 // inside a term, which bleve finds with a wildcard query (*todo*): an automaton walked over
 // the whole term dictionary of the field, about 0.3 s per word on corpus.sh full. A
-// Fulltext that searches more than once (the MCP server, which keeps an index open)
+// Index that searches more than once (the MCP server, which keeps an index open)
 // instead keeps a field's terms in memory, one string "\x00term\x00term...\x00", and finds
 // the terms holding a word with bytes.Index in milliseconds. It is built in the background
 // on the second such search, so a one-shot search never pays for it.
@@ -18,7 +18,7 @@ import (
 // termIndex is the terms of one field.
 type termIndex struct {
 	field string
-	ft    *Fulltext
+	ft    *Index
 	uses  atomic.Int32
 	ready atomic.Bool
 	once  sync.Once
@@ -35,7 +35,7 @@ const maxSeenWords = 1024
 // termsHolding returns the terms of field holding word (a lower-case word): ending with it
 // when !openRight. ok is false when the field's terms are not in memory (yet): the caller
 // then asks bleve with a wildcard.
-func (f *Fulltext) termsHolding(field, word string, openRight bool) (terms []string, ok bool) {
+func (f *Index) termsHolding(field, word string, openRight bool) (terms []string, ok bool) {
 	ti := f.termIndex(field)
 	if !ti.use() {
 		return nil, false
@@ -76,7 +76,7 @@ func (f *Fulltext) termsHolding(field, word string, openRight bool) (terms []str
 }
 
 // termIndex returns the term index of field, built or not.
-func (f *Fulltext) termIndex(field string) *termIndex {
+func (f *Index) termIndex(field string) *termIndex {
 	f.termsMu.Lock()
 	defer f.termsMu.Unlock()
 	if f.terms == nil {
@@ -92,7 +92,7 @@ func (f *Fulltext) termIndex(field string) *termIndex {
 
 // termsReady reports whether the terms of every field are in memory (and counts the ask
 // as a use, which starts building them on the second).
-func (f *Fulltext) termsReady(fields ...string) bool {
+func (f *Index) termsReady(fields ...string) bool {
 	ok := true
 	for _, field := range fields {
 		ok = f.termIndex(field).use() && ok
@@ -113,7 +113,7 @@ func (ti *termIndex) use() bool {
 }
 
 // build reads the terms of field.
-func (ti *termIndex) build(f *Fulltext, field string) {
+func (ti *termIndex) build(f *Index, field string) {
 	defer ti.ready.Store(true)
 	dict, err := f.idx.FieldDict(field)
 	if err != nil {

@@ -184,7 +184,7 @@ var ErrEmptyQuery = errors.New("empty query: give a name, words or a \"quoted ph
 // Searcher searches one workspace's index. It is safe for concurrent use.
 type Searcher struct {
 	store rows
-	ft    *fulltext.Fulltext
+	ft    *fulltext.Index
 	reg   *languages.Registry
 
 	pathsOnce sync.Once
@@ -199,7 +199,7 @@ type Searcher struct {
 type rows struct{ *store.Store }
 
 // NewSearcher returns a searcher over store and ft.
-func NewSearcher(store *store.Store, ft *fulltext.Fulltext) (*Searcher, error) {
+func NewSearcher(store *store.Store, ft *fulltext.Index) (*Searcher, error) {
 	reg, err := languages.Default()
 	if err != nil {
 		return nil, err

@@ -449,6 +449,6 @@ func (s rows) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, 
 }
 
 // compileRequest compiles req's expression for docType's documents, with req's filters.
-func compileRequest(req *Request, docType string, tokens func(string) []string, ft *fulltext.Fulltext) fulltext.ExprQuery {
+func compileRequest(req *Request, docType string, tokens func(string) []string, ft *fulltext.Index) fulltext.ExprQuery {
 	return fulltext.CompileExpr(req.Expr, docType, req.Case, tokens, ft).Within(filterOf(req))
 }

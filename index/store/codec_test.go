@@ -100,7 +100,7 @@ func TestOpenStoreEmptiesOlderSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := store.OpenStore(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -203,9 +203,9 @@ func init() {
 	}})
 }
 
-// OpenStore opens the store at path, creating it (and its directory) when missing, and
+// Open opens the store at path, creating it (and its directory) when missing, and
 // migrates it to SchemaVersion.
-func OpenStore(path string) (*Store, error) {
+func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), DirMode); err != nil {
 		return nil, fmt.Errorf("index: create %s: %w", filepath.Dir(path), err)
 	}

@@ -77,7 +77,7 @@ func TestStoreRollbackLeavesNothing(t *testing.T) {
 func TestStoreReopenAndSchema(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.db")
-	s, err := store.OpenStore(path)
+	s, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestStoreReopenAndSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := store.OpenStore(path); err == nil {
+	if _, err := store.Open(path); err == nil {
 		t.Fatalf("OpenStore of a newer schema succeeded")
 	}
 }

@@ -18,7 +18,7 @@ import (
 // Open opens an empty store in a temporary directory, closed when the test ends.
 func Open(t *testing.T) *store.Store {
 	t.Helper()
-	s, err := store.OpenStore(filepath.Join(t.TempDir(), "db", "symbols.db"))
+	s, err := store.Open(filepath.Join(t.TempDir(), "db", "symbols.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,8 +45,8 @@ type vecCache struct {
 	words    int      // uint64s per vector in bits
 }
 
-// VecHit is a symbol a vector search found, with its cosine to the query.
-type VecHit struct {
+// Hit is a symbol a vector search found, with its cosine to the query.
+type Hit struct {
 	ID    string
 	Score float64
 }
@@ -57,7 +57,7 @@ var ErrNoVectors = errors.New("index: the workspace has no symbol vectors yet: r
 // Search returns the limit symbols whose vectors are nearest to text's, best first
 // (keep: which symbol ids may be returned; nil: all). A text none of whose words has a
 // vector finds nothing.
-func (s Set) Search(ctx context.Context, text string, limit int, keep func(id string) bool) ([]VecHit, error) {
+func (s Set) Search(ctx context.Context, text string, limit int, keep func(id string) bool) ([]Hit, error) {
 	c, err := s.vectors(ctx)
 	if err != nil {
 		return nil, err
@@ -106,9 +106,9 @@ func (s Set) Search(ctx context.Context, text string, limit int, keep func(id st
 	if len(top) > limit {
 		top = top[:limit]
 	}
-	out := make([]VecHit, len(top))
+	out := make([]Hit, len(top))
 	for i, t := range top {
-		out[i] = VecHit{ID: c.ids[t.i], Score: float64(t.s) / (127 * 127)}
+		out[i] = Hit{ID: c.ids[t.i], Score: float64(t.s) / (127 * 127)}
 	}
 	return out, nil
 }

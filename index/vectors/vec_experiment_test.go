@@ -40,7 +40,7 @@ func TestVectorExperiment(t *testing.T) {
 		half = "dev"
 	}
 	ctx := context.Background()
-	s, err := store.OpenStore(storePath)
+	s, err := store.Open(storePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestVectorShortlistRecall(t *testing.T) {
 	if storePath == "" || qpath == "" {
 		t.Skip("QUARRY_VEC_STORE and QUARRY_VEC_QUERIES are not set")
 	}
-	s, err := store.OpenStore(storePath)
+	s, err := store.Open(storePath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,8 +50,8 @@ func vecKind(kind string) bool {
 	return ok && (k.IsCallable() || k.IsType())
 }
 
-// VectorStats says what Set.Refresh did.
-type VectorStats struct {
+// Stats says what Set.Refresh did.
+type Stats struct {
 	Embedder string `json:"embedder" jsonschema:"where the vectors come from: learned (from the code) or the external embedder's model and URL"`
 	Error    string `json:"error,omitempty" jsonschema:"what went wrong with the external embedder: the definitions it did not embed have no vector (missing)"`
 	Missing  int    `json:"missing,omitempty" jsonschema:"symbols of the files the external embedder's failure left without vectors"`
@@ -63,8 +63,8 @@ type VectorStats struct {
 }
 
 // Refresh brings the symbol vectors up to date (see the file's comment).
-func (s Set) Refresh(ctx context.Context, ext *Embedder) (VectorStats, error) {
-	var st VectorStats
+func (s Set) Refresh(ctx context.Context, ext *Embedder) (Stats, error) {
+	var st Stats
 	stored, err := s.storedExternal(ctx)
 	if err != nil {
 		return st, err
@@ -328,7 +328,7 @@ func (s Set) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func
 }
 
 // embedFiles embeds the symbols of files and stores their vectors, a file's in one row.
-func (s Set) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st *VectorStats) error {
+func (s Set) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st *Stats) error {
 	const batch = 2000
 	for start := 0; start < len(files); start += batch {
 		part := files[start:min(len(files), start+batch)]
@@ -442,8 +442,8 @@ func (s Set) storedExternal(ctx context.Context) (*externalModel, error) {
 // stale files' definitions, from the cache when it has them, else from the endpoint in
 // batches. A failure of the endpoint stops it without failing the run: the stats say what
 // is missing.
-func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (VectorStats, error) {
-	st := VectorStats{Embedder: ext.Model + " at " + ext.URL}
+func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (Stats, error) {
+	st := Stats{Embedder: ext.Model + " at " + ext.URL}
 	reset := false
 	if stored == nil || stored.URL != ext.URL || stored.Model != ext.Model {
 		reset = true
