@@ -40,7 +40,7 @@ type Writer struct {
 	ftStatus fulltext.Status
 	applier  *applier
 	// firstLoad: the store was empty, so this run fills the whole full-text index in bulk
-	// (fulltext_bulk.go). Like the store's bulk load (Store.setBulk), it takes each path
+	// (fulltext/bulk.go). Like the store's bulk load (Store.SetBulk), it takes each path
 	// once: a bulk fill cannot replace a document.
 	firstLoad bool
 	// replayed counts the full-text documents of a run that did not finish, re-applied
@@ -80,7 +80,7 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		st.Close()
 		return nil, err
 	}
-	// What a bulk fill that did not finish left behind (fulltext_bulk.go).
+	// What a bulk fill that did not finish left behind (fulltext/bulk.go).
 	if err := os.RemoveAll(fulltext.BuildDir(fulltextPath)); err != nil {
 		ft.Close()
 		st.Close()

@@ -159,7 +159,7 @@ var ftDefaultOptions = ftOptions{
 // Index is an open full-text index. It is safe for concurrent use.
 type Index struct {
 	idx       bleve.Index // nil while bulk fills it
-	bulk      *ftBulk     // a bulk fill under way (fulltext_bulk.go)
+	bulk      *ftBulk     // a bulk fill under way (bulk.go)
 	dir       string
 	opts      ftOptions
 	reg       *languages.Registry

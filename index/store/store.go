@@ -91,7 +91,7 @@ CREATE TABLE relationships(file INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE types(file INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE fulltext_pending(doc_id TEXT PRIMARY KEY);`
 
-// vectorTables hold the symbol vectors (vectors.go): made after the rest from what the
+// vectorTables hold the symbol vectors (package vectors): made after the rest from what the
 // store holds, so a store of this schema without them gets them, empty, when opened.
 const vectorTables = `CREATE TABLE IF NOT EXISTS vec_model(id INTEGER PRIMARY KEY, trained_on INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS symbol_vectors(file INTEGER PRIMARY KEY, hash TEXT NOT NULL, count INTEGER NOT NULL, data BLOB NOT NULL);

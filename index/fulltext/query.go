@@ -1,9 +1,9 @@
 package fulltext
 
-// The full-text side of a search: what a target asks of the full-text index (an ftQuery),
-// compiled into a bleve query and run. This file is the only one that builds bleve queries;
-// the targets (search_defs.go, search_content.go) describe what they want and read back
-// scored document ids.
+// The full-text side of a search: what a target asks of the full-text index (a Query),
+// compiled into a bleve query and run. This file and expr.go (a query-language expression)
+// are the only ones that build bleve queries; the targets (package search: defs.go,
+// content.go) describe what they want and read back scored document ids.
 
 import (
 	"context"

@@ -1,8 +1,8 @@
 package search
 
 // Searching with a query-language expression (Request.Expr): each target compiles the
-// expression into a full-text query that finds candidates (fulltext_query.go, compileExpr),
-// then verifies every candidate against the expression with the stored text (matcher.go)
+// expression into a full-text query that finds candidates (fulltext.CompileExpr), then
+// verifies every candidate against the expression with the stored text (matcher.go)
 // unless the full-text query was exact. Content is complete: every matching line of every
 // file, in pages (Request.Offset).
 
