@@ -1,6 +1,6 @@
-// Package index holds a workspace's index: the SQLite store (the source of truth: files with
-// their content, symbols, identifiers, relationships and types) and the bleve full-text index
-// built from it, and runs searches over both.
+// Package store is a workspace's SQLite store, the source of truth of its index: files
+// with their content, symbols, identifiers, relationships and types, written in
+// transactions with the full-text index's pending log and read back by the packages above.
 package store
 
 // The SQLite schema (schema version 2), in db/symbols.db of a workspace's index directory,
