@@ -38,10 +38,10 @@ type ftBulk struct {
 	added    int
 }
 
-// ftBuildDir is where the builder of the index in dir keeps its segments.
+// BuildDir is where the builder of the index in dir keeps its segments.
 func BuildDir(dir string) string { return dir + ".build" }
 
-// startBulk empties the index and starts filling it in bulk: until finishBulk, batches add
+// StartBulk empties the index and starts filling it in bulk: until finishBulk, batches add
 // documents to the builder, and the index cannot be searched.
 func (f *Index) StartBulk() error {
 	f.dropBulk()
@@ -95,7 +95,7 @@ func (f *Index) dropBulk() {
 	f.bulk = nil
 }
 
-// finishBulk merges the builder's segments into the index, marks it with its version and
+// FinishBulk merges the builder's segments into the index, marks it with its version and
 // opens it.
 func (f *Index) FinishBulk() error {
 	bk := f.bulk

@@ -18,7 +18,7 @@ import (
 	"github.com/quarrysearch/quarry/index/query"
 )
 
-// exprFTQuery is a query-language expression compiled for one kind of document: a bleve
+// ExprQuery is a query-language expression compiled for one kind of document: a bleve
 // query whose matches are a superset of what the expression matches (nil: anything), and
 // whether it is exact (its matches need no verification against the stored text).
 type ExprQuery struct {
@@ -28,16 +28,16 @@ type ExprQuery struct {
 	filters []bq.Query // the request's filters (language, kinds, file pattern)
 }
 
-// within returns e with the clauses of f for its documents.
+// Within returns e with the clauses of f for its documents.
 func (e ExprQuery) Within(f Filter) ExprQuery {
 	e.filters = f.clauses(e.DocType)
 	return e
 }
 
-// matchesAll reports whether e would match every document of its kind.
+// MatchesAll reports whether e would match every document of its kind.
 func (e ExprQuery) MatchesAll() bool { return e.q == nil && len(e.filters) == 0 }
 
-// compileExpr compiles an expression for docType's documents. tokens tokenizes a query
+// CompileExpr compiles an expression for docType's documents. tokens tokenizes a query
 // word by the index's rules. Leaves bleve cannot decide exactly (phrases, regexes, paths
 // by regex, line numbers, visibility, parents, case-sensitive words) compile to a superset,
 // and the caller verifies the candidates.
@@ -411,9 +411,9 @@ func (e ExprQuery) query() bq.Query {
 	return e.q
 }
 
-// searchExpr runs a compiled expression and returns up to size hits, best first (score,
+// SearchExpr runs a compiled expression and returns up to size hits, best first (score,
 // then id), and how many documents match.
-func (f *Index) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]ftHit, uint64, error) {
+func (f *Index) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]Hit, uint64, error) {
 	q := e.query()
 	if len(e.filters) > 0 {
 		b := bleve.NewBooleanQuery()
@@ -427,17 +427,17 @@ func (f *Index) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]ftHit,
 		return nil, 0, fmt.Errorf("index: search: %w", err)
 	}
 	prefix := ftDocIDPrefix(e.DocType)
-	hits := make([]ftHit, 0, len(res.Hits))
+	hits := make([]Hit, 0, len(res.Hits))
 	for _, d := range res.Hits {
 		if !strings.HasPrefix(d.ID, prefix) {
 			continue
 		}
-		hits = append(hits, ftHit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score})
+		hits = append(hits, Hit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score})
 	}
 	return hits, res.Total, nil
 }
 
-// explainExpr returns e's bleve query as JSON.
+// Explain returns e's bleve query as JSON.
 func (e ExprQuery) Explain() string {
 	b, err := json.Marshal(e.query())
 	if err != nil {
@@ -446,7 +446,7 @@ func (e ExprQuery) Explain() string {
 	return string(b)
 }
 
-// isWordByte reports whether r is a word character, as the tokenizer sees words.
+// IsWordByte reports whether r is a word character, as the tokenizer sees words.
 func IsWordByte(r rune) bool {
 	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= utf8.RuneSelf && r != utf8.RuneError
 }

@@ -20,13 +20,13 @@ import (
 // seven. The writer measures the true averages on a sample of the symbols and keeps them
 // in the store; a search hands them to bleve with the count of symbol documents.
 
-// metaFieldLengths is the meta key of the measured field lengths (JSON of fieldLengths).
+// MetaFieldLengths is the meta key of the measured field lengths (JSON of fieldLengths).
 const MetaFieldLengths = "fulltext_field_lengths"
 
 // fieldLengthSample is how many symbols the averages are measured on.
 const fieldLengthSample = 4000
 
-// fieldLengths are the average lengths in tokens of the symbol text fields, over every
+// FieldLengths are the average lengths in tokens of the symbol text fields, over every
 // symbol document (an absent doc comment counts as 0), and the count of symbol documents.
 type FieldLengths struct {
 	Symbols int                `json:"symbols"`
@@ -41,7 +41,7 @@ var defaultFieldLengths = map[string]float64{FieldName: 3, FieldSignature: 9, Fi
 // field lengths again.
 const fieldLengthDrift = 0.1
 
-// measureFieldLengths measures the field lengths on an even sample of the stored symbols,
+// MeasureFieldLengths measures the field lengths on an even sample of the stored symbols,
 // tokenized as the full-text index tokenizes them, and keeps them in the store: after a
 // full build (force), when none were measured, or when the count of symbols moved by more
 // than fieldLengthDrift since they were.
@@ -120,14 +120,14 @@ func saveFieldLengths(st *store.Store, fl FieldLengths) error {
 	return st.SetMeta(MetaFieldLengths, string(b))
 }
 
-// bm25Stats are the statistics a search of symbol documents hands bleve, read from the store
+// BM25 are the statistics a search of symbol documents hands bleve, read from the store
 // once per searcher.
 type BM25 struct {
 	once  sync.Once
 	stats *search.BM25Stats
 }
 
-// get returns the statistics: the measured averages (or the defaults) for the symbol text
+// Get returns the statistics: the measured averages (or the defaults) for the symbol text
 // fields and 1 for every other field, over the symbol documents.
 func (b *BM25) Get(store *store.Store, ft *Index) *search.BM25Stats {
 	b.once.Do(func() {
@@ -162,7 +162,7 @@ func (b *BM25) Get(store *store.Store, ft *Index) *search.BM25Stats {
 	return b.stats
 }
 
-// symbols returns the count of symbol documents the statistics are over (0: unknown).
+// Symbols returns the count of symbol documents the statistics are over (0: unknown).
 func (b *BM25) Symbols(store *store.Store, ft *Index) int {
 	if st := b.Get(store, ft); st != nil {
 		return int(st.DocCount)
@@ -170,7 +170,7 @@ func (b *BM25) Symbols(store *store.Store, ft *Index) int {
 	return 0
 }
 
-// withBM25 returns ctx carrying stats for bleve (nil: none).
+// WithBM25 returns ctx carrying stats for bleve (nil: none).
 func WithBM25(ctx context.Context, stats *search.BM25Stats) context.Context {
 	if stats == nil {
 		return ctx

@@ -132,12 +132,12 @@ const (
 // String returns the status's name.
 func (s Status) String() string { return string(s) }
 
-// symbolDoc is the full-text document of one symbol.
+// SymbolDoc is the full-text document of one symbol.
 type SymbolDoc struct {
 	ID, Name, Signature, DocComment, CodeBody, Language, Kind, Path string
 }
 
-// fileDoc is the full-text document of one file.
+// FileDoc is the full-text document of one file.
 type FileDoc struct {
 	Path, Language, Content string
 }
@@ -316,7 +316,7 @@ func openFulltext(dir string) (*Index, Status, error) {
 	return ftOpen(dir, ftDefaultOptions)
 }
 
-// openFulltextWaiting is openFulltext waiting at most wait (0: ftLockTimeout) for another
+// OpenWaiting is openFulltext waiting at most wait (0: ftLockTimeout) for another
 // holder of the index.
 func OpenWaiting(dir string, wait time.Duration) (*Index, Status, error) {
 	o := ftDefaultOptions
@@ -527,7 +527,7 @@ func (f *Index) Meta(key string) (string, error) {
 	return string(v), nil
 }
 
-// fulltextBatch collects additions and deletions for one Apply. Adding a document whose id
+// Batch collects additions and deletions for one Apply. Adding a document whose id
 // is already in the index replaces it. A batch is not safe for concurrent use.
 type Batch struct {
 	f    *Index

@@ -40,13 +40,13 @@ var (
 	ftFileFields   = []ftField{{ftFieldContent, 1}}
 )
 
-// ftQuery is one search of the full-text index: every token (any, unless all) in one of
+// Query is one search of the full-text index: every token (any, unless all) in one of
 // fields, within the request's filters.
 type Query struct {
 	DocType string // ftDocTypeSymbol or ftDocTypeFile
 	Tokens  []string
 	All     bool
-	// prose widens each token to its inflected forms and related words (a prose query);
+	// Prose widens each token to its inflected forms and related words (a prose query);
 	// nil: each token as written.
 	Prose  *Prose
 	Filter Filter
@@ -70,8 +70,8 @@ type Prose struct {
 	RelatedWeight float64
 }
 
-// ftHit is a document found, by the id of what it stands for (a symbol id, a file path).
-type ftHit struct {
+// Hit is a document found, by the id of what it stands for (a symbol id, a file path).
+type Hit struct {
 	ID    string
 	Score float64
 }
@@ -185,17 +185,17 @@ func regexpQuery(field, re string) bq.Query {
 	return q
 }
 
-// search runs s and returns up to size hits, best first, and how many documents match.
-func (f *Index) Search(ctx context.Context, s Query, size int) ([]ftHit, uint64, error) {
+// Search runs s and returns up to size hits, best first, and how many documents match.
+func (f *Index) Search(ctx context.Context, s Query, size int) ([]Hit, uint64, error) {
 	sr := bleve.NewSearchRequestOptions(s.compile(), size, 0, false)
 	res, err := f.idx.SearchInContext(ctx, sr)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: search: %w", err)
 	}
 	prefix := ftDocIDPrefix(s.DocType)
-	hits := make([]ftHit, len(res.Hits))
+	hits := make([]Hit, len(res.Hits))
 	for i, d := range res.Hits {
-		hits[i] = ftHit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score}
+		hits[i] = Hit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score}
 	}
 	return hits, res.Total, nil
 }
@@ -208,7 +208,7 @@ func ftDocIDPrefix(docType string) string {
 	return store.FileDocPrefix
 }
 
-// explain returns s's bleve query as JSON.
+// Explain returns s's bleve query as JSON.
 func (s Query) Explain() string {
 	b, err := json.Marshal(s.compile())
 	if err != nil {
@@ -217,7 +217,7 @@ func (s Query) Explain() string {
 	return string(b)
 }
 
-// tokenizer returns the tokenizer of lang as f was built with it.
+// Tokenizer returns the tokenizer of lang as f was built with it.
 func (f *Index) Tokenizer(lang string) *tokenizer.Tokenizer {
 	if a, ok := f.Analyzer(lang).(*analysis.DefaultAnalyzer); ok {
 		if t, ok := a.Tokenizer.(ftTokenizer); ok {
@@ -227,7 +227,7 @@ func (f *Index) Tokenizer(lang string) *tokenizer.Tokenizer {
 	return tokenizer.New(nil)
 }
 
-// docFreqs returns, for each of terms, the most documents it is found in among fields
+// DocFreqs returns, for each of terms, the most documents it is found in among fields
 // (0 where the index cannot say).
 func (f *Index) DocFreqs(ctx context.Context, terms []string, fields ...string) []uint64 {
 	out := make([]uint64, len(terms))

@@ -202,7 +202,7 @@ func (l *lazyStrings) get(i uint64) string {
 	return l.made[i]
 }
 
-// decodeIdents calls fn for each identifier of blob, in order; keep, when not nil, says which
+// DecodeIdents calls fn for each identifier of blob, in order; keep, when not nil, says which
 // names to decode (by their index in the name table): the others are skipped without
 // building their identifier. keep is given a view of the blob, which it must not retain. fn returning false stops the walk.
 func DecodeIdents(blob []byte, keep func(name string) bool, fn func(extract.Identifier) bool) error {
@@ -400,7 +400,7 @@ func (r *factReader) str() string {
 	return r.strs[i]
 }
 
-// decodeRels returns the relationships of a blob.
+// DecodeRels returns the relationships of a blob.
 func DecodeRels(blob []byte) ([]extract.Relationship, error) {
 	r, err := newFactReader(blob)
 	if err != nil {
@@ -423,7 +423,7 @@ func DecodeRels(blob []byte) ([]extract.Relationship, error) {
 	return out, nil
 }
 
-// decodeTypes returns the types of a blob.
+// DecodeTypes returns the types of a blob.
 func DecodeTypes(blob []byte) ([]extract.TypeInfo, error) {
 	r, err := newFactReader(blob)
 	if err != nil {

@@ -42,13 +42,13 @@ func (s *Store) LoadExtract(ctx context.Context, path string) (*extract.File, er
 	return f, nil
 }
 
-// eachRow runs query and calls scan for each row.
+// EachRow runs query and calls scan for each row.
 func (s *Store) EachRow(ctx context.Context, scan func(*sql.Rows) error, query string, args ...any) error {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	return ScanEach(rows, err, scan)
 }
 
-// scanEach calls scan for each of rows (the result of a query that failed with err, if
+// ScanEach calls scan for each of rows (the result of a query that failed with err, if
 // err is set) and closes them.
 func ScanEach(rows *sql.Rows, err error, scan func(*sql.Rows) error) error {
 	if err != nil {
@@ -95,7 +95,7 @@ func (s *Store) loadIdentifiers(ctx context.Context, f *extract.File) error {
 	})
 }
 
-// fileBlob returns the data of the file at path in table (nil: none).
+// FileBlob returns the data of the file at path in table (nil: none).
 func (s *Store) FileBlob(ctx context.Context, table, path string) ([]byte, error) {
 	var blob []byte
 	err := s.db.QueryRowContext(ctx, `SELECT t.data FROM `+table+` t JOIN files f ON f.id = t.file WHERE f.path = ?`, path).Scan(&blob)

@@ -146,7 +146,7 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 // MaxCodeBody caps the source text of a symbol given to the full-text index.
 const MaxCodeBody = 2 << 10
 
-// symbolBody returns the code_body of a symbol of kind spanning content[start:end]: its
+// SymbolBody returns the code_body of a symbol of kind spanning content[start:end]: its
 // source capped at MaxCodeBody bytes on a line boundary for the kinds with a body of
 // statements (extract.Kind.HasBody), else empty. A container's body is made of other
 // symbols (a class's methods, a module's functions), each indexed on its own, so its own
@@ -259,7 +259,7 @@ func (s *Store) FileCount(ctx context.Context) (int, error) {
 // maxLineText caps the text of a line shown with a hit, in bytes.
 const maxLineText = 400
 
-// lineText returns a line as shown: without its line ending, capped at maxLineText bytes
+// LineText returns a line as shown: without its line ending, capped at maxLineText bytes
 // on a character boundary.
 func LineText(b []byte) string {
 	b = bytes.TrimRight(b, "\r")
@@ -273,7 +273,7 @@ func LineText(b []byte) string {
 	return string(b)
 }
 
-// fileContent returns the language and content of the stored file at path (none when the
+// FileContent returns the language and content of the stored file at path (none when the
 // store no longer has it).
 func (s *Store) FileContent(ctx context.Context, path string) (lang string, content []byte, err error) {
 	err = s.db.QueryRowContext(ctx, `SELECT language, content FROM files WHERE path = ?`, path).Scan(&lang, &content)

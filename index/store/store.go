@@ -117,7 +117,7 @@ var secondaryIndexes = []string{
 	`CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file)`,
 }
 
-// metaFirstLoad is the meta key set while a first load into an empty store runs.
+// MetaFirstLoad is the meta key set while a first load into an empty store runs.
 const MetaFirstLoad = "first_load"
 
 // FirstLoadUnfinished reports whether a first load into the store started and did not
@@ -163,7 +163,7 @@ func (s *Store) Extension(key any, make func() any) any {
 	return v
 }
 
-// stmt returns the statement query, prepared once per store.
+// Stmt returns the statement query, prepared once per store.
 func (s *Store) Stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	s.stmtMu.Lock()
 	defer s.stmtMu.Unlock()
@@ -187,7 +187,7 @@ type genCount struct {
 	n   int
 }
 
-// setBulk tells the store that every Put until setBulk(false) is for a path it does not hold
+// SetBulk tells the store that every Put until setBulk(false) is for a path it does not hold
 // yet (a load into an empty store), so Put need not look for old rows to replace.
 func (s *Store) SetBulk(on bool) { s.bulk = on }
 
@@ -289,7 +289,7 @@ func openStoreReadOnly(path string) (*Store, error) {
 // ReadOnly reports whether the store was opened read-only (its files cannot be written).
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
-// createSecondaryIndexes creates the lookup indexes that are missing.
+// CreateSecondaryIndexes creates the lookup indexes that are missing.
 func (s *Store) CreateSecondaryIndexes(ctx context.Context) error {
 	for _, q := range secondaryIndexes {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
@@ -299,7 +299,7 @@ func (s *Store) CreateSecondaryIndexes(ctx context.Context) error {
 	return nil
 }
 
-// dropSecondaryIndexes drops the lookup indexes before a bulk load into an empty store.
+// DropSecondaryIndexes drops the lookup indexes before a bulk load into an empty store.
 func (s *Store) DropSecondaryIndexes(ctx context.Context) error {
 	for _, q := range secondaryIndexes {
 		name := strings.Fields(q)[5] // CREATE INDEX IF NOT EXISTS <name> ON ...
@@ -542,6 +542,7 @@ func (s *Store) SymbolIDs(ctx context.Context, path string) ([]string, error) {
 	return s.Strings(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ?`, path)
 }
 
+// Strings runs query and returns its rows' one string column.
 func (s *Store) Strings(ctx context.Context, query string, args ...any) ([]string, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -559,7 +560,7 @@ func (s *Store) Strings(ctx context.Context, query string, args ...any) ([]strin
 	return out, rows.Err()
 }
 
-// pendingDocs returns the full-text documents not yet confirmed written to bleve.
+// PendingDocs returns the full-text documents not yet confirmed written to bleve.
 func (s *Store) PendingDocs(ctx context.Context) ([]string, error) {
 	return s.Strings(ctx, `SELECT doc_id FROM fulltext_pending`)
 }
@@ -575,7 +576,7 @@ func (s *Store) PendingCount(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// clearPending forgets the given pending documents: bleve has them.
+// ClearPending forgets the given pending documents: bleve has them.
 func (s *Store) ClearPending(ctx context.Context, docIDs []string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -634,11 +635,11 @@ const (
 	FileDocPrefix   = "f:"
 )
 
-// symbolDocID returns the document id of the symbol with the store id symbolID.
+// SymbolDocID returns the document id of the symbol with the store id symbolID.
 func SymbolDocID(symbolID string) string { return SymbolDocPrefix + symbolID }
 
-// fileDocID returns the document id of the file at path.
+// FileDocID returns the document id of the file at path.
 func FileDocID(path string) string { return FileDocPrefix + path }
 
-// maxSQLParams caps the parameters of one SQLite statement.
+// MaxSQLParams caps the parameters of one SQLite statement.
 const MaxSQLParams = 30000

@@ -414,7 +414,7 @@ func (b *Batch) Delete(path string) error {
 	return b.removeRows(path)
 }
 
-// clearPending removes documents from the full-text log: bleve has them. A document this
+// ClearPending removes documents from the full-text log: bleve has them. A document this
 // batch touches again is logged again by it.
 func (b *Batch) ClearPending(docIDs []string) error {
 	if b.bulk {
@@ -431,7 +431,7 @@ func (b *Batch) ClearPending(docIDs []string) error {
 // Touched returns the full-text documents the batch changed.
 func (b *Batch) Touched() []string { return b.touched }
 
-// takeTouched returns the full-text documents the batch changed since the last call.
+// TakeTouched returns the full-text documents the batch changed since the last call.
 func (b *Batch) TakeTouched() []string {
 	t := b.touched
 	b.touched = nil
