@@ -265,34 +265,37 @@ func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, e
 // FileCount returns the number of indexed files.
 func (x *SearchIndex) FileCount(ctx context.Context) (int, error) { return x.store.FileCount(ctx) }
 
+// nav returns the navigation reader of the index's store.
+func (x *SearchIndex) nav() nav.Reader { return nav.NewReader(x.store) }
+
 // Refs returns the uses of name in the index (see nav.Reader.Refs).
 func (x *SearchIndex) Refs(ctx context.Context, name string, kinds []string, offset, limit int) ([]nav.Ref, int, error) {
-	return nav.NewReader(x.store).Refs(ctx, name, kinds, offset, limit)
+	return x.nav().Refs(ctx, name, kinds, offset, limit)
 }
 
 // SymbolRefs lists the uses of def that resolve to it (nav.Reader.SymbolRefs).
 func (x *SearchIndex) SymbolRefs(ctx context.Context, def nav.Def, q nav.RefsQuery) ([]nav.SymbolRef, int, error) {
-	return nav.NewReader(x.store).SymbolRefs(ctx, def, q)
+	return x.nav().SymbolRefs(ctx, def, q)
 }
 
 // Callees returns the calls made in the body of def, resolved (nav.Reader.Callees).
 func (x *SearchIndex) Callees(ctx context.Context, def nav.Def) ([]nav.Call, error) {
-	return nav.NewReader(x.store).Callees(ctx, def)
+	return x.nav().Callees(ctx, def)
 }
 
 // ResolveName resolves symbol as if written in the file p at line (nav.Reader.ResolveName).
 func (x *SearchIndex) ResolveName(ctx context.Context, p string, line int, symbol string) (*nav.Def, string, error) {
-	return nav.NewReader(x.store).ResolveName(ctx, p, line, symbol)
+	return x.nav().ResolveName(ctx, p, line, symbol)
 }
 
 // Children returns the symbols whose parent is def (nav.Reader.Children).
 func (x *SearchIndex) Children(ctx context.Context, def nav.Def) ([]nav.Def, error) {
-	return nav.NewReader(x.store).Children(ctx, def)
+	return x.nav().Children(ctx, def)
 }
 
 // Implementations returns what extends, implements or overrides def (nav.Reader.Implementations).
 func (x *SearchIndex) Implementations(ctx context.Context, def nav.Def) ([]nav.Def, error) {
-	return nav.NewReader(x.store).Implementations(ctx, def)
+	return x.nav().Implementations(ctx, def)
 }
 
 // Content returns the stored content of the file at path.
@@ -302,20 +305,20 @@ func (x *SearchIndex) Content(ctx context.Context, path string) ([]byte, error) 
 
 // NamesWithPrefix returns names of definitions starting with prefix (lower case).
 func (x *SearchIndex) NamesWithPrefix(ctx context.Context, prefix string, limit int) ([]string, error) {
-	return nav.NewReader(x.store).NamesWithPrefix(ctx, prefix, limit)
+	return x.nav().NamesWithPrefix(ctx, prefix, limit)
 }
 
 // Definitions returns the definitions named name.
 func (x *SearchIndex) Definitions(ctx context.Context, name string) ([]nav.Def, error) {
-	return nav.NewReader(x.store).Definitions(ctx, name)
+	return x.nav().Definitions(ctx, name)
 }
 
 // Definition returns the symbol with the id id (nil if none).
 func (x *SearchIndex) Definition(ctx context.Context, id string) (*nav.Def, error) {
-	return nav.NewReader(x.store).Definition(ctx, id)
+	return x.nav().Definition(ctx, id)
 }
 
 // DefinitionAt returns the innermost definition holding path:line (nil if none).
 func (x *SearchIndex) DefinitionAt(ctx context.Context, path string, line int) (*nav.Def, error) {
-	return nav.NewReader(x.store).DefinitionAt(ctx, path, line)
+	return x.nav().DefinitionAt(ctx, path, line)
 }
