@@ -29,12 +29,18 @@
 #  (b) by file hash: sha256 of every file of /tmp/quarry-corpus/{small,full} (full is built
 #      with shared/bench/corpus.sh full when missing) against every file of DEST.
 #
-# Environment: QUARRY_TRAIN_CACHE (default /tmp/quarry-train/cache): downloaded archives.
+# Environment: QUARRY_SHARED (default: the shared/ folder beside the repository),
+# QUARRY_TRAIN_CACHE (default /tmp/quarry-train/cache): downloaded archives.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
-shared=$(dirname "$repo")/shared
+# shared/ sits beside the repository; in a git worktree, beside the main checkout.
+# QUARRY_SHARED overrides.
+shared=${QUARRY_SHARED:-$(dirname "$repo")/shared}
+if [[ -z ${QUARRY_SHARED:-} && ! -d $shared ]] && common=$(git -C "$repo" rev-parse --path-format=absolute --git-common-dir 2>/dev/null); then
+	[[ -d $(dirname "$(dirname "$common")")/shared ]] && shared=$(dirname "$(dirname "$common")")/shared
+fi
 bench_sh=$shared/bench/corpus.sh
 pkgs=$here/packages.txt
 cache=${QUARRY_TRAIN_CACHE:-/tmp/quarry-train/cache}
@@ -162,7 +168,7 @@ check_tree() {
 	done <"$deny"
 	# Python: a denied top-level package anywhere (dist-packages/django, _vendor/flask, ...).
 	for what in "${py[@]}"; do
-		hits=$(find "$dest" -type d -name "$what" -path '*python*' -print 2>/dev/null | head -3)
+		hits=$(find "$dest" -type d \( -path "*/dist-packages/$what" -o -path "*/site-packages/$what" -o -path "*/_vendor/$what" -o -path "*/vendor/$what" \) -print 2>/dev/null | head -3)
 		[[ -z $hits ]] || { echo "HELD-OUT: Python package $what in the tree: $hits" >&2; bad=1; }
 	done
 	# Rust: a crate directory NAME-VERSION (registry layout, or vendor/NAME) of a denied crate.
@@ -202,19 +208,24 @@ check_tree() {
 hash_tree() { # DIR -> "sha256  path" of its files of 64 bytes or more
 	find "$1" -type f -size +63c -print0 | xargs -0 -r -P 2 -n 500 sha256sum
 }
-check_hashes() {
-	local work=$1 bad=0 d
+bench_hashes() { # OUT: the hashes of the benchmark corpus (built first if missing)
+	local out=$1 d
 	if [[ ! -d $bench_root/full ]]; then
 		say "building the benchmark corpus with $bench_sh full (for the hash check)"
 		bash "$bench_sh" full >/dev/null
 	fi
-	: >"$work/bench.sha"
+	[[ -d $bench_root/small ]] || { say "building the benchmark corpus with $bench_sh small"; bash "$bench_sh" small >/dev/null; }
+	: >"$out"
 	for d in "$bench_root/full" "$bench_root/small" "$bench_root/langs"; do
-		[[ -d $d ]] && hash_tree "$d" >>"$work/bench.sha"
+		[[ -d $d ]] && hash_tree "$d" >>"$out"
 	done
-	[[ -s $work/bench.sha ]] || die "no benchmark file was hashed under $bench_root"
-	say "hashed $(wc -l <"$work/bench.sha") benchmark files (>= 64 bytes) of $bench_root/{full,small$([[ -d $bench_root/langs ]] && echo ,langs)}"
-	hash_tree "$dest" | grep -v '/MANIFEST.tsv$' >"$work/train.sha" || true
+	[[ -s $out ]] || die "no benchmark file was hashed under $bench_root"
+	say "hashed $(wc -l <"$out") benchmark files (>= 64 bytes) of $bench_root/{full,small$([[ -d $bench_root/langs ]] && echo ,langs)}"
+}
+check_hashes() {
+	local work=$1 bad=0
+	bench_hashes "$work/bench.sha"
+	hash_tree "$dest" | grep -vE '/(MANIFEST|HELDOUT-REMOVED|DOCCOUNT)\.tsv$' >"$work/train.sha" || true
 	say "hashed $(wc -l <"$work/train.sha") training files (>= 64 bytes)"
 	awk 'NR==FNR { if (!($1 in b)) b[$1] = substr($0, 67); next }
 	     ($1 in b) { print "HELD-OUT: same content as the benchmark file " b[$1] ": " substr($0, 67); n++ }
@@ -278,7 +289,7 @@ deb_roots() {
 	c) echo usr/include ;;
 	javascript) echo usr/share/nodejs usr/lib/nodejs ;;
 	java) echo usr/lib/jvm usr/share/openjfx ;;
-	ruby) echo usr/lib/ruby/vendor_ruby usr/share/rubygems-integration usr/lib/x86_64-linux-gnu/ruby/vendor_ruby ;;
+	ruby) echo usr/lib/ruby/vendor_ruby usr/share/rubygems-integration usr/lib/x86_64-linux-gnu/ruby/vendor_ruby usr/lib/x86_64-linux-gnu/rubygems-integration ;;
 	php) echo usr/share/php ;;
 	esac
 }
@@ -353,7 +364,8 @@ while read -r kind name ver; do
 			(cd "$cache/npm" && npm pack --silent "$name@$ver" >/dev/null 2>"$tmp/npm.err") ||
 				die "npm pack $name@$ver failed: $(tail -2 "$tmp/npm.err")"
 		fi
-		tar xzf "$tgz" -C "$tmp/x"
+		# the top folder is package/ (npm) or the package's name (@types/*): package/ here
+		mkdir -p "$tmp/x/package"; tar xzf "$tgz" -C "$tmp/x/package" --strip-components=1
 		# A package that ships its TypeScript sources: those; else its declarations (.d.ts).
 		if find "$tmp/x/package" -type f \( -name '*.ts' -o -name '*.tsx' \) ! -name '*.d.ts' ! -name '*.d.mts' ! -name '*.d.cts' -print -quit | grep -q .; then
 			mkdir -p "$out"
@@ -365,14 +377,34 @@ while read -r kind name ver; do
 		;;
 	*) die "packages.txt: unknown kind $kind" ;;
 	esac
+	printf '%s\t%s\t%s\t%s\n' "$kind" "$name" "$ver" "$lic" >>"$tmp/meta"
+done <"$pkgs"
+
+# Files with the very content of a benchmark file (>= 64 bytes) are removed here and listed
+# in DEST/HELDOUT-REMOVED.tsv: shared boilerplate such as trybuild's tests/compiletest.rs,
+# the same in serde_json and in quote. Whole packages, vendored copies and bundles are not
+# removed but fail the check below (by package and by tree).
+bench_hashes "$tmp/bench.sha"
+hash_tree "$dest.partial" >"$tmp/train.sha"
+awk 'NR==FNR { if (!($1 in b)) b[$1] = substr($0, 67); next }
+     ($1 in b) { printf "%s\t%s\n", substr($0, 67), b[$1] }' "$tmp/bench.sha" "$tmp/train.sha" >"$tmp/removed"
+{
+	printf 'training file (removed)\tsame content as the benchmark file\n'
+	sed "s|^$dest.partial/||" "$tmp/removed"
+} >"$dest.partial/HELDOUT-REMOVED.tsv"
+cut -f1 "$tmp/removed" | tr '\n' '\0' | xargs -0 -r rm -f
+say "removed $(wc -l <"$tmp/removed") files with the content of a benchmark file (listed in $dest/HELDOUT-REMOVED.tsv)"
+
+while IFS=$'\t' read -r kind name ver lic; do
+	out=$dest.partial/${kind#*-}/$name
 	files=0; bytes=0
 	if [[ -d $out ]]; then
 		files=$(find "$out" -type f | wc -l)
 		bytes=$(find "$out" -type f -printf '%s\n' | awk '{s+=$1} END {print s+0}')
 	fi
-	((files > 0)) || { say "warning: $name kept no $lang file"; rm -rf "$out"; }
+	((files > 0)) || { say "warning: $name kept no ${kind#*-} file"; rm -rf "$out"; }
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$ver" "$lic" "$files" "$bytes" >>"$manifest"
-done <"$pkgs"
+done <"$tmp/meta"
 # Per-language totals.
 awk -F'\t' 'NR > 1 { l = $1; sub(/^[a-z]+-/, "", l); f[l] += $5; b[l] += $6; n[l]++ }
 	END { for (l in f) printf "total\t%s\t%d packages\t-\t%d\t%d\n", l, n[l], f[l], b[l] }' "$manifest" | sort >>"$manifest"
@@ -386,6 +418,19 @@ if [[ -f $here/MANIFEST.tsv ]] && ! diff -q "$here/MANIFEST.tsv" "$dest/MANIFEST
 	diff "$here/MANIFEST.tsv" "$dest/MANIFEST.tsv" >&2 || true
 fi
 ((failed == 0)) || say "warning: some packages were not gathered (above)"
+
+# A quick heuristic count of documented definitions per language (train/doccount.awk).
+{
+	printf 'language\tdefinitions\tdocumented\n'
+	for d in "$dest"/*/; do
+		l=$(basename "$d")
+		find "$d" -type f -print0 | xargs -0 -r -n 2000 awk -v lang="$l" -f "$here/doccount.awk" |
+			awk -v l="$l" '{ n += $2; k += $3 } END { printf "%s\t%d\t%d\n", l, n, k }'
+	done
+} >"$dest/DOCCOUNT.tsv"
+awk -F'\t' 'NR > 1 { n += $2; k += $3 } END { printf "total\t%d\t%d\n", n, k }' "$dest/DOCCOUNT.tsv" >>"$dest/DOCCOUNT.tsv"
+say "documented definitions (heuristic, train/doccount.awk):"
+column -t -s $'\t' "$dest/DOCCOUNT.tsv" >&2
 
 heldout_check
 echo "$dest"
