@@ -23,8 +23,9 @@ function isdef(t) {
 	if (lang == "c") return t ~ /^(typedef|struct|union|enum|#define)[ \t]/ || (t ~ /^[A-Za-z_][A-Za-z0-9_ \t\*]*[ \t\*][A-Za-z_][A-Za-z0-9_]*[ \t]*\(/ && t !~ /^(return|if|while|for|switch|else)[ (]/)
 	if (lang == "java") return t ~ /^((public|protected|private|static|final|abstract|synchronized|native|default|sealed|strictfp)[ \t]+)*(class|interface|enum|record|@interface)[ \t]/ || t ~ /^((public|protected|private|static|final|abstract|synchronized|native|default)[ \t]+)+[A-Za-z_<][A-Za-z0-9_<>,.\[\]? \t]*[ \t][A-Za-z_][A-Za-z0-9_]*[ \t]*\(/
 	if (lang == "php") return t ~ /^((public|protected|private|static|final|abstract)[ \t]+)*(function|class|interface|trait|enum|const)[ \t]/
-	# javascript, typescript
-	return t ~ /^(export[ \t]+)?(default[ \t]+)?(declare[ \t]+)?(async[ \t]+)?(function\*?|class|interface|type|enum|namespace|module|abstract[ \t]+class)[ \t]/ || t ~ /^(export[ \t]+)?(declare[ \t]+)?(const|let|var)[ \t]+[A-Za-z_$][A-Za-z0-9_$]*[ \t]*[:=]/ || t ~ /^((public|private|protected|static|readonly|abstract|async|get|set)[ \t]+)*[A-Za-z_$][A-Za-z0-9_$]*\??[ \t]*(<[^>]*>)?\(/ && t !~ /^(if|for|while|switch|return|catch|function)[ \t(]/ || t ~ /^((readonly|static)[ \t]+)*[A-Za-z_$][A-Za-z0-9_$]*\??:[ \t]/
+	# javascript, typescript: declarations, methods with a body ({ at the end) or a typed
+	# signature (): T;), typed property signatures (name: T;); not calls nor object literals
+	return t ~ /^(export[ \t]+)?(default[ \t]+)?(declare[ \t]+)?(async[ \t]+)?(function\*?|class|interface|type|enum|namespace|module|abstract[ \t]+class)[ \t]/ || t ~ /^(export[ \t]+)?(declare[ \t]+)?(const|let|var)[ \t]+[A-Za-z_$][A-Za-z0-9_$]*[ \t]*[:=]/ || t ~ /^((public|private|protected|static|readonly|abstract|async|get|set)[ \t]+)*[A-Za-z_$][A-Za-z0-9_$]*\??[ \t]*(<[^>]*>)?\(/ && t !~ /^(if|for|while|switch|return|catch|function|super|this)[ \t(]/ && (t ~ /\{[ \t]*$/ || t ~ /\)[ \t]*:[^=]*;[ \t]*$/) || t ~ /^((readonly|static)[ \t]+)*[A-Za-z_$][A-Za-z0-9_$]*\??:[^,]*;[ \t]*$/
 }
 FNR == 1 { prev = ""; pend = 0; intype = 0; incomment = 0 }
 {
