@@ -394,6 +394,11 @@ awk 'NR==FNR { if (!($1 in b)) b[$1] = substr($0, 67); next }
 } >"$dest.partial/HELDOUT-REMOVED.tsv"
 cut -f1 "$tmp/removed" | tr '\n' '\0' | xargs -0 -r rm -f
 say "removed $(wc -l <"$tmp/removed") files with the content of a benchmark file (listed in $dest/HELDOUT-REMOVED.tsv)"
+# More than 3 such files in one package is no shared boilerplate but a copy: fail, naming it.
+if sed "s|^$dest.partial/||" "$tmp/removed" | cut -d/ -f1,2 | sort | uniq -c | awk '$1 > 3 { print "HELD-OUT: package " $2 " has " $1 " files with the content of benchmark files (see HELDOUT-REMOVED.tsv)"; n++ } END { exit n > 0 }' >&2; then :; else
+	rm -rf "$dest"; mv "$dest.partial" "$dest"
+	die "held-out check FAILED: a package copies benchmark files (above); the corpus is left in $dest"
+fi
 
 while IFS=$'\t' read -r kind name ver lic; do
 	out=$dest.partial/${kind#*-}/$name
