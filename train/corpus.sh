@@ -115,7 +115,7 @@ build_deny() {
 	printf 'py:werkzeug\tflask core (developers trial on flask)\ndeb:python3-werkzeug\tflask core (developers trial on flask)\n' >>"$out"
 	printf 'py:itsdangerous\tflask core (developers trial on flask)\ndeb:python3-itsdangerous\tflask core (developers trial on flask)\n' >>"$out"
 	printf 'gomod:github.com/gin-gonic/gin\tthe developers trial on gin\ndeb:golang-github-gin-gonic-gin-dev\tthe developers trial on gin\n' >>"$out"
-	sort -u -o "$out" "$out"
+	sort -t "$(printf '\t')" -u -k1,1 -o "$out" "$out"
 }
 
 # Debian's name for a Go module: golang.org/x/net -> golang-golang-x-net-dev.
