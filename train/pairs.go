@@ -189,7 +189,7 @@ func filePairs(ctx context.Context, ex *extract.Extractor, tk *tokenizer.Tokeniz
 	var out []Pair
 	undocumented := 0
 	for _, s := range xf.Symbols {
-		if !pairKind(s.Kind) {
+		if !pairKind(s.Kind) || languages.CategoryOf(s.Language) != languages.Code {
 			continue
 		}
 		p, ok := makePair(tk, xf, s)
@@ -203,7 +203,7 @@ func filePairs(ctx context.Context, ex *extract.Extractor, tk *tokenizer.Tokeniz
 }
 
 // pairKind reports whether definitions of kind k make pairs: what is called or declares a
-// type.
+// type (in a language of code: not a stylesheet's or configuration's keys).
 func pairKind(k extract.Kind) bool { return k.IsCallable() || k.IsType() }
 
 // generated reports whether src says it is generated code in its first bytes.

@@ -64,6 +64,7 @@ func String() string { return "" }
 def undocumented(x):
     return x
 `,
+	"conf/app.yaml": "# Settings of the application server.\nserver:\n  port: 80\n",
 	"web/fetch.ts": `/**
  * Fetches the user profile from the remote server.
  */
