@@ -11,7 +11,7 @@ import (
 // Data settings.
 const (
 	// valShare is one in how many groups (packages) is held out for validation.
-	valShare = 20
+	valShare = 10
 	// maxQueryTokens and maxCodeTokens cut an example's bags.
 	maxQueryTokens = 48
 	maxCodeTokens  = 160

@@ -23,6 +23,7 @@ const (
 	defaultLRWeight = 0.05
 	defaultMinCount = 3
 	defaultMaxVocab = 60000
+	defaultDropout  = 0
 	// valChunk is how many validation pairs rank each other's codes (CodeSearchNet's 1,000).
 	valChunk = 1000
 	// valSeed fixes the validation order whatever the training seed, so runs compare.
@@ -38,6 +39,7 @@ type fitOptions struct {
 	seed     uint64
 	scale    float32
 	lr, lrW  float32 // lrW 0 freezes the pooling weights at idf
+	dropout  float64 // share of a training bag's words left out at each step
 	valChunk int
 }
 
@@ -60,6 +62,7 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.epochs, "epochs", defaultEpochs, "passes over the training pairs")
 	fs.IntVar(&o.batch, "batch", defaultBatch, "pairs per batch (each one's negatives are the others)")
 	lr := fs.Float64("lr", defaultLR, "Adagrad learning rate of the embeddings")
+	fs.Float64Var(&o.dropout, "dropout", defaultDropout, "share of a training bag's words left out at each step")
 	pool := fs.String("pool", "learned", "pooling weight per word: idf (fixed) or learned (starting at idf)")
 	fs.StringVar(&o.data.query, "query", "first", "query side: first (the doc comment's first sentence) or doc (all of it)")
 	code := fs.String("code", "name,sig,body", "code side: fields of name, sig, body")
@@ -133,7 +136,8 @@ func fit(ctx context.Context, d *dataset, o fitOptions, report func(epochStat)) 
 			}
 			batch = batch[:0]
 			for _, i := range order[lo:min(lo+o.batch, len(order))] {
-				batch = append(batch, d.train[i])
+				e := d.train[i]
+				batch = append(batch, example{q: dropWords(e.q, o.dropout, rng), c: dropWords(e.c, o.dropout, rng)})
 			}
 			if len(batch) < 2 {
 				break
@@ -186,6 +190,24 @@ func validate(q, c *side, val []example, o fitOptions) (float64, float64) {
 		return 0, 0
 	}
 	return loss / float64(n), rr / float64(n)
+}
+
+// dropWords returns bag without a random share of its words (word dropout), keeping at
+// least one; the draws come from rng in order, so a seed fixes them.
+func dropWords(bag []int32, share float64, rng *rand.Rand) []int32 {
+	if share <= 0 || len(bag) < 2 {
+		return bag
+	}
+	out := make([]int32, 0, len(bag))
+	for _, t := range bag {
+		if rng.Float64() >= share {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, bag[rng.IntN(len(bag))])
+	}
+	return out
 }
 
 // shuffled returns a shuffled copy of examples.

@@ -39,7 +39,7 @@ func synthOptions(seed uint64) fitOptions {
 	return fitOptions{
 		data: dataOptions{query: "first", code: []string{"name"}, minCount: 1, maxVocab: 10000},
 		dim:  32, epochs: 3, batch: 128, seed: seed, scale: defaultScale,
-		lr: defaultLR, lrW: defaultLRWeight, valChunk: valChunk,
+		lr: defaultLR, lrW: defaultLRWeight, valChunk: valChunk, dropout: 0.1,
 	}
 }
 
