@@ -1,6 +1,7 @@
 package codemodel
 
 import (
+	"crypto/sha256"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -146,5 +147,31 @@ func TestMarshalRejects(t *testing.T) {
 	p.Vocab[1], p.Vocab[2] = p.Vocab[2], p.Vocab[1]
 	if _, err := Marshal(p); err == nil {
 		t.Error("Marshal(unsorted vocabulary) succeeded")
+	}
+}
+
+func TestDecodeRejectsConsistentDamage(t *testing.T) {
+	// A file whose id matches its content but whose vocabulary is out of order, or whose
+	// table holds a negative weight, is still refused.
+	p := testParams(1)
+	data, err := Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reseal := func(b []byte) []byte {
+		id := sha256.Sum256(b[len(magic)+4+idLen:])
+		copy(b[len(magic)+4:], id[:])
+		return b
+	}
+	swapped := []byte(string(data))
+	swapped[headerLen+1] = 'z' // the first word, "bit", becomes "zit"
+	if _, err := Decode(reseal(swapped)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not in order") {
+		t.Errorf("Decode(vocabulary out of order) = %v", err)
+	}
+	negative := []byte(string(data))
+	tables := len(data) - 2*len(p.Vocab)*(8+p.Dim)
+	negative[tables+3] |= 0x80 // the sign bit of the first query weight
+	if _, err := Decode(reseal(negative)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "query table") {
+		t.Errorf("Decode(negative weight) = %v", err)
 	}
 }

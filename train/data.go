@@ -37,6 +37,8 @@ type dataOptions struct {
 	code     []string // of "name", "sig", "body"
 	minCount int
 	maxVocab int
+	// stripName leaves the name's words out of the query side.
+	stripName bool
 }
 
 // isVal reports whether a pair's group is held out for validation.
@@ -51,6 +53,10 @@ func sides(p Pair, o dataOptions) (q, c []string) {
 	q = strings.Fields(p.First)
 	if o.query == "doc" {
 		q = strings.Fields(p.Doc)
+	}
+	if o.stripName {
+		name := strings.Fields(p.Words)
+		q = slices.DeleteFunc(slices.Clone(q), func(w string) bool { return slices.Contains(name, w) })
 	}
 	for _, f := range o.code {
 		switch f {

@@ -64,6 +64,7 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 	lr := fs.Float64("lr", defaultLR, "Adagrad learning rate of the embeddings")
 	fs.Float64Var(&o.dropout, "dropout", defaultDropout, "share of a training bag's words left out at each step")
 	pool := fs.String("pool", "learned", "pooling weight per word: idf (fixed) or learned (starting at idf)")
+	fs.BoolVar(&o.data.stripName, "strip-name", false, "leave the name's words out of the query side (an honest validation: doc comments often start with the name)")
 	fs.StringVar(&o.data.query, "query", "first", "query side: first (the doc comment's first sentence) or doc (all of it)")
 	code := fs.String("code", "name,sig,body", "code side: fields of name, sig, body")
 	fs.IntVar(&o.data.minCount, "min-count", defaultMinCount, "fewest occurrences of a word in the vocabulary")
@@ -171,25 +172,23 @@ func step(q, c *side, batch []example, o fitOptions) float64 {
 	return loss
 }
 
-// validate returns the mean loss and MRR of the validation pairs in chunks of o.valChunk,
-// each query ranking its own code among its chunk's.
+// validate returns the mean loss and MRR of the validation pairs in chunks of about
+// o.valChunk (at least that many when there are enough: the pairs are split evenly), each
+// query ranking its own code among its chunk's.
 func validate(q, c *side, val []example, o fitOptions) (float64, float64) {
-	loss, rr, n := 0.0, 0.0, 0
-	for lo := 0; lo < len(val); lo += o.valChunk {
-		chunk := val[lo:min(lo+o.valChunk, len(val))]
-		if len(chunk) < 2 {
-			break
-		}
+	if len(val) < 2 {
+		return 0, 0
+	}
+	k := max(1, len(val)/o.valChunk)
+	loss, rr := 0.0, 0.0
+	for i := range k {
+		chunk := val[i*len(val)/k : (i+1)*len(val)/k]
 		s := similarities(encodeBatch(q, c, chunk), o.scale)
 		l, _ := softmaxLoss(s, len(chunk))
 		loss += l * float64(len(chunk))
 		rr += mrr(s, len(chunk)) * float64(len(chunk))
-		n += len(chunk)
 	}
-	if n == 0 {
-		return 0, 0
-	}
-	return loss / float64(n), rr / float64(n)
+	return loss / float64(len(val)), rr / float64(len(val))
 }
 
 // dropWords returns bag without a random share of its words (word dropout), keeping at

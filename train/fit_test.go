@@ -161,3 +161,22 @@ func TestSideBackward(t *testing.T) {
 	check("logw[2]", &s.logw[2], s.gradW[2])
 	check("logw[0]", &s.logw[0], s.gradW[0])
 }
+
+func TestSides(t *testing.T) {
+	p := Pair{First: "count bit set vector", Doc: "count bit set vector more word", Words: "count bit", Sig: "func count bit word", Body: "pop count"}
+	tests := []struct {
+		o     dataOptions
+		wantQ string
+		wantC string
+	}{
+		{dataOptions{query: "first", code: []string{"name", "sig", "body"}}, "count bit set vector", "count bit func count bit word pop count"},
+		{dataOptions{query: "doc", code: []string{"name"}}, "count bit set vector more word", "count bit"},
+		{dataOptions{query: "first", code: []string{"sig"}, stripName: true}, "set vector", "func count bit word"},
+	}
+	for _, tt := range tests {
+		q, c := sides(p, tt.o)
+		if strings.Join(q, " ") != tt.wantQ || strings.Join(c, " ") != tt.wantC {
+			t.Errorf("sides(%+v) = %q, %q, want %q, %q", tt.o, q, c, tt.wantQ, tt.wantC)
+		}
+	}
+}
