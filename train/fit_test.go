@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -100,6 +101,12 @@ func TestFitDeterministic(t *testing.T) {
 	a, b, c := run(5), run(5), run(6)
 	if !bytes.Equal(a, b) {
 		t.Error("two runs with seed 5 gave different model files")
+	}
+	prev := runtime.GOMAXPROCS(3)
+	odd := run(5)
+	runtime.GOMAXPROCS(prev)
+	if !bytes.Equal(a, odd) {
+		t.Error("seed 5 on 3 cores gave another model file than on the default cores")
 	}
 	if bytes.Equal(a, c) {
 		t.Error("seeds 5 and 6 gave the same model file")
