@@ -54,7 +54,7 @@ type epochStat struct {
 
 func runFit(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
-	in := fs.String("pairs", "", "the pairs file (train pairs)")
+	in := fs.String("pairs", "", "the pairs files (train pairs), comma-separated")
 	dst := fs.String("out", "", "the model file to write")
 	o := fitOptions{scale: defaultScale, valChunk: valChunk}
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed: initial weights and data order")
@@ -84,9 +84,13 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 		return usageError(fmt.Sprintf("fit: -pool %q: want idf or learned", *pool))
 	}
 	o.data.code = strings.Split(*code, ",")
-	pairs, err := readPairs(*in)
-	if err != nil {
-		return err
+	var pairs []Pair
+	for _, name := range strings.Split(*in, ",") {
+		ps, err := readPairs(name)
+		if err != nil {
+			return err
+		}
+		pairs = append(pairs, ps...)
 	}
 	start := time.Now()
 	d := buildDataset(pairs, o.data)

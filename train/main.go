@@ -28,7 +28,7 @@ const (
 
 const usage = `usage:
   train pairs -src DIR -out FILE [-exclude PREFIX,...]
-  train fit -pairs FILE -out MODEL [-seed N -dim 128 -epochs 3 -batch 512 ...]`
+  train fit -pairs FILE[,FILE...] -out MODEL [-seed N -dim 128 -epochs 3 -batch 512 ...]`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
