@@ -14,6 +14,9 @@ package codemodel
 // A table is vocab float32 pooling weights (finite, >= 0), vocab float32 row scales
 // (finite, >= 0), then vocab rows of dim int8 values. The id is checked on Decode, so a
 // damaged file is refused rather than giving wrong vectors.
+//
+// A file is 48 bytes, the words, and 2 * vocab * (8 + dim) bytes: at 128 dimensions about
+// 281 bytes a word, 16.9 MB for 60,000 words; 24 MB holds about 85,000.
 
 import (
 	"bytes"
