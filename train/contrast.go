@@ -104,10 +104,10 @@ func vectorGrads(e encoded, g []float32, scale float32) (gq, gc [][]float32) {
 	return gq, gc
 }
 
-// mrr returns the mean reciprocal rank of each query's own code among the b codes of its
-// chunk (ties counted against it), from the similarities s.
-func mrr(s []float32, b int) float64 {
-	sum := 0.0
+// reciprocalRanks returns, for each query, the reciprocal rank of its own code among the b
+// codes of its chunk (ties counted against it), from the similarities s.
+func reciprocalRanks(s []float32, b int) []float64 {
+	out := make([]float64, b)
 	for i := range b {
 		rank := 1
 		for j := range b {
@@ -115,7 +115,7 @@ func mrr(s []float32, b int) float64 {
 				rank++
 			}
 		}
-		sum += 1 / float64(rank)
+		out[i] = 1 / float64(rank)
 	}
-	return sum / float64(b)
+	return out
 }

@@ -22,6 +22,7 @@ const (
 // example is a pair as word ids: the query bag and the code bag.
 type example struct {
 	q, c []int32
+	lang string
 }
 
 // dataset is the pairs of a run as examples over one vocabulary.
@@ -113,7 +114,7 @@ func buildDataset(pairs []Pair, o dataOptions) *dataset {
 	}
 	for _, p := range pairs {
 		q, c := sides(p, o)
-		e := example{q: toIDs(q), c: toIDs(c)}
+		e := example{q: toIDs(q), c: toIDs(c), lang: p.Lang}
 		if len(e.q) == 0 || len(e.c) == 0 {
 			continue
 		}

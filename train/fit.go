@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,6 +51,7 @@ type epochStat struct {
 	trainLoss float64 // mean over the epoch's batches (0 before training)
 	valLoss   float64
 	valMRR    float64
+	byLang    map[string]float64 // validation MRR of each language's queries
 	took      time.Duration
 }
 
@@ -98,6 +101,12 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 	model, err := fit(ctx, d, o, func(s epochStat) {
 		fmt.Fprintf(out, "epoch %d  train loss %.4f  val loss %.4f  val MRR@%d %.4f  %s\n",
 			s.epoch, s.trainLoss, s.valLoss, o.valChunk, s.valMRR, s.took.Round(time.Millisecond))
+		if s.epoch == o.epochs {
+			langs := slices.Sorted(maps.Keys(s.byLang))
+			for _, l := range langs {
+				fmt.Fprintf(out, "  val MRR %-12s %.4f\n", l, s.byLang[l])
+			}
+		}
 	})
 	if err != nil {
 		return err
@@ -124,8 +133,8 @@ func fit(ctx context.Context, d *dataset, o fitOptions, report func(epochStat)) 
 	q := newSide(len(d.vocab), o.dim, d.idfQ, rng)
 	c := newSide(len(d.vocab), o.dim, d.idfC, rng)
 	val := shuffled(d.val, rand.New(rand.NewPCG(valSeed, valSeed)))
-	vl, vm := validate(q, c, val, o)
-	report(epochStat{valLoss: vl, valMRR: vm})
+	vl, vm, byLang := validate(q, c, val, o)
+	report(epochStat{valLoss: vl, valMRR: vm, byLang: byLang})
 	order := make([]int, len(d.train))
 	for i := range order {
 		order[i] = i
@@ -150,8 +159,8 @@ func fit(ctx context.Context, d *dataset, o fitOptions, report func(epochStat)) 
 			loss += step(q, c, batch, o)
 			steps++
 		}
-		vl, vm := validate(q, c, val, o)
-		report(epochStat{epoch: ep, trainLoss: loss / float64(max(steps, 1)), valLoss: vl, valMRR: vm, took: time.Since(start)})
+		vl, vm, byLang := validate(q, c, val, o)
+		report(epochStat{epoch: ep, trainLoss: loss / float64(max(steps, 1)), valLoss: vl, valMRR: vm, byLang: byLang, took: time.Since(start)})
 	}
 	return codemodel.Marshal(codemodel.Params{
 		Dim: o.dim, Vocab: d.vocab,
@@ -178,21 +187,30 @@ func step(q, c *side, batch []example, o fitOptions) float64 {
 
 // validate returns the mean loss and MRR of the validation pairs in chunks of about
 // o.valChunk (at least that many when there are enough: the pairs are split evenly), each
-// query ranking its own code among its chunk's.
-func validate(q, c *side, val []example, o fitOptions) (float64, float64) {
+// query ranking its own code among its chunk's, and the MRR of each language's queries.
+func validate(q, c *side, val []example, o fitOptions) (float64, float64, map[string]float64) {
 	if len(val) < 2 {
-		return 0, 0
+		return 0, 0, nil
 	}
 	k := max(1, len(val)/o.valChunk)
 	loss, rr := 0.0, 0.0
+	sums, counts := map[string]float64{}, map[string]int{}
 	for i := range k {
-		chunk := val[i*len(val)/k : (i+1)*len(val)/k]
+		lo := i * len(val) / k
+		chunk := val[lo : (i+1)*len(val)/k]
 		s := similarities(encodeBatch(q, c, chunk), o.scale)
 		l, _ := softmaxLoss(s, len(chunk))
 		loss += l * float64(len(chunk))
-		rr += mrr(s, len(chunk)) * float64(len(chunk))
+		for j, r := range reciprocalRanks(s, len(chunk)) {
+			rr += r
+			sums[chunk[j].lang] += r
+			counts[chunk[j].lang]++
+		}
 	}
-	return loss / float64(len(val)), rr / float64(len(val))
+	for l, n := range counts {
+		sums[l] /= float64(n)
+	}
+	return loss / float64(len(val)), rr / float64(len(val)), sums
 }
 
 // dropWords returns bag without a random share of its words (word dropout), keeping at
