@@ -216,3 +216,16 @@ func lower(input string) (string, bool) {
 	}
 	return unsafe.String(&buf[0], len(buf)), irregular // buf is never written again
 }
+
+// Atoms appends the atoms of input's words to dst, in order and lower-cased, and returns
+// the extended slice: each indivisible part (a word of one part, or the CamelCase, snake_case
+// and digit parts of a longer one), without operators, compounds or affix variants. They
+// are the words of the code-search model (package codemodel).
+func (t *Tokenizer) Atoms(dst []string, input string) []string {
+	for _, tok := range t.Tokenize(input) {
+		if tok.Atoms == 1 && (tok.Kind == Word || tok.Kind == Part) {
+			dst = append(dst, tok.Text)
+		}
+	}
+	return dst
+}

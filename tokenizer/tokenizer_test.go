@@ -233,3 +233,20 @@ func FuzzTokenize(f *testing.F) {
 		tk.Query(in)
 	})
 }
+
+func TestAtoms(t *testing.T) {
+	tk := New(nil)
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ReadAll(r io.Reader)", []string{"read", "all", "r", "io", "reader"}},
+		{"get_user_data XMLParser", []string{"get", "user", "data", "xml", "parser"}},
+		{"Returns the count.", []string{"returns", "the", "count"}},
+	}
+	for _, tt := range tests {
+		if got := tk.Atoms(nil, tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Atoms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
