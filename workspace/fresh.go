@@ -45,7 +45,7 @@ func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 	if f.PartialLoad, err = x.store.FirstLoadUnfinished(); err != nil {
 		return nil, err
 	}
-	if f.Changes, f.Dirs, err = compareDisk(ctx, x.Entry.Root, x.store); err != nil {
+	if f.Changes, f.Dirs, err = compareDisk(ctx, x.Entry.Root, x.store, false); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -53,8 +53,9 @@ func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 
 // compareDisk compares the files under root with the store's states by size and
 // modification time: the changes, with samples, and the directories that hold them. The
-// walk and the read of the stored states run at once.
-func compareDisk(ctx context.Context, root string, st *store.Store) (Changes, []string, error) {
+// walk and the read of the stored states run at once. With splitUnreadable (health), a
+// changed file that cannot be opened counts as unreadable instead of modified or added.
+func compareDisk(ctx context.Context, root string, st *store.Store, splitUnreadable bool) (Changes, []string, error) {
 	var (
 		stored    map[string]store.FileState
 		storedErr error
@@ -90,11 +91,17 @@ func compareDisk(ctx context.Context, root string, st *store.Store) (Changes, []
 	for _, f := range walk.Files {
 		seen[f.Path] = true
 		st, ok := stored[f.Path]
+		modified := ok && (st.Size != f.Size || st.MTime != f.ModTime.UnixNano())
 		switch {
+		case splitUnreadable && (!ok || modified) && !readable(f.AbsPath):
+			c.Unreadable++
+			if len(c.UnreadablePaths) < maxChangedSamples {
+				c.UnreadablePaths = append(c.UnreadablePaths, f.Path)
+			}
 		case !ok:
 			c.Added++
 			note(f.Path)
-		case st.Size != f.Size || st.MTime != f.ModTime.UnixNano():
+		case modified:
 			c.Modified++
 			note(f.Path)
 		}
@@ -106,6 +113,7 @@ func compareDisk(ctx context.Context, root string, st *store.Store) (Changes, []
 		}
 	}
 	sort.Strings(c.Samples)
+	sort.Strings(c.UnreadablePaths)
 	sort.Strings(dirs)
 	return c, dirs, nil
 }

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -240,49 +239,15 @@ func (h *Health) inspectFulltext(indexDir string) {
 	}
 }
 
-// inspectChanges compares the files on disk with the store by size and modification time.
+// inspectChanges compares the files on disk with the store by size and modification time
+// (compareDisk), a changed file that cannot be read counted apart.
 func (h *Health) inspectChanges(ctx context.Context, root string, st *store.Store) error {
-	walk, err := Walk(ctx, root, WalkOptions{})
+	changed, _, err := compareDisk(ctx, root, st, true)
 	if err != nil {
 		return err
 	}
-	stored, err := st.Files(ctx)
-	if err != nil {
-		return err
-	}
+	h.Changed = changed
 	c := &h.Changed
-	sample := func(p string) {
-		if len(c.Samples) < maxChangedSamples {
-			c.Samples = append(c.Samples, p)
-		}
-	}
-	seen := map[string]bool{}
-	for _, f := range walk.Files {
-		seen[f.Path] = true
-		st, ok := stored[f.Path]
-		changed := !ok || st.Size != f.Size || st.MTime != f.ModTime.UnixNano()
-		switch {
-		case changed && !readable(f.AbsPath):
-			c.Unreadable++
-			if len(c.UnreadablePaths) < maxChangedSamples {
-				c.UnreadablePaths = append(c.UnreadablePaths, f.Path)
-			}
-		case !ok:
-			c.Added++
-			sample(f.Path)
-		case st.Size != f.Size || st.MTime != f.ModTime.UnixNano():
-			c.Modified++
-			sample(f.Path)
-		}
-	}
-	for p := range stored {
-		if !seen[p] {
-			c.Deleted++
-			sample(p)
-		}
-	}
-	sort.Strings(c.Samples)
-	sort.Strings(c.UnreadablePaths)
 	if c.Unreadable > 0 {
 		h.Notices = append(h.Notices, fmt.Sprintf("%d files changed on disk cannot be read (permission denied): the index keeps what it last read of them; make them readable, then run %s: %s",
 			c.Unreadable, h.reindex, strings.Join(c.UnreadablePaths, ", ")))
