@@ -2,11 +2,15 @@
 //
 //	go run ./train pairs -src DIR -out PAIRS   documented definitions as (doc comment, code) pairs
 //	go run ./train fit -pairs PAIRS -out MODEL -seed N [-dim 128 -epochs 3 -batch 512]
+//	go run ./train eval -model MODEL -src DIR [-n 1000 -seed 1 -query first -code name,sig,body]
 //
 // pairs walks a source tree with the workspace's rules, extracts every file with Quarry's
 // extractors and writes one JSON line per documented definition (pairs.go); fit trains a
-// neural bag of words on them with in-batch negatives and writes the model file (fit.go).
-// Both are deterministic: the same input and seed give the same bytes.
+// neural bag of words on them with in-batch negatives and writes the model file (fit.go);
+// eval measures a model on the documented definitions of a tree it was not trained on,
+// against BM25 and fused with it (eval.go).
+// All three are deterministic: the same input and seed give the same bytes (eval: the same
+// MRRs, its timing aside).
 package main
 
 import (
@@ -28,7 +32,8 @@ const (
 
 const usage = `usage:
   train pairs -src DIR -out FILE [-exclude PREFIX,...]
-  train fit -pairs FILE[,FILE...] -out MODEL [-seed N -dim 128 -epochs 3 -batch 512 ...]`
+  train fit -pairs FILE[,FILE...] -out MODEL [-seed N -dim 128 -epochs 3 -batch 512 ...]
+  train eval -model MODEL -src DIR [-n 1000 -seed 1 -query first|doc -code name,sig,body -strip-name -out FILE]`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -61,6 +66,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runPairs(ctx, args[1:], out)
 	case "fit":
 		return runFit(ctx, args[1:], out)
+	case "eval":
+		return runEval(ctx, args[1:], out)
 	}
 	return usageError(fmt.Sprintf("unknown command %q\n%s", args[0], usage))
 }
