@@ -70,3 +70,45 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// Limits of the words a definition gives the model: the same when the model is trained
+// (train/pairs.go) and when it embeds a workspace (index/vectors).
+const (
+	// MaxTextWords is the most words kept of a name, a signature or a doc comment.
+	MaxTextWords = 128
+	// MaxBodyWords is the most distinct words kept of the identifiers a body uses.
+	MaxBodyWords = 64
+)
+
+// Words returns the vocabulary forms (Normalize) of atoms that are kept, at most limit.
+func Words(atoms []string, limit int) []string {
+	var out []string
+	for _, a := range atoms {
+		if w, ok := Normalize(a); ok {
+			out = append(out, w)
+			if len(out) == limit {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// BodyWords returns the distinct words of the identifiers a body uses (names, in order of
+// use; atoms splits one into tokenizer atoms), in order of first use, at most MaxBodyWords.
+func BodyWords(names []string, atoms func(string) []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range names {
+		for _, w := range Words(atoms(n), MaxBodyWords) {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+				if len(out) == MaxBodyWords {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}

@@ -188,8 +188,8 @@ func TestIndexRequestEmbedder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := rep.Summary.Vectors; v.Embedder != "learned" || !v.Trained || v.Vectored != 15 || len(fake.sent()) != 15 {
-		t.Errorf("index with embedder_url learned: %+v, %d texts sent; want a learned model and nothing sent", v, len(fake.sent()))
+	if v := rep.Summary.Vectors; !strings.HasPrefix(v.Embedder, "quarry code model ") || !v.Reembedded || v.Vectored != 15 || len(fake.sent()) != 15 {
+		t.Errorf("index with embedder_url learned: %+v, %d texts sent; want the built-in model's vectors, all made again, and nothing sent", v, len(fake.sent()))
 	}
 	for _, c := range []struct {
 		req        IndexRequest
@@ -198,7 +198,7 @@ func TestIndexRequestEmbedder(t *testing.T) {
 		{IndexRequest{EmbedderModel: "m"}, "embedder_url", "give the endpoint's URL too"},
 		{IndexRequest{EmbedderURL: "localhost:11434", EmbedderModel: "m"}, "embedder_url", "give an http:// or https:// URL"},
 		{IndexRequest{EmbedderURL: "http://localhost:11434/v1/embeddings"}, "embedder_model", "embedder model is empty"},
-		{IndexRequest{EmbedderURL: EmbedderLearned, EmbedderModel: "m"}, "embedder_model", "a learned model has no name"},
+		{IndexRequest{EmbedderURL: EmbedderLearned, EmbedderModel: "m"}, "embedder_model", "the built-in model needs no name"},
 	} {
 		_, err := s.Index(ctx, c.req)
 		var e *Error

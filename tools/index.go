@@ -80,7 +80,7 @@ func (s *Service) requestEmbedder(req IndexRequest) (*vectors.Embedder, error) {
 	}
 	if req.EmbedderURL == EmbedderLearned {
 		if req.EmbedderModel != "" {
-			return nil, Errorf(CodeBadValue, "embedder_model", "embedder_model %q with embedder_url learned: a learned model has no name; give an embedder_url to use a served model", req.EmbedderModel)
+			return nil, Errorf(CodeBadValue, "embedder_model", "embedder_model %q with embedder_url learned: the built-in model needs no name; give an embedder_url to use a served model", req.EmbedderModel)
 		}
 		return &vectors.Embedder{}, nil
 	}
@@ -106,8 +106,8 @@ func (s *Service) requestEmbedder(req IndexRequest) (*vectors.Embedder, error) {
 	return e, nil
 }
 
-// EmbedderLearned as an index request's embedder_url learns the symbol vectors from the
-// code, whatever .quarry/config.toml says.
+// EmbedderLearned as an index request's embedder_url makes the symbol vectors with Quarry's
+// built-in code-search model, whatever .quarry/config.toml says.
 const EmbedderLearned = "learned"
 
 // at returns a service for the workspace at root: s itself, or a new one with s's settings.

@@ -33,10 +33,8 @@ const (
 	minDocWords = 3
 	// minFirstWords is the fewest words its first sentence must have.
 	minFirstWords = 2
-	// maxBodyWords is the most distinct body words kept for a definition.
-	maxBodyWords = 64
-	// maxDocWords is the most words kept of a whole doc comment.
-	maxDocWords = 128
+	// maxDocWords is the most words kept of a whole doc comment (and of a name or signature).
+	maxDocWords = codemodel.MaxTextWords
 	// generatedProbe is how many leading bytes are searched for a generated-code marker.
 	generatedProbe = 4096
 )
@@ -237,38 +235,19 @@ func makePair(tk *tokenizer.Tokenizer, f *extract.File, s extract.Symbol) (Pair,
 // words returns the model's words of text (tokenizer atoms through codemodel.Normalize), at
 // most limit.
 func words(tk *tokenizer.Tokenizer, text string, limit int) []string {
-	var out []string
-	for _, a := range tk.Atoms(nil, text) {
-		if w, ok := codemodel.Normalize(a); ok {
-			out = append(out, w)
-			if len(out) == limit {
-				break
-			}
-		}
-	}
-	return out
+	return codemodel.Words(tk.Atoms(nil, text), limit)
 }
 
 // bodyWords returns the distinct words of the identifiers used inside s, in order of first
-// use, at most maxBodyWords.
+// use, at most codemodel.MaxBodyWords.
 func bodyWords(tk *tokenizer.Tokenizer, f *extract.File, s extract.Symbol) []string {
-	seen := map[string]bool{}
-	var out []string
+	var names []string
 	for _, id := range f.Identifiers {
-		if id.StartByte < s.StartByte || id.StartByte >= s.EndByte {
-			continue
-		}
-		for _, w := range words(tk, id.Name, maxBodyWords) {
-			if !seen[w] {
-				seen[w] = true
-				out = append(out, w)
-				if len(out) == maxBodyWords {
-					return out
-				}
-			}
+		if id.StartByte >= s.StartByte && id.StartByte < s.EndByte {
+			names = append(names, id.Name)
 		}
 	}
-	return out
+	return codemodel.BodyWords(names, func(n string) []string { return tk.Atoms(nil, n) })
 }
 
 // firstSentence returns a doc comment's first sentence: up to the first period followed by

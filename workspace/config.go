@@ -20,7 +20,7 @@ const ConfigFile = "config.toml"
 // Config is what .quarry/config.toml sets.
 type Config struct {
 	// Embedder, when set, is the external embedder the symbol vectors come from (else they
-	// are learned from the code).
+	// are made by Quarry's built-in code-search model).
 	Embedder *vectors.Embedder
 }
 

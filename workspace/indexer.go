@@ -48,7 +48,7 @@ type IndexOptions struct {
 	Serve func(x *SearchIndex)
 	// Progress, when set, is called from one goroutine as files are written.
 	Progress func(Progress)
-	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
+	// Embedder, when set, makes the symbol vectors (else Quarry's built-in code-search model does).
 	Embedder *vectors.Embedder
 	// ReplayOnly: the run reads no file; it only brings the full-text index level with the
 	// store (replays the log of a run that did not finish, refills an unfinished first

@@ -256,10 +256,25 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req search.Request, conte
 	return out, nil
 }
 
-// ExpandWords returns lex variants of text's words: their nearest terms in the workspace's
-// learned model (none without one).
+// ExpandMax is the most variants an expand: line gets.
+const ExpandMax = 3
+
+// ExpandWords returns lex variants of text's words: the words most common in the names of
+// the definitions the built-in code-search model finds nearest to text (index/vectors), that
+// this workspace's definitions hold, at most ExpandMax.
 func (x *SearchIndex) ExpandWords(ctx context.Context, text string) ([]string, error) {
-	return vectors.Of(x.store).ExpandWords(ctx, text)
+	cands, err := vectors.Of(x.store).ExpandWords(ctx, text)
+	if err != nil || len(cands) == 0 {
+		return nil, err
+	}
+	dfs := x.ft.DocFreqs(ctx, cands, fulltext.FieldName, fulltext.FieldSignature, fulltext.FieldDocComment, fulltext.FieldCodeBody)
+	var out []string
+	for i, w := range cands {
+		if dfs[i] > 0 && len(out) < ExpandMax {
+			out = append(out, w)
+		}
+	}
+	return out, nil
 }
 
 // FileCount returns the number of indexed files.

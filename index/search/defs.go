@@ -57,6 +57,11 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 		return nil, false, err
 	}
 	hits = s.scoreDefinitions(req, q, keepTests, hits)
+	if prose {
+		if hits, err = s.addMeaning(ctx, req, q, keepTests, hits); err != nil {
+			return nil, false, err
+		}
+	}
 	if len(hits) > want {
 		hits = hits[:want]
 	}

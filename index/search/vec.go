@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -110,6 +111,7 @@ type scoreParts struct {
 	fulltext, cosine                 float64
 	important, path, kind, placement float64
 	promotion, normalized, target    float64
+	meaning                          float64 // a prose query's weighed cosine (meaning.go): added to the words' score, or the start of a definition only the model found
 	share                            float64 // of the normalized score, added to the promotion (foldPromotion)
 }
 
@@ -121,6 +123,9 @@ func (h *Hit) explain() {
 		e.Parts = append(e.Parts, ScorePart{Name: name, Op: op, Value: v, Doc: doc})
 	}
 	switch {
+	case p.meaning != 0 && p.fulltext == 0:
+		add("cosine", "=", p.cosine, "the cosine of the definition's vector (its code's or its doc comment's) and the question's: only the code-search model found it")
+		add("meaning_weight", "x", meaningWeight, "the weight of the model's cosine in a prose query")
 	case p.cosine != 0:
 		add("cosine", "=", p.cosine, "the cosine of the symbol's vector and the line's")
 	case p.set:
@@ -139,6 +144,9 @@ func (h *Hit) explain() {
 	}
 	if p.placement != 0 && p.placement != 1 {
 		add("placement", "x", p.placement, "visibility, nesting and path depth")
+	}
+	if p.meaning != 0 && p.fulltext != 0 {
+		add("meaning", "+", p.meaning, fmt.Sprintf("the code-search model's cosine of the definition and the question (%.3f) times %g", p.cosine, meaningWeight))
 	}
 	if p.normalized != 0 {
 		add("normalized", "=", p.normalized, "the score over its target's best (auto ranks definitions, lines and files together)")

@@ -15,12 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"strings"
 	"time"
-
-	"github.com/quarrysearch/quarry/embed"
 )
 
 // Embedder is an external embedding endpoint.
@@ -119,7 +118,7 @@ func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, er
 			return nil, fmt.Errorf("%w: %s: an embedding of index %d for %d texts", ErrEmbedder, e.URL, d.Index, len(texts))
 		}
 		v := d.Embedding
-		embed.Normalize(v)
+		unit(v)
 		out[d.Index] = v
 	}
 	for i, v := range out {
@@ -155,4 +154,19 @@ func embedText(name, signature, doc, body string) string {
 		s = s[:maxEmbedText]
 	}
 	return strings.ToValidUTF8(s, "")
+}
+
+// unit scales v to length 1 (a zero vector stays zero).
+func unit(v []float32) {
+	s := 0.0
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	f := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= f
+	}
 }

@@ -1,12 +1,14 @@
 package vectors
 
-// A vector search: every stored symbol vector of the current vectors_version, cached with
-// the store and read again only for the files that changed, scored against the query's
-// vector (a shortlist by sign bits, then the exact dot products).
+// A vector search: every stored vector of the current vectors_version, cached with the
+// store and read again only for the files that changed, scored against the query's vector
+// (a shortlist by sign bits, then the exact dot products). A symbol may have two vectors
+// (its code's and its doc comment's): it scores the better of the two.
 
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -14,10 +16,9 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
-	"github.com/quarrysearch/quarry/embed"
+	"github.com/quarrysearch/quarry/codemodel"
 )
 
 // vecCacheKey is the vecCache's key among the store's extensions.
@@ -28,35 +29,40 @@ func (s Set) vecs() *vecCache {
 	return s.Extension(vecCacheKey{}, func() any { return new(vecCache) }).(*vecCache)
 }
 
-// vecCache holds what a vector search reads: the model and every symbol vector, for the
+// vecCache holds what a vector search reads: the model and every vector, for the
 // vectors_version they are of.
 type vecCache struct {
-	mu       sync.Mutex
-	loaded   bool
-	version  string
-	modelKey string       // what identifies the model row read (trained_on, size, start)
-	model    *embed.Model // nil when an external embedder made the vectors
-	ext      *Embedder    // that embedder: it embeds the queries too
-	dim      int
-	files    map[int64]*fileVecs // by file id: what ids, vecs and bits are made of
-	ids      []string
-	vecs     []int8   // len(ids) x dim
-	bits     []uint64 // len(ids) x words: the signs of each vector (a 1 for each component > 0)
-	words    int      // uint64s per vector in bits
+	mu      sync.Mutex
+	loaded  bool
+	version string
+	row     string           // the vec_model row the vectors were made by
+	model   *codemodel.Model // nil when an external embedder made the vectors
+	ext     *Embedder        // that embedder: it embeds the queries too
+	dim     int
+	files   map[int64]*fileVecs // by file id: what the flat arrays are made of
+	ids     []string            // symbols
+	owner   []int32             // per vector: its symbol's place in ids
+	doc     []bool              // per vector: a doc comment's (else a code vector)
+	scales  []float32           // per vector: its values are q * scale
+	vecs    []int8              // len(owner) x dim
+	bits    []uint64            // len(owner) x words: the signs of each vector (a 1 for each component > 0)
+	words   int                 // uint64s per vector in bits
 }
 
 // Hit is a symbol a vector search found, with its cosine to the query.
 type Hit struct {
 	ID    string
 	Score float64
+	// Doc says the score is its doc comment's vector's (else its code vector's).
+	Doc bool
 }
 
 // ErrNoVectors is a vector search of a store whose vectors are not made (yet).
 var ErrNoVectors = errors.New("index: the workspace has no symbol vectors yet: run quarry index")
 
 // Search returns the limit symbols whose vectors are nearest to text's, best first
-// (keep: which symbol ids may be returned; nil: all). A text none of whose words has a
-// vector finds nothing.
+// (keep: which symbol ids may be returned; nil: all). A text none of whose words the model
+// knows finds nothing.
 func (s Set) Search(ctx context.Context, text string, limit int, keep func(id string) bool) ([]Hit, error) {
 	c, err := s.vectors(ctx)
 	if err != nil {
@@ -71,19 +77,24 @@ func (s Set) Search(ctx context.Context, text string, limit int, keep func(id st
 		if qv = vs[0]; len(qv) != c.dim {
 			return nil, fmt.Errorf("%w: %s gave the query %d dimensions, the symbols %d: re-index", ErrEmbedder, c.ext.URL, len(qv), c.dim)
 		}
-	} else if qv = c.model.Embed(embed.Words(text), nil); qv == nil {
+	} else if qv = c.model.EncodeQuery(atoms(text)); qv == nil {
 		return nil, nil
 	}
-	q := embed.Quantize(qv)
-	dim := c.dim
+	q, qs := codemodel.Quantize(qv)
+	if qs == 0 || limit <= 0 {
+		return nil, nil
+	}
 	// Two steps: the Hamming distances of the vectors' signs to the query's pick the
 	// vecShortlist nearest (a counting pass over bytes), whose exact dot products then rank
-	// them; below vecExactBelow vectors every one is ranked exactly.
+	// them; below vecExactBelow vectors every one is ranked exactly. A symbol with two
+	// vectors may come twice: twice the limit is ranked, then each symbol kept once.
+	want := 2 * limit
 	var cand []int
-	if len(c.ids) >= vecExactBelow && !vecAlwaysExact {
-		cand = c.shortlist(q, max(vecShortlist, 20*limit))
+	if len(c.owner) >= vecExactBelow && !vecAlwaysExact {
+		cand = c.shortlist(q, max(vecShortlist, 20*want))
 	}
-	parts := min(runtime.GOMAXPROCS(0), max(1, len(c.ids)/20000))
+	keepVec := func(i int) bool { return keep == nil || keep(c.ids[c.owner[i]]) }
+	parts := min(runtime.GOMAXPROCS(0), max(1, len(c.owner)/20000))
 	tops := make([][]vecScored, parts)
 	var wg sync.WaitGroup
 	for p := 0; p < parts; p++ {
@@ -91,9 +102,9 @@ func (s Set) Search(ctx context.Context, text string, limit int, keep func(id st
 		go func() {
 			defer wg.Done()
 			if cand != nil {
-				tops[p] = scanVectors(q, c.vecs, c.ids, dim, cand[p*len(cand)/parts:(p+1)*len(cand)/parts], 0, 0, limit, keep)
+				tops[p] = c.scan(q, cand[p*len(cand)/parts:(p+1)*len(cand)/parts], 0, 0, want, keepVec)
 			} else {
-				tops[p] = scanVectors(q, c.vecs, c.ids, dim, nil, p*len(c.ids)/parts, (p+1)*len(c.ids)/parts, limit, keep)
+				tops[p] = c.scan(q, nil, p*len(c.owner)/parts, (p+1)*len(c.owner)/parts, want, keepVec)
 			}
 		}()
 	}
@@ -103,20 +114,26 @@ func (s Set) Search(ctx context.Context, text string, limit int, keep func(id st
 		top = append(top, t...)
 	}
 	sortScored(top)
-	if len(top) > limit {
-		top = top[:limit]
-	}
-	out := make([]Hit, len(top))
-	for i, t := range top {
-		out[i] = Hit{ID: c.ids[t.i], Score: float64(t.s) / (127 * 127)}
+	out := make([]Hit, 0, limit)
+	seen := make(map[int32]bool, len(top))
+	for _, t := range top {
+		o := c.owner[t.i]
+		if seen[o] {
+			continue
+		}
+		seen[o] = true
+		out = append(out, Hit{ID: c.ids[o], Score: float64(t.s * qs), Doc: c.doc[t.i]})
+		if len(out) == limit {
+			break
+		}
 	}
 	return out, nil
 }
 
-// vecScored is a symbol vector's place and its dot product with the query.
+// vecScored is a vector's place and its dot product with the query (over the query's scale).
 type vecScored struct {
 	i int
-	s int32
+	s float32
 }
 
 func sortScored(t []vecScored) {
@@ -146,9 +163,9 @@ func signBits(v []int8, out []uint64) {
 func (c *vecCache) shortlist(q []int8, n int) []int {
 	qb := make([]uint64, c.words)
 	signBits(q, qb)
-	dist := make([]uint8, len(c.ids))
+	dist := make([]uint8, len(c.owner))
 	var hist [257]int
-	for i := range c.ids {
+	for i := range c.owner {
 		d := 0
 		for w, x := range c.bits[i*c.words : (i+1)*c.words] {
 			d += bits.OnesCount64(x ^ qb[w])
@@ -169,25 +186,26 @@ func (c *vecCache) shortlist(q []int8, n int) []int {
 	return out
 }
 
-// scanVectors returns the limit vectors nearest to q, best first, among those at places
-// (or, places nil, in [lo, hi)).
-func scanVectors(q, vecs []int8, ids []string, dim int, places []int, lo, hi, limit int, keep func(string) bool) []vecScored {
+// scan returns the limit vectors nearest to q, best first, among those at places (or,
+// places nil, in [lo, hi)) that keep admits.
+func (c *vecCache) scan(q []int8, places []int, lo, hi, limit int, keep func(int) bool) []vecScored {
 	var top []vecScored
-	minTop := int32(math.MinInt32)
+	minTop := float32(math.Inf(-1))
 	n := hi - lo
 	if places != nil {
 		n = len(places)
 	}
+	dim := c.dim
 	for j := 0; j < n; j++ {
 		i := lo + j
 		if places != nil {
 			i = places[j]
 		}
-		d := embed.DotInt8(q, vecs[i*dim:(i+1)*dim])
+		d := float32(codemodel.DotInt8(q, c.vecs[i*dim:(i+1)*dim])) * c.scales[i]
 		if len(top) >= limit && d <= minTop {
 			continue
 		}
-		if keep != nil && !keep(ids[i]) {
+		if !keep(i) {
 			continue
 		}
 		top = append(top, vecScored{i, d})
@@ -201,62 +219,71 @@ func scanVectors(q, vecs []int8, ids []string, dim int, places []int, lo, hi, li
 	return top[:min(limit, len(top))]
 }
 
-// HasVectors reports whether the store has a vector model.
+// HasVectors reports whether the store's symbols have vectors.
 func (s Set) HasVectors(ctx context.Context) (bool, error) {
 	var n int
 	err := s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n)
 	return n > 0, err
 }
 
-// Expansion's settings: a query word's nearest workspace terms taken as its lex variants.
+// Expansion settings: an expand: line's variants are the words most common in the names of
+// the definitions nearest to the question.
 const (
-	ExpandPerWord  = 1   // the nearest terms kept for each query word
-	ExpandMinScore = 0.5 // their least similarity to it (cosine of the terms' vectors)
-	// ExpandMinFreq: a term kept is at least this share as frequent as the word it is near:
-	// a rare token (an encoded blob, a one-off name) is often near a word by chance.
-	ExpandMinFreq = 0.1
-	// ExpandMedian: and at least this share as frequent as the model's median word.
-	ExpandMedian = 0.5
+	expandNearest = 10 // the nearest definitions read
+	expandMinUses = 2  // the fewest of their names a variant is in
 )
 
-// ExpandWords returns lex variants of text's words from the workspace's model: for each
-// word the model knows, its ExpandPerWord nearest terms at ExpandMinScore or more that are
-// not one of text's own words. None without a model, or when no word has a near term.
+// ExpandWords returns the candidates of an expand: line's variants, most common first: the
+// words (codemodel.Words) of the names of the expandNearest definitions nearest to text that
+// at least expandMinUses of them hold and text does not. None when there are no vectors yet.
 func (s Set) ExpandWords(ctx context.Context, text string) ([]string, error) {
-	c, err := s.vectors(ctx)
-	if errors.Is(err, ErrNoVectors) {
+	found, err := s.Search(ctx, text, expandNearest, nil)
+	if errors.Is(err, ErrNoVectors) || len(found) == 0 {
 		return nil, nil
 	}
-	if err != nil || c.model == nil {
+	if err != nil {
 		return nil, err
 	}
-	words := embed.Words(text)
 	own := map[string]bool{}
-	for _, w := range words {
+	for _, w := range codemodel.Words(atoms(text), codemodel.MaxTextWords) {
 		own[w] = true
 	}
-	median := c.model.MedianFreq()
-	var out []string
-	for _, w := range words {
-		n := 0
-		for _, sw := range c.model.NearestScored(w, 8) {
-			if n == ExpandPerWord || sw.Score < ExpandMinScore {
-				break
-			}
-			if own[sw.Word] || len(sw.Word) < 3 || c.model.Freq(sw.Word) < max(ExpandMinFreq*c.model.Freq(w), ExpandMedian*median) {
+	uses := map[string]int{}
+	var order []string
+	for _, f := range found {
+		var name string
+		if err := s.DB().QueryRowContext(ctx, `SELECT name FROM symbols WHERE id = ?`, f.ID).Scan(&name); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
 				continue
 			}
-			own[sw.Word] = true
-			out = append(out, sw.Word)
-			n++
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, w := range codemodel.Words(atoms(name), codemodel.MaxTextWords) {
+			if own[w] || seen[w] || len(w) < 3 {
+				continue
+			}
+			seen[w] = true
+			if uses[w] == 0 {
+				order = append(order, w)
+			}
+			uses[w]++
 		}
 	}
+	var out []string
+	for _, w := range order {
+		if uses[w] >= expandMinUses {
+			out = append(out, w)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return uses[out[a]] > uses[out[b]] })
 	return out, nil
 }
 
 // vectors returns the vectors of the store's current vectors_version. After a change it
-// reads again only the model, if it changed, and the files whose vectors changed: an edit
-// under a watcher costs the next vector search the changed files, not every vector.
+// reads again only the files whose vectors changed (and every one when the model row
+// changed): an edit under a watcher costs the next vector search the changed files, not
+// every vector.
 func (s Set) vectors(ctx context.Context) (*vecCache, error) {
 	version, err := s.Meta("vectors_version")
 	if err != nil {
@@ -268,64 +295,115 @@ func (s Set) vectors(ctx context.Context) (*vecCache, error) {
 	if c.loaded && c.version == version {
 		return c, nil
 	}
-	var modelKey string
-	var trainedOn, size int
-	err = s.DB().QueryRowContext(ctx, `SELECT trained_on, length(data), hex(substr(data, 1, 96)) FROM vec_model WHERE id = 1`).Scan(&trainedOn, &size, &modelKey)
-	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
-		return nil, ErrNoVectors
-	}
+	row, err := s.storedModel(ctx)
 	if err != nil {
 		return nil, err
 	}
-	modelKey = fmt.Sprint(trainedOn, size, modelKey)
-	if !c.loaded || modelKey != c.modelKey {
+	if row == nil {
+		return nil, ErrNoVectors
+	}
+	if !c.loaded || string(row) != c.row {
 		c.model, c.ext, c.files = nil, nil, map[int64]*fileVecs{}
-		if desc, err := s.storedExternal(ctx); err != nil {
+		ext, err := external(row)
+		switch {
+		case err != nil:
 			return nil, err
-		} else if desc != nil {
-			c.ext, c.dim = &Embedder{URL: desc.URL, Model: desc.Model, APIKeyEnv: desc.APIKeyEnv}, desc.Dim
-		} else {
-			m, _, err := s.vecModel(ctx)
+		case ext != nil:
+			c.ext, c.dim = &Embedder{URL: ext.URL, Model: ext.Model, APIKeyEnv: ext.APIKeyEnv}, ext.Dim
+		default:
+			m, err := codemodel.Shipped()
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("index: the code-search model built into quarry: %w", err)
 			}
-			if m == nil {
-				return nil, ErrNoVectors
+			if string(row) != modelFormat+m.ID() {
+				// Made by another model (an index of another build): not comparable.
+				return nil, fmt.Errorf("%w (its vectors are another model's)", ErrNoVectors)
 			}
-			c.model, c.dim = m, m.Dim
+			c.model, c.dim = m, m.Dim()
 		}
-		c.modelKey = modelKey
+		c.row = string(row)
 	}
 	if err := s.readVectorFiles(ctx, c); err != nil {
 		return nil, err
 	}
-	// The flat arrays the scan reads, from the files' vectors in file order.
-	order := make([]int64, 0, len(c.files))
-	n := 0
-	for id, f := range c.files {
-		order = append(order, id)
-		n += len(f.ids)
-	}
-	sort.Slice(order, func(a, b int) bool { return order[a] < order[b] })
-	c.words = (c.dim + 63) / 64
-	c.ids, c.vecs, c.bits = make([]string, 0, n), make([]int8, 0, n*c.dim), make([]uint64, n*c.words)
-	for _, id := range order {
-		f := c.files[id]
-		c.ids = append(c.ids, f.ids...)
-		c.vecs = append(c.vecs, f.vecs...)
-	}
-	for i := range c.ids {
-		signBits(c.vecs[i*c.dim:(i+1)*c.dim], c.bits[i*c.words:(i+1)*c.words])
-	}
+	c.flatten()
 	c.version, c.loaded = version, true
 	return c, nil
 }
 
+// flatten lays the files' vectors out in the flat arrays the scan reads, in file order.
+func (c *vecCache) flatten() {
+	order := make([]int64, 0, len(c.files))
+	syms, n := 0, 0
+	for id, f := range c.files {
+		order = append(order, id)
+		syms += len(f.ids)
+		n += len(f.owner)
+	}
+	sort.Slice(order, func(a, b int) bool { return order[a] < order[b] })
+	c.words = (c.dim + 63) / 64
+	c.ids, c.owner, c.doc = make([]string, 0, syms), make([]int32, 0, n), make([]bool, 0, n)
+	c.scales, c.vecs, c.bits = make([]float32, 0, n), make([]int8, 0, n*c.dim), make([]uint64, n*c.words)
+	for _, id := range order {
+		f := c.files[id]
+		base := int32(len(c.ids))
+		c.ids = append(c.ids, f.ids...)
+		for _, o := range f.owner {
+			c.owner = append(c.owner, base+o)
+		}
+		c.doc = append(c.doc, f.doc...)
+		c.scales = append(c.scales, f.scales...)
+		c.vecs = append(c.vecs, f.vecs...)
+	}
+	for i := range c.owner {
+		signBits(c.vecs[i*c.dim:(i+1)*c.dim], c.bits[i*c.words:(i+1)*c.words])
+	}
+}
+
 // fileVecs are the vectors of one file's definitions, as the cache holds them.
 type fileVecs struct {
-	hash string
-	ids  []string
-	vecs []int8
+	hash   string
+	ids    []string
+	owner  []int32 // per vector: its symbol's place in ids
+	doc    []bool
+	scales []float32
+	vecs   []int8
+}
+
+// errDamaged is a symbol_vectors blob that cannot be read.
+var errDamaged = errors.New("index: a symbol vector is damaged: re-index with --force")
+
+// decodeFileVecs reads a file's blob of entries (appendEntry) of dim-long vectors.
+func decodeFileVecs(hash string, data []byte, dim int) (*fileVecs, error) {
+	f := &fileVecs{hash: hash}
+	for len(data) > 0 {
+		n := int(data[0])
+		if len(data) < 2+n {
+			return nil, errDamaged
+		}
+		id, flags := string(data[1:1+n]), data[1+n]
+		data = data[2+n:]
+		if flags == 0 || flags&^(entryCode|entryDoc) != 0 {
+			return nil, errDamaged
+		}
+		f.ids = append(f.ids, id)
+		for _, kind := range []byte{entryCode, entryDoc} {
+			if flags&kind == 0 {
+				continue
+			}
+			if len(data) < 4+dim {
+				return nil, errDamaged
+			}
+			f.owner = append(f.owner, int32(len(f.ids)-1))
+			f.doc = append(f.doc, kind == entryDoc)
+			f.scales = append(f.scales, math.Float32frombits(binary.LittleEndian.Uint32(data)))
+			for _, x := range data[4 : 4+dim] {
+				f.vecs = append(f.vecs, int8(x))
+			}
+			data = data[4+dim:]
+		}
+	}
+	return f, nil
 }
 
 // readVectorFiles brings c.files in step with the store: the files whose hash changed are
@@ -361,17 +439,9 @@ func (s Set) readVectorFiles(ctx context.Context, c *vecCache) error {
 		}
 	}
 	read := func(id int64, hash string, data []byte) error {
-		f := &fileVecs{hash: hash}
-		for len(data) > 0 {
-			n := int(data[0])
-			if len(data) < 1+n+c.dim {
-				return fmt.Errorf("index: a symbol vector is damaged: re-index with --force")
-			}
-			f.ids = append(f.ids, string(data[1:1+n]))
-			for _, x := range data[1+n : 1+n+c.dim] {
-				f.vecs = append(f.vecs, int8(x))
-			}
-			data = data[1+n+c.dim:]
+		f, err := decodeFileVecs(hash, data, c.dim)
+		if err != nil {
+			return err
 		}
 		c.files[id] = f
 		return nil

@@ -1,14 +1,19 @@
 package vectors
 
-// Symbol vectors: a model of word vectors learned from the workspace's own code (package
-// embed), stored in vec_model, and one vector per function, method and type, stored per
-// file in symbol_vectors with the content hash it was made from. An index run ends with
-// Set.Refresh: it learns the model again when there is none or the code changed too much
-// since, embeds the files whose vectors are missing or older than their content, and drops
-// the vectors of files gone. Set.Search scans them all (bytes, one dot product each).
+// Symbol vectors: Quarry's code-search model (package codemodel, built into the binary)
+// gives every function, method and type a code vector (the words of its name, signature and
+// the identifiers its body uses, through the model's code encoder) and, when it has a doc
+// comment, a doc vector (the comment through the query encoder, so that a question meets
+// the comment that says the same in other words). They are stored per file in
+// symbol_vectors with the content hash they were made from; vec_model names the model that
+// made them, and another model (a new build) makes them all again. An index run ends with
+// Set.Refresh: it embeds the files whose vectors are missing or older than their content and
+// drops the vectors of files gone. With an external embedder configured, its vectors take
+// the place of the model's (embedder.go).
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -17,12 +22,14 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
-	"github.com/quarrysearch/quarry/embed"
+	"github.com/quarrysearch/quarry/codemodel"
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/tokenizer"
 )
 
 // Set is the symbol vectors of one store: refreshed at the end of an index run, searched by
@@ -32,16 +39,22 @@ type Set struct{ *store.Store }
 // Of returns the vector set of the store s.
 func Of(s *store.Store) Set { return Set{s} }
 
-// Vector settings.
+// Stored forms.
 const (
-	// maxTrainSymbols bounds the symbols a model learns from: a sample of the files beyond
-	// it (the model learns word statistics; more symbols cost time, not much quality).
-	maxTrainSymbols = 150_000
-	// retrainDrift is the share of vectored symbols new since the model was learned beyond
-	// which it is learned again.
-	retrainDrift = 0.3
-	// vecModelFormat marks the model blob's layout.
-	vecModelFormat = "QVM1"
+	// vectorsFormat is the meta key vectors_format's value for the layout of
+	// symbol_vectors' blobs (appendEntry); vectors of another layout are made again.
+	vectorsFormat = "2"
+	// modelFormat starts the vec_model row of vectors made by the shipped model (its id
+	// follows).
+	modelFormat = "QCM1"
+	// extModelFormat starts a model row that names an external embedder (JSON after it).
+	extModelFormat = "EXT1"
+)
+
+// Entry flags: which vectors a symbol's entry holds.
+const (
+	entryCode = 1 << iota // the code vector (or the external embedder's vector)
+	entryDoc              // the doc comment's vector, through the query encoder
 )
 
 // vecKind reports whether symbols of kind get a vector: functions, methods and types.
@@ -52,78 +65,88 @@ func vecKind(kind string) bool {
 
 // Stats says what Set.Refresh did.
 type Stats struct {
-	Embedder string `json:"embedder" jsonschema:"where the vectors come from: learned (from the code) or the external embedder's model and URL"`
-	Error    string `json:"error,omitempty" jsonschema:"what went wrong with the external embedder: the definitions it did not embed have no vector (missing)"`
-	Missing  int    `json:"missing,omitempty" jsonschema:"symbols of the files the external embedder's failure left without vectors"`
-	Trained  bool   `json:"trained" jsonschema:"the model of word vectors was learned (again) from the code"`
-	Words    int    `json:"words" jsonschema:"words with a vector"`
-	Files    int    `json:"files" jsonschema:"files whose definitions were embedded by this run"`
-	Symbols  int    `json:"symbols" jsonschema:"definitions embedded by this run"`
-	Vectored int    `json:"vectored" jsonschema:"definitions with a vector in all"`
+	Embedder   string `json:"embedder" jsonschema:"where the vectors come from: Quarry's code-search model (its id) or the external embedder's model and URL"`
+	Error      string `json:"error,omitempty" jsonschema:"what went wrong with the external embedder: the definitions it did not embed have no vector (missing)"`
+	Missing    int    `json:"missing,omitempty" jsonschema:"symbols of the files the external embedder's failure left without vectors"`
+	Reembedded bool   `json:"reembedded,omitempty" jsonschema:"every vector was made again: the model (or the embedder, or the stored layout) changed since they were made"`
+	Files      int    `json:"files" jsonschema:"files whose definitions were embedded by this run"`
+	Symbols    int    `json:"symbols" jsonschema:"definitions embedded by this run"`
+	Vectored   int    `json:"vectored" jsonschema:"definitions with a vector in all"`
 }
 
 // Refresh brings the symbol vectors up to date (see the file's comment).
 func (s Set) Refresh(ctx context.Context, ext *Embedder) (Stats, error) {
 	var st Stats
-	stored, err := s.storedExternal(ctx)
+	if err := s.checkFormat(ctx, &st); err != nil {
+		return st, err
+	}
+	stored, err := s.storedModel(ctx)
 	if err != nil {
 		return st, err
 	}
 	if ext != nil {
-		return s.refreshExternal(ctx, ext, stored)
+		return s.refreshExternal(ctx, ext, stored, st)
 	}
-	if stored != nil { // the vectors were an external embedder's: learned ones replace them
-		if err := s.dropVectors(ctx); err != nil {
+	m, err := codemodel.Shipped()
+	if err != nil {
+		return st, fmt.Errorf("index: the code-search model built into quarry: %w", err)
+	}
+	st.Embedder = "quarry code model " + m.ID()
+	want := append([]byte(modelFormat), m.ID()...)
+	if !bytes.Equal(stored, want) {
+		// Another model's vectors (or none): every one is made again.
+		st.Reembedded = st.Reembedded || stored != nil
+		if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 			return st, err
 		}
-	}
-	st.Embedder = "learned"
-	model, trainedOn, err := s.vecModel(ctx)
-	if err != nil {
-		return st, err
+		if _, err := s.DB().ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, 0, ?)`, want); err != nil {
+			return st, err
+		}
 	}
 	stale, err := s.staleVectorFiles(ctx)
 	if err != nil {
 		return st, err
 	}
-	total, err := s.vecSymbolCount(ctx)
-	if err != nil {
+	if err := s.embedFiles(ctx, m, stale, &st); err != nil {
 		return st, err
 	}
-	newSyms := 0
-	for _, f := range stale {
-		newSyms += f.symbols
-	}
-	if model == nil || total > 0 && (float64(newSyms) > retrainDrift*float64(total) || math.Abs(float64(total-trainedOn)) > retrainDrift*float64(total)) {
-		if total == 0 {
-			return st, s.dropVectors(ctx)
-		}
-		if model, err = s.trainVectors(ctx, total); err != nil {
-			return st, err
-		}
-		st.Trained = true
-		if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
-			return st, err
-		}
-		if stale, err = s.staleVectorFiles(ctx); err != nil {
-			return st, err
-		}
-	}
-	st.Words = len(model.Words)
-	if err := s.embedFiles(ctx, model, stale, &st); err != nil {
-		return st, err
-	}
+	return st, s.finish(ctx, &st, len(stale) > 0 || !bytes.Equal(stored, want))
+}
+
+// finish drops the vectors of files gone, counts a change of the vectors (changed, or
+// some dropped) and counts the vectored symbols.
+func (s Set) finish(ctx context.Context, st *Stats, changed bool) error {
 	gone, err := s.dropGoneVectors(ctx)
 	if err != nil {
-		return st, err
+		return err
 	}
-	if len(stale) > 0 || st.Trained || gone {
+	if changed || gone {
 		if err := s.bumpVectors(ctx); err != nil {
-			return st, err
+			return err
 		}
 	}
-	err = s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
-	return st, err
+	return s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
+}
+
+// checkFormat makes the stored vectors of another layout (an older Quarry's) go: they are
+// made again by this run.
+func (s Set) checkFormat(ctx context.Context, st *Stats) error {
+	f, err := s.Meta("vectors_format")
+	if err != nil || f == vectorsFormat {
+		return err
+	}
+	var n int
+	if err := s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		st.Reembedded = true
+		if err := s.dropVectors(ctx); err != nil {
+			return err
+		}
+	}
+	_, err = s.DB().ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('vectors_format', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, vectorsFormat)
+	return err
 }
 
 // dropGoneVectors deletes the vectors of files no longer stored, reporting whether there
@@ -148,13 +171,8 @@ type vecFile struct {
 // staleVectorFiles returns the files with symbols whose vectors are missing or older than
 // their content.
 func (s Set) staleVectorFiles(ctx context.Context) ([]vecFile, error) {
-	return s.vectorFiles(ctx, `SELECT f.id, f.path, f.hash, f.symbol_count FROM files f LEFT JOIN symbol_vectors v ON v.file = f.id
+	rows, err := s.DB().QueryContext(ctx, `SELECT f.id, f.path, f.hash, f.symbol_count FROM files f LEFT JOIN symbol_vectors v ON v.file = f.id
 		WHERE f.skipped = '' AND f.symbol_count > 0 AND (v.hash IS NULL OR v.hash != f.hash) ORDER BY f.id`)
-}
-
-// vectorFiles returns the files a query of id, path, hash and symbol count lists.
-func (s Set) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
-	rows, err := s.DB().QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}
@@ -168,14 +186,6 @@ func (s Set) vectorFiles(ctx context.Context, query string) ([]vecFile, error) {
 		out = append(out, f)
 	}
 	return out, rows.Err()
-}
-
-// vecSymbolCount returns how many symbols the store holds (of every kind: the measure of
-// drift, read from the files' rows, not the symbols').
-func (s Set) vecSymbolCount(ctx context.Context) (int, error) {
-	var n int
-	err := s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n)
-	return n, err
 }
 
 // vecSym is a symbol as vectors read it.
@@ -193,101 +203,59 @@ func (x vecSym) body(content []byte) string {
 	return ""
 }
 
-// fileSymbols returns the symbols of a file that get a vector (all: every symbol, what a
-// model learns from) and the file's content.
-func (s Set) fileSymbols(ctx context.Context, f vecFile, all bool) ([]vecSym, []byte, error) {
+// fileSymbols returns the symbols of a file that get a vector.
+func (s Set) fileSymbols(ctx context.Context, f vecFile) ([]vecSym, error) {
 	rows, err := s.DB().QueryContext(ctx, `SELECT id, name, kind, signature, doc_comment, start_byte, end_byte FROM symbols WHERE file = ? ORDER BY start_byte`, f.id)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	defer rows.Close()
 	var syms []vecSym
 	for rows.Next() {
 		var x vecSym
 		if err := rows.Scan(&x.id, &x.name, &x.kind, &x.sig, &x.doc, &x.sb, &x.eb); err != nil {
-			rows.Close()
-			return nil, nil, err
+			return nil, err
 		}
-		if all || vecKind(x.kind) {
+		if vecKind(x.kind) {
 			syms = append(syms, x)
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(syms) == 0 {
-		return nil, nil, err
-	}
-	content, err := s.Content(ctx, f.path)
-	return syms, content, err
+	return syms, rows.Err()
 }
 
-// trainVectors learns the model from a sample of the files (every k-th, so that about
-// maxTrainSymbols symbols are read) and stores it.
-func (s Set) trainVectors(ctx context.Context, total int) (*embed.Model, error) {
-	files, err := s.staleVectorFilesAll(ctx)
-	if err != nil {
+// bodyNames returns, for each of syms (sorted by start), the names of the identifiers its
+// span holds, in order, from the file's stored identifiers.
+func (s Set) bodyNames(ctx context.Context, f vecFile, syms []vecSym) ([][]string, error) {
+	var blob []byte
+	err := s.DB().QueryRowContext(ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
-	step := max(1, int(math.Ceil(float64(total)/maxTrainSymbols)))
-	var sample []vecFile
-	for i := 0; i < len(files); i += step {
-		sample = append(sample, files[i])
+	type use struct {
+		at   int
+		name string
 	}
-	docs, err := s.readFields(ctx, sample)
-	if err != nil {
+	var uses []use
+	if err := store.DecodeIdents(blob, nil, func(x extract.Identifier) bool {
+		uses = append(uses, use{x.StartByte, x.Name})
+		return true
+	}); err != nil {
 		return nil, err
 	}
-	m := embed.Train(func(yield func(words, anchors []string)) {
-		for _, fs := range docs {
-			for _, f := range fs {
-				yield(f.All(), f.Name)
-			}
+	slices.SortStableFunc(uses, func(a, b use) int { return cmp.Compare(a.at, b.at) })
+	out := make([][]string, len(syms))
+	for i, x := range syms {
+		j, _ := slices.BinarySearchFunc(uses, x.sb, func(u use, at int) int { return cmp.Compare(u.at, at) })
+		for ; j < len(uses) && uses[j].at < x.eb; j++ {
+			out[i] = append(out[i], uses[j].name)
 		}
-	}, embed.DefaultOptions)
-	words, prob, vecs := m.Quantized()
-	var b bytes.Buffer
-	b.WriteString(vecModelFormat)
-	binary.Write(&b, binary.LittleEndian, uint16(m.Dim))
-	binary.Write(&b, binary.LittleEndian, uint32(len(words)))
-	b.WriteString(strings.Join(words, "\x00"))
-	b.WriteByte(0)
-	binary.Write(&b, binary.LittleEndian, prob)
-	binary.Write(&b, binary.LittleEndian, vecs)
-	if _, err := s.DB().ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, ?, ?)`, total, b.Bytes()); err != nil {
-		return nil, err
 	}
-	return embed.Load(m.Dim, words, prob, vecs), nil
+	return out, nil
 }
 
-// staleVectorFilesAll returns every file with symbols (for a model learned again).
-func (s Set) staleVectorFilesAll(ctx context.Context) ([]vecFile, error) {
-	return s.vectorFiles(ctx, `SELECT id, path, hash, symbol_count FROM files WHERE skipped = '' AND symbol_count > 0 ORDER BY id`)
-}
-
-// readFields reads the words of every symbol of files, on every core, in the files' order.
-func (s Set) readFields(ctx context.Context, files []vecFile) ([][]embed.Fields, error) {
-	out := make([][]embed.Fields, len(files))
-	err := s.eachFile(ctx, files, true, func(i int, _ []string, fields []embed.Fields) error {
-		out[i] = fields
-		return nil
-	})
-	return out, err
-}
-
-// eachFile reads the symbol words of each file on every core (all: of every symbol, else
-// of those that get a vector) and calls fn with them (fn runs on several goroutines at once).
-func (s Set) eachFile(ctx context.Context, files []vecFile, all bool, fn func(i int, ids []string, fields []embed.Fields) error) error {
-	return s.eachFileRaw(ctx, files, all, func(i int, syms []vecSym, content []byte) error {
-		ids := make([]string, len(syms))
-		fields := make([]embed.Fields, len(syms))
-		for j, x := range syms {
-			ids[j], fields[j] = x.id, embed.FieldsOf(x.name, x.sig, x.doc, x.body(content))
-		}
-		return fn(i, ids, fields)
-	})
-}
-
-// eachFileRaw reads the symbols and content of each file on every core and calls fn with
-// them (fn runs on several goroutines at once).
-func (s Set) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func(i int, syms []vecSym, content []byte) error) error {
+// eachFile calls fn for each of files on every core (fn runs on several goroutines at
+// once), stopping at the first error.
+func eachFile(ctx context.Context, files []vecFile, fn func(i int) error) error {
 	var (
 		mu    sync.Mutex
 		first error
@@ -299,11 +267,7 @@ func (s Set) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				syms, content, err := s.fileSymbols(ctx, files[i], all)
-				if err == nil {
-					err = fn(i, syms, content)
-				}
-				if err != nil {
+				if err := fn(i); err != nil {
 					mu.Lock()
 					if first == nil {
 						first = err
@@ -327,57 +291,111 @@ func (s Set) eachFileRaw(ctx context.Context, files []vecFile, all bool, fn func
 	return first
 }
 
-// embedFiles embeds the symbols of files and stores their vectors, a file's in one row.
-func (s Set) embedFiles(ctx context.Context, m *embed.Model, files []vecFile, st *Stats) error {
+// words is the tokenizer that splits text into the atoms the model reads.
+var words = tokenizer.New(nil)
+
+// atoms returns text's tokenizer atoms.
+func atoms(text string) []string { return words.Atoms(nil, text) }
+
+// embedSymbols returns the blob of a file's entries (appendEntry) made by m, and how many
+// symbols it holds.
+func embedSymbols(m *codemodel.Model, syms []vecSym, body [][]string) ([]byte, int) {
+	var b []byte
+	n := 0
+	for i, x := range syms {
+		code := m.EncodeCode(atoms(x.name), atoms(x.sig), codemodel.BodyWords(body[i], atoms))
+		var doc []float32
+		if strings.TrimSpace(x.doc) != "" {
+			doc = m.EncodeQuery(atoms(x.doc))
+		}
+		if code == nil && doc == nil {
+			continue
+		}
+		b = appendEntry(b, x.id, code, doc)
+		n++
+	}
+	return b, n
+}
+
+// appendEntry appends a symbol's entry: the id's length and bytes, a flags byte (entryCode,
+// entryDoc), then each vector present as its float32 scale and int8 values.
+func appendEntry(b []byte, id string, code, doc []float32) []byte {
+	b = append(b, byte(len(id)))
+	b = append(b, id...)
+	flags := byte(0)
+	if code != nil {
+		flags |= entryCode
+	}
+	if doc != nil {
+		flags |= entryDoc
+	}
+	b = append(b, flags)
+	for _, v := range [][]float32{code, doc} {
+		if v == nil {
+			continue
+		}
+		q, scale := codemodel.Quantize(v)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(scale))
+		for _, x := range q {
+			b = append(b, byte(x))
+		}
+	}
+	return b
+}
+
+// embedFiles embeds the symbols of files by m and stores their vectors, a file's in one row.
+func (s Set) embedFiles(ctx context.Context, m *codemodel.Model, files []vecFile, st *Stats) error {
 	const batch = 2000
 	for start := 0; start < len(files); start += batch {
 		part := files[start:min(len(files), start+batch)]
 		blobs := make([][]byte, len(part))
 		counts := make([]int, len(part))
-		err := s.eachFile(ctx, part, false, func(i int, ids []string, fields []embed.Fields) error {
-			var b bytes.Buffer
-			for j, f := range fields {
-				v := m.EmbedSymbol(f)
-				if v == nil {
-					continue
-				}
-				b.WriteByte(byte(len(ids[j])))
-				b.WriteString(ids[j])
-				q := embed.Quantize(v)
-				for _, x := range q {
-					b.WriteByte(byte(x))
-				}
-				counts[i]++
+		err := eachFile(ctx, part, func(i int) error {
+			syms, err := s.fileSymbols(ctx, part[i])
+			if err != nil || len(syms) == 0 {
+				return err
 			}
-			blobs[i] = b.Bytes()
+			body, err := s.bodyNames(ctx, part[i], syms)
+			if err != nil {
+				return err
+			}
+			blobs[i], counts[i] = embedSymbols(m, syms, body)
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		tx, err := s.DB().BeginTx(ctx, nil)
-		if err != nil {
+		if err := s.storeBlobs(ctx, part, blobs, counts, st); err != nil {
 			return err
 		}
-		for i, f := range part {
-			if blobs[i] == nil {
-				blobs[i] = []byte{} // a file without a symbol to embed: done all the same
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO symbol_vectors(file, hash, count, data) VALUES(?, ?, ?, ?)`, f.id, f.hash, counts[i], blobs[i]); err != nil {
-				tx.Rollback()
-				return err
-			}
-			st.Symbols += counts[i]
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-		st.Files += len(part)
 	}
 	return nil
 }
 
-// dropVectors removes the model and every vector (a store without symbols).
+// storeBlobs writes the vectors of files in one transaction.
+func (s Set) storeBlobs(ctx context.Context, files []vecFile, blobs [][]byte, counts []int, st *Stats) error {
+	tx, err := s.DB().BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for i, f := range files {
+		if blobs[i] == nil {
+			blobs[i] = []byte{} // a file without a symbol to embed: done all the same
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO symbol_vectors(file, hash, count, data) VALUES(?, ?, ?, ?)`, f.id, f.hash, counts[i], blobs[i]); err != nil {
+			tx.Rollback()
+			return err
+		}
+		st.Symbols += counts[i]
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	st.Files += len(files)
+	return nil
+}
+
+// dropVectors removes the model row and every vector.
 func (s Set) dropVectors(ctx context.Context) error {
 	if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 		return err
@@ -394,23 +412,15 @@ func (s Set) bumpVectors(ctx context.Context) error {
 	return err
 }
 
-// vecModel returns the stored model (nil: none) and how many symbols it was learned on.
-func (s Set) vecModel(ctx context.Context) (*embed.Model, int, error) {
-	var trainedOn int
+// storedModel returns the stored model row (nil: none).
+func (s Set) storedModel(ctx context.Context) ([]byte, error) {
 	var data []byte
-	err := s.DB().QueryRowContext(ctx, `SELECT trained_on, data FROM vec_model WHERE id = 1`).Scan(&trainedOn, &data)
+	err := s.DB().QueryRowContext(ctx, `SELECT data FROM vec_model WHERE id = 1`).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") { // a read-only store of before
-		return nil, 0, nil
+		return nil, nil
 	}
-	if err != nil {
-		return nil, 0, err
-	}
-	m, err := decodeVecModel(data)
-	return m, trainedOn, err
+	return data, err
 }
-
-// extModelFormat marks a model row that names an external embedder (JSON after it).
-const extModelFormat = "EXT1"
 
 // externalModel is the model row of vectors made by an external embedder.
 type externalModel struct {
@@ -420,20 +430,14 @@ type externalModel struct {
 	Dim       int    `json:"dim"`
 }
 
-// storedExternal returns the external embedder the stored vectors come from, nil when they
-// are learned (or there are none).
-func (s Set) storedExternal(ctx context.Context) (*externalModel, error) {
-	var data []byte
-	err := s.DB().QueryRowContext(ctx, `SELECT data FROM vec_model WHERE id = 1`).Scan(&data)
-	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
+// external returns the external embedder a model row names, nil when it names none.
+func external(row []byte) (*externalModel, error) {
+	if !bytes.HasPrefix(row, []byte(extModelFormat)) {
 		return nil, nil
 	}
-	if err != nil || !bytes.HasPrefix(data, []byte(extModelFormat)) {
-		return nil, err
-	}
 	var m externalModel
-	if err := json.Unmarshal(data[len(extModelFormat):], &m); err != nil {
-		return nil, errors.New("index: the vector model is damaged: re-index with --force")
+	if err := json.Unmarshal(row[len(extModelFormat):], &m); err != nil {
+		return nil, errors.New("index: the vector model row is damaged: re-index with --force")
 	}
 	return &m, nil
 }
@@ -442,13 +446,17 @@ func (s Set) storedExternal(ctx context.Context) (*externalModel, error) {
 // stale files' definitions, from the cache when it has them, else from the endpoint in
 // batches. A failure of the endpoint stops it without failing the run: the stats say what
 // is missing.
-func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externalModel) (Stats, error) {
-	st := Stats{Embedder: ext.Model + " at " + ext.URL}
+func (s Set) refreshExternal(ctx context.Context, ext *Embedder, row []byte, st Stats) (Stats, error) {
+	st.Embedder = ext.Model + " at " + ext.URL
+	stored, err := external(row)
+	if err != nil {
+		return st, err
+	}
 	reset := false
 	if stored == nil || stored.URL != ext.URL || stored.Model != ext.Model {
-		reset = true
 		// Another source's vectors: all are made again (the cache keeps what this model
 		// embedded before).
+		reset, st.Reembedded = true, st.Reembedded || row != nil
 		if _, err := s.DB().ExecContext(ctx, `DELETE FROM symbol_vectors`); err != nil {
 			return st, err
 		}
@@ -470,8 +478,19 @@ func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externa
 		part := stale[start:min(len(stale), start+batch)]
 		ids := make([][]string, len(part))
 		texts := make([][]string, len(part))
-		err := s.eachFileTexts(ctx, part, func(i int, fid []string, ftext []string) error {
-			ids[i], texts[i] = fid, ftext
+		err := eachFile(ctx, part, func(i int) error {
+			syms, err := s.fileSymbols(ctx, part[i])
+			if err != nil || len(syms) == 0 {
+				return err
+			}
+			content, err := s.Content(ctx, part[i].path)
+			if err != nil {
+				return err
+			}
+			for _, x := range syms {
+				ids[i] = append(ids[i], x.id)
+				texts[i] = append(texts[i], embedText(x.name, x.sig, x.doc, x.body(content)))
+			}
 			return nil
 		})
 		if err != nil {
@@ -488,56 +507,32 @@ func (s Set) refreshExternal(ctx context.Context, ext *Embedder, stored *externa
 		if err != nil {
 			return st, err
 		}
-		tx, err := s.DB().BeginTx(ctx, nil)
-		if err != nil {
-			return st, err
-		}
-		for i, f := range part {
-			var b bytes.Buffer
+		blobs := make([][]byte, len(part))
+		counts := make([]int, len(part))
+		for i := range part {
 			for j, v := range vecs[i] {
 				if dim == 0 {
 					dim = len(v)
 				}
 				if len(v) != dim {
-					tx.Rollback()
 					return st, fmt.Errorf("%w: %s gave vectors of %d and %d dimensions", ErrEmbedder, ext.URL, dim, len(v))
 				}
-				b.WriteByte(byte(len(ids[i][j])))
-				b.WriteString(ids[i][j])
-				for _, x := range embed.Quantize(v) {
-					b.WriteByte(byte(x))
-				}
+				blobs[i] = appendEntry(blobs[i], ids[i][j], v, nil)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO symbol_vectors(file, hash, count, data) VALUES(?, ?, ?, ?)`, f.id, f.hash, len(vecs[i]), append([]byte{}, b.Bytes()...)); err != nil {
-				tx.Rollback()
-				return st, err
-			}
-			st.Symbols += len(vecs[i])
+			counts[i] = len(vecs[i])
 		}
 		if stored == nil && dim > 0 {
 			desc, _ := json.Marshal(externalModel{URL: ext.URL, Model: ext.Model, APIKeyEnv: ext.APIKeyEnv, Dim: dim})
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, 0, ?)`, append([]byte(extModelFormat), desc...)); err != nil {
-				tx.Rollback()
+			if _, err := s.DB().ExecContext(ctx, `INSERT OR REPLACE INTO vec_model(id, trained_on, data) VALUES(1, 0, ?)`, append([]byte(extModelFormat), desc...)); err != nil {
 				return st, err
 			}
 			stored = &externalModel{URL: ext.URL, Model: ext.Model, Dim: dim}
 		}
-		if err := tx.Commit(); err != nil {
-			return st, err
-		}
-		st.Files += len(part)
-	}
-	gone, err := s.dropGoneVectors(ctx)
-	if err != nil {
-		return st, err
-	}
-	if st.Files > 0 || gone || reset {
-		if err := s.bumpVectors(ctx); err != nil {
+		if err := s.storeBlobs(ctx, part, blobs, counts, &st); err != nil {
 			return st, err
 		}
 	}
-	err = s.DB().QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM symbol_vectors`).Scan(&st.Vectored)
-	return st, err
+	return st, s.finish(ctx, &st, st.Files > 0 || reset)
 }
 
 // cachedEmbed returns the vectors of texts (by file), from the cache of what ext's model
@@ -594,55 +589,4 @@ func (s Set) cachedEmbed(ctx context.Context, ext *Embedder, texts [][]string) (
 		}
 	}
 	return out, tx.Commit()
-}
-
-// eachFileTexts reads, on every core, the texts an external embedder is given of the
-// definitions of each file that get a vector, with their ids.
-func (s Set) eachFileTexts(ctx context.Context, files []vecFile, fn func(i int, ids, texts []string) error) error {
-	return s.eachFileRaw(ctx, files, false, func(i int, syms []vecSym, content []byte) error {
-		ids := make([]string, len(syms))
-		texts := make([]string, len(syms))
-		for j, x := range syms {
-			ids[j], texts[j] = x.id, embedText(x.name, x.sig, x.doc, x.body(content))
-		}
-		return fn(i, ids, texts)
-	})
-}
-
-func decodeVecModel(data []byte) (*embed.Model, error) {
-	bad := errors.New("index: the vector model is damaged: re-index with --force")
-	if !bytes.HasPrefix(data, []byte(vecModelFormat)) || len(data) < len(vecModelFormat)+6 {
-		return nil, bad
-	}
-	r := data[len(vecModelFormat):]
-	dim := int(binary.LittleEndian.Uint16(r))
-	n := int(binary.LittleEndian.Uint32(r[2:]))
-	r = r[6:]
-	end := 0
-	for seen := 0; end < len(r) && seen < n; end++ {
-		if r[end] == 0 {
-			seen++
-		}
-	}
-	if n == 0 {
-		end = 1
-	}
-	words := strings.Split(string(r[:max(end-1, 0)]), "\x00")
-	if n == 0 {
-		words = nil
-	}
-	r = r[end:]
-	if len(words) != n || len(r) != n*4+n*dim {
-		return nil, bad
-	}
-	prob := make([]float32, n)
-	for i := range prob {
-		prob[i] = math.Float32frombits(binary.LittleEndian.Uint32(r[i*4:]))
-	}
-	r = r[n*4:]
-	vecs := make([]int8, n*dim)
-	for i := range vecs {
-		vecs[i] = int8(r[i])
-	}
-	return embed.Load(dim, words, prob, vecs), nil
 }

@@ -1,0 +1,18 @@
+package codemodel
+
+import (
+	_ "embed"
+	"sync"
+)
+
+// shippedModel is the model Quarry ships: trained by `go run ./train fit` from the corpus
+// train/corpus.sh gathers (train/README.md says how, and what it measured).
+//
+//go:embed quarry.qcm
+var shippedModel []byte
+
+var shipped = sync.OnceValues(func() (*Model, error) { return Decode(shippedModel) })
+
+// Shipped returns the model built into the binary, decoded once. Its error means a damaged
+// build (the file is checked by its id): nothing a user can fix but a rebuild.
+func Shipped() (*Model, error) { return shipped() }
