@@ -89,15 +89,19 @@ func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, 
 	return hits, nil
 }
 
-// question reports whether a prose query is a question in words rather than names: no word
-// holds a digit or a capital after its first letter (retry1, getUser).
+// question reports whether a prose query is a question in words rather than a list of
+// names: fewer than half its words hold a digit or a capital after their first letter
+// (retry1 cookie1 matrix1 is names; turn a byte array into a base64 String a question).
 func question(text string) bool {
-	for _, w := range strings.Fields(text) {
+	words := strings.Fields(text)
+	names := 0
+	for _, w := range words {
 		for i, r := range w {
 			if unicode.IsDigit(r) || i > 0 && unicode.IsUpper(r) {
-				return false
+				names++
+				break
 			}
 		}
 	}
-	return true
+	return 2*names < len(words)
 }

@@ -119,3 +119,19 @@ func TestRelated(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestion: a prose query mostly of names is not searched by meaning.
+func TestQuestion(t *testing.T) {
+	for text, want := range map[string]bool{
+		"retry1 cookie1 matrix1":                 false,
+		"parseConfig loadFile readAll":           false,
+		"turn a byte array into a base64 String": true,
+		"where are cookies signed":               true,
+		"encode unsigned 64-bit integer":         true,
+		"utf8 decode rune8":                      false,
+	} {
+		if got := question(text); got != want {
+			t.Errorf("question(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
