@@ -23,6 +23,11 @@ const (
 type example struct {
 	q, c []int32
 	lang string
+	// alt are the query bags training draws from (-query mix: the first sentence and the
+	// whole comment, each with and without the name's words); none: q alone.
+	alt [][]int32
+	// group is the pair's package (-batches package).
+	group string
 }
 
 // dataset is the pairs of a run as examples over one vocabulary.
@@ -52,7 +57,7 @@ func isVal(group string) bool {
 // sides returns the query and code words of p.
 func sides(p Pair, o dataOptions) (q, c []string) {
 	q = strings.Fields(p.First)
-	if o.query == "doc" {
+	if o.query == "doc" || o.query == "mix" {
 		q = strings.Fields(p.Doc)
 	}
 	if o.stripName {
@@ -114,9 +119,16 @@ func buildDataset(pairs []Pair, o dataOptions) *dataset {
 	}
 	for _, p := range pairs {
 		q, c := sides(p, o)
-		e := example{q: toIDs(q), c: toIDs(c), lang: p.Lang}
+		e := example{q: toIDs(q), c: toIDs(c), lang: p.Lang, group: p.Group}
 		if len(e.q) == 0 || len(e.c) == 0 {
 			continue
+		}
+		if o.query == "mix" {
+			for _, v := range queryVariants(p) {
+				if ids := toIDs(v); len(ids) > 0 {
+					e.alt = append(e.alt, ids)
+				}
+			}
 		}
 		if isVal(p.Group) {
 			d.val = append(d.val, e)
@@ -145,6 +157,19 @@ func idf(examples []example, n int, side func(example) []int32) []float32 {
 	out := make([]float32, n)
 	for t := range out {
 		out[t] = float32(max(minIDF, math.Log(float64(len(examples)+1)/float64(df[t]+1))))
+	}
+	return out
+}
+
+// queryVariants returns the query sides -query mix trains on: the first sentence and the
+// whole doc comment, each with and without the name's words.
+func queryVariants(p Pair) [][]string {
+	var out [][]string
+	for _, q := range []string{"first", "doc"} {
+		for _, strip := range []bool{false, true} {
+			v, _ := sides(p, dataOptions{query: q, stripName: strip})
+			out = append(out, v)
+		}
 	}
 	return out
 }

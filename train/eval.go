@@ -46,12 +46,18 @@ const (
 
 // evalOptions are the settings of an evaluation run.
 type evalOptions struct {
-	chunk int    // candidates per query
-	seed  uint64 // order of each language's pairs before chunking
+	chunk int // candidates per query
+	// minPairs is the fewest pairs a language needs to be measured (at least 2): a handful
+	// of CSS rules is not a language's figure.
+	minPairs int
+	seed     uint64 // order of each language's pairs before chunking
 	// model says the query side (first or doc), the model's code fields and whether the
 	// name's words are left out of the query; bm25 is the same with every code field.
 	model, bm25 dataOptions
 }
+
+// evalMinPairs is -min-pairs' default.
+const evalMinPairs = 100
 
 // rankers are the names of the rankers, in the order of the columns.
 var rankers = [3]string{"bm25", "model", "fused"}
@@ -101,6 +107,7 @@ func runEval(ctx context.Context, args []string, out io.Writer) error {
 	query := fs.String("query", "first", "query side: first (the doc comment's first sentence) or doc (all of it)")
 	code := fs.String("code", "name,sig,body", "the model's code side: fields of name, sig, body")
 	strip := fs.Bool("strip-name", false, "leave the name's words out of the queries")
+	minPairs := fs.Int("min-pairs", evalMinPairs, "the fewest pairs a language needs to be measured")
 	dst := fs.String("out", "", "also write the results to this file as JSON")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -121,7 +128,7 @@ func runEval(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	o := evalOptions{
-		chunk: *n, seed: *seed,
+		chunk: *n, seed: *seed, minPairs: *minPairs,
 		model: dataOptions{query: *query, code: fields, stripName: *strip},
 		bm25:  dataOptions{query: *query, code: []string{"name", "sig", "body"}, stripName: *strip},
 	}
@@ -243,7 +250,8 @@ func usablePairs(pairs []Pair, o evalOptions) []Pair {
 // evalChunks splits pairs by language (in order of the languages' names), shuffles each
 // language's with a generator of the seed and the language, and cuts them into chunks of
 // o.chunk pairs, the last partial chunk dropped, at most maxEvalChunks a language. A
-// language with fewer than o.chunk pairs (but at least 2) makes one chunk of all of them.
+// language with fewer than o.chunk pairs (but at least o.minPairs, and 2) makes one chunk of
+// all of them; one with fewer is left out.
 func evalChunks(pairs []Pair, o evalOptions) []evalChunkSet {
 	byLang := map[string][]Pair{}
 	for _, p := range pairs {
@@ -257,7 +265,7 @@ func evalChunks(pairs []Pair, o evalOptions) []evalChunkSet {
 	var out []evalChunkSet
 	for _, l := range langs {
 		ps := byLang[l]
-		if len(ps) < 2 {
+		if len(ps) < max(2, o.minPairs) {
 			continue
 		}
 		h := fnv.New64a()

@@ -272,6 +272,16 @@ func TestEvalChunks(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("chunks %q, want %q", got, want)
 	}
+	// With -min-pairs 20, ruby's 7 are too few to be a language's figure.
+	o.minPairs = 20
+	got = nil
+	for _, c := range evalChunks(slices.Clone(pairs), o) {
+		got = append(got, fmt.Sprintf("%s:%d", c.lang, len(c.pairs)))
+	}
+	if want := slices.Concat(slices.Repeat([]string{"c:10"}, 10), []string{"go:10", "go:10"}); !slices.Equal(got, want) {
+		t.Errorf("chunks with min-pairs 20: %q, want %q", got, want)
+	}
+	o.minPairs = 0
 	// The seed decides which pairs are in a chunk.
 	first := func(seed uint64) []string {
 		o.seed = seed
@@ -348,7 +358,7 @@ func TestRunEval(t *testing.T) {
 	var out bytes.Buffer
 	// The fixture's pairs: go 2 (CountBits, Reader), one chunk; python's and typescript's
 	// single pairs rank nothing.
-	args := []string{"eval", "-model", model, "-src", writeTree(t, fixture), "-out", jsonOut}
+	args := []string{"eval", "-model", model, "-src", writeTree(t, fixture), "-out", jsonOut, "-min-pairs", "2"}
 	if err := run(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -43,6 +44,9 @@ type fitOptions struct {
 	lr, lrW  float32 // lrW 0 freezes the pooling weights at idf
 	dropout  float64 // share of a training bag's words left out at each step
 	valChunk int
+	// byPackage makes each batch of pairs of few packages (-batches package): negatives of
+	// the same vocabulary, harder than random ones.
+	byPackage bool
 }
 
 // epochStat is one point of the learning curve.
@@ -68,7 +72,8 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 	fs.Float64Var(&o.dropout, "dropout", defaultDropout, "share of a training bag's words left out at each step")
 	pool := fs.String("pool", "learned", "pooling weight per word: idf (fixed) or learned (starting at idf)")
 	fs.BoolVar(&o.data.stripName, "strip-name", false, "leave the name's words out of the query side (an honest validation: doc comments often start with the name)")
-	fs.StringVar(&o.data.query, "query", "first", "query side: first (the doc comment's first sentence) or doc (all of it)")
+	fs.StringVar(&o.data.query, "query", "first", "query side: first (the doc comment's first sentence), doc (all of it) or mix (training draws from both, with and without the name's words; validation is doc's)")
+	batches := fs.String("batches", "random", "what a batch holds: random pairs, or pairs of few packages (package: harder negatives)")
 	code := fs.String("code", "name,sig,body", "code side: fields of name, sig, body")
 	fs.IntVar(&o.data.minCount, "min-count", defaultMinCount, "fewest occurrences of a word in the vocabulary")
 	fs.IntVar(&o.data.maxVocab, "vocab", defaultMaxVocab, "most words in the vocabulary")
@@ -79,6 +84,18 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 		return usageError("fit: -pairs and -out are required\n" + usage)
 	}
 	o.lr = float32(*lr)
+	switch *batches {
+	case "random":
+	case "package":
+		o.byPackage = true
+	default:
+		return usageError(fmt.Sprintf("fit: -batches %q: want random or package", *batches))
+	}
+	switch o.data.query {
+	case "first", "doc", "mix":
+	default:
+		return usageError(fmt.Sprintf("fit: -query %q: want first, doc or mix", o.data.query))
+	}
 	switch *pool {
 	case "idf":
 	case "learned":
@@ -143,18 +160,23 @@ func fit(ctx context.Context, d *dataset, o fitOptions, report func(epochStat)) 
 	for ep := 1; ep <= o.epochs; ep++ {
 		start := time.Now()
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		starts := batchStarts(d.train, order, o, rng)
 		loss, steps := 0.0, 0
-		for lo := 0; lo+1 < len(order); lo += o.batch {
+		for _, lo := range starts {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			batch = batch[:0]
 			for _, i := range order[lo:min(lo+o.batch, len(order))] {
 				e := d.train[i]
-				batch = append(batch, example{q: dropWords(e.q, o.dropout, rng), c: dropWords(e.c, o.dropout, rng)})
+				qb := e.q
+				if len(e.alt) > 0 {
+					qb = e.alt[rng.IntN(len(e.alt))]
+				}
+				batch = append(batch, example{q: dropWords(qb, o.dropout, rng), c: dropWords(e.c, o.dropout, rng)})
 			}
 			if len(batch) < 2 {
-				break
+				continue
 			}
 			loss += step(q, c, batch, o)
 			steps++
@@ -167,6 +189,34 @@ func fit(ctx context.Context, d *dataset, o fitOptions, report func(epochStat)) 
 		Query: q.emb, Code: c.emb,
 		QueryWeight: q.weights(), CodeWeight: c.weights(),
 	})
+}
+
+// batchStarts returns where each batch of the shuffled order starts, in the order they are
+// trained. With o.byPackage the order is first grouped by package (the packages in a random
+// order, each one's pairs in the shuffled order), so that a batch holds pairs of one or a
+// few packages, and the batches are trained in a random order.
+func batchStarts(train []example, order []int, o fitOptions, rng *rand.Rand) []int {
+	if o.byPackage {
+		key := map[string]uint64{}
+		for _, i := range order {
+			if _, ok := key[train[i].group]; !ok {
+				key[train[i].group] = 0
+			}
+		}
+		groups := slices.Sorted(maps.Keys(key))
+		for _, g := range groups {
+			key[g] = rng.Uint64()
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key[train[a].group], key[train[b].group]) })
+	}
+	var starts []int
+	for lo := 0; lo+1 < len(order); lo += o.batch {
+		starts = append(starts, lo)
+	}
+	if o.byPackage {
+		rng.Shuffle(len(starts), func(i, j int) { starts[i], starts[j] = starts[j], starts[i] })
+	}
+	return starts
 }
 
 // step trains on one batch and returns its loss. The gradient is gathered in the batch's

@@ -187,3 +187,71 @@ func TestSides(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryMix: -query mix trains on four query sides of a pair (first sentence and whole
+// comment, with and without the name's words) and validates on the whole comment.
+func TestQueryMix(t *testing.T) {
+	p := Pair{Group: "g", First: "count bit set", Doc: "count bit set in vector", Words: "count bit", Body: "pop"}
+	d := buildDataset([]Pair{p, p}, dataOptions{query: "mix", code: []string{"name", "body"}, minCount: 1, maxVocab: 100})
+	if len(d.train)+len(d.val) != 2 {
+		t.Fatalf("%d examples, want 2", len(d.train)+len(d.val))
+	}
+	e := append(d.train, d.val...)[0]
+	word := func(bag []int32) string {
+		var ws []string
+		for _, id := range bag {
+			ws = append(ws, d.vocab[id])
+		}
+		return strings.Join(ws, " ")
+	}
+	var alts []string
+	for _, a := range e.alt {
+		alts = append(alts, word(a))
+	}
+	want := []string{"count bit set", "set", "count bit set in vector", "set in vector"}
+	if word(e.q) != "count bit set in vector" || strings.Join(alts, "|") != strings.Join(want, "|") {
+		t.Errorf("query %q, variants %q; want the whole comment, and %q", word(e.q), alts, want)
+	}
+}
+
+// TestBatchesByPackage: with -batches package every batch but those at a package's edge
+// holds one package's pairs, every pair is in one batch, and the order is the seed's.
+func TestBatchesByPackage(t *testing.T) {
+	var train []example
+	for g := range 6 {
+		for range 40 {
+			train = append(train, example{group: fmt.Sprint("g", g)})
+		}
+	}
+	o := fitOptions{batch: 20, byPackage: true}
+	run := func(seed uint64) ([]int, []int) {
+		rng := rand.New(rand.NewPCG(seed, seed))
+		order := rng.Perm(len(train))
+		return batchStarts(train, order, o, rng), order
+	}
+	starts, order := run(3)
+	if len(starts) != 12 {
+		t.Fatalf("%d batches, want 12", len(starts))
+	}
+	seen := map[int]bool{}
+	for _, lo := range starts {
+		groups := map[string]bool{}
+		for _, i := range order[lo : lo+o.batch] {
+			groups[train[i].group] = true
+			seen[i] = true
+		}
+		if len(groups) != 1 {
+			t.Errorf("batch at %d holds %d packages, want 1", lo, len(groups))
+		}
+	}
+	if len(seen) != len(train) {
+		t.Errorf("%d pairs in the batches, want %d", len(seen), len(train))
+	}
+	again, order2 := run(3)
+	if fmt.Sprint(again, order2) != fmt.Sprint(starts, order) {
+		t.Error("the same seed gave other batches")
+	}
+	if other, _ := run(4); fmt.Sprint(other) == fmt.Sprint(starts) {
+		t.Error("another seed gave the same batch order")
+	}
+}
