@@ -33,7 +33,7 @@ const rebuildBatchDocs = 800
 type Writer struct {
 	// Vectors says what the last Finish did to the symbol vectors.
 	Vectors vectors.Stats
-	// Embedder, when set, makes the symbol vectors (else they are learned from the code).
+	// Embedder, when set, makes the symbol vectors (else the built-in code-search model does).
 	Embedder *vectors.Embedder
 	store    *store.Store
 	ft       *fulltext.Index

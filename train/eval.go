@@ -3,8 +3,10 @@ package main
 // Intrinsic evaluation, CodeSearchNet-style: the documented definitions of a source tree
 // (the benchmark corpus, never trained on) are split per language into chunks of 1,000; in
 // each chunk every definition's doc comment is a query that ranks the chunk's 1,000 code
-// sides, its own being the target. Three rankers are measured by their mean reciprocal rank:
-// Okapi BM25 over the code words, the model's cosine, and the reciprocal rank fusion of both.
+// sides, its own being the target. Four rankers are measured by their mean reciprocal rank:
+// Okapi BM25 over the code words, the model's cosine, the reciprocal rank fusion of both,
+// and the model's cosine added to the BM25 score as a search adds it to the words' score
+// (index/search/meaning.go: weighed addedWeight, the BM25 score over the chunk's best).
 //
 // Ties: a target whose score equals that of other candidates gets the middle of their ranks,
 // rounded up to the better one: rank = 1 + (candidates scoring strictly higher) +
@@ -60,7 +62,11 @@ type evalOptions struct {
 const evalMinPairs = 100
 
 // rankers are the names of the rankers, in the order of the columns.
-var rankers = [3]string{"bm25", "model", "fused"}
+var rankers = [4]string{"bm25", "model", "fused", "added"}
+
+// addedWeight is the weight of the model's cosine in the added ranker: a prose search's
+// (index/search/meaning.go's meaningWeight, chosen on the quality suite's dev half).
+const addedWeight = 0.3
 
 // evalRow is the result of one language, or of all of them.
 type evalRow struct {
@@ -70,6 +76,7 @@ type evalRow struct {
 	BM25    float64 `json:"bm25"`
 	Model   float64 `json:"model"`
 	Fused   float64 `json:"fused"`
+	Added   float64 `json:"added"`
 }
 
 // evalResult is what an evaluation measured; -out writes it as JSON.
@@ -177,7 +184,7 @@ func evaluate(ctx context.Context, m *codemodel.Model, pairs []Pair, o evalOptio
 	kept := usablePairs(pairs, o)
 	res.LeftOut = len(pairs) - len(kept)
 	chunks := evalChunks(kept, o)
-	sums := make([][3]float64, len(chunks))
+	sums := make([][4]float64, len(chunks))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -198,8 +205,8 @@ func evaluate(ctx context.Context, m *codemodel.Model, pairs []Pair, o evalOptio
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	var all [3]float64
-	var mean [3]float64
+	var all [4]float64
+	var mean [4]float64
 	for i, c := range chunks {
 		if len(res.Languages) == 0 || res.Languages[len(res.Languages)-1].Lang != c.lang {
 			res.Languages = append(res.Languages, evalRow{Lang: c.lang})
@@ -210,6 +217,7 @@ func evaluate(ctx context.Context, m *codemodel.Model, pairs []Pair, o evalOptio
 		row.BM25 += sums[i][0]
 		row.Model += sums[i][1]
 		row.Fused += sums[i][2]
+		row.Added += sums[i][3]
 		for k := range all {
 			all[k] += sums[i][k]
 		}
@@ -219,18 +227,19 @@ func evaluate(ctx context.Context, m *codemodel.Model, pairs []Pair, o evalOptio
 	for i := range res.Languages {
 		row := &res.Languages[i]
 		q := float64(row.Queries)
-		row.BM25, row.Model, row.Fused = row.BM25/q, row.Model/q, row.Fused/q
+		row.BM25, row.Model, row.Fused, row.Added = row.BM25/q, row.Model/q, row.Fused/q, row.Added/q
 		mean[0] += row.BM25
 		mean[1] += row.Model
 		mean[2] += row.Fused
+		mean[3] += row.Added
 	}
 	res.AllQueries.Lang = "all queries"
 	if q := float64(res.AllQueries.Queries); q > 0 {
-		res.AllQueries.BM25, res.AllQueries.Model, res.AllQueries.Fused = all[0]/q, all[1]/q, all[2]/q
+		res.AllQueries.BM25, res.AllQueries.Model, res.AllQueries.Fused, res.AllQueries.Added = all[0]/q, all[1]/q, all[2]/q, all[3]/q
 	}
 	res.MeanOfLanguages = evalRow{Lang: "mean of languages", Chunks: res.AllQueries.Chunks, Queries: res.AllQueries.Queries}
 	if l := float64(len(res.Languages)); l > 0 {
-		res.MeanOfLanguages.BM25, res.MeanOfLanguages.Model, res.MeanOfLanguages.Fused = mean[0]/l, mean[1]/l, mean[2]/l
+		res.MeanOfLanguages.BM25, res.MeanOfLanguages.Model, res.MeanOfLanguages.Fused, res.MeanOfLanguages.Added = mean[0]/l, mean[1]/l, mean[2]/l, mean[3]/l
 	}
 	return res, nil
 }
@@ -285,7 +294,7 @@ func evalChunks(pairs []Pair, o evalOptions) []evalChunkSet {
 
 // rankChunk returns the sums of the reciprocal ranks of the chunk's targets by each ranker
 // (bm25, model, fused), each pair's query ranking every pair's code side.
-func rankChunk(m *codemodel.Model, chunk []Pair, o evalOptions) [3]float64 {
+func rankChunk(m *codemodel.Model, chunk []Pair, o evalOptions) [4]float64 {
 	n := len(chunk)
 	queries, docs := make([][]string, n), make([][]string, n)
 	codes := make([][]float32, n)
@@ -295,17 +304,19 @@ func rankChunk(m *codemodel.Model, chunk []Pair, o evalOptions) [3]float64 {
 		codes[i] = m.EncodeCode(c)
 	}
 	idx := newBM25Index(docs)
-	var sums [3]float64
-	bm, cos, fused := make([]float64, n), make([]float64, n), make([]float64, n)
+	var sums [4]float64
+	bm, cos, fused, added := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range chunk {
 		idx.scores(queries[i], bm)
 		q, _ := sides(chunk[i], o.model)
 		cosines(m.EncodeQuery(q), codes, cos)
 		rb, rm := ranks(bm), ranks(cos)
 		fuse(rb, rm, fused)
+		add(bm, cos, added)
 		sums[0] += 1 / float64(rb[i])
 		sums[1] += 1 / float64(rm[i])
 		sums[2] += 1 / float64(rankOf(fused, i))
+		sums[3] += 1 / float64(rankOf(added, i))
 	}
 	return sums
 }
@@ -315,6 +326,22 @@ func rankChunk(m *codemodel.Model, chunk []Pair, o evalOptions) [3]float64 {
 func fuse(a, b []int, out []float64) {
 	for j := range out {
 		out[j] = 1/float64(rrfK+a[j]) + 1/float64(rrfK+b[j])
+	}
+}
+
+// add writes each candidate's BM25 score over the best one's, plus addedWeight times its
+// cosine (when above 0), into out: how a prose search adds the model to the words' score.
+func add(bm, cos, out []float64) {
+	best := 0.0
+	for _, b := range bm {
+		best = max(best, b)
+	}
+	for j := range out {
+		out[j] = 0
+		if best > 0 {
+			out[j] = bm[j] / best
+		}
+		out[j] += addedWeight * max(0, cos[j])
 	}
 }
 
@@ -430,10 +457,10 @@ func writeEvalTable(out io.Writer, res evalResult) {
 	fmt.Fprintf(out, "model %s, %s: %d pairs, %d without query or code words\n", res.Model, res.Src, res.Pairs, res.LeftOut)
 	fmt.Fprintf(out, "query %s, model's code %s%s; chunks of %d (at most %d a language), seed %d\n\n",
 		res.Query, strings.Join(res.Code, ","), strip, res.Chunk, maxEvalChunks, res.Seed)
-	fmt.Fprintf(out, "| language | queries | chunks | %s | %s | %s |\n", rankers[0], rankers[1], rankers[2])
-	fmt.Fprintln(out, "| --- | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintf(out, "| language | queries | chunks | %s | %s | %s | %s |\n", rankers[0], rankers[1], rankers[2], rankers[3])
+	fmt.Fprintln(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 	row := func(r evalRow, bold string) {
-		fmt.Fprintf(out, "| %s%s%s | %d | %d | %.4f | %.4f | %.4f |\n", bold, r.Lang, bold, r.Queries, r.Chunks, r.BM25, r.Model, r.Fused)
+		fmt.Fprintf(out, "| %s%s%s | %d | %d | %.4f | %.4f | %.4f | %.4f |\n", bold, r.Lang, bold, r.Queries, r.Chunks, r.BM25, r.Model, r.Fused, r.Added)
 	}
 	for _, r := range res.Languages {
 		row(r, "")

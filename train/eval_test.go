@@ -399,3 +399,25 @@ func TestRunEvalUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestAdd: the added ranker is BM25 over the chunk's best plus addedWeight times a positive
+// cosine, so a strong cosine lifts a candidate BM25 ranks close, never one it ranks far.
+func TestAdd(t *testing.T) {
+	bm := []float64{4, 3.6, 1, 0}
+	cos := []float64{0.1, 0.5, 0.9, -0.5}
+	out := make([]float64, len(bm))
+	add(bm, cos, out)
+	want := []float64{1 + 0.03, 0.9 + 0.15, 0.25 + 0.27, 0}
+	for i := range want {
+		if math.Abs(out[i]-want[i]) > 1e-12 {
+			t.Fatalf("add = %v, want %v", out, want)
+		}
+	}
+	if got := ranks(out); !slices.Equal(got, []int{2, 1, 3, 4}) {
+		t.Errorf("ranks %v, want the close second lifted to first", got)
+	}
+	add([]float64{0, 0}, []float64{0.2, 0.4}, out[:2])
+	if out[0] != addedWeight*0.2 || out[1] != addedWeight*0.4 {
+		t.Errorf("no BM25 score: %v, want the weighed cosines", out[:2])
+	}
+}

@@ -45,7 +45,7 @@ var LineDocs = []LineDoc{
 	{LineVec, `a question in words, searched by meaning (vectors learned from this workspace's code, or made by the embedder .quarry/config.toml names): write it when the words you have are not the code's ("where do we retry failed uploads")`},
 	{LineHyde, "a passage like the code or doc comment you expect to find, searched by meaning like vec:"},
 	{LineIntent, `what the search is about, at most one: it biases vec: and hyde: and lifts results sharing its words, but never searches alone; write it when a word is ambiguous ("intent: HTTP range requests")`},
-	{LineExpand, "stands alone: expand: Q is lex: Q, a lex line of its words' nearest terms in the workspace's learned model, and vec: Q"},
+	{LineExpand, "stands alone: expand: Q is lex: Q, a lex line of up to three words common to the names of the definitions nearest to Q by meaning, and vec: Q"},
 }
 
 // IsLineType reports whether name (any case) is a line type.

@@ -3,7 +3,7 @@ package vectors
 // An external embedder: any server speaking the OpenAI embeddings API (POST /v1/embeddings
 // with {model, input: [texts]}, answering {data: [{index, embedding}]}): Ollama, llama.cpp's
 // server, vLLM, LM Studio. When one is configured, the symbol vectors come from it instead of
-// the model learned from the code, cached by model and text so that an index run sends only
+// the built-in code-search model's, cached by model and text so that an index run sends only
 // what changed; a vec: line's text is embedded by it too.
 
 import (
