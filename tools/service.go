@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -150,6 +151,24 @@ func (s *Service) acquire(ctx context.Context, reg *workspace.Registry, e worksp
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
+	x, err := s.acquireOpen(ctx, reg, e)
+	if errors.Is(err, fulltext.ErrLocked) && s.writing(e.ID) && ctx.Err() == nil {
+		// A run of this process took the index for writing while this search opened it:
+		// the run lends it as soon as it has it, so wait for that rather than fail.
+		return s.acquire(ctx, reg, e)
+	}
+	return x, err
+}
+
+// writing reports whether a run of this process is opening or writing workspace id's index.
+func (s *Service) writing(id string) bool {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	return s.opening[id] || s.live[id] != nil
+}
+
+// acquireOpen returns e's index lent by a run, cached, or opened now.
+func (s *Service) acquireOpen(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*workspace.SearchIndex, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if x := s.borrow(e); x != nil {
