@@ -334,7 +334,7 @@ zport=$(free_port 16270)
 	>"$LOGS/warm-zoekt.log" 2>&1 &
 pids+=($!)
 qport=$(free_port $((zport + 1)))
-(cd "$CORPUS" && exec "$QUARRY_BIN" mcp --root "$CORPUS" --no-watch --http "127.0.0.1:$qport") \
+(cd "$CORPUS" && exec "$QUARRY_BIN" mcp --root "$CORPUS" --http "127.0.0.1:$qport") \
 	>"$LOGS/warm-quarry.log" 2>&1 &
 pids+=($!)
 log "warm: zoekt-webserver on 127.0.0.1:$zport, quarry mcp on 127.0.0.1:$qport; $ROUNDS rounds after $WARMUP"

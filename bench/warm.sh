@@ -36,7 +36,7 @@ zport=$(free_port 16170)
 "$ZOEKT_BIN/zoekt-webserver" -index "$ZOEKT_INDEX" -listen "127.0.0.1:$zport" -rpc -html=false >"$WORK/warm-zoekt.log" 2>&1 &
 pids+=($!)
 qport=$(free_port $((zport + 1)))
-(cd "$CORPUS" && exec "$QUARRY_BIN" mcp --root "$CORPUS" --no-watch --http "127.0.0.1:$qport") >"$WORK/warm-quarry.log" 2>&1 &
+(cd "$CORPUS" && exec "$QUARRY_BIN" mcp --root "$CORPUS" --http "127.0.0.1:$qport") >"$WORK/warm-quarry.log" 2>&1 &
 pids+=($!)
 "$WORK/searchbench" -zoekt "127.0.0.1:$zport" -quarry "127.0.0.1:$qport" -raw -target "$TARGET" \
 	-queries "$here/warm-queries.txt" -rounds "$ROUNDS" -warmup "$WARMUP" -limit "$LIMIT" -count=false |

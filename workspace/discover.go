@@ -16,8 +16,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -43,6 +45,11 @@ type WalkOptions struct {
 	// "" is the root) and everything below them: the directories above them are listed only
 	// to learn their ignore rules. A watcher's update walks only where events happened.
 	Scope []string
+	// Parallel lists directories on several goroutines: the files (sorted), directories
+	// and counts are the same, but which skipped entries are kept as samples, and the order
+	// of Dirs, may differ from run to run. For a comparison of the disk with the index,
+	// which needs only the files.
+	Parallel bool
 }
 
 // inScope reports whether the directory rel is in scope (or every directory is).
@@ -130,7 +137,15 @@ func Walk(ctx context.Context, root string, opts WalkOptions) (*WalkResult, erro
 		langs:    opts.Languages,
 		res:      &WalkResult{Skipped: map[extract.SkipReason]int{}},
 	}
-	if err := w.walkEntries(absRoot, "", nil, entries, rootIgnoreRules(absRoot)); err != nil {
+	if opts.Parallel {
+		w.par = &walkPar{sem: make(chan struct{}, walkWorkers())}
+	}
+	err = w.walkEntries(absRoot, "", nil, entries, rootIgnoreRules(absRoot))
+	if w.par != nil {
+		w.par.wg.Wait()
+		err = cmp.Or(err, w.par.err)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("workspace: walk %s: %w", root, err)
 	}
 	slices.SortFunc(w.res.Files, func(a, b Candidate) int { return strings.Compare(a.Path, b.Path) })
@@ -190,7 +205,45 @@ type walkState struct {
 	realRoot string          // the root with symlinks resolved, to tell whether a link stays inside
 	limits   extract.Options // the size limits
 	langs    *languages.Registry
+	mu       sync.Mutex // guards res when the walk is parallel
 	res      *WalkResult
+	par      *walkPar // nil: one goroutine
+}
+
+// walkPar is what a parallel walk shares: the goroutines listing directories and the first
+// error one met.
+type walkPar struct {
+	sem chan struct{} // a token for each goroutine beside the caller's
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	err error
+}
+
+// walkWorkers is how many goroutines a parallel walk adds: listing directories waits on the
+// kernel more than it computes, so twice the cores.
+func walkWorkers() int { return 2 * runtime.GOMAXPROCS(0) }
+
+// subdir walks a subdirectory: on another goroutine when the walk is parallel and one is
+// free, else on this one.
+func (w *walkState) subdir(abs, rel string, path []string, rules *ignoreRules, reincluded bool) error {
+	if w.par == nil {
+		return w.walkSubdir(abs, rel, path, rules, reincluded)
+	}
+	select {
+	case w.par.sem <- struct{}{}:
+		path = slices.Clone(path) // the caller reuses it for its next entry
+		w.par.wg.Go(func() {
+			defer func() { <-w.par.sem }()
+			if err := w.walkSubdir(abs, rel, path, rules, reincluded); err != nil {
+				w.par.mu.Lock()
+				w.par.err = cmp.Or(w.par.err, err)
+				w.par.mu.Unlock()
+			}
+		})
+		return nil
+	default:
+		return w.walkSubdir(abs, rel, path, rules, reincluded)
+	}
 }
 
 // walkHookAfterReadDir, if set, runs after each directory is listed and before its entries
@@ -216,7 +269,9 @@ func (w *walkState) walkEntries(dirAbs, rel string, comps []string, entries []os
 	}
 	dir := &walkListing{abs: dirAbs, rel: rel, entries: entries, rules: parent.withDir(dirAbs, comps, entries)}
 	if inScope(w.scope, rel) {
+		w.mu.Lock()
 		w.res.Dirs = append(w.res.Dirs, rel)
+		w.mu.Unlock()
 	}
 	path := make([]string, len(comps)+1) // comps and one entry's name, reused for every entry
 	copy(path, comps)
@@ -255,7 +310,7 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 			w.skip(rel, true, extract.SkipBuiltin)
 			return nil
 		}
-		return w.walkSubdir(abs, rel, path, dir.rules, reincluded)
+		return w.subdir(abs, rel, path, dir.rules, reincluded)
 	case typ&fs.ModeSymlink != 0:
 		w.visitSymlink(abs, rel)
 	case typ.IsRegular():
@@ -334,11 +389,15 @@ func (w *walkState) addFile(abs, rel string, info fs.FileInfo) {
 		return
 	}
 	c := Candidate{Path: rel, AbsPath: abs, Size: info.Size(), ModTime: info.ModTime()}
+	w.mu.Lock()
 	w.res.Files = append(w.res.Files, c)
+	w.mu.Unlock()
 }
 
 // skip counts a left-out entry and keeps it as a sample while there are few of its reason.
 func (w *walkState) skip(rel string, isDir bool, reason extract.SkipReason) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.res.Skipped[reason]++
 	if w.res.Skipped[reason] > MaxSkippedSamples {
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -461,4 +462,46 @@ func BenchmarkWalk(b *testing.B) {
 		files = len(res.Files)
 	}
 	b.ReportMetric(float64(files), "files/op")
+}
+
+// TestWalkParallel: a parallel walk finds the same files (sorted, with their sizes and
+// times), the same directories and the same counts of skipped entries as a walk on one
+// goroutine, over a tree with ignore rules, skipped directories and symlinks (this
+// repository's), and stops with the context's error.
+func TestWalkParallel(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	seq, err := Walk(ctx, root, WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		par, err := Walk(ctx, root, WalkOptions{Parallel: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(par.Files) != len(seq.Files) || len(seq.Files) < 100 {
+			t.Fatalf("parallel walk: %d files, sequential %d", len(par.Files), len(seq.Files))
+		}
+		for i := range seq.Files {
+			if par.Files[i] != seq.Files[i] {
+				t.Fatalf("file %d: parallel %+v, sequential %+v", i, par.Files[i], seq.Files[i])
+			}
+		}
+		if !maps.Equal(par.Skipped, seq.Skipped) {
+			t.Errorf("skipped: parallel %v, sequential %v", par.Skipped, seq.Skipped)
+		}
+		pd, sd := slices.Sorted(slices.Values(par.Dirs)), slices.Sorted(slices.Values(seq.Dirs))
+		if !slices.Equal(pd, sd) {
+			t.Errorf("dirs: parallel %d, sequential %d", len(pd), len(sd))
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Walk(cancelled, root, WalkOptions{Parallel: true}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled parallel walk: %v, want context.Canceled", err)
+	}
 }

@@ -65,7 +65,7 @@ func compareDisk(ctx context.Context, root string, st *store.Store, splitUnreada
 		defer close(read)
 		stored, storedErr = st.Files(ctx)
 	}()
-	walk, err := Walk(ctx, root, WalkOptions{})
+	walk, err := Walk(ctx, root, WalkOptions{Parallel: true})
 	<-read
 	if err != nil {
 		return Changes{}, nil, err
