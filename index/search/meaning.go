@@ -75,7 +75,7 @@ func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, 
 	var near []Hit
 	for _, id := range ids {
 		h, ok := rows[id]
-		if !ok || !req.admits(h.Language, h.Kind, h.Path) {
+		if !ok || !req.admitsFound(h) {
 			continue
 		}
 		h.Score, h.parts.cosine, h.parts.set = meaningWeight*cos[id], cos[id], true

@@ -35,11 +35,7 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 	var hits []Hit
 	for _, f := range found {
 		h, ok := byID[f.ID]
-		if !ok || f.Score <= 0 || !req.admits(h.Language, h.Kind, h.Path) { // a cosine of 0 or less: unrelated
-			continue
-		}
-		class := scoring.Classify(h.Path)
-		if req.Tests == TestsExclude && class == scoring.Test || req.Tests == TestsOnly && class != scoring.Test {
+		if !ok || f.Score <= 0 || !req.admitsFound(h) { // a cosine of 0 or less: unrelated
 			continue
 		}
 		h.parts.cosine, h.parts.path, h.parts.set = f.Score, h.pathWeight(keepTests || req.Tests == TestsOnly), true
@@ -51,6 +47,17 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 		return nil, nil
 	}
 	return hits[req.Offset:], nil
+}
+
+// admitsFound reports whether a definition the vectors found passes req's filters: its
+// language, kind and path, and whether it is a test (the full-text candidates pass them in
+// the query itself).
+func (req Request) admitsFound(h Hit) bool {
+	if !req.admits(h.Language, h.Kind, h.Path) {
+		return false
+	}
+	test := scoring.Classify(h.Path) == scoring.Test
+	return !(req.Tests == TestsExclude && test || req.Tests == TestsOnly && !test)
 }
 
 // Promoter returns the promotion a definitions search gives a hit for the query text (an

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/quarrysearch/quarry/codemodel"
@@ -238,28 +239,42 @@ const (
 // at least expandMinUses of them hold and text does not. None when there are no vectors yet.
 func (s Set) ExpandWords(ctx context.Context, text string) ([]string, error) {
 	found, err := s.Search(ctx, text, expandNearest, nil)
-	if errors.Is(err, ErrNoVectors) || len(found) == 0 {
+	if errors.Is(err, ErrNoVectors) {
 		return nil, nil
 	}
-	if err != nil {
+	if err != nil || len(found) == 0 {
 		return nil, err
 	}
 	own := map[string]bool{}
 	for _, w := range codemodel.Words(atoms(text), codemodel.MaxTextWords) {
 		own[w] = true
 	}
-	uses := map[string]int{}
-	var order []string
-	for _, f := range found {
-		var name string
-		if err := s.DB().QueryRowContext(ctx, `SELECT name FROM symbols WHERE id = ?`, f.ID).Scan(&name); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				continue
-			}
+	args := make([]any, len(found))
+	for i, f := range found {
+		args[i] = f.ID
+	}
+	rows, err := s.DB().QueryContext(ctx, `SELECT id, name FROM symbols WHERE id IN (?`+strings.Repeat(",?", len(args)-1)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			rows.Close()
 			return nil, err
 		}
+		names[id] = name
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	uses := map[string]int{}
+	var order []string
+	for _, f := range found { // nearest first: ties keep that order
 		seen := map[string]bool{}
-		for _, w := range codemodel.Words(atoms(name), codemodel.MaxTextWords) {
+		for _, w := range codemodel.Words(atoms(names[f.ID]), codemodel.MaxTextWords) {
 			if own[w] || seen[w] || len(w) < 3 {
 				continue
 			}
@@ -315,7 +330,7 @@ func (s Set) vectors(ctx context.Context) (*vecCache, error) {
 			if err != nil {
 				return nil, fmt.Errorf("index: the code-search model built into quarry: %w", err)
 			}
-			if string(row) != modelFormat+m.ID() {
+			if string(row) != modelRow(m) {
 				// Made by another model (an index of another build): not comparable.
 				return nil, fmt.Errorf("%w (its vectors are another model's)", ErrNoVectors)
 			}

@@ -51,6 +51,9 @@ const (
 	extModelFormat = "EXT1"
 )
 
+// modelRow is the vec_model row of vectors the model m made.
+func modelRow(m *codemodel.Model) string { return modelFormat + m.ID() }
+
 // Entry flags: which vectors a symbol's entry holds.
 const (
 	entryCode = 1 << iota // the code vector (or the external embedder's vector)
@@ -92,7 +95,7 @@ func (s Set) Refresh(ctx context.Context, ext *Embedder) (Stats, error) {
 		return st, fmt.Errorf("index: the code-search model built into quarry: %w", err)
 	}
 	st.Embedder = "quarry code model " + m.ID()
-	want := append([]byte(modelFormat), m.ID()...)
+	want := []byte(modelRow(m))
 	if !bytes.Equal(stored, want) {
 		// Another model's vectors (or none): every one is made again.
 		st.Reembedded = st.Reembedded || stored != nil
