@@ -220,13 +220,6 @@ func (c *vecCache) scan(q []int8, places []int, lo, hi, limit int, keep func(int
 	return top[:min(limit, len(top))]
 }
 
-// HasVectors reports whether the store's symbols have vectors.
-func (s Set) HasVectors(ctx context.Context) (bool, error) {
-	var n int
-	err := s.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM vec_model`).Scan(&n)
-	return n > 0, err
-}
-
 // Expansion settings: an expand: line's variants are the words most common in the names of
 // the definitions nearest to the question.
 const (
