@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
+	"github.com/quarrysearch/quarry/index/grams"
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
@@ -55,6 +56,16 @@ type Writer struct {
 	heldBytes   int64
 	commitBytes int64 // firstLoadCommitBytes, smaller in tests
 	ftDir       string
+	// grams writes the content index (index/grams): the text of every file the store holds,
+	// in segments beside it. Its manifest is committed with the clearing of the file
+	// documents (store.FileDocID) it took from the pending log, which hold every file
+	// changed since the committed manifest (gramsPending) until then.
+	grams        *grams.Writer
+	gramsPending []string
+	// gramsRebuild: the committed content index cannot be used (none, a segment missing or
+	// corrupt, or a first load that did not finish): Finish builds it from the store.
+	gramsRebuild bool
+	searchers    []*search.Searcher // lent by Searcher, closed by Close
 }
 
 // firstLoadCommitBytes is how much file content a first load writes in one store
@@ -123,18 +134,98 @@ func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, e
 		ix.ftStatus = fulltext.Partial
 	}
 	ix.applier = newApplier(ix)
-	if ix.ftStatus == fulltext.Ready {
-		pending, err := st.PendingDocs(ctx)
-		if err == nil && len(pending) > 0 {
-			err = ix.syncDocs(ctx, pending)
-			ix.replayed = len(pending)
-		}
-		if err != nil {
+	pending, err := st.PendingDocs(ctx)
+	if err != nil {
+		ix.Close()
+		return nil, fmt.Errorf("index: read the full-text log: %w", err)
+	}
+	files, symbols := splitDocs(pending)
+	if err := ix.openGrams(ctx, empty, files); err != nil {
+		ix.Close()
+		return nil, err
+	}
+	if ix.ftStatus == fulltext.Ready && len(symbols) > 0 {
+		if err := ix.syncDocs(ctx, symbols); err != nil {
 			ix.Close()
 			return nil, fmt.Errorf("index: replay the full-text log: %w", err)
 		}
 	}
+	ix.replayed = len(pending)
 	return ix, nil
+}
+
+// splitDocs splits logged document ids into the files' (the content index's) and the
+// symbols' (bleve's).
+func splitDocs(ids []string) (files, symbols []string) {
+	for _, id := range ids {
+		if strings.HasPrefix(id, store.FileDocPrefix) {
+			files = append(files, id)
+		} else {
+			symbols = append(symbols, id)
+		}
+	}
+	return files, symbols
+}
+
+// openGrams opens the content index's writer over the committed manifest, removes what a
+// run that did not finish left in its directory, and takes the files the log holds
+// (pending: their document ids) from the store again. A manifest that cannot be used
+// (none over a store with files, a segment missing or corrupt, a first load that did not
+// finish) makes Finish build the content index from the store.
+func (ix *Writer) openGrams(ctx context.Context, empty bool, pending []string) error {
+	dir := ix.store.GramsDir()
+	var m grams.Manifest
+	raw, err := ix.store.Meta(store.MetaGrams)
+	if err != nil {
+		return err
+	}
+	switch {
+	case empty:
+	case raw == "" || ix.ftStatus == fulltext.Partial:
+		ix.gramsRebuild = true
+	default:
+		if m, err = grams.ParseManifest(raw); err != nil {
+			ix.gramsRebuild, m = true, grams.Manifest{}
+		}
+	}
+	w, err := grams.NewWriter(dir, m)
+	if err != nil && !ix.gramsRebuild && !empty {
+		// A segment is missing or corrupt: build it all again from the store.
+		ix.gramsRebuild, m = true, grams.Manifest{}
+		w, err = grams.NewWriter(dir, m)
+	}
+	if err != nil {
+		return fmt.Errorf("index: open the content index: %w", err)
+	}
+	ix.grams = w
+	if err := grams.Clean(dir, m); err != nil {
+		return err
+	}
+	ix.gramsPending = pending
+	if ix.gramsRebuild {
+		return nil
+	}
+	states, err := ix.store.Files(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range pending {
+		path := strings.TrimPrefix(id, store.FileDocPrefix)
+		if f, ok := states[path]; !ok || f.Skipped != "" {
+			if err := w.Delete(path); err != nil {
+				return err
+			}
+			continue
+		}
+		content, err := ix.store.Content(ctx, path)
+		if err != nil {
+			return err
+		}
+		if err := w.Put(path, search.ContentPrior(path), content); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Replayed returns how many full-text documents of a run that did not finish (a crash, a
@@ -157,7 +248,11 @@ func (ix *Writer) Searcher() (*search.Searcher, error) {
 	if ix.firstLoad || ix.ftStatus != fulltext.Ready {
 		return nil, nil
 	}
-	return search.NewSearcher(ix.store, ix.ft)
+	s, err := search.NewSearcher(ix.store, ix.ft)
+	if err == nil {
+		ix.searchers = append(ix.searchers, s)
+	}
+	return s, err
 }
 
 // Close waits for the full-text batches in flight and closes both indexes. After a Close
@@ -170,6 +265,12 @@ func (ix *Writer) Close() {
 	}
 	if ix.applier != nil {
 		ix.applier.wait()
+	}
+	if ix.grams != nil {
+		ix.grams.Close()
+	}
+	for _, s := range ix.searchers {
+		s.Close() // once the searches running are done
 	}
 	ix.ft.Close()
 	ix.store.Close()
@@ -205,6 +306,9 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	} else if err := ix.rebuild(ctx); err != nil {
 		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
+	if err := ix.finishGrams(ctx); err != nil {
+		return fmt.Errorf("index: the content index: %w", err)
+	}
 	if err := ix.ft.MeasureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != fulltext.Ready); err != nil {
 		return err
 	}
@@ -219,14 +323,52 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	return ix.store.Checkpoint(ctx)
 }
 
+// finishGrams writes the content index's last segment (every stored file, when it is
+// rebuilt), merges by its policy, and commits its manifest with the clearing of the file
+// documents it took from the log; then removes the segments no longer listed.
+func (ix *Writer) finishGrams(ctx context.Context) error {
+	if ix.gramsRebuild {
+		err := ix.store.FileDocs(ctx, func(path, _ string, content []byte) error {
+			return ix.grams.Put(path, search.ContentPrior(path), content)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if !ix.gramsRebuild && !ix.firstLoad && !ix.grams.Changed() && len(ix.gramsPending) == 0 {
+		return nil
+	}
+	m, err := ix.grams.Finish()
+	if err != nil {
+		return err
+	}
+	b, err := ix.store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := b.ClearPending(ix.gramsPending); err != nil {
+		b.Rollback()
+		return err
+	}
+	if err := b.SetMeta(store.MetaGrams, m.String()); err != nil {
+		b.Rollback()
+		return err
+	}
+	if err := b.Commit(); err != nil {
+		return err
+	}
+	ix.gramsPending, ix.gramsRebuild = nil, false
+	return grams.Clean(ix.store.GramsDir(), m)
+}
+
 // rebuild fills the full-text index, emptied, with every stored file and symbol, in bulk.
 func (ix *Writer) rebuild(ctx context.Context) error {
 	if err := ix.ft.StartBulk(); err != nil {
 		return err
 	}
 	b := ix.ft.NewBatch()
-	err := ix.store.FileDocs(ctx, func(path, lang string, content []byte) error {
-		if err := ix.addFileDocs(ctx, b, path, lang, content); err != nil {
+	err := ix.store.FileDocs(ctx, func(path, _ string, content []byte) error {
+		if err := ix.addFileDocs(ctx, b, path, content); err != nil {
 			return err
 		}
 		if b.Size() >= rebuildBatchDocs {
@@ -250,12 +392,12 @@ func (ix *Writer) rebuild(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return ix.store.ClearPending(ctx, pending)
+	_, symbols := splitDocs(pending) // the files' stay for the content index
+	return ix.store.ClearPending(ctx, symbols)
 }
 
-// addFileDocs adds the documents of one stored file to b.
-func (ix *Writer) addFileDocs(ctx context.Context, b *fulltext.Batch, path, lang string, content []byte) error {
-	b.AddFile(fulltext.FileDoc{Path: path, Language: lang, Content: string(content)})
+// addFileDocs adds the symbol documents of one stored file to b.
+func (ix *Writer) addFileDocs(ctx context.Context, b *fulltext.Batch, path string, content []byte) error {
 	syms, err := ix.store.FileSymbols(ctx, path)
 	if err != nil {
 		return err
@@ -267,15 +409,13 @@ func (ix *Writer) addFileDocs(ctx context.Context, b *fulltext.Batch, path, lang
 	return nil
 }
 
-// syncDocs brings the given full-text documents in line with the store.
+// syncDocs brings the given symbol documents in line with the store.
 func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 	b := ix.ft.NewBatch()
 	paths := map[string]bool{}
 	for _, id := range docIDs {
 		b.Delete(id)
 		switch {
-		case strings.HasPrefix(id, store.FileDocPrefix):
-			paths[strings.TrimPrefix(id, store.FileDocPrefix)] = true
 		case strings.HasPrefix(id, store.SymbolDocPrefix):
 			p, err := ix.store.SymbolPath(ctx, strings.TrimPrefix(id, store.SymbolDocPrefix))
 			if err != nil {
@@ -299,7 +439,7 @@ func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 		if err != nil {
 			return err
 		}
-		if err := ix.addFileDocs(ctx, b, p, f.Language, content); err != nil {
+		if err := ix.addFileDocs(ctx, b, p, content); err != nil {
 			return err
 		}
 	}
@@ -336,8 +476,8 @@ func (ix *Writer) Begin(ctx context.Context) (*WriteBatch, error) {
 	return &WriteBatch{ix: ix, store: sb, ft: ix.ft.NewBatch(), added: map[string]bool{}}, nil
 }
 
-// Put writes a file: its store rows and, unless it is skipped, its full-text documents
-// (the file's content and each symbol).
+// Put writes a file: its store rows and, unless it is skipped, its text to the content
+// index and each symbol's full-text document.
 func (b *WriteBatch) Put(rec *store.FileRecord) error {
 	if err := b.store.Put(rec); err != nil {
 		return err
@@ -345,11 +485,20 @@ func (b *WriteBatch) Put(rec *store.FileRecord) error {
 	if b.ix.firstLoad {
 		b.ix.heldBytes += int64(len(rec.Content))
 	}
+	if !b.ix.gramsRebuild {
+		var err error
+		if rec.Skipped != "" {
+			err = b.ix.grams.Delete(rec.Path)
+		} else {
+			err = b.ix.grams.Put(rec.Path, search.ContentPrior(rec.Path), rec.Content)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if b.ix.ftStatus != fulltext.Ready || rec.Skipped != "" {
 		return nil // the whole full-text index is rebuilt at the end
 	}
-	b.ft.AddFile(fulltext.FileDoc{Path: rec.Path, Language: rec.Language, Content: string(rec.Content)})
-	b.added[store.FileDocID(rec.Path)] = true
 	if rec.Extract == nil {
 		return nil
 	}
@@ -365,8 +514,16 @@ func (b *WriteBatch) Put(rec *store.FileRecord) error {
 	return nil
 }
 
-// Delete removes the file at path: its rows and its full-text documents.
-func (b *WriteBatch) Delete(path string) error { return b.store.Delete(path) }
+// Delete removes the file at path: its rows, its text and its full-text documents.
+func (b *WriteBatch) Delete(path string) error {
+	if err := b.store.Delete(path); err != nil {
+		return err
+	}
+	if b.ix.gramsRebuild {
+		return nil
+	}
+	return b.ix.grams.Delete(path)
+}
 
 // Touch records a new modification time and size of a file whose content is unchanged.
 func (b *WriteBatch) Touch(path string, mtime, size int64) error {
@@ -389,7 +546,10 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 			return err
 		}
 	}
-	touched := b.store.TakeTouched()
+	files, touched := splitDocs(b.store.TakeTouched())
+	if !b.ix.firstLoad {
+		b.ix.gramsPending = append(b.ix.gramsPending, files...) // cleared when the content index commits
+	}
 	if b.ix.ftStatus != fulltext.Ready || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil
 	}

@@ -65,14 +65,15 @@ func goFile(pkg, name string, n int) string {
 }
 
 // snapshot is what an index holds and answers about a tree: its counts, every stored
-// symbol (path, line, kind, name), and the first definition found for each of a list of
-// names. Rankings below the first differ between an updated index and a fresh one
+// symbol (path, line, kind, name), the first definition found for each of a list of
+// names, and every line holding each name. Rankings below the first differ between an updated index and a fresh one
 // (bleve's statistics count deleted documents until segments merge), so only the first,
 // an exact name's, is compared.
 type snapshot struct {
 	files, symbols int
 	rows           []string
 	first          map[string]string
+	lines          map[string][]string // every line holding each name (content target), sorted
 }
 
 // take indexes (or updates) the workspace at root in-process and returns its snapshot.
@@ -108,8 +109,18 @@ func inspect(t *testing.T, root string, names []string) snapshot {
 	if len(h.Problems) > 0 {
 		t.Errorf("health of %s: %+v", root, h.Problems)
 	}
-	snap := snapshot{files: h.Store.Counts.Files, symbols: h.Store.Counts.Symbols, first: map[string]string{}}
-	limit := 1
+	snap := snapshot{files: h.Store.Counts.Files, symbols: h.Store.Counts.Symbols, first: map[string]string{}, lines: map[string][]string{}}
+	limit, many := 1, 500
+	for _, q := range names {
+		res, err := s.Search(ctx, tools.SearchRequest{Query: q, Target: "content", Limit: &many})
+		if err != nil {
+			t.Fatalf("search %q in content: %v", q, err)
+		}
+		for _, h := range res.Results {
+			snap.lines[q] = append(snap.lines[q], fmt.Sprintf("%s:%d", h.Path, h.Line))
+		}
+		slices.Sort(snap.lines[q])
+	}
 	for _, q := range names {
 		res, err := s.Search(ctx, tools.SearchRequest{Query: q, Target: "definitions", Limit: &limit})
 		if err != nil {
@@ -159,6 +170,9 @@ func compare(t *testing.T, what string, got, want snapshot, names []string) {
 	for _, q := range names {
 		if got.first[q] != want.first[q] || !strings.HasSuffix(got.first[q], " "+q) {
 			t.Errorf("%s: %q first answers %q, fresh %q", what, q, got.first[q], want.first[q])
+		}
+		if !slices.Equal(got.lines[q], want.lines[q]) || len(got.lines[q]) == 0 {
+			t.Errorf("%s: the lines holding %q are %v, a fresh index's %v", what, q, got.lines[q], want.lines[q])
 		}
 	}
 }

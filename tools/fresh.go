@@ -82,7 +82,7 @@ func needsFreshening(f *workspace.Freshness) bool {
 	if f == nil || f.PartialLoad {
 		return false
 	}
-	return f.Pending > 0 || f.Total() > 0 && f.Total() <= FreshenLimit
+	return f.Pending > 0 || f.NoContent || f.Total() > 0 && f.Total() <= FreshenLimit
 }
 
 // freshen brings the primary workspace's index up to date within StaleRefreshBudget: the
@@ -120,6 +120,8 @@ func freshNotice(f *workspace.Freshness) string {
 		notes = append(notes, "the first index run did not finish: the full-text index lacks files the store holds, so results may be missing; run quarry index")
 	case f.Pending > 0:
 		notes = append(notes, fmt.Sprintf("an index run did not finish: %d full-text changes are not applied, so results may be missing or old; run quarry index", f.Pending))
+	case f.NoContent:
+		notes = append(notes, "the index was built by an older Quarry and has no content index yet, so content is not searched; run quarry index")
 	}
 	if n := f.Total(); n > 0 {
 		what := fmt.Sprintf("%d files changed since the last index (%d modified, %d added, %d deleted)", n, f.Modified, f.Added, f.Deleted)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"path"
@@ -465,10 +466,16 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	checked := s.checkFreshness(ctx, xs) // at once with the search
 	res, err := workspace.Search(sctx, xs, ireq)
 	fresh := checked()
-	if err != nil {
+	// An index written by an older Quarry has no content index: freshening builds it.
+	noContent := errors.Is(err, search.ErrNoContentIndex) && needsFreshening(fresh)
+	if err != nil && !noContent {
 		return nil, timedOut(err)
 	}
-	if dirs := s.primaryStale(xs, res.Hits); len(dirs) > 0 || needsFreshening(fresh) {
+	var hits []search.Hit
+	if res != nil {
+		hits = res.Hits
+	}
+	if dirs := s.primaryStale(xs, hits); len(dirs) > 0 || needsFreshening(fresh) {
 		// Files the answer comes from changed since they were indexed, or a few files
 		// changed, or a run did not finish: bring the index up to date within a small
 		// budget and search again; what is still stale stays marked, and what is still

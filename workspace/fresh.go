@@ -25,13 +25,16 @@ type Freshness struct {
 	// PartialLoad: the first index run did not finish, so the full-text index may lack
 	// files the store holds.
 	PartialLoad bool
+	// NoContent: the index has no content index (an index written by a Quarry from before
+	// it): an index run builds it from the store.
+	NoContent bool
 }
 
 // Total returns how many files changed: modified, added and deleted.
 func (c Changes) Total() int { return c.Modified + c.Added + c.Deleted }
 
 // Consistent reports whether the full-text index holds what the store does.
-func (f *Freshness) Consistent() bool { return f.Pending == 0 && !f.PartialLoad }
+func (f *Freshness) Consistent() bool { return f.Pending == 0 && !f.PartialLoad && !f.NoContent }
 
 // Freshness compares the index with the files on disk (by size and modification time, as
 // health does) and checks that its full-text index is not behind its store: a stat walk of
@@ -45,6 +48,11 @@ func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 	if f.PartialLoad, err = x.store.FirstLoadUnfinished(); err != nil {
 		return nil, err
 	}
+	manifest, err := x.store.Meta(store.MetaGrams)
+	if err != nil {
+		return nil, err
+	}
+	f.NoContent = manifest == ""
 	if f.Changes, f.Dirs, err = compareDisk(ctx, x.Entry.Root, x.store, false); err != nil {
 		return nil, err
 	}

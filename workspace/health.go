@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index/fulltext"
+	"github.com/quarrysearch/quarry/index/grams"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/vectors"
 )
@@ -48,6 +49,7 @@ type Health struct {
 	// language for a language without an extractor, else by extension or file name.
 	WithoutExtractor []store.NameCount `json:"without_extractor"`
 	Fulltext         FulltextHealth    `json:"fulltext"`
+	Content          ContentHealth     `json:"content"`
 	LastIndex        *LastIndex        `json:"last_index,omitempty"`
 	Changed          Changes           `json:"changed_since_index"`
 	Problems         []Problem         `json:"problems"`
@@ -76,9 +78,18 @@ type FulltextHealth struct {
 	Path         string `json:"path"`
 	SizeBytes    int64  `json:"size_bytes"`
 	SymbolDocs   uint64 `json:"symbol_docs"`
-	FileDocs     uint64 `json:"file_docs"`
 	StoreSymbols int    `json:"store_symbols"`
-	StoreFiles   int    `json:"store_files"`
+}
+
+// ContentHealth describes the content index (the text of files, index/grams) against the
+// store.
+type ContentHealth struct {
+	Status     string `json:"status" jsonschema:"ready, missing, corrupt or inconsistent"`
+	Path       string `json:"path"`
+	SizeBytes  int64  `json:"size_bytes"`
+	Segments   int    `json:"segments"`
+	FileDocs   int    `json:"file_docs"`
+	StoreFiles int    `json:"store_files"`
 }
 
 // LastIndex is what the last Index run recorded.
@@ -149,6 +160,7 @@ func CheckHealth(ctx context.Context, e Entry, indexDir string, reference bool) 
 		return nil, err
 	}
 	h.inspectFulltext(indexDir)
+	h.inspectContent(indexDir, st)
 	if err := h.inspectChanges(ctx, e.Root, st); err != nil {
 		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("cannot compare with the files on disk: %v", err), Action: "check that " + e.Root + " exists and is readable"})
 	}
@@ -196,12 +208,53 @@ func (h *Health) inspectStore(ctx context.Context, st *store.Store) error {
 	return nil
 }
 
+// Content index states (ContentHealth.Status).
+const (
+	ContentReady        = "ready"
+	ContentMissing      = "missing"
+	ContentCorrupt      = "corrupt"
+	ContentInconsistent = "inconsistent"
+)
+
+func (h *Health) inspectContent(indexDir string, st *store.Store) {
+	c := &h.Content
+	c.Path, c.StoreFiles = st.GramsDir(), h.Store.Counts.Files
+	c.SizeBytes = dirSize(c.Path)
+	raw, err := st.Meta(store.MetaGrams)
+	var m grams.Manifest
+	if err == nil && raw != "" {
+		m, err = grams.ParseManifest(raw)
+	}
+	var ix *grams.Index
+	if err == nil && raw != "" {
+		if ix, err = grams.Open(c.Path, m); err == nil {
+			c.Segments, c.FileDocs = len(m.Segments), ix.Docs()
+			ix.Close()
+		}
+	}
+	switch {
+	case isLocked(indexDir):
+		c.Status = FulltextBuilding
+	case err != nil:
+		c.Status = ContentCorrupt
+		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the content index cannot be read: %v", err), Action: "run: " + h.reindex + " (it rebuilds the content index from the store)"})
+	case raw == "":
+		c.Status = ContentMissing
+		h.Problems = append(h.Problems, Problem{What: "the index has no content index (it was built by an older Quarry)", Action: "run: " + h.reindex})
+	case c.FileDocs != c.StoreFiles:
+		c.Status = ContentInconsistent
+		h.Problems = append(h.Problems, Problem{What: fmt.Sprintf("the content index has %d files, the store %d", c.FileDocs, c.StoreFiles), Action: "run: " + h.reindex})
+	default:
+		c.Status = ContentReady
+	}
+}
+
 func (h *Health) inspectFulltext(indexDir string) {
 	f := &h.Fulltext
-	f.StoreSymbols, f.StoreFiles = h.Store.Counts.Symbols, h.Store.Counts.Files
+	f.StoreSymbols = h.Store.Counts.Symbols
 	f.SizeBytes = dirSize(f.Path)
-	status, symbols, files, err := fulltext.Inspect(f.Path)
-	f.SymbolDocs, f.FileDocs = symbols, files
+	status, symbols, err := fulltext.Inspect(f.Path)
+	f.SymbolDocs = symbols
 	switch {
 	case isLocked(indexDir):
 		f.Status = FulltextBuilding
@@ -211,7 +264,7 @@ func (h *Health) inspectFulltext(indexDir string) {
 		f.Status = FulltextStale
 	case status == fulltext.Corrupt || err != nil:
 		f.Status = FulltextCorrupt
-	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || int(files) != f.StoreFiles || h.partialLoad:
+	case h.Store.Counts.Pending > 0 || int(symbols) != f.StoreSymbols || h.partialLoad:
 		f.Status = FulltextInconsistent
 	default:
 		f.Status = FulltextReady
@@ -231,7 +284,7 @@ func (h *Health) inspectFulltext(indexDir string) {
 			what = "the first index run did not finish; "
 		}
 		h.Problems = append(h.Problems, Problem{
-			What:   what + fmt.Sprintf("the full-text index has %d symbols and %d files, the store %d and %d (%d changes not yet applied)", symbols, files, f.StoreSymbols, f.StoreFiles, h.Store.Counts.Pending),
+			What:   what + fmt.Sprintf("the full-text index has %d symbols, the store %d (%d changes not yet applied)", symbols, f.StoreSymbols, h.Store.Counts.Pending),
 			Action: action,
 		})
 	case FulltextBuilding:

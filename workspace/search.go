@@ -70,8 +70,9 @@ func OpenSearch(e Entry, indexDir string) (*SearchIndex, error) {
 // Close closes the index (not a borrowed one: its writer does).
 func (x *SearchIndex) Close() {
 	if x.borrowed {
-		return
+		return // the writer closes what it lent
 	}
+	x.searcher.Close()
 	x.ft.Close()
 	x.store.Close()
 }

@@ -76,7 +76,9 @@ func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 	fmt.Fprintf(w, "  store: %d files, %d symbols, %d identifiers, %d relationships; %.1f MB (%s)\n",
 		c.Files, c.Symbols, c.Identifiers, c.Relationships, float64(h.Store.SizeBytes)/1e6, h.Store.Path)
 	f := h.Fulltext
-	fmt.Fprintf(w, "  full-text: %s; %d symbol and %d file documents; %.1f MB\n", f.Status, f.SymbolDocs, f.FileDocs, float64(f.SizeBytes)/1e6)
+	fmt.Fprintf(w, "  full-text: %s; %d symbol documents; %.1f MB\n", f.Status, f.SymbolDocs, float64(f.SizeBytes)/1e6)
+	ct := h.Content
+	fmt.Fprintf(w, "  content: %s; %d files in %d segments; %.1f MB\n", ct.Status, ct.FileDocs, ct.Segments, float64(ct.SizeBytes)/1e6)
 	if h.LastIndex != nil {
 		fmt.Fprintf(w, "  last indexed: %s (%.1fs)\n", h.LastIndex.At.Format("2006-01-02T15:04:05Z"), float64(h.LastIndex.ElapsedMS)/1e3)
 	}

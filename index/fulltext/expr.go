@@ -169,12 +169,6 @@ func (c exprCompiler) everyDoc() bq.Query { return term(ftFieldDocType, c.docTyp
 
 // textFields returns the text fields a leaf of field searches in the compiler's documents.
 func (c exprCompiler) textFields(field string) []ftField {
-	if c.docType == DocFile {
-		if field == "" || field == "content" {
-			return ftFileFields
-		}
-		return nil
-	}
 	switch field {
 	case "":
 		return ftSymbolFields
@@ -239,21 +233,6 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 	}
 	switch l.Kind {
 	case query.Word, query.Phrase, query.PhrasePrefix:
-		if c.docType == DocFile {
-			// Content words and phrases match as written, inside longer words too (return
-			// in "returned"), as rg -F does: their words are looked up inside terms.
-			text := l.Text
-			if l.Kind == query.Phrase && l.Slop > 0 {
-				var qs []bq.Query
-				for _, w := range strings.Fields(text) {
-					if q := c.need(query.Need{Op: query.NeedLit, Lit: w, Fold: true, OpenLeft: true, OpenRight: true}, perField); q != nil {
-						qs = append(qs, q)
-					}
-				}
-				return conjunction(qs), false
-			}
-			return c.need(query.Need{Op: query.NeedLit, Lit: text, Fold: !sensitive, OpenLeft: true, OpenRight: true}, perField), false
-		}
 		toks := c.tokens(l.Text)
 		if l.Kind == query.PhrasePrefix && len(toks) > 0 {
 			toks = toks[:len(toks)-1] // the last word may be cut short

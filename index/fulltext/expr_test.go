@@ -36,11 +36,6 @@ func TestCompileExpr(t *testing.T) {
 		{"name:Serve* lang:go", DocSymbol, false, []string{`"wildcard":"serve*"`, `"term":"go"`}},
 		{"kind:method -lang:go", DocSymbol, true, []string{`"must_not"`, `"term":"method"`}},
 		{"parse~1 kind:function", DocSymbol, true, []string{`"fuzziness":1`}},
-		{`/func \(\w+ \*Server\) \w+\(/`, DocFile, false, []string{`"term":"server"`}},
-		{`/TODO|FIXME/`, DocFile, false, []string{`"wildcard":"*todo*"`, `"wildcard":"*fixme*"`}},
-		{`content:return`, DocFile, false, []string{`"wildcard":"*return*"`}},
-		{`path:**/*_test.go`, DocFile, true, []string{`"regexp"`}},
-		{`line:>=100`, DocFile, false, []string{`"term":"file"`}}, // nothing to look up: every file
 	}
 	for _, tt := range tests {
 		n, err := query.ParseExpr(tt.q, query.Options{})
@@ -70,6 +65,6 @@ func BenchmarkParseCompileExpr(b *testing.B) {
 			b.Fatal(err)
 		}
 		CompileExpr(n, DocSymbol, query.CaseDefault, plainTokens, nil)
-		CompileExpr(n, DocFile, query.CaseDefault, plainTokens, nil)
+		CompileExpr(n, DocSymbol, query.CaseDefault, plainTokens, nil)
 	}
 }

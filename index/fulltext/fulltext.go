@@ -4,26 +4,24 @@ package fulltext
 // directory. It is derived data: the SQLite store is the source of truth, and an index that
 // is missing, corrupt or built by another Version is removed and refilled from it.
 //
-// It holds two kinds of documents, told apart by the keyword field doc_type:
+// It holds one kind of document, a symbol's (id "s:" + symbol id, doc_type "symbol"): the
+// text of files is in the content index (index/grams), which answers substrings and regexes
+// that word postings cannot.
 //
-//	symbol  id "s:" + symbol id   one per extracted symbol
-//	file    id "f:" + path        one per indexed file
+// Fields (every language uses the same names, so one query covers all):
 //
-// Fields (every document kind and language uses the same names, so one query covers all):
-//
-//	field        kind     documents  notes
-//	doc_type     keyword  both       "symbol" or "file"
-//	language     keyword  both       canonical language name, or as given
-//	path         keyword  both       workspace-relative, POSIX; file_pattern runs regexps on it
-//	kind         keyword  symbol     function, struct, ...
-//	name         text     symbol     searched with boost 5
-//	signature    text     symbol     searched with boost 3
-//	doc_comment  text     symbol     searched with boost 2
-//	code_body    text     symbol     searched with boost 1
-//	content      text     file       the whole file text
+//	field        kind     notes
+//	doc_type     keyword  "symbol"
+//	language     keyword  canonical language name, or as given
+//	path         keyword  workspace-relative, POSIX; file_pattern runs regexps on it
+//	kind         keyword  function, struct, ...
+//	name         text     searched with boost 5
+//	signature    text     searched with boost 3
+//	doc_comment  text     searched with boost 2
+//	code_body    text     searched with boost 1
 //
 // Nothing is stored, and no field keeps doc values or term vectors: a hit is its document id
-// ("s:" + symbol id, "f:" + path), and search reads what it shows from the store by that id,
+// ("s:" + symbol id), and search reads what it shows from the store by that id,
 // which it does anyway for the lines of code around a hit. No search runs a phrase inside
 // bleve (content hits are verified against the stored text, which checks phrases), so term
 // vectors would only cost. Measured on corpus.sh full (2 cores): storing name, signature,
@@ -34,8 +32,8 @@ package fulltext
 //
 // Text fields are analyzed by the analyzer of the document's own language ("quarry-go", see
 // analyzer.go), "quarry-code" when the language is unknown. A bleve mapping picks analyzers
-// by document type, so there is one document mapping per kind and language, named
-// "symbol_<lang>" or "file_<lang>" ("symbol_", "file_" for an unknown language) and held in
+// by document type, so there is one document mapping per language, named
+// "symbol_<lang>" ("symbol_" for an unknown language) and held in
 // the property "_type" (the mapping's TypeField), which is not itself indexed. A query
 // that needs an analyzer (a match query) must name it: the field names alone are ambiguous.
 //
@@ -69,7 +67,7 @@ import (
 
 // ftMappingVersion names the mapping and the tokenizer code. Bump it whenever either
 // changes in a way the hash in Version cannot see.
-const ftMappingVersion = "quarry-fulltext-3" // -2: analyzers in the mapping, code_body of body kinds only; -3: nothing stored
+const ftMappingVersion = "quarry-fulltext-4" // -2: analyzers in the mapping, code_body of body kinds only; -3: nothing stored; -4: no file documents (index/grams has the text)
 
 // Field names of the full-text documents.
 const (
@@ -81,13 +79,11 @@ const (
 	FieldSignature  = "signature"
 	FieldDocComment = "doc_comment"
 	FieldCodeBody   = "code_body"
-	ftFieldContent  = "content"
 )
 
 // Values of the doc_type field.
 const (
 	DocSymbol = "symbol"
-	DocFile   = "file"
 )
 
 // ftTypeField is the mapping's TypeField: the property naming a document's mapping type.
@@ -135,11 +131,6 @@ func (s Status) String() string { return string(s) }
 // SymbolDoc is the full-text document of one symbol.
 type SymbolDoc struct {
 	ID, Name, Signature, DocComment, CodeBody, Language, Kind, Path string
-}
-
-// FileDoc is the full-text document of one file.
-type FileDoc struct {
-	Path, Language, Content string
 }
 
 // ftOptions are the choices the mapping and the store are built with. The defaults are
@@ -253,7 +244,6 @@ func ftIndexMapping(reg *languages.Registry, o ftOptions) (*mapping.IndexMapping
 	for _, lang := range langs {
 		analyzer := ftAnalyzerName(lang)
 		im.AddDocumentMapping(ftTypeName(DocSymbol, lang), ftSymbolMapping(analyzer, o))
-		im.AddDocumentMapping(ftTypeName(DocFile, lang), ftFileMapping(analyzer, o))
 	}
 	return im, nil
 }
@@ -271,15 +261,6 @@ func ftSymbolMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
 	ftAddText(dm, FieldSignature, analyzer, o)
 	ftAddText(dm, FieldDocComment, analyzer, o)
 	ftAddText(dm, FieldCodeBody, analyzer, o)
-	return dm
-}
-
-func ftFileMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
-	dm := ftStaticMapping()
-	ftAddKeyword(dm, ftFieldDocType)
-	ftAddKeyword(dm, FieldLanguage)
-	ftAddKeyword(dm, ftFieldPath)
-	ftAddText(dm, ftFieldContent, analyzer, o)
 	return dm
 }
 
@@ -485,16 +466,8 @@ func (f *Index) DocCount() (uint64, error) {
 	return n, nil
 }
 
-// Counts returns the number of symbol and file documents.
-func (f *Index) Counts() (symbols, files uint64, err error) {
-	if symbols, err = f.ftCount(DocSymbol); err != nil {
-		return 0, 0, err
-	}
-	if files, err = f.ftCount(DocFile); err != nil {
-		return 0, 0, err
-	}
-	return symbols, files, nil
-}
+// Symbols returns the number of symbol documents.
+func (f *Index) Symbols() (uint64, error) { return f.ftCount(DocSymbol) }
 
 func (f *Index) ftCount(docType string) (uint64, error) {
 	if f.idx == nil {
@@ -565,19 +538,6 @@ func (b *Batch) AddSymbol(d SymbolDoc) {
 		CodeBody:   d.CodeBody,
 	}
 	b.add(store.SymbolDocID(d.ID), doc)
-}
-
-// AddFile adds (or replaces) the document of a file.
-func (b *Batch) AddFile(d FileDoc) {
-	lang, field := b.f.language(d.Language)
-	doc := &ftFileDocument{
-		Type:     ftTypeName(DocFile, lang),
-		DocType:  DocFile,
-		Language: field,
-		Path:     d.Path,
-		Content:  d.Content,
-	}
-	b.add(store.FileDocID(d.Path), doc)
 }
 
 func (b *Batch) add(id string, doc any) {
@@ -664,15 +624,3 @@ type ftSymbolDocument struct {
 
 // BleveType returns the document's mapping type (bleve's classifier interface).
 func (d *ftSymbolDocument) BleveType() string { return d.Type }
-
-// ftFileDocument is what bleve's mapping walks for a file.
-type ftFileDocument struct {
-	Type     string `json:"_type"`
-	DocType  string `json:"doc_type"`
-	Language string `json:"language"`
-	Path     string `json:"path"`
-	Content  string `json:"content"`
-}
-
-// BleveType returns the document's mapping type (bleve's classifier interface).
-func (d *ftFileDocument) BleveType() string { return d.Type }

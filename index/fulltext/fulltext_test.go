@@ -23,8 +23,8 @@ import (
 	"github.com/quarrysearch/quarry/tokenizer"
 )
 
-// ftTestSymbols and ftTestFiles cover several languages, an unknown one and the naming
-// conventions the tokenizer bridges.
+// ftTestSymbols cover several languages, an unknown one and the naming conventions the
+// tokenizer bridges.
 var (
 	ftTestSymbols = []SymbolDoc{
 		{ID: "1", Name: "getUserData", Signature: "func getUserData(id string) (*User, error)", DocComment: "getUserData loads a user.", CodeBody: "return db.Find(id)", Language: "go", Kind: "function", Path: "api/user.go"},
@@ -33,12 +33,6 @@ var (
 		{ID: "4", Name: "IUserService", Signature: "type IUserService interface", Language: "go", Kind: "interface", Path: "api/service.go"},
 		{ID: "5", Name: "Island", Signature: "class Island(BaseModel):", DocComment: "An island on the map.", Language: "py", Kind: "class", Path: "geo/island.py"},
 		{ID: "6", Name: "Setup", Signature: "## Setup", Language: "markdown", Kind: "heading", Path: "README.md"},
-	}
-	ftTestFiles = []FileDoc{
-		{Path: "api/user.go", Language: "go", Content: "package api\n\nfunc getUserData(id string) (*User, error) {\n\treturn db.Find(id)\n}\n"},
-		{Path: "src/user.rs", Language: "rust", Content: "use std::io::Read;\n\npub fn get_user_data(id: &str) -> Result<User> {\n    self.db.find(id)\n}\n"},
-		{Path: "geo/island.py", Language: "python", Content: "class Island(BaseModel):\n    \"\"\"An island on the map.\"\"\"\n"},
-		{Path: "README.md", Language: "markdown", Content: "# Quarry\n\n## Setup\n\nRun getUserData.\n"},
 	}
 )
 
@@ -61,10 +55,7 @@ func fillTestFulltext(t *testing.T, f *Index) {
 	for _, d := range ftTestSymbols {
 		b.AddSymbol(d)
 	}
-	for _, d := range ftTestFiles {
-		b.AddFile(d)
-	}
-	if got, want := b.Size(), len(ftTestSymbols)+len(ftTestFiles); got != want {
+	if got, want := b.Size(), len(ftTestSymbols); got != want {
 		t.Errorf("batch Size() = %d, want %d", got, want)
 	}
 	if err := f.Apply(b); err != nil {
@@ -115,7 +106,6 @@ func TestFulltextSearch(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
 	fillTestFulltext(t, f)
 	symbols := ftTerm(ftFieldDocType, DocSymbol)
-	files := ftTerm(ftFieldDocType, DocFile)
 	tests := []struct {
 		name string
 		q    query.Query
@@ -125,16 +115,12 @@ func TestFulltextSearch(t *testing.T) {
 		{"snake query finds both conventions", ftQueryTokens(FieldName, "rust", "get_user_data"), []string{"s:1", "s:2"}},
 		{"whole word", ftTerm(FieldName, "getuserdata"), []string{"s:1"}},
 		{"language filter", ftAnd(ftQueryTokens(FieldName, "go", "getUserData"), ftTerm(FieldLanguage, "rust")), []string{"s:2"}},
-		{"content of files", ftAnd(ftQueryTokens(ftFieldContent, "go", "getUserData"), files), []string{"f:README.md", "f:api/user.go", "f:src/user.rs"}},
 		{"doc_type symbol", ftAnd(ftTerm(FieldName, "island"), symbols), []string{"s:5"}},
-		{"doc_type file", ftAnd(ftTerm(ftFieldContent, "island"), files), []string{"f:geo/island.py"}},
-		{"python island has no land", ftTerm(ftFieldContent, "land"), nil},
 		{"csharp variant", ftTerm(FieldName, "userservice"), []string{"s:3"}},
-		{"alias resolves to canonical language", ftTerm(FieldLanguage, "python"), []string{"f:geo/island.py", "s:5"}},
+		{"alias resolves to canonical language", ftTerm(FieldLanguage, "python"), []string{"s:5"}},
 		{"unknown language kept as given", ftAnd(ftTerm(FieldLanguage, "markdown"), symbols), []string{"s:6"}},
-		{"rust operator in rust content", ftTerm(ftFieldContent, "::"), []string{"f:src/user.rs"}},
 		{"kind", ftTerm(ftFieldKind, "interface"), []string{"s:3", "s:4"}},
-		{"path", ftTerm(ftFieldPath, "api/user.go"), []string{"f:api/user.go", "s:1"}},
+		{"path", ftTerm(ftFieldPath, "api/user.go"), []string{"s:1"}},
 		{"doc comment", ftTerm(FieldDocComment, "loads"), []string{"s:1"}},
 		{"code body", ftTerm(FieldCodeBody, "find"), []string{"s:1", "s:2"}},
 		// No term vectors: phrases are checked against the stored text by search, not here.
@@ -168,34 +154,33 @@ func TestFulltextCounts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "fulltext")
 	f := openTestFulltext(t, dir)
 	fillTestFulltext(t, f)
-	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
+	ftCheckCounts(t, f, uint64(len(ftTestSymbols)))
 
 	// Re-adding replaces; deleting removes.
 	b := f.NewBatch()
 	b.AddSymbol(ftTestSymbols[0])
 	b.Delete(store.SymbolDocID("2"))
-	b.Delete(store.FileDocID("src/user.rs"))
-	b.Delete(store.FileDocID("no/such/file"))
+	b.Delete(store.SymbolDocID("no-such-symbol"))
 	if err := f.Apply(b); err != nil {
 		t.Fatal(err)
 	}
-	ftCheckCounts(t, f, uint64(len(ftTestSymbols))-1, uint64(len(ftTestFiles))-1)
+	ftCheckCounts(t, f, uint64(len(ftTestSymbols))-1)
 	if got := ftSearch(t, f, ftQueryTokens(FieldName, "go", "getUserData")); !slices.Equal(got, []string{"s:1"}) {
 		t.Errorf("after delete: found %v, want [s:1]", got)
 	}
-	if got := ftSearch(t, f, ftTerm(ftFieldContent, "::")); got != nil {
-		t.Errorf("after delete: :: found %v, want nothing", got)
+	if got := ftSearch(t, f, ftTerm(FieldCodeBody, "find")); !slices.Equal(got, []string{"s:1"}) {
+		t.Errorf("after delete: find found %v, want [s:1]", got)
 	}
 }
 
-func ftCheckCounts(t *testing.T, f *Index, symbols, files uint64) {
+func ftCheckCounts(t *testing.T, f *Index, symbols uint64) {
 	t.Helper()
-	s, fl, err := f.Counts()
-	if err != nil || s != symbols || fl != files {
-		t.Errorf("Counts() = %d, %d, %v, want %d, %d", s, fl, err, symbols, files)
+	s, err := f.Symbols()
+	if err != nil || s != symbols {
+		t.Errorf("Symbols() = %d, %v, want %d", s, err, symbols)
 	}
-	if n, err := f.DocCount(); err != nil || n != symbols+files {
-		t.Errorf("DocCount() = %d, %v, want %d", n, err, symbols+files)
+	if n, err := f.DocCount(); err != nil || n != symbols {
+		t.Errorf("DocCount() = %d, %v, want %d", n, err, symbols)
 	}
 }
 
@@ -218,7 +203,7 @@ func TestFulltextReopen(t *testing.T) {
 		t.Fatalf("reopen: openFulltext = %s, %v, want %s", status, err, Ready)
 	}
 	defer f.Close()
-	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
+	ftCheckCounts(t, f, uint64(len(ftTestSymbols)))
 	if v, err := f.Meta("generation"); err != nil || v != "42" {
 		t.Errorf(`Meta("generation") = %q, %v, want "42"`, v, err)
 	}
@@ -237,11 +222,8 @@ func TestFulltextReopen(t *testing.T) {
 	if im.ScoringModel != "bm25" || im.TypeField != "_type" {
 		t.Errorf("scoring model %q, type field %q, want bm25, _type", im.ScoringModel, im.TypeField)
 	}
-	for typ, want := range map[string]string{"file_rust": "quarry-rust", "symbol_go": "quarry-go", "file_": "quarry-code"} {
-		field := ftFieldContent
-		if strings.HasPrefix(typ, DocSymbol) {
-			field = FieldCodeBody
-		}
+	for typ, want := range map[string]string{"symbol_rust": "quarry-rust", "symbol_go": "quarry-go", "symbol_": "quarry-code"} {
+		field := FieldCodeBody
 		dm := im.TypeMapping[typ]
 		if dm == nil || dm.Properties[field] == nil || len(dm.Properties[field].Fields) != 1 {
 			t.Errorf("mapping of type %s has no %s field", typ, field)
@@ -276,7 +258,7 @@ func TestFulltextStale(t *testing.T) {
 	if err != nil || status != Stale {
 		t.Fatalf("openFulltext = %s, %v, want %s", status, err, Stale)
 	}
-	ftCheckCounts(t, f, 0, 0)
+	ftCheckCounts(t, f, 0)
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -340,9 +322,9 @@ func TestFulltextCorrupt(t *testing.T) {
 				t.Fatalf("openFulltext = %s, %v, want %s", status, err, Corrupt)
 			}
 			defer f.Close()
-			ftCheckCounts(t, f, 0, 0)
+			ftCheckCounts(t, f, 0)
 			fillTestFulltext(t, f)
-			ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
+			ftCheckCounts(t, f, uint64(len(ftTestSymbols)))
 		})
 	}
 }
@@ -367,18 +349,18 @@ func TestFulltextLocked(t *testing.T) {
 		}
 		t.Fatalf("second openFulltext = %s, %v, want %v", status, err, ErrLocked)
 	}
-	ftCheckCounts(t, f, uint64(len(ftTestSymbols)), uint64(len(ftTestFiles)))
+	ftCheckCounts(t, f, uint64(len(ftTestSymbols)))
 }
 
 func TestFulltextBatchError(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
 	b := f.NewBatch()
-	b.AddFile(ftTestFiles[0])
-	b.add("", &ftFileDocument{}) // bleve refuses an empty id
+	b.AddSymbol(ftTestSymbols[0])
+	b.add("", &ftSymbolDocument{}) // bleve refuses an empty id
 	if err := f.Apply(b); err == nil {
 		t.Error("Apply of a batch with an empty id succeeded")
 	}
-	ftCheckCounts(t, f, 0, 0)
+	ftCheckCounts(t, f, 0)
 }
 
 func TestFulltextVersion(t *testing.T) {
@@ -389,7 +371,7 @@ func TestFulltextVersion(t *testing.T) {
 	if v2, _ := Version(); v2 != v1 || !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(v1) {
 		t.Errorf("FulltextVersion() = %q then %q, want the same 16 hex digits", v1, v2)
 	}
-	other := ftOptions{termVectors: map[string]bool{ftFieldContent: true}}
+	other := ftOptions{termVectors: map[string]bool{FieldCodeBody: true}}
 	if v, _ := ftVersion(other); v == v1 {
 		t.Errorf("another mapping has the same version %s", v)
 	}
@@ -437,14 +419,17 @@ func ftBenchRoot() string { return filepath.Join(runtime.GOROOT(), "src", "net",
 // ftBenchLimit bounds the bytes a benchmark corpus reads.
 const ftBenchLimit = 512 << 20
 
+// ftBenchFile is a source file of a benchmark's corpus.
+type ftBenchFile struct{ Path, Language, Content string }
+
 // ftBenchCorpus reads the source files under root whose language is known.
-func ftBenchCorpus(b *testing.B, root string) ([]FileDoc, int) {
+func ftBenchCorpus(b *testing.B, root string) ([]ftBenchFile, int) {
 	b.Helper()
 	reg, err := languages.Default()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var files []FileDoc
+	var files []ftBenchFile
 	total := 0
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || total >= ftBenchLimit {
@@ -459,7 +444,7 @@ func ftBenchCorpus(b *testing.B, root string) ([]FileDoc, int) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		files = append(files, FileDoc{Path: filepath.ToSlash(rel), Language: lang.Name, Content: string(data)})
+		files = append(files, ftBenchFile{Path: filepath.ToSlash(rel), Language: lang.Name, Content: string(data)})
 		total += len(data)
 		return nil
 	})
@@ -477,7 +462,7 @@ var ftBenchDecl = regexp.MustCompile(`^\s*(?:(?:export|pub|public|private|protec
 
 // ftBenchSymbols makes fake symbol documents: one for each line of a file that looks like a
 // declaration, with the comment lines above it and up to 30 lines of body.
-func ftBenchSymbols(files []FileDoc) []SymbolDoc {
+func ftBenchSymbols(files []ftBenchFile) []SymbolDoc {
 	var syms []SymbolDoc
 	for _, f := range files {
 		lines := strings.Split(f.Content, "\n")
@@ -501,21 +486,16 @@ func ftBenchSymbols(files []FileDoc) []SymbolDoc {
 	return syms
 }
 
-// ftBenchDoc is a file or a symbol document.
+// ftBenchDoc is a symbol document.
 type ftBenchDoc struct {
-	file *FileDoc
-	sym  *SymbolDoc
+	sym *SymbolDoc
 }
 
-// ftBenchDocs orders documents as an indexer sends them: each file, then its symbols.
-func ftBenchDocs(files []FileDoc, syms []SymbolDoc) []ftBenchDoc {
+// ftBenchDocs orders documents as an indexer sends them: each file's symbols.
+func ftBenchDocs(files []ftBenchFile, syms []SymbolDoc) []ftBenchDoc {
 	var docs []ftBenchDoc
-	j := 0
-	for i := range files {
-		docs = append(docs, ftBenchDoc{file: &files[i]})
-		for ; j < len(syms) && syms[j].Path == files[i].Path; j++ {
-			docs = append(docs, ftBenchDoc{sym: &syms[j]})
-		}
+	for i := range syms {
+		docs = append(docs, ftBenchDoc{sym: &syms[i]})
 	}
 	return docs
 }
@@ -532,11 +512,7 @@ func ftFill(f *Index, docs []ftBenchDoc, batchSize, workers int) error {
 			b := f.NewBatch()
 			for chunk := range chunks {
 				for _, d := range chunk {
-					if d.file != nil {
-						b.AddFile(*d.file)
-					} else {
-						b.AddSymbol(*d.sym)
-					}
+					b.AddSymbol(*d.sym)
 				}
 				if err := f.Apply(b); err != nil {
 					errs <- err
@@ -603,7 +579,7 @@ func ftBenchCases() []ftBenchCase {
 		{"batch=2000/workers=3", 2000, 3, def},
 		{"batch=2000/workers=2/tv=none", 2000, 2, tv()},
 		{"batch=2000/workers=2/tv=signature", 2000, 2, tv(FieldSignature)},
-		{"batch=2000/workers=2/tv=all", 2000, 2, tv(FieldName, FieldSignature, ftFieldContent)},
+		{"batch=2000/workers=2/tv=all", 2000, 2, tv(FieldName, FieldSignature, FieldCodeBody)},
 		{"batch=2000/workers=2/persisters=2", 2000, 2, persisters},
 		{"batch=2000/workers=2/zap15", 2000, 2, zap15},
 	}
@@ -721,7 +697,7 @@ func TestFulltextKeepsBuildRules(t *testing.T) {
 	if status != Stale {
 		t.Errorf("openFulltext status = %s, want %s", status, Stale)
 	}
-	if n, _, err := w.Counts(); err != nil || n != 0 {
+	if n, err := w.Symbols(); err != nil || n != 0 {
 		t.Errorf("after openFulltext of a stale index: %d symbols, %v; want an empty index", n, err)
 	}
 }

@@ -12,29 +12,29 @@ import (
 )
 
 // Inspect reports the state of the full-text index in dir without changing it: its
-// status (Created meaning there is none) and, when it is ready, its symbol and file
-// document counts. A writer holding the index open gives ErrLocked.
-func Inspect(dir string) (status Status, symbols, files uint64, err error) {
+// status (Created meaning there is none) and, when it is ready, its symbol document count.
+// A writer holding the index open gives ErrLocked.
+func Inspect(dir string) (status Status, symbols uint64, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0 {
-		return Created, 0, 0, nil
+		return Created, 0, nil
 	}
 	version, err := Version()
 	if err != nil {
-		return "", 0, 0, err
+		return "", 0, err
 	}
 	status, err = ftCheck(dir, version)
 	if err != nil || status != Ready {
-		return status, 0, 0, err
+		return status, 0, err
 	}
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": ftLockTimeout})
 	if err != nil {
-		return Corrupt, 0, 0, fmt.Errorf("index: inspect fulltext %s: %w", dir, err)
+		return Corrupt, 0, fmt.Errorf("index: inspect fulltext %s: %w", dir, err)
 	}
 	f := &Index{idx: idx}
 	defer f.Close()
-	symbols, files, err = f.Counts()
-	return Ready, symbols, files, err
+	symbols, err = f.Symbols()
+	return Ready, symbols, err
 }
 
 // OpenReader opens the full-text index in dir read-only, for searching. Unlike

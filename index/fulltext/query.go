@@ -33,12 +33,8 @@ type ftField struct {
 	boost float64
 }
 
-// Fields searched per target: a symbol by its name, signature, doc comment and body; a
-// file by its content.
-var (
-	ftSymbolFields = []ftField{{FieldName, boostName}, {FieldSignature, boostSignature}, {FieldDocComment, boostDocComment}, {FieldCodeBody, boostCodeBody}}
-	ftFileFields   = []ftField{{ftFieldContent, 1}}
-)
+// The fields a symbol is searched by: its name, signature, doc comment and body.
+var ftSymbolFields = []ftField{{FieldName, boostName}, {FieldSignature, boostSignature}, {FieldDocComment, boostDocComment}, {FieldCodeBody, boostCodeBody}}
 
 // Query is one search of the full-text index: every token (any, unless all) in one of
 // fields, within the request's filters.
@@ -77,12 +73,7 @@ type Hit struct {
 }
 
 // fields returns the fields s searches.
-func (s Query) fields() []ftField {
-	if s.DocType == DocSymbol {
-		return ftSymbolFields
-	}
-	return ftFileFields
-}
+func (s Query) fields() []ftField { return ftSymbolFields }
 
 // compile returns the bleve query of s.
 //

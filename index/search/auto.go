@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"path"
 	"strings"
 	"sync"
@@ -102,7 +103,7 @@ func (s *Searcher) auto(ctx context.Context, req Request, q *query.Query, keepTe
 	if err != nil {
 		return nil, false, err
 	}
-	if lineErr != nil {
+	if lineErr != nil && !errors.Is(lineErr, ErrNoContentIndex) { // an old index: its definitions and files still answer, and freshness says why no line does
 		return nil, false, lineErr
 	}
 	if fileErr != nil && fileErr != ErrEmptyQuery {

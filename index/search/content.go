@@ -3,27 +3,16 @@ package search
 import (
 	"bytes"
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/quarrysearch/quarry/index/fulltext"
+	"github.com/quarrysearch/quarry/index/grams"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
-)
-
-// Content search tuning.
-const (
-	// contentRounds is how many times a content search fetches more candidates when
-	// verification rejected too many to fill the limit; each round fetches
-	// contentGrowth times more.
-	contentRounds = 3
-	contentGrowth = 4
-	// minContentFetch is the fewest candidate files fetched; each gives up to
-	// maxContentLinesPerFile lines, and a round that verifies too few fetches more.
-	minContentFetch = 10
 )
 
 // needles returns what a content hit must hold, lower-cased: each quoted phrase as written
@@ -44,48 +33,70 @@ func needles(q *query.Query) []string {
 // (auto's mix), 0 keeps them all, grouped by file: files by their best line, a file's
 // lines best first.
 func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, keepTests bool, want, perFile int) ([]Hit, bool, error) {
-	tokens, err := s.tokens(q, req.Language)
-	if err != nil {
-		return nil, false, err
-	}
 	needles := needles(q)
-	hits, err := s.contentSearch(ctx, req, tokens, needles, true, keepTests, want, perFile)
+	if len(needles) == 0 {
+		return nil, false, ErrEmptyQuery
+	}
+	if len(needles) > maxQueryTokens {
+		return nil, false, badRequest("query", "query has %d words; the most is %d", len(needles), maxQueryTokens)
+	}
+	hits, err := s.contentSearch(ctx, req, needles, true, keepTests, want, perFile)
 	if err != nil || len(hits) > 0 || len(needles) < 2 {
 		return hits, false, err
 	}
-	hits, err = s.contentSearch(ctx, req, tokens, needles, false, keepTests, want, perFile)
+	hits, err = s.contentSearch(ctx, req, needles, false, keepTests, want, perFile)
 	return hits, len(hits) > 0, err
 }
 
-// contentSearch fetches candidate files and verifies them until want lines are found or
-// the candidates run out.
-func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
-	search := fulltext.Query{DocType: fulltext.DocFile, Tokens: tokens, All: all, Filter: filterOf(&req)}
-	fetch := max(want, minContentFetch)
+// Content ranking. The content index finds the files that may hold the needles, in its
+// order (ContentPrior, then path); they are verified in that order until contentRankFiles
+// of them hold the needles (or the candidates run out), and those are ranked by BM25 over
+// the needles' occurrences, weighed by their path's class.
+const (
+	contentRankFiles = 100
+	bm25K1           = 1.2
+	bm25B            = 0.75
+	// contentAvgBytes is the length BM25 normalizes a file's by: about the average
+	// indexed source file (11.5 KB on corpus.sh full).
+	contentAvgBytes = 12 << 10
+)
+
+// contentSearch verifies the content index's candidate files until contentRankFiles of
+// them hold the needles (every one, unless !all), and ranks their lines.
+func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
+	cands, err := s.contentCandidates(ctx, &req, needlesQuery(needles, all))
+	if err != nil {
+		return nil, err
+	}
+	idf := s.needlesIDF(needles, all, len(cands))
+	enough := max(want, contentRankFiles)
 	var hits []Hit
-	for round := 0; round < contentRounds; round++ {
-		found, total, err := s.ft.Search(ctx, search, fetch)
+	files := 0
+	for _, d := range cands {
+		if files >= enough || ctx.Err() != nil {
+			break // out of time: what was found is answered
+		}
+		lang, content, err := s.contents.fileContent(ctx, s.store.Store, d.Path)
 		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
 			return nil, err
 		}
-		hits = hits[:0]
-		for _, d := range found {
-			path := d.ID
-			class := scoring.Classify(path)
-			if req.Tests == TestsExclude && class == scoring.Test {
-				continue
-			}
-			lang, content, err := s.contents.fileContent(ctx, s.store.Store, path)
-			if err != nil {
-				return nil, err
-			}
-			weight := d.Score * scoring.PathWeight(class, keepTests)
-			hits = append(hits, matchLines(content, needles, all, path, lang, class, weight, perFile)...)
+		if content == nil || req.Language != "" && lang != req.Language {
+			continue
 		}
-		if len(hits) >= want || uint64(len(found)) >= total {
-			break
+		class := scoring.Classify(d.Path)
+		found := matchLines(content, needles, all, d.Path, lang, class, 1, perFile)
+		if len(found) == 0 {
+			continue
 		}
-		fetch *= contentGrowth
+		files++
+		score := bm25File(content, needles, idf) * scoring.PathWeight(class, keepTests)
+		for i := range found {
+			found[i].Score *= score
+		}
+		hits = append(hits, found...)
 	}
 	if perFile > 0 {
 		sortHits(hits, nil)
@@ -93,6 +104,62 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, tokens, needl
 		sortGrouped(hits)
 	}
 	return hits, nil
+}
+
+// needlesIDF returns each needle's inverse document frequency among the content index's
+// files: from the candidates of the needle alone (a superset of the files holding it), or
+// of the whole query when it has one needle.
+func (s *Searcher) needlesIDF(needles []string, all bool, candidates int) []float64 {
+	out := make([]float64, len(needles))
+	r, err := s.grams.acquire(s.store.Store)
+	if err != nil {
+		return out
+	}
+	defer s.grams.release(r)
+	n := float64(r.ix.Docs())
+	for i, needle := range needles {
+		df := float64(candidates)
+		if len(needles) > 1 {
+			df = float64(len(r.ix.Candidates(grams.Literal(needle))))
+		}
+		out[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	return out
+}
+
+// bm25File scores a file holding the needles by BM25 over their occurrences (ASCII case
+// folded).
+func bm25File(content []byte, needles []string, idf []float64) float64 {
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(len(content))/contentAvgBytes)
+	score := 0.0
+	for i, n := range needles {
+		tf := float64(countFold(content, n))
+		if tf > 0 {
+			score += idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+		}
+	}
+	return score
+}
+
+// countFold counts the occurrences of needle (lower-case) in content, ignoring the case
+// of ASCII letters (of every letter, when the needle is not ASCII), without overlaps.
+func countFold(content []byte, needle string) int {
+	if needle == "" {
+		return 0
+	}
+	if !isASCII([]string{needle}) {
+		return bytes.Count(bytes.ToLower(content), []byte(needle))
+	}
+	n := 0
+	for from := 0; from < len(content); {
+		i := indexFoldASCII(content[from:], needle)
+		if i < 0 {
+			break
+		}
+		n++
+		from += i + len(needle)
+	}
+	return n
 }
 
 // sortGrouped orders content hits grouped by file: files by their best line, then by

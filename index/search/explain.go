@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
+	"github.com/quarrysearch/quarry/index/grams"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/tokenizer"
@@ -21,12 +22,17 @@ type Plan struct {
 	Steps []PlanStep // one per target searched
 }
 
-// PlanStep is the full-text query one target runs.
+// PlanStep is the full-text or content index query one target runs.
 type PlanStep struct {
-	Target   Target
-	Tokens   []string // the query tokens, by the rules the index was built with
-	Fulltext string   // the bleve query as JSON, all tokens required; "" when the target matches paths
+	Target Target
+	Tokens []string // the query tokens, by the rules the index was built with (content: the needles)
+	// Fulltext is the bleve query as JSON, all tokens required (definitions), the content
+	// index's query (content, and files with content:), "" when the target matches paths.
+	Fulltext string
 }
+
+// contentPlan prints a content index query for a plan.
+func contentPlan(q *grams.Query) string { return "content index: " + q.String() }
 
 // Explain returns the plan of req without running it.
 func (s *Searcher) Explain(req Request) (*Plan, error) {
@@ -43,17 +49,17 @@ func (s *Searcher) Explain(req Request) (*Plan, error) {
 	}
 	for _, t := range targets {
 		step := PlanStep{Target: t}
-		if t != TargetFiles {
+		switch t {
+		case TargetDefinitions:
 			tokens, err := s.tokens(req.Query, req.Language)
 			if err != nil {
 				return nil, err
 			}
-			docType := fulltext.DocSymbol
-			if t == TargetContent {
-				docType = fulltext.DocFile
-			}
 			step.Tokens = tokens
-			step.Fulltext = fulltext.Query{DocType: docType, Tokens: tokens, All: true, Filter: filterOf(&req)}.Explain()
+			step.Fulltext = fulltext.Query{DocType: fulltext.DocSymbol, Tokens: tokens, All: true, Filter: filterOf(&req)}.Explain()
+		case TargetContent:
+			step.Tokens = needles(req.Query)
+			step.Fulltext = contentPlan(needlesQuery(step.Tokens, true))
 		}
 		p.Steps = append(p.Steps, step)
 	}
@@ -114,15 +120,16 @@ func explainExpr(req Request, tokens func(string) []string) *Plan {
 		}
 	}
 	for _, t := range targets {
-		docType := fulltext.DocSymbol
-		if t != TargetDefinitions {
-			docType = fulltext.DocFile
-		}
 		if t == TargetFiles && len(query.Leaves(req.Expr, "content")) == 0 {
 			p.Steps = append(p.Steps, PlanStep{Target: t})
 			continue
 		}
-		e := fulltext.CompileExpr(req.Expr, docType, req.Case, tokens, nil)
+		if t != TargetDefinitions {
+			p.Steps = append(p.Steps, PlanStep{Target: t, Fulltext: contentPlan(exprGrams(req.Expr, req.Case, t != TargetFiles)),
+				Tokens: []string{"(candidates verified against the stored text)"}})
+			continue
+		}
+		e := fulltext.CompileExpr(req.Expr, fulltext.DocSymbol, req.Case, tokens, nil)
 		step := PlanStep{Target: t, Fulltext: e.Explain()}
 		if !e.Exact || t != TargetDefinitions {
 			step.Tokens = []string{"(candidates verified against the stored text)"}

@@ -1,10 +1,11 @@
 package search
 
-// Searching with a query-language expression (Request.Expr): each target compiles the
-// expression into a full-text query that finds candidates (fulltext.CompileExpr), then
-// verifies every candidate against the expression with the stored text (matcher.go)
-// unless the full-text query was exact. Content is complete: every matching line of every
-// file, in pages (Request.Offset).
+// Searching with a query-language expression (Request.Expr): definitions compile the
+// expression into a full-text query that finds candidates (fulltext.CompileExpr), content
+// and files that read the text into a content index query (exprGrams); every candidate
+// is verified against the expression with the stored text (matcher.go) unless the
+// full-text query was exact. Content is complete: every matching line of every file, in
+// pages (Request.Offset).
 
 import (
 	"context"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
+	"github.com/quarrysearch/quarry/index/grams"
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/scoring"
@@ -143,75 +145,39 @@ type exprFile struct {
 	score      float64
 }
 
-// exprCandidates lists the candidate files of an expression in a fixed order, fetching
-// more from the full-text index as they are consumed: best full-text score first, then by
-// path, so the files of one page are a prefix of those of the next (paging never skips or
-// repeats a file). Without anything the full-text index can look up, every indexed file is
-// a candidate, by path.
+// exprCandidates lists the candidate files of an expression in a fixed order, the content
+// index's (ContentPrior, then path), so the files of one page are a prefix of those of the
+// next (paging never skips or repeats a file). With nothing the content index can look
+// up, every indexed file is a candidate.
 type exprCandidates struct {
-	s        *Searcher
-	req      Request
-	ft       fulltext.ExprQuery
-	all      bool // every indexed file
-	files    []exprFile
-	fetched  int    // documents asked of the full-text index so far
-	total    uint64 // documents matching
-	complete bool   // files holds every candidate
+	s     *Searcher
+	req   Request
+	q     *grams.Query
+	files []exprFile
+	done  bool // files holds every candidate
 }
 
-// minExprFiles is the fewest candidate files fetched at a time.
-const minExprFiles = 64
-
-func (s *Searcher) exprCandidates(req Request) *exprCandidates {
-	c := &exprCandidates{s: s, req: req, ft: compileRequest(&req, fulltext.DocFile, s.exprTokens(req), s.ft)}
-	c.all = c.ft.MatchesAll()
-	return c
+func (s *Searcher) exprCandidates(req Request, bare bool) *exprCandidates {
+	return &exprCandidates{s: s, req: req, q: exprGrams(req.Expr, req.Case, bare)}
 }
 
-// next returns the i-th candidate, fetching more when needed (want: how many are likely
-// needed in all); ok is false past the last.
-func (c *exprCandidates) next(ctx context.Context, i, want int) (exprFile, bool, error) {
-	for i >= len(c.files) {
-		if c.complete {
-			return exprFile{}, false, nil
-		}
-		if err := c.fetch(ctx, max(want, c.fetched*4, minExprFiles)); err != nil {
+// next returns the i-th candidate; ok is false past the last.
+func (c *exprCandidates) next(ctx context.Context, i int) (exprFile, bool, error) {
+	if !c.done {
+		docs, err := c.s.contentCandidates(ctx, &c.req, c.q)
+		if err != nil {
 			return exprFile{}, false, err
 		}
+		c.files = make([]exprFile, len(docs))
+		for k, d := range docs {
+			c.files[k] = exprFile{path: d.Path, score: 1}
+		}
+		c.done = true
+	}
+	if i >= len(c.files) {
+		return exprFile{}, false, nil
 	}
 	return c.files[i], true, nil
-}
-
-func (c *exprCandidates) fetch(ctx context.Context, size int) error {
-	if c.all {
-		paths, err := c.s.loadPaths(ctx)
-		if err != nil {
-			return err
-		}
-		for _, e := range paths {
-			if c.s.admitsTests(c.req, e.path) {
-				c.files = append(c.files, exprFile{path: e.path, lang: e.lang, score: 1})
-			}
-		}
-		c.complete = true
-		return nil
-	}
-	size = min(size, maxExprCandidates)
-	if c.ft.DocType == fulltext.DocSymbol {
-		ctx = fulltext.WithBM25(ctx, c.s.bm25.Get(c.s.store.Store, c.s.ft))
-	}
-	found, total, err := c.s.ft.SearchExpr(ctx, c.ft, size)
-	if err != nil {
-		return err
-	}
-	for _, d := range found[min(c.fetched, len(found)):] {
-		if c.s.admitsTests(c.req, d.ID) {
-			c.files = append(c.files, exprFile{path: d.ID, lang: c.s.LanguageOf(d.ID), score: d.Score})
-		}
-	}
-	c.fetched, c.total = len(found), total
-	c.complete = uint64(len(found)) >= total || size >= maxExprCandidates
-	return nil
 }
 
 // exprContent returns matching lines of req.Expr from the offset-th on, up to want, with at
@@ -222,13 +188,13 @@ func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool,
 	if err != nil {
 		return nil, false, err
 	}
-	cands := s.exprCandidates(req)
+	cands := s.exprCandidates(req, true)
 	var hits []Hit
 	for i := 0; ; i++ {
 		if !budgetLeft(ctx) {
 			return cut(hits, offset), true, nil
 		}
-		f, ok, err := cands.next(ctx, i, offset+want)
+		f, ok, err := cands.next(ctx, i)
 		if err != nil {
 			if ctx.Err() != nil {
 				return cut(hits, offset), true, nil
@@ -245,7 +211,7 @@ func (s *Searcher) exprContent(ctx context.Context, req Request, keepTests bool,
 			}
 			return nil, false, err
 		}
-		if content == nil || !m.file(f.path, lang, content) {
+		if content == nil || req.Language != "" && lang != req.Language || !m.file(f.path, lang, content) {
 			continue
 		}
 		lines := m.lines(content)
@@ -284,9 +250,9 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 	readsText := len(query.Leaves(req.Expr, "content")) > 0
 	var cands []exprFile
 	if readsText {
-		c := s.exprCandidates(req)
+		c := s.exprCandidates(req, false)
 		for i := 0; ; i++ {
-			f, ok, err := c.next(ctx, i, maxExprCandidates)
+			f, ok, err := c.next(ctx, i)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, true, nil
@@ -318,7 +284,10 @@ func (s *Searcher) exprPaths(ctx context.Context, req Request, keepTests bool, o
 		}
 		var content []byte
 		if readsText {
-			if _, content, err = s.contents.fileContent(ctx, s.store.Store, f.path); err != nil || content == nil {
+			if f.lang, content, err = s.contents.fileContent(ctx, s.store.Store, f.path); err != nil || content == nil {
+				continue
+			}
+			if req.Language != "" && f.lang != req.Language {
 				continue
 			}
 		}

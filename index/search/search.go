@@ -6,8 +6,9 @@ package search
 //
 //	definitions  symbol documents: each query token must match name^5, signature^3,
 //	             doc_comment^2 or code_body^1; exact name matches of definition kinds first
-//	content      file documents: each query token must match content; every candidate is
-//	             verified against the stored text, and the answers are its matching lines
+//	content      the content index (index/grams) finds the files that may hold the words;
+//	             each is verified against the stored text, and the answers are its matching
+//	             lines
 //	files        the paths of the indexed files: file names and path fragments
 //	auto         all three, in one ranking shaped by what the query looks like
 
@@ -192,7 +193,11 @@ type Searcher struct {
 	pathsErr  error
 
 	contents *contentCache // file text read by expression searches
-	bm25     fulltext.BM25 // the field lengths of symbol documents
+	grams    gramsHolder   // the content index
+
+	langsOnce sync.Once
+	langs     map[string]string // the stored language of every indexed file, by path
+	bm25      fulltext.BM25     // the field lengths of symbol documents
 }
 
 // rows is the store as a searcher reads it: the reads that complete hits are its methods.

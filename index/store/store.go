@@ -313,6 +313,16 @@ func (s *Store) DropSecondaryIndexes(ctx context.Context) error {
 // Path returns the file the store lives in.
 func (s *Store) Path() string { return s.path }
 
+// MetaGrams is the meta key holding the manifest of the content index (index/grams): the
+// segments that answer for the files the store holds, with their deleted documents. It is
+// written in the transaction that clears the file documents those segments took from the
+// pending log, so the two never disagree.
+const MetaGrams = "grams"
+
+// GramsDir returns the directory of the content index's segments, beside the store's file:
+// a forced run's rebuild moves both at once.
+func (s *Store) GramsDir() string { return filepath.Join(filepath.Dir(s.path), "grams") }
+
 // Close closes the store.
 func (s *Store) Close() error {
 	s.stmtMu.Lock()

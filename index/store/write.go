@@ -47,6 +47,7 @@ var batchStatements = map[string]string{
 	"symbol":       `INSERT OR IGNORE INTO symbols(id, file, name, kind, language, start_line, start_column, end_line, end_column, start_byte, end_byte, signature, doc_comment, visibility, parent_id, metadata) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"pending":      `INSERT OR IGNORE INTO fulltext_pending(doc_id) VALUES(?)`,
 	"clear":        `DELETE FROM fulltext_pending WHERE doc_id = ?`,
+	"setMeta":      `INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)`,
 	"symbolIDs":    `SELECT id FROM symbols WHERE file = ?`,
 	"touch":        `UPDATE files SET mtime = ?, size = ? WHERE path = ?`,
 	"delFile":      `DELETE FROM files WHERE path = ?`,
@@ -427,6 +428,9 @@ func (b *Batch) ClearPending(docIDs []string) error {
 	}
 	return nil
 }
+
+// SetMeta sets a meta key in the batch's transaction.
+func (b *Batch) SetMeta(key, value string) error { return b.exec("setMeta", key, value) }
 
 // Touched returns the full-text documents the batch changed.
 func (b *Batch) Touched() []string { return b.touched }
