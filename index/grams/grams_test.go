@@ -30,10 +30,10 @@ func TestQueryGrams(t *testing.T) {
 		{"ABC", []uint32{gramKey('a', 'b', 'c')}},
 		{"aBcD", []uint32{gramKey('a', 'b', 'c'), gramKey('b', 'c', 'd')}},
 		{"abab", []uint32{gramKey('a', 'b', 'a'), gramKey('b', 'a', 'b')}},
-		{"é", nil},                                 // two UTF-8 bytes
-		{"aéb", nil},                               // every trigram holds a byte >= 0x80
+		{"é", nil},   // two UTF-8 bytes
+		{"aéb", nil}, // every trigram holds a byte >= 0x80
 		{"xéyzw", []uint32{gramKey('y', 'z', 'w')}}, // only the ASCII one
-		{"[@`", []uint32{gramKey('[', '@', '`')}},  // bytes next to the letters are not folded
+		{"[@`", []uint32{gramKey('[', '@', '`')}},   // bytes next to the letters are not folded
 	} {
 		if got := queryGrams(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("queryGrams(%q) = %x, want %x", c.in, got, c.want)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -204,6 +205,7 @@ func (ix *Index) Candidates(q *Query) []Doc {
 		return nil
 	}
 	lists := make([][]Doc, 0, len(ix.segs))
+	total := 0
 	for _, s := range ix.segs {
 		bm := s.seg.Match(q)
 		if s.deleted != nil {
@@ -212,13 +214,9 @@ func (ix *Index) Candidates(q *Query) []Doc {
 		if bm.IsEmpty() {
 			continue
 		}
-		docs := make([]Doc, 0, bm.GetCardinality())
-		it := bm.Iterator()
-		for it.HasNext() {
-			d := it.Next()
-			docs = append(docs, Doc{Path: s.seg.Path(d), Prior: s.seg.Prior(d)})
-		}
+		docs := s.seg.docsOf(bm)
 		lists = append(lists, docs)
+		total += len(docs)
 	}
 	switch len(lists) {
 	case 0:
@@ -227,18 +225,18 @@ func (ix *Index) Candidates(q *Query) []Doc {
 		return lists[0]
 	}
 	// Keep the last segment's document of a path, then merge the lists.
-	seen := map[string]bool{}
+	seen := make(map[string]struct{}, total)
 	for i := len(lists) - 1; i >= 0; i-- {
 		out := lists[i][:0]
 		for _, d := range lists[i] {
-			if !seen[d.Path] {
-				seen[d.Path] = true
+			if _, dup := seen[d.Path]; !dup {
+				seen[d.Path] = struct{}{}
 				out = append(out, d)
 			}
 		}
 		lists[i] = out
 	}
-	return mergeDocs(lists)
+	return mergeDocs(lists, total)
 }
 
 // compareDocs orders documents by (prior, path).
@@ -250,11 +248,7 @@ func compareDocs(a, b Doc) int {
 }
 
 // mergeDocs merges lists sorted by (prior, path) into one.
-func mergeDocs(lists [][]Doc) []Doc {
-	n := 0
-	for _, l := range lists {
-		n += len(l)
-	}
+func mergeDocs(lists [][]Doc, n int) []Doc {
 	out := make([]Doc, 0, n)
 	for {
 		best := -1
@@ -271,6 +265,33 @@ func mergeDocs(lists [][]Doc) []Doc {
 	}
 }
 
+// docsOf returns the documents of bm, their paths copied in one allocation.
+func (s *Segment) docsOf(bm *roaring.Bitmap) []Doc {
+	n := int(bm.GetCardinality())
+	docs := make([]Doc, n)
+	var b strings.Builder
+	size := 0
+	it := bm.Iterator()
+	for i := 0; it.HasNext(); i++ {
+		d := it.Next()
+		p := s.pathBytes(d)
+		docs[i] = Doc{Prior: s.Prior(d), Path: unsafeString(p)} // for now: the mapped bytes
+		size += len(p)
+	}
+	b.Grow(size)
+	for i := range docs {
+		b.WriteString(docs[i].Path)
+	}
+	all := b.String()
+	off := 0
+	for i := range docs {
+		l := len(docs[i].Path)
+		docs[i].Path = all[off : off+l]
+		off += l
+	}
+	return docs
+}
+
 // Paths yields every live document, segment by segment (not in one order). Use it as an
 // iterator: for d := range ix.Paths { ... }.
 func (ix *Index) Paths(yield func(Doc) bool) {
@@ -285,3 +306,7 @@ func (ix *Index) Paths(yield func(Doc) bool) {
 		}
 	}
 }
+
+// unsafeString returns b as a string without a copy: only while b lives and does not
+// change (docsOf copies what it makes this way before returning).
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

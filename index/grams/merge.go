@@ -59,6 +59,7 @@ func mergeSegments(dir, name string, in []*wseg) (SegmentInfo, error) {
 		return SegmentInfo{}, err
 	}
 	cur := make([]int, len(in)) // each input's next directory entry
+	scratch := make([]uint64, (len(refs)+63)/64)
 	var list, docs []uint32
 	for {
 		k, any := uint32(0), false
@@ -94,7 +95,9 @@ func mergeSegments(dir, name string, in []*wseg) (SegmentInfo, error) {
 		if len(list) == 0 {
 			continue
 		}
-		slices.Sort(list) // each input's part is increasing already
+		if len(in) > 1 {
+			sortDocs(list, scratch) // each input's part is increasing already
+		}
 		if err := w.writePosting(k, list); err != nil {
 			return SegmentInfo{}, err
 		}

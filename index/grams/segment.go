@@ -22,7 +22,7 @@ const (
 	headerLen = 128
 	// smallMax is the most documents a posting holds as a varint list rather than a roaring
 	// bitmap (see the package comment for the measurement).
-	smallMax = 8
+	smallMax = 32
 	// blockSize is the span of postings bytes each block CRC covers.
 	blockSize = 64 << 10
 	// maxDocs is the most documents a segment holds.

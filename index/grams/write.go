@@ -2,7 +2,6 @@ package grams
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-
-	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // SegmentInfo describes a segment file Write or a merge wrote.
@@ -39,8 +36,6 @@ type segWriter struct {
 	keys      []uint32 // the directory: keys and posting offsets
 	offs      []uint32
 	buf       []byte
-	bm        *roaring.Bitmap
-	rb        bytes.Buffer
 }
 
 // createSegment starts writing the segment dir/name in a temporary file of dir.
@@ -52,7 +47,7 @@ func createSegment(dir, name string) (*segWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("grams: write segment %s: %w", name, err)
 	}
-	w := &segWriter{dir: dir, name: name, f: f, bw: bufio.NewWriterSize(f, 1<<20), bm: roaring.New()}
+	w := &segWriter{dir: dir, name: name, f: f, bw: bufio.NewWriterSize(f, 1<<20)}
 	w.h.smallMax = smallMax
 	w.h.blockSize = blockSize
 	var zero [headerLen]byte
@@ -123,14 +118,7 @@ func (w *segWriter) writePosting(key uint32, docs []uint32) error {
 			prev = d + 1
 		}
 	} else {
-		w.bm.Clear()
-		w.bm.AddMany(docs)
-		w.bm.RunOptimize()
-		w.rb.Reset()
-		if _, err := w.bm.WriteTo(&w.rb); err != nil {
-			return err
-		}
-		buf = append(buf, w.rb.Bytes()...)
+		buf = appendRoaring(buf, docs)
 	}
 	w.buf = buf
 	w.writePost(buf)
