@@ -2,7 +2,10 @@ package grams
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -99,4 +102,87 @@ func BenchmarkCandidates(b *testing.B) {
 		}
 		ix.Close()
 	}
+}
+
+// BenchmarkMerge measures merging segments without the text: the first 40 MB of Go's
+// sources written in segments of FlushBytes = 4 MiB (about 10), merged into one by Compact.
+func BenchmarkMerge(b *testing.B) {
+	files := goCorpus(b, 40<<20)
+	defer setFlush(4 << 20)()
+	dir := b.TempDir()
+	w, err := NewWriter(dir, Manifest{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	total := int64(0)
+	for _, f := range files {
+		w.Put(f.path, f.prior, f.content)
+		total += int64(len(f.content))
+	}
+	m, err := w.Finish()
+	w.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := int64(0)
+	for _, e := range m.Segments {
+		in += e.Bytes
+	}
+	b.SetBytes(total)
+	b.ResetTimer()
+	var out Manifest
+	for b.Loop() {
+		w, err := NewWriter(dir, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Compact()
+		out, err = w.Finish()
+		w.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		Clean(dir, Manifest{Segments: append(slices.Clone(m.Segments), out.Segments...)})
+		os.Remove(filepath.Join(dir, out.Segments[0].Name))
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(m.Segments)), "segments")
+	b.ReportMetric(float64(in)/(1<<20), "inMiB")
+	b.ReportMetric(float64(out.Segments[0].Bytes)/(1<<20), "outMiB")
+}
+
+// BenchmarkOpen measures OpenSegment of the segment of the first 40 MB of Go's sources
+// (its header, documents and directory checked), and the first query on a fresh open (its
+// posting blocks' CRCs checked).
+func BenchmarkOpen(b *testing.B) {
+	files := goCorpus(b, 40<<20)
+	dir := b.TempDir()
+	bl := NewBuilder()
+	for _, f := range files {
+		bl.Add(f.path, f.prior, f.content)
+	}
+	if _, err := bl.Write(dir, "s.qg"); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.qg")
+	b.Run("open", func(b *testing.B) {
+		for b.Loop() {
+			s, err := OpenSegment(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+		}
+	})
+	b.Run("open+query", func(b *testing.B) {
+		for b.Loop() {
+			s, err := OpenSegment(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Match(And(Literal("return"), Literal("mutex")))
+			s.Close()
+		}
+	})
 }

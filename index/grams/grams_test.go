@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // corpusBytes is the size of the GOROOT sample the superset tests index: smaller under the
@@ -341,13 +343,64 @@ func TestMatchAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bm := s.Match(Literal("return"))
-	want := bm.GetCardinality()
-	if want < 10 {
-		t.Fatalf("return in %d files", want)
+	queries := []*Query{
+		Literal("return"), Literal("ret"), Everything(), Or(Literal("return"), Literal("func")),
+		And(Literal("return"), Or(Literal("func"), Literal("zzzzz"))), Or(Literal("package"), Literal("qqqqq")),
+	}
+	var bms []*roaring.Bitmap
+	var want [][]uint32
+	for _, q := range queries {
+		bm := s.Match(q)
+		if bm.GetCardinality() < 10 {
+			t.Fatalf("%s in %d files", q, bm.GetCardinality())
+		}
+		bms = append(bms, bm)
+		want = append(want, bm.ToArray())
 	}
 	s.Close()
-	if got := bm.GetCardinality(); got != want || len(bm.ToArray()) != int(want) {
-		t.Fatalf("after Close: %d, want %d", got, want)
+	// Reading a bitmap that still pointed into the unmapped file would fault.
+	for i, bm := range bms {
+		if got := bm.ToArray(); !slices.Equal(got, want[i]) {
+			t.Fatalf("%s after Close: %d documents, want %d", queries[i], len(got), len(want[i]))
+		}
+		bm.Add(1 << 20) // and they are the caller's to change
+	}
+}
+
+// TestConcurrentQueries: an Index answers queries from several goroutines at once (the
+// lazy checks of posting blocks and the prior groups of Find are shared), each answer the
+// one a lone query gives.
+func TestConcurrentQueries(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	files := synthCorpus(r, 300)
+	m := newModel(files)
+	ix, _, _ := writeIndex(t, files, 4<<10)
+	var queries []*Query
+	for range 50 {
+		queries = append(queries, m.randomExpr(r, 2).query())
+	}
+	// The answers of a fresh index, before any block was checked, against a used one's.
+	fresh, _, _ := writeIndex(t, files, 4<<10)
+	want := make([][]Doc, len(queries))
+	for i, q := range queries {
+		want[i] = ix.Candidates(q)
+	}
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for k := range queries {
+				i := (k + g*13) % len(queries)
+				if got := fresh.Candidates(queries[i]); !slices.Equal(got, want[i]) {
+					errs <- fmt.Errorf("%s: %d candidates, want %d", queries[i], len(got), len(want[i]))
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
