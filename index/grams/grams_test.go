@@ -404,3 +404,71 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchAfterCloseContainers: the same with 70,000 documents, so that postings and
+// answers hold every kind of roaring container (arrays, bitmaps, runs, a full one) in
+// several containers of 65,536 documents, and each And and Or of them.
+func TestMatchAfterCloseContainers(t *testing.T) {
+	dir := t.TempDir()
+	b := NewBuilder()
+	const n = 70000
+	for i := range n {
+		var sb strings.Builder
+		sb.WriteString("everywhere ")
+		if i%2 == 0 {
+			sb.WriteString("evenDoc ")
+		}
+		if i%1000 == 0 {
+			sb.WriteString("rareDoc ")
+		}
+		if 10000 <= i && i < 20000 || 66000 <= i && i < 67000 {
+			sb.WriteString("blockDoc ")
+		}
+		b.Add(fmt.Sprintf("d%06d", i), 0, []byte(sb.String()))
+	}
+	if _, err := b.Write(dir, "s.qg"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSegment(filepath.Join(dir, "s.qg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lits := []*Query{Literal("everywhere"), Literal("evenDoc"), Literal("rareDoc"), Literal("blockDoc")}
+	want := func(q int, i int) bool {
+		return [](func(int) bool){
+			func(int) bool { return true },
+			func(i int) bool { return i%2 == 0 },
+			func(i int) bool { return i%1000 == 0 },
+			func(i int) bool { return 10000 <= i && i < 20000 || 66000 <= i && i < 67000 },
+		}[q](i)
+	}
+	type check struct {
+		q    *Query
+		want func(int) bool
+	}
+	var checks []check
+	for a := range lits {
+		checks = append(checks, check{lits[a], func(i int) bool { return want(a, i) }})
+		for c := range lits {
+			checks = append(checks,
+				check{And(lits[a], lits[c]), func(i int) bool { return want(a, i) && want(c, i) }},
+				check{Or(lits[a], lits[c]), func(i int) bool { return want(a, i) || want(c, i) }})
+		}
+	}
+	var bms []*roaring.Bitmap
+	for _, c := range checks {
+		bms = append(bms, s.Match(c.q))
+	}
+	s.Close()
+	for k, c := range checks {
+		got := bms[k]
+		for i := range n {
+			if got.Contains(uint32(i)) != c.want(i) {
+				t.Fatalf("%s: document %d: %v", c.q, i, got.Contains(uint32(i)))
+			}
+		}
+		if got.GetCardinality() > n {
+			t.Fatalf("%s: %d documents", c.q, got.GetCardinality())
+		}
+	}
+}

@@ -232,8 +232,8 @@ func (s *Segment) Close() error {
 	return err
 }
 
-// Name returns the path the segment was opened from.
-func (s *Segment) Name() string { return s.path }
+// File returns the path of the file the segment was opened from.
+func (s *Segment) File() string { return s.path }
 
 // Size returns the file's size in bytes.
 func (s *Segment) Size() int64 { return int64(len(s.data)) }
