@@ -22,8 +22,9 @@ type file struct {
 }
 
 var (
-	goCorpusOnce sync.Once
-	goCorpusAll  []file
+	goCorpusMu    sync.Mutex
+	goCorpusPaths []string // the .go files of GOROOT/src in lexical order, walked once
+	goCorpusFiles []file   // the first of them, read
 )
 
 // goCorpus returns the first maxBytes of .go files under GOROOT/src (walked in lexical
@@ -31,43 +32,45 @@ var (
 // 0), or skips the test when GOROOT has no sources.
 func goCorpus(tb testing.TB, maxBytes int64) []file {
 	tb.Helper()
-	goCorpusOnce.Do(func() {
-		root := filepath.Join(runtime.GOROOT(), "src")
-		total := int64(0)
+	goCorpusMu.Lock()
+	defer goCorpusMu.Unlock()
+	root := filepath.Join(runtime.GOROOT(), "src")
+	if goCorpusPaths == nil {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || total >= 128<<20 {
-				return filepath.SkipDir
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+				goCorpusPaths = append(goCorpusPaths, p)
 			}
-			if d.IsDir() || !strings.HasSuffix(p, ".go") {
-				return nil
+			return nil
+		})
+	}
+	total := int64(0)
+	for i := 0; total < maxBytes; i++ {
+		if i == len(goCorpusFiles) {
+			if i == len(goCorpusPaths) {
+				break
 			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil
-			}
+			p := goCorpusPaths[i]
+			b, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(root, p)
 			prior := uint8(0)
 			if strings.HasSuffix(p, "_test.go") || strings.Contains(rel, "testdata") {
 				prior = 1
 			}
-			goCorpusAll = append(goCorpusAll, file{path: filepath.ToSlash(rel), prior: prior, content: b})
-			total += int64(len(b))
-			return nil
-		})
-	})
-	var out []file
-	total := int64(0)
-	for _, f := range goCorpusAll {
-		if total >= maxBytes {
-			break
+			goCorpusFiles = append(goCorpusFiles, file{path: filepath.ToSlash(rel), prior: prior, content: b})
 		}
-		out = append(out, f)
-		total += int64(len(f.content))
+		total += int64(len(goCorpusFiles[i].content))
 	}
 	if total < maxBytes/2 {
 		tb.Skipf("GOROOT/src holds %d bytes of .go files, want %d", total, maxBytes)
 	}
-	return out
+	n := int64(0)
+	for i, f := range goCorpusFiles {
+		if n >= maxBytes {
+			return goCorpusFiles[:i:i]
+		}
+		n += int64(len(f.content))
+	}
+	return goCorpusFiles[:len(goCorpusFiles):len(goCorpusFiles)]
 }
 
 // synthCorpus returns small documents meant to catch edge cases: mixed case, UTF-8 (whose

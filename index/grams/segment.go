@@ -102,6 +102,8 @@ func parseHeader(b []byte, size uint64) (header, error) {
 		return h, fmt.Errorf("%w: %d bytes, the header says %d (truncated?)", ErrCorrupt, size, h.size)
 	case h.docs > maxDocs || h.smallMax != smallMax || h.blockSize != blockSize:
 		return h, fmt.Errorf("%w: bad counts in the header", ErrCorrupt)
+	case h.docsOff > size || h.docsLen > size || h.postLen > size || h.dirLen > size || h.crcLen > size:
+		return h, fmt.Errorf("%w: sections out of place", ErrCorrupt) // and the sums below cannot overflow
 	case h.docsOff != headerLen || h.postOff != h.docsOff+h.docsLen || h.dirOff != h.postOff+h.postLen ||
 		h.crcOff != h.dirOff+h.dirLen || h.size != h.crcOff+h.crcLen || h.size < h.docsOff:
 		return h, fmt.Errorf("%w: sections out of place", ErrCorrupt)

@@ -1,7 +1,9 @@
 package grams
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -658,4 +660,51 @@ func TestModes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestForgedHeaders: headers whose CRC is right but whose counts and offsets are random
+// (as no writer makes them) are refused or read safely, never a panic.
+func TestForgedHeaders(t *testing.T) {
+	dir := t.TempDir()
+	b := NewBuilder()
+	for i := range 50 {
+		b.Add(fmt.Sprintf("f%d", i), uint8(i%3), []byte(strings.Repeat(fmt.Sprintf("word%d ", i), 20)))
+	}
+	if _, err := b.Write(dir, "s.qg"); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(filepath.Join(dir, "s.qg"))
+	r := rand.New(rand.NewPCG(21, 22))
+	opened := 0
+	for range 2000 {
+		d := slices.Clone(good)
+		for range 1 + r.IntN(3) {
+			field := 16 + 4*r.IntN(27) // a uint32 of the counts, sections or CRCs
+			var v uint32
+			switch r.IntN(3) {
+			case 0:
+				v = r.Uint32()
+			case 1:
+				v = uint32(r.IntN(len(good) + 10))
+			default:
+				v = binary.LittleEndian.Uint32(d[field:]) + uint32(r.IntN(9)) - 4
+			}
+			binary.LittleEndian.PutUint32(d[field:], v)
+		}
+		binary.LittleEndian.PutUint32(d[124:], crc32.Checksum(d[:124], castagnoli))
+		p := filepath.Join(dir, "forged.qg")
+		os.WriteFile(p, d, 0o600)
+		s, err := OpenSegment(p)
+		if err != nil {
+			continue
+		}
+		opened++
+		s.Match(Or(Literal("word1"), Literal("word22 w")))
+		s.Find("f3")
+		for d := range uint32(s.Docs()) {
+			s.Path(d)
+		}
+		s.Close()
+	}
+	t.Logf("%d of 2000 forged headers opened", opened)
 }
