@@ -1,0 +1,5 @@
+//go:build race
+
+package grams
+
+const raceEnabled = true
