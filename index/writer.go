@@ -221,7 +221,7 @@ func (ix *Writer) openGrams(ctx context.Context, empty bool, pending []string) e
 		if err != nil {
 			return err
 		}
-		if err := w.Put(path, search.ContentPrior(path), content); err != nil {
+		if err := w.Put(path, search.ContentPrior(path, len(content)), content); err != nil {
 			return err
 		}
 	}
@@ -329,7 +329,7 @@ func (ix *Writer) Finish(ctx context.Context) error {
 func (ix *Writer) finishGrams(ctx context.Context) error {
 	if ix.gramsRebuild {
 		err := ix.store.FileDocs(ctx, func(path, _ string, content []byte) error {
-			return ix.grams.Put(path, search.ContentPrior(path), content)
+			return ix.grams.Put(path, search.ContentPrior(path, len(content)), content)
 		})
 		if err != nil {
 			return err
@@ -490,7 +490,7 @@ func (b *WriteBatch) Put(rec *store.FileRecord) error {
 		if rec.Skipped != "" {
 			err = b.ix.grams.Delete(rec.Path)
 		} else {
-			err = b.ix.grams.Put(rec.Path, search.ContentPrior(rec.Path), rec.Content)
+			err = b.ix.grams.Put(rec.Path, search.ContentPrior(rec.Path, len(rec.Content)), rec.Content)
 		}
 		if err != nil {
 			return err

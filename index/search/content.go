@@ -49,31 +49,48 @@ func (s *Searcher) content(ctx context.Context, req Request, q *query.Query, kee
 }
 
 // Content ranking. The content index finds the files that may hold the needles, in its
-// order (ContentPrior, then path); they are verified in that order until contentRankFiles
-// of them hold the needles (or the candidates run out), and those are ranked by BM25 over
-// the needles' occurrences, weighed by their path's class.
+// order (ContentPrior: class, then size; then path). They are verified in that order and
+// ranked in blocks: each run of contentBlockFiles files holding the needles is ordered by
+// BM25 over the needles' occurrences times its path's weight, and the blocks follow each
+// other. A block's order does not depend on how many lines are wanted, so the pages of a
+// content search never repeat or skip a line; auto's mix takes one block of the files it
+// wants (want, at least contentAutoFiles).
 const (
-	contentRankFiles = 100
-	bm25K1           = 1.2
-	bm25B            = 0.75
+	contentBlockFiles = 50
+	contentAutoFiles  = 20
+	bm25K1            = 1.2
+	bm25B             = 0.75
 	// contentAvgBytes is the length BM25 normalizes a file's by: about the average
 	// indexed source file (11.5 KB on corpus.sh full).
 	contentAvgBytes = 12 << 10
 )
 
-// contentSearch verifies the content index's candidate files until contentRankFiles of
-// them hold the needles (every one, unless !all), and ranks their lines.
+// contentSearch verifies the content index's candidate files, a block at a time, until
+// want lines hold the needles (every one, unless !all) or the candidates run out.
 func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
 	cands, err := s.contentCandidates(ctx, &req, needlesQuery(needles, all))
 	if err != nil {
 		return nil, err
 	}
 	idf := s.needlesIDF(needles, all, len(cands))
-	enough := max(want, contentRankFiles)
-	var hits []Hit
+	block := contentBlockFiles
+	if perFile > 0 {
+		block = max(want, contentAutoFiles)
+	}
+	var hits, pending []Hit
 	files := 0
+	counts := make([]int, len(needles))
+	flush := func() {
+		if perFile > 0 {
+			sortHits(pending, nil)
+		} else {
+			sortGrouped(pending)
+		}
+		hits = append(hits, pending...)
+		pending, files = pending[:0:0], 0
+	}
 	for _, d := range cands {
-		if files >= enough || ctx.Err() != nil {
+		if ctx.Err() != nil {
 			break // out of time: what was found is answered
 		}
 		lang, content, err := s.contents.fileContent(ctx, s.store.Store, d.Path)
@@ -87,22 +104,23 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []str
 			continue
 		}
 		class := scoring.Classify(d.Path)
-		found := matchLines(content, needles, all, d.Path, lang, class, 1, perFile)
+		found := matchLines(content, needles, all, d.Path, lang, class, 1, perFile, counts)
 		if len(found) == 0 {
 			continue
 		}
-		files++
-		score := bm25File(content, needles, idf) * scoring.PathWeight(class, keepTests)
+		score := bm25File(len(content), counts, idf) * scoring.PathWeight(class, keepTests)
 		for i := range found {
 			found[i].Score *= score
 		}
-		hits = append(hits, found...)
+		pending = append(pending, found...)
+		if files++; files == block {
+			flush()
+			if len(hits) >= want || perFile > 0 {
+				break
+			}
+		}
 	}
-	if perFile > 0 {
-		sortHits(hits, nil)
-	} else {
-		sortGrouped(hits)
-	}
+	flush()
 	return hits, nil
 }
 
@@ -127,39 +145,16 @@ func (s *Searcher) needlesIDF(needles []string, all bool, candidates int) []floa
 	return out
 }
 
-// bm25File scores a file holding the needles by BM25 over their occurrences (ASCII case
-// folded).
-func bm25File(content []byte, needles []string, idf []float64) float64 {
-	norm := bm25K1 * (1 - bm25B + bm25B*float64(len(content))/contentAvgBytes)
+// bm25File scores a file of size bytes by BM25 over its needles' occurrences (counts).
+func bm25File(size int, counts []int, idf []float64) float64 {
+	norm := bm25K1 * (1 - bm25B + bm25B*float64(size)/contentAvgBytes)
 	score := 0.0
-	for i, n := range needles {
-		tf := float64(countFold(content, n))
-		if tf > 0 {
+	for i, c := range counts {
+		if tf := float64(c); tf > 0 {
 			score += idf[i] * tf * (bm25K1 + 1) / (tf + norm)
 		}
 	}
 	return score
-}
-
-// countFold counts the occurrences of needle (lower-case) in content, ignoring the case
-// of ASCII letters (of every letter, when the needle is not ASCII), without overlaps.
-func countFold(content []byte, needle string) int {
-	if needle == "" {
-		return 0
-	}
-	if !isASCII([]string{needle}) {
-		return bytes.Count(bytes.ToLower(content), []byte(needle))
-	}
-	n := 0
-	for from := 0; from < len(content); {
-		i := indexFoldASCII(content[from:], needle)
-		if i < 0 {
-			break
-		}
-		n++
-		from += i + len(needle)
-	}
-	return n
 }
 
 // sortGrouped orders content hits grouped by file: files by their best line, then by
@@ -186,7 +181,7 @@ func sortGrouped(hits []Hit) {
 // matchLines verifies one candidate file against the needles and returns its best lines as
 // hits: none when the file does not hold every needle (any, when relaxed), else the lines
 // holding the most needles, at most maxContentLinesPerFile of them.
-func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int) []Hit {
+func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
 	ascii := isASCII(needles)
 	// Most candidates that fail do so here, without lower-casing the file. One needle is
 	// looked for by matchLinesASCII alone, which finds none in such a file: a check first
@@ -195,13 +190,13 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 		return nil
 	}
 	if ascii && !slices.ContainsFunc(needles, func(n string) bool { return n == "" || strings.ContainsRune(n, '\n') }) {
-		return matchLinesASCII(content, needles, path, lang, class, fileScore, perFile)
+		return matchLinesASCII(content, needles, path, lang, class, fileScore, perFile, counts)
 	}
-	return matchLinesLower(content, needles, ascii, all, path, lang, class, fileScore, perFile)
+	return matchLinesLower(content, needles, ascii, all, path, lang, class, fileScore, perFile, counts)
 }
 
 // matchLinesLower is matchLines over a lower-cased copy of the file, line by line.
-func matchLinesLower(content []byte, needles []string, ascii, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int) []Hit {
+func matchLinesLower(content []byte, needles []string, ascii, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
 	var lower []byte
 	if ascii {
 		buf := lowerPool.Get().(*[]byte)
@@ -212,9 +207,13 @@ func matchLinesLower(content []byte, needles []string, ascii, all bool, path, la
 		lower = asciiLower(nil, content) // keep byte offsets when a rune changes length
 	}
 	present := 0
-	for _, n := range needles {
-		if bytes.Contains(lower, []byte(n)) {
+	for i, n := range needles {
+		c := bytes.Count(lower, []byte(n))
+		if c > 0 {
 			present++
+		}
+		if counts != nil {
+			counts[i] = c
 		}
 	}
 	if present == 0 || all && present < len(needles) {
@@ -261,17 +260,24 @@ func matchLinesLower(content []byte, needles []string, ascii, all bool, path, la
 // known to hold: it visits only the lines holding an occurrence of a needle, found in the
 // text as it is (no lower-cased copy of the file, no scan of every line), so a hit in a
 // 9 MB file costs what its occurrences cost.
-func matchLinesASCII(content []byte, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int) []Hit {
+func matchLinesASCII(content []byte, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
 	type occ struct{ at, needle int }
 	var occs []occ
 	for ni, n := range needles {
+		c, next := 0, 0 // occurrences without overlaps, as bytes.Count counts them
 		for from := 0; from < len(content); {
 			i := indexFoldASCII(content[from:], n)
 			if i < 0 {
 				break
 			}
 			occs = append(occs, occ{from + i, ni})
+			if from+i >= next {
+				c, next = c+1, from+i+len(n)
+			}
 			from += i + 1
+		}
+		if counts != nil {
+			counts[ni] = c
 		}
 	}
 	slices.SortFunc(occs, func(a, b occ) int { return a.at - b.at })

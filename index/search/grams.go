@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -22,12 +23,15 @@ import (
 // Quarry from before the content index, until its next index run builds it.
 var ErrNoContentIndex = errors.New("index: this index has no content index yet (it was built by an older Quarry): run quarry index to build it")
 
-// ContentPrior is the order the content index keeps a file in, lower first: source, then
-// the classes that rank lower (scoring.PathWeight, tests at their default weight). A
-// content search verifies candidates in this order.
-func ContentPrior(path string) uint8 {
+// ContentPrior is the order the content index keeps a file in, lower first: by the class
+// of its path (source, then the classes that rank lower: scoring.PathWeight, tests at
+// their default weight), then by size in powers of two from 1 KiB (a small file holding a
+// word ranks above a large one by BM25's length norm, and costs less to read). A content
+// search verifies candidates in this order, then by path.
+func ContentPrior(path string, size int) uint8 {
 	w := scoring.PathWeight(scoring.Classify(path), false)
-	return uint8(math.Round((1 - min(max(w, 0), 1)) * 100))
+	class := uint8(math.Round((1 - min(max(w, 0), 1)) * 10)) // 0..10
+	return class<<4 | uint8(min(bits.Len(uint(size)>>10), 15))
 }
 
 // gramsHolder keeps the content index of the store's committed manifest open for the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/quarrysearch/quarry/index/storetest"
@@ -12,7 +13,7 @@ import (
 
 // matchLinesASCII, which visits only the lines holding a needle, finds exactly the lines
 // matchLinesLower finds scanning a lower-cased copy line by line, over real sources and
-// needles of one and several words in any case.
+// needles of one and several words in any case, and counts the same occurrences of each.
 func TestMatchLinesASCIIEqualsLower(t *testing.T) {
 	needleSets := [][]string{{"func"}, {"return"}, {"self", "return"}, {"new"}, {"string", "err"}, {"e"}, {"class", "public", "void"}, {"x"}, {"( "}, {"nil", "zzzzzz"}}
 	n := 0
@@ -23,10 +24,14 @@ func TestMatchLinesASCIIEqualsLower(t *testing.T) {
 				if !holdsNeedles(content, needles, false) {
 					continue
 				}
-				got := matchLinesASCII(content, needles, p, "x", scoring.Source, 1, perFile)
-				want := matchLinesLower(content, needles, true, false, p, "x", scoring.Source, 1, perFile)
+				gotCounts, wantCounts := make([]int, len(needles)), make([]int, len(needles))
+				got := matchLinesASCII(content, needles, p, "x", scoring.Source, 1, perFile, gotCounts)
+				want := matchLinesLower(content, needles, true, false, p, "x", scoring.Source, 1, perFile, wantCounts)
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s %q perFile %d: %d lines, want %d (first %+v vs %+v)", p, needles, perFile, len(got), len(want), first(got), first(want))
+				}
+				if !slices.Equal(gotCounts, wantCounts) || slices.Max(wantCounts) == 0 {
+					t.Errorf("%s %q: occurrences %v, a lower-cased copy holds %v", p, needles, gotCounts, wantCounts)
 				}
 				n++
 			}
