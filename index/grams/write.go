@@ -19,7 +19,7 @@ type SegmentInfo struct {
 }
 
 // segWriter writes one segment file: createSegment, writeDocs, writePosting for each
-// trigram in increasing key order, finish. Until finish succeeds the file is a temporary
+// key in increasing order, finish. Until finish succeeds the file is a temporary
 // one, which abort removes.
 type segWriter struct {
 	dir, name string
@@ -101,7 +101,7 @@ func (w *segWriter) writeDocs(paths []string, priors []uint8) error {
 	return nil
 }
 
-// writePosting writes the posting of trigram key: docs, increasing, each < the segment's
+// writePosting writes the posting of key: docs, increasing, each < the segment's
 // documents, not empty. Keys must come in increasing order.
 func (w *segWriter) writePosting(key uint32, docs []uint32) error {
 	pos := w.off - w.h.postOff
