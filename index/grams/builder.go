@@ -3,6 +3,7 @@ package grams
 import (
 	"cmp"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -351,59 +352,92 @@ func (b *Builder) Write(dir, name string) (SegmentInfo, error) {
 // its stream's keys, its groups taken in the segment's order so that each key's documents
 // come out in order.
 func (b *Builder) writePostings(w *segWriter, order []uint32) error {
-	var (
-		words []byte
-		byKey []uint32                        // the bucket's documents (segment numbers), by key
-		ends  = make([]uint32, 1<<bucketBits) // where each key's documents end in byKey
-		at    = make([]uint32, len(b.docs))   // by insertion number: where its group starts in words + 1, or 0
-	)
+	v := &inverter{ends: make([]uint32, 1<<bucketBits), at: make([]uint32, len(b.docs))}
 	for j := range b.buckets {
 		bk := &b.buckets[j]
 		if bk.pairs == 0 {
 			continue
 		}
-		words = b.stream(bk, words[:0])
-		clear(ends)
-		g := groups{words: words}
-		for {
-			off := len(words) - len(g.words)
-			doc, keys, ok := g.next()
-			if !ok {
-				break
-			}
-			if b.docs[doc].dead {
-				continue
-			}
-			at[doc] = uint32(off) + 1
-			for i := 0; i < len(keys); i += 2 {
-				ends[binary.LittleEndian.Uint16(keys[i:])]++
-			}
+		v.words = b.stream(bk, v.words[:0])
+		v.count(b.docs)
+		v.scatter(order)
+		if err := v.emit(w, uint32(j)<<bucketBits); err != nil {
+			return err
 		}
-		sum := uint32(0)
-		for k, n := range ends {
-			ends[k] = sum // the start of key k's documents
+	}
+	return nil
+}
+
+// inverter turns a bucket's stream into its keys' posting lists: Write's scratch.
+type inverter struct {
+	words   []byte                       // the bucket's stream
+	byKey   []uint32                     // the bucket's documents (segment numbers), by key
+	ends    []uint32                     // 1<<bucketBits: where each key's documents end in byKey
+	touched [1 << bucketBits / 64]uint64 // the keys of the bucket's groups
+	at      []uint32                     // by insertion number: where its group starts in words + 1, or 0
+}
+
+// count reads the groups of the live documents: each key's documents in ends, the keys in
+// touched, where each group is in at. ends and touched are zero before.
+func (v *inverter) count(docs []bdoc) {
+	g := groups{words: v.words}
+	for {
+		off := len(v.words) - len(g.words)
+		doc, keys, ok := g.next()
+		if !ok {
+			break
+		}
+		if docs[doc].dead {
+			continue
+		}
+		v.at[doc] = uint32(off) + 1
+		for i := 0; i < len(keys); i += 2 {
+			k := binary.LittleEndian.Uint16(keys[i:])
+			v.ends[k]++
+			v.touched[k>>6] |= 1 << (k & 63)
+		}
+	}
+}
+
+// scatter puts the documents of the counted groups in byKey, a key's in the segment's order
+// (order lists the insertion numbers): ends becomes each key's end in byKey, at zero again.
+func (v *inverter) scatter(order []uint32) {
+	sum := uint32(0)
+	for w, x := range v.touched {
+		for ; x != 0; x &= x - 1 {
+			k := w<<6 | bits.TrailingZeros64(x)
+			n := v.ends[k]
+			v.ends[k] = sum // the start of key k's documents
 			sum += n
 		}
-		byKey = slices.Grow(byKey[:0], int(sum))[:sum]
-		for n, i := range order {
-			if at[i] == 0 {
-				continue
-			}
-			g := groups{words: words[at[i]-1:]}
-			_, keys, _ := g.next()
-			at[i] = 0
-			for i := 0; i < len(keys); i += 2 {
-				k := binary.LittleEndian.Uint16(keys[i:])
-				byKey[ends[k]] = uint32(n)
-				ends[k]++
-			}
+	}
+	v.byKey = slices.Grow(v.byKey[:0], int(sum))[:sum]
+	for n, i := range order {
+		if v.at[i] == 0 {
+			continue
 		}
-		start := uint32(0)
-		for k, end := range ends {
-			if end == start {
-				continue
-			}
-			if err := w.writePosting(uint32(j)<<bucketBits|uint32(k), byKey[start:end]); err != nil {
+		g := groups{words: v.words[v.at[i]-1:]}
+		_, keys, _ := g.next()
+		v.at[i] = 0
+		for i := 0; i < len(keys); i += 2 {
+			k := binary.LittleEndian.Uint16(keys[i:])
+			v.byKey[v.ends[k]] = uint32(n)
+			v.ends[k]++
+		}
+	}
+}
+
+// emit writes the posting of each key of the bucket whose keys start at base, in key order,
+// and zeroes ends and touched.
+func (v *inverter) emit(w *segWriter, base uint32) error {
+	start := uint32(0)
+	for i, x := range v.touched {
+		v.touched[i] = 0
+		for ; x != 0; x &= x - 1 {
+			k := i<<6 | bits.TrailingZeros64(x)
+			end := v.ends[k]
+			v.ends[k] = 0
+			if err := w.writePosting(base|uint32(k), v.byKey[start:end]); err != nil {
 				return err
 			}
 			start = end
