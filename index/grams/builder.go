@@ -12,16 +12,18 @@ import (
 // keys), and Add appends each document's distinct keys, a group a bucket, to the buckets'
 // streams: uint16 words in an arena of chained chunks, written in order, no allocation per
 // document. Write turns each bucket's stream into the posting lists of its keys by a
-// counting sort. Every write and read goes to a few hundred sequential streams or to
-// tables that fit a core's cache: a list per key, the builder's first design, cost a cache
-// miss per key and per posting, 4 to 6 times slower with the 4-grams (see the package
-// comment). A Builder is not safe for concurrent use.
+// counting sort. So every write and read goes to one of a few hundred sequential streams or
+// to tables that fit a core's cache. A list per key, the builder's first design, costs
+// cache misses per key and per posting once there are 4-grams: with a page table or a hash
+// table over the keys it built 4 to 6 times slower than with trigrams alone, this way 1.3
+// times (see the package comment). A Builder is not safe for concurrent use.
 //
-// Its memory is the 4 MiB bitset, the arena (2 bytes per (document, key) pair, 2 or 4 per
+// Its memory is the 4 MiB bitset, the arena (2 bytes per (document, key) pair, 4 or 8 per
 // group of a document's keys in a bucket, plus the chunks' links and slack, in 1 MiB
-// blocks) and the paths; Write adds 256 KiB and the largest bucket's stream and pairs.
-// Measured on the first 64 MiB of Go's own sources (TestBuilderMemory): see the package
-// comment.
+// blocks), the largest document's keys (6 bytes each, at most 2 a byte of text) and the
+// paths; Write adds 256 KiB, 4 bytes per document and the largest bucket's stream and
+// pairs, and the segment writer 8 bytes per key. Measured on the first 64 MiB of Go's own
+// sources: see the package comment.
 type Builder struct {
 	seen    []uint64 // 1<<keyBits bits: the keys of the document being added
 	keys    []uint32 // the distinct keys of the document being added, in order of first sight
@@ -56,7 +58,7 @@ type bdoc struct {
 type bucket struct {
 	head  uint32 // arena offset of the first chunk
 	pos   uint32 // where the next word goes
-	end   uint32 // the end of the current chunk's words, the link to the next chunk after it; 0 before the first chunk
+	end   uint32 // the end of the current chunk's words, followed by the link; 0: no chunk yet
 	last  uint32 // the document of the last group + 1
 	pairs uint32 // keys in the groups
 	level uint8  // chunkSize[level] is the size of the current chunk's words
@@ -73,16 +75,16 @@ const (
 	linkLen        = 4                   // the link to the next chunk after a chunk's words
 )
 
-// arena is memory for stream chunks in blocks of arenaBlock bytes, addressed by uint32 offsets:
-// no growth copies, and zero-filled (a block is cleared before reuse).
+// arena is memory for stream chunks in blocks of arenaBlock bytes, addressed by uint32
+// offsets: no growth copies.
 type arena struct {
 	blocks [][]byte
 	used   uint32 // the offset of the next free byte
 }
 
-// alloc returns the offset of n free zero bytes (n <= arenaBlock), in one block. The
-// offsets are uint32: a builder holds at most 4 GiB of streams, about 8 GiB of source text
-// (the Writer flushes at FlushBytes, far below).
+// alloc returns the offset of n free bytes (n <= arenaBlock), in one block. The offsets
+// are uint32: a builder holds at most 4 GiB of streams, about 5 GiB of source text (the
+// Writer flushes at FlushBytes, far below).
 func (a *arena) alloc(n uint32) uint32 {
 	if a.used&(arenaBlock-1)+n > arenaBlock {
 		a.used = (a.used>>arenaBlockBits + 1) << arenaBlockBits
@@ -103,14 +105,8 @@ func (a *arena) at(off uint32) []byte {
 	return a.blocks[off>>arenaBlockBits][off&(arenaBlock-1):]
 }
 
-// reset empties the arena, keeping and clearing its blocks.
-func (a *arena) reset() {
-	last := int((a.used + arenaBlock - 1) >> arenaBlockBits)
-	for _, b := range a.blocks[:min(last, len(a.blocks))] {
-		clear(b)
-	}
-	a.used = 0
-}
+// reset empties the arena, keeping its blocks.
+func (a *arena) reset() { a.used = 0 }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
@@ -374,7 +370,7 @@ type inverter struct {
 	byKey   []uint32                     // the bucket's documents (segment numbers), by key
 	ends    []uint32                     // 1<<bucketBits: where each key's documents end in byKey
 	touched [1 << bucketBits / 64]uint64 // the keys of the bucket's groups
-	at      []uint32                     // by insertion number: where its group starts in words + 1, or 0
+	at      []uint32                     // by insertion number: its group's offset in words + 1, or 0
 }
 
 // count reads the groups of the live documents: each key's documents in ends, the keys in

@@ -6,8 +6,9 @@ import (
 )
 
 // filterLiterals are the literals TestFilter measures: identifiers made of common trigrams,
-// a rare one, a very common word and a long identifier.
-var filterLiterals = []string{"usestate", "serializer", "mergemap", "errnotexist", "return", "newreadersize"}
+// a rare one, a long one, a very common word, and literals with punctuation.
+var filterLiterals = []string{"usestate", "serializer", "mergemap", "errnotexist", "newreadersize",
+	"return", "func (", "err != nil", ") error {", ":= range", "b.n", "if x == nil"}
 
 // TestFilter logs, for each of filterLiterals on the first 40 MB of Go's sources, the
 // candidates against the files that hold the literal (ASCII case folded): the false
