@@ -118,7 +118,7 @@ func foldASCII(b []byte) []byte {
 }
 
 // model is the brute-force answer to queries over a corpus: each file's folded text and
-// sorted trigram set.
+// sorted key set (trigrams and hashed 4-grams).
 type model struct {
 	files  []file
 	folded [][]byte
@@ -132,7 +132,10 @@ func newModel(files []file) *model {
 		m.folded = append(m.folded, fb)
 		var g []uint32
 		for i := 0; i+3 <= len(fb); i++ {
-			g = append(g, uint32(fb[i])<<16|uint32(fb[i+1])<<8|uint32(fb[i+2]))
+			g = append(g, testKey3(fb[i:]))
+			if i+4 <= len(fb) {
+				g = append(g, testKey4(fb[i:]))
+			}
 		}
 		slices.Sort(g)
 		m.grams = append(m.grams, slices.Compact(g))
@@ -140,30 +143,42 @@ func newModel(files []file) *model {
 	return m
 }
 
-// literalGrams is the test's own rule for a literal's trigrams: those of its ASCII-folded
-// bytes that hold no byte >= 0x80.
+// testKey3 is the test's own key of the trigram b[:3] (folded).
+func testKey3(b []byte) uint32 {
+	return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2])
+}
+
+// testKey4 is the test's own key of the 4-gram b[:4] (folded): 1<<24 plus the top 24 bits
+// of the low 32 of its big-endian value times 2654435761.
+func testKey4(b []byte) uint32 {
+	v := uint64(b[0])<<24 + uint64(b[1])<<16 + uint64(b[2])<<8 + uint64(b[3])
+	return 1<<24 + uint32(v*2654435761%(1<<32)/256)
+}
+
+// literalGrams is the test's own rule for a literal's keys: those of the trigrams and
+// 4-grams of its ASCII-folded bytes that hold no byte >= 0x80.
 func literalGrams(s string) []uint32 {
 	var out []uint32
-	b := []byte(s)
-	for i := 0; i+3 <= len(b); i++ {
-		t := []byte{b[i], b[i+1], b[i+2]}
-		ok := true
-		for j, c := range t {
-			if c >= 0x80 {
-				ok = false
+	b := foldASCII([]byte(s))
+	for n := 3; n <= 4; n++ {
+	next:
+		for i := 0; i+n <= len(b); i++ {
+			for _, c := range b[i : i+n] {
+				if c >= 0x80 {
+					continue next
+				}
 			}
-			if 'A' <= c && c <= 'Z' {
-				t[j] = c + 32
+			if n == 3 {
+				out = append(out, testKey3(b[i:]))
+			} else {
+				out = append(out, testKey4(b[i:]))
 			}
-		}
-		if ok {
-			out = append(out, uint32(t[0])<<16|uint32(t[1])<<8|uint32(t[2]))
 		}
 	}
 	return out
 }
 
-// holds reports whether file i holds every trigram of keys.
+// holds reports whether file i holds every key of keys.
 func (m *model) holds(i int, keys []uint32) bool {
 	for _, k := range keys {
 		if _, ok := slices.BinarySearch(m.grams[i], k); !ok {
@@ -220,21 +235,21 @@ func (m *model) contains(i int, e *expr) bool {
 	}
 }
 
-// trigrams evaluates e on file i by trigram sets: exactly what the index must answer.
-func (m *model) trigrams(i int, e *expr) bool {
+// keys evaluates e on file i by key sets: exactly what the index must answer.
+func (m *model) keys(i int, e *expr) bool {
 	switch e.op {
 	case opLit:
 		return m.holds(i, literalGrams(e.lit))
 	case opAnd:
 		for _, s := range e.subs {
-			if !m.trigrams(i, s) {
+			if !m.keys(i, s) {
 				return false
 			}
 		}
 		return true
 	default:
 		for _, s := range e.subs {
-			if m.trigrams(i, s) {
+			if m.keys(i, s) {
 				return true
 			}
 		}

@@ -22,24 +22,35 @@ func corpusBytes() int64 {
 }
 
 func TestQueryGrams(t *testing.T) {
+	k3 := func(s string) uint32 { return testKey3([]byte(s)) }
+	k4 := func(s string) uint32 { return testKey4([]byte(s)) }
 	for _, c := range []struct {
 		in   string
 		want []uint32
 	}{
 		{"", nil},
 		{"ab", nil},
-		{"abc", []uint32{gramKey('a', 'b', 'c')}},
-		{"ABC", []uint32{gramKey('a', 'b', 'c')}},
-		{"aBcD", []uint32{gramKey('a', 'b', 'c'), gramKey('b', 'c', 'd')}},
-		{"abab", []uint32{gramKey('a', 'b', 'a'), gramKey('b', 'a', 'b')}},
-		{"é", nil},   // two UTF-8 bytes
-		{"aéb", nil}, // every trigram holds a byte >= 0x80
-		{"xéyzw", []uint32{gramKey('y', 'z', 'w')}}, // only the ASCII one
-		{"[@`", []uint32{gramKey('[', '@', '`')}},   // bytes next to the letters are not folded
+		{"abc", []uint32{k3("abc")}}, // 3 bytes: the trigram alone
+		{"ABC", []uint32{k3("abc")}},
+		{"aBcD", []uint32{k3("abc"), k3("bcd"), k4("abcd")}},
+		{"abab", []uint32{k3("aba"), k3("bab"), k4("abab")}},
+		{"ababab", []uint32{k3("aba"), k3("bab"), k4("abab"), k4("baba")}},
+		{"é", nil},                     // two UTF-8 bytes
+		{"aéb", nil},                   // every trigram holds a byte >= 0x80
+		{"xéyzw", []uint32{k3("yzw")}}, // only the ASCII one; each 4-gram holds é
+		{"abcé", []uint32{k3("abc")}},  // the 4-gram holds é
+		{"éabcd", []uint32{k3("abc"), k3("bcd"), k4("abcd")}},
+		{"[@`", []uint32{k3("[@`")}}, // bytes next to the letters are not folded
+		{"[@`{", []uint32{k3("[@`"), k3("@`{"), k4("[@`{")}},
 	} {
-		if got := queryGrams(c.in); !slices.Equal(got, c.want) {
-			t.Errorf("queryGrams(%q) = %x, want %x", c.in, got, c.want)
+		want := slices.Sorted(slices.Values(c.want))
+		if got := queryGrams(c.in); !slices.Equal(got, want) {
+			t.Errorf("queryGrams(%q) = %x, want %x", c.in, got, want)
 		}
+	}
+	// The test's keys are the package's.
+	if k3("abc") != gramKey('a', 'b', 'c') || k4("abcd") != gram4Key(0x61626364) {
+		t.Errorf("keys: %x %x, the package's %x %x", k3("abc"), k4("abcd"), gramKey('a', 'b', 'c'), gram4Key(0x61626364))
 	}
 }
 
@@ -132,7 +143,7 @@ func setFlush(n int64) func() {
 
 // checkAnswers runs n random queries (literals, then And/Or expressions) on ix and checks
 // each against the brute-force model: a superset of the files that hold it, and exactly the
-// files holding its trigrams, in (prior, path) order.
+// files holding its keys (trigrams and 4-grams), in (prior, path) order.
 func checkAnswers(t *testing.T, ix *Index, m *model, r *rand.Rand, n int) {
 	t.Helper()
 	index := map[string]int{}
@@ -167,8 +178,8 @@ func checkAnswers(t *testing.T, ix *Index, m *model, r *rand.Rand, n int) {
 			if m.contains(i, e) && !in[f.path] {
 				t.Fatalf("%s: %s holds it but is no candidate", query, f.path)
 			}
-			if want := m.trigrams(i, e); want != in[f.path] {
-				t.Fatalf("%s: %s is a candidate: %v, holds its trigrams: %v", query, f.path, in[f.path], want)
+			if want := m.keys(i, e); want != in[f.path] {
+				t.Fatalf("%s: %s is a candidate: %v, holds its keys: %v", query, f.path, in[f.path], want)
 			}
 		}
 	}
@@ -257,6 +268,90 @@ func TestEmptyAndShort(t *testing.T) {
 	empty, _, _ := buildIndex(t, nil)
 	if got := empty.Candidates(Everything()); len(got) != 0 || empty.Docs() != 0 {
 		t.Errorf("empty index: %v", got)
+	}
+}
+
+// TestFourGrams: a file holding every trigram of a literal but not each of its 4-grams is
+// no candidate (with trigrams alone it was); files holding the literal are, whatever its
+// case; a literal of 3 bytes asks for its trigram alone.
+func TestFourGrams(t *testing.T) {
+	files := []file{
+		{"apart", 0, []byte("use ses est sta tat ate")}, // the trigrams of "usestate", apart
+		{"near", 0, []byte("uses estate")},              // its 4-grams but "sest"
+		{"whole", 0, []byte("x, setX := useState(0)")},
+		{"upper", 1, []byte("USESTATE")},
+	}
+	ix, _, _ := buildIndex(t, files)
+	m := newModel(files)
+	var tri []uint32
+	for _, k := range literalGrams("useState") {
+		if k < 1<<24 {
+			tri = append(tri, k)
+		}
+	}
+	for i := range 2 {
+		if !m.holds(i, tri) || m.holds(i, literalGrams("useState")) {
+			t.Fatalf("%s: holds the trigrams of useState %v, its 4-grams too %v: the test proves nothing",
+				files[i].path, m.holds(i, tri), m.holds(i, literalGrams("useState")))
+		}
+	}
+	for _, c := range []struct {
+		lit  string
+		want []string
+	}{
+		{"useState", []string{"whole", "upper"}},
+		{"USESTATE", []string{"whole", "upper"}},
+		{"uses", []string{"near", "whole", "upper"}},
+		{"sest", []string{"whole", "upper"}},
+		{"sta", []string{"apart", "near", "whole", "upper"}},
+		{"use ses", []string{"apart"}},
+	} {
+		if got := candidatePaths(ix, Literal(c.lit)); !slices.Equal(got, c.want) {
+			t.Errorf("Candidates(%q) = %v, want %v", c.lit, got, c.want)
+		}
+	}
+}
+
+// TestFarApart: documents more than 0xFFFF apart in a builder's bucket stream (whose
+// groups then give their document in full) are found, replaced ones are not.
+func TestFarApart(t *testing.T) {
+	b := NewBuilder()
+	const n = 70000
+	for i := range n {
+		content := []byte("ab") // no key
+		switch i {
+		case 0, n - 1:
+			content = []byte("zzzz qqqq xyzw") // "xyz" and "xyzw" in these alone
+		case n / 2:
+			content = []byte("zzzz qqqq")
+		case 3:
+			content = []byte("zzzz")
+		}
+		b.Add(fmt.Sprintf("f%05d", i), 0, content)
+	}
+	b.Add("f00003", 0, []byte("qqqq")) // replaces f00003
+	dir := t.TempDir()
+	if _, err := b.Write(dir, "s.qg"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSegment(filepath.Join(dir, "s.qg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for lit, want := range map[string][]string{
+		"zzzz": {"f00000", "f35000", "f69999"},
+		"qqqq": {"f00000", "f00003", "f35000", "f69999"},
+		"zz q": {"f00000", "f35000", "f69999"},
+		"xyzw": {"f00000", "f69999"},
+	} {
+		var got []string
+		for _, d := range s.Match(Literal(lit)).ToArray() {
+			got = append(got, s.Path(d))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Match(%q) = %v, want %v", lit, got, want)
+		}
 	}
 }
 

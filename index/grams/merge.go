@@ -9,7 +9,7 @@ import (
 )
 
 // mergeSegments writes the segment dir/name of the live documents of in, without the text:
-// the documents renumbered in (prior, path) order, each trigram's postings the union of the
+// the documents renumbered in (prior, path) order, each key's postings the union of the
 // inputs' remapped ones. A path live in several inputs (which a Writer never leaves) keeps
 // the document of the last. A damaged input posting fails the merge.
 func mergeSegments(dir, name string, in []*wseg) (SegmentInfo, error) {

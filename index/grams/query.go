@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// fold maps a byte of text or of a query to the byte its trigrams use: ASCII A-Z lower-cased,
-// every other byte (UTF-8 bytes >= 0x80 too) as it is.
+// fold maps a byte of text or of a query to the byte its trigrams and 4-grams use: ASCII A-Z
+// lower-cased, every other byte (UTF-8 bytes >= 0x80 too) as it is.
 var fold = func() (t [256]byte) {
 	for i := range t {
 		t[i] = byte(i)
@@ -21,21 +21,31 @@ var fold = func() (t [256]byte) {
 // gramKey is the key of the trigram a b c (already folded): a<<16 | b<<8 | c.
 func gramKey(a, b, c byte) uint32 { return uint32(a)<<16 | uint32(b)<<8 | uint32(c) }
 
-// queryGrams returns the trigram keys a literal constrains, sorted and distinct: the folded
-// trigrams of s without those holding a byte >= 0x80 (Unicode case folding of the text may
-// change such bytes, so they constrain nothing). It is nil for a literal shorter than 3
-// bytes.
+// gram4Key is the key of the folded 4-gram g = b0<<24 | b1<<16 | b2<<8 | b3: gram4Flag | the
+// top 24 bits of g times 0x9E3779B1 (Knuth's multiplicative hash).
+func gram4Key(g uint32) uint32 { return gram4Flag | (g*0x9E3779B1)>>8 }
+
+// gram4Flag is set in 4-gram keys, and in no trigram key.
+const gram4Flag = 1 << 24
+
+// queryGrams returns the keys a literal constrains, sorted and distinct: those of its folded
+// trigrams and 4-grams, without those holding a byte >= 0x80 (Unicode case folding of the
+// text may change such bytes, so they constrain nothing). It is nil for a literal shorter
+// than 3 bytes; a literal of 3 gives its trigram alone.
 func queryGrams(s string) []uint32 {
 	if len(s) < 3 {
 		return nil
 	}
-	keys := make([]uint32, 0, len(s)-2)
+	keys := make([]uint32, 0, 2*len(s)-5)
 	for i := 0; i+3 <= len(s); i++ {
 		a, b, c := fold[s[i]], fold[s[i+1]], fold[s[i+2]]
 		if (a|b|c)&0x80 != 0 {
 			continue
 		}
 		keys = append(keys, gramKey(a, b, c))
+		if i+4 <= len(s) && fold[s[i+3]]&0x80 == 0 {
+			keys = append(keys, gram4Key(gramKey(a, b, c)<<8|uint32(fold[s[i+3]])))
+		}
 	}
 	if len(keys) == 0 {
 		return nil
@@ -50,7 +60,7 @@ type op uint8
 const (
 	opAll  op = iota // matches every document
 	opNone           // matches no document
-	opLit            // a literal: every one of its trigrams
+	opLit            // a literal: every one of its keys
 	opAnd            // every sub-query
 	opOr             // some sub-query
 )
@@ -76,9 +86,9 @@ var (
 func Everything() *Query { return everything }
 
 // Literal returns the query of documents that may hold s, compared with ASCII case folding:
-// those holding every trigram of s (see the package comment). A literal that gives no
-// usable trigram (shorter than 3 bytes, or each of its trigrams holding a byte >= 0x80)
-// constrains nothing: it is Everything.
+// those holding every trigram and 4-gram of s (see the package comment). A literal that
+// gives no usable trigram (shorter than 3 bytes, or each of its trigrams holding a byte
+// >= 0x80) constrains nothing: it is Everything.
 func Literal(s string) *Query {
 	g := queryGrams(s)
 	if len(g) == 0 {

@@ -3,6 +3,7 @@ package grams
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // appendRoaring appends docs (increasing, distinct) in the portable roaring format
@@ -80,12 +81,17 @@ func appendRoaring(buf []byte, docs []uint32) []byte {
 		}
 		switch {
 		case c.isRun:
-			buf = le.AppendUint16(buf, uint16(c.runs))
+			n := len(buf)
+			buf = slices.Grow(buf, 2+4*c.runs)[:n+2+4*c.runs]
+			out := buf[n:]
+			le.PutUint16(out, uint16(c.runs))
+			out = out[2:]
 			runStart := c.vals[0]
 			for j := 1; j <= len(c.vals); j++ {
 				if j == len(c.vals) || c.vals[j] != c.vals[j-1]+1 {
-					buf = le.AppendUint16(buf, uint16(runStart))
-					buf = le.AppendUint16(buf, uint16(c.vals[j-1]-runStart))
+					le.PutUint16(out, uint16(runStart))
+					le.PutUint16(out[2:], uint16(c.vals[j-1]-runStart))
+					out = out[4:]
 					if j < len(c.vals) {
 						runStart = c.vals[j]
 					}
@@ -100,8 +106,11 @@ func appendRoaring(buf []byte, docs []uint32) []byte {
 				buf = le.AppendUint64(buf, w)
 			}
 		default:
-			for _, v := range c.vals {
-				buf = le.AppendUint16(buf, uint16(v))
+			n := len(buf)
+			buf = slices.Grow(buf, 2*len(c.vals))[:n+2*len(c.vals)]
+			out := buf[n:]
+			for j, v := range c.vals {
+				le.PutUint16(out[2*j:], uint16(v))
 			}
 		}
 	}

@@ -17,8 +17,11 @@ import (
 
 // The constants of the file format (see the package comment).
 const (
-	magic     = "QGRAMS1\n"
-	version   = 1
+	magic = "QGRAMS1\n"
+	// version is the format's version: 2 since the 4-gram keys. A segment of another
+	// version is refused on open (an error wrapping ErrCorrupt that says both versions), and
+	// the caller builds the index again.
+	version   = 2
 	headerLen = 128
 	// smallMax is the most documents a posting holds as a varint list rather than a roaring
 	// bitmap (see the package comment for the measurement).
@@ -84,7 +87,7 @@ func parseHeader(b []byte, size uint64) (header, error) {
 	}
 	le := binary.LittleEndian
 	if v := le.Uint32(b[8:]); v != version {
-		return h, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, v, version)
+		return h, fmt.Errorf("%w: format version %d, want %d (written by another Quarry: build the index again)", ErrCorrupt, v, version)
 	}
 	if crc32.Checksum(b[:124], castagnoli) != le.Uint32(b[124:]) || le.Uint32(b[12:]) != headerLen {
 		return h, fmt.Errorf("%w: damaged header", ErrCorrupt)
@@ -244,7 +247,7 @@ func (s *Segment) Size() int64 { return int64(len(s.data)) }
 // path) order.
 func (s *Segment) Docs() int { return s.docs }
 
-// Grams returns the number of distinct trigrams in the segment.
+// Grams returns the number of distinct keys (trigrams and hashed 4-grams) in the segment.
 func (s *Segment) Grams() int { return s.grams }
 
 // Path returns the path of document doc (< Docs()).
@@ -335,7 +338,7 @@ func (s *Segment) find(k uint32) (int, bool) {
 	return lo, lo < s.grams && s.key(lo) == k
 }
 
-// posting is one trigram's posting as stored: its cardinality and the encoded documents.
+// posting is one key's posting as stored: its cardinality and the encoded documents.
 type posting struct {
 	card uint32
 	body []byte
@@ -356,7 +359,7 @@ func (s *Segment) posting(i int) (posting, error) {
 	b := s.post[lo:hi]
 	card, n := binary.Uvarint(b)
 	if n <= 0 || card == 0 || card > uint64(s.docs) {
-		return posting{}, fmt.Errorf("%w: bad posting of trigram %06x", ErrCorrupt, s.key(i))
+		return posting{}, fmt.Errorf("%w: bad posting of key %07x", ErrCorrupt, s.key(i))
 	}
 	return posting{card: uint32(card), body: b[n:]}, nil
 }
@@ -447,7 +450,7 @@ func (s *Segment) eval(q *Query) (bm *roaring.Bitmap, all bool) {
 	return roaring.New(), false // opNone
 }
 
-// evalAnd returns the documents holding every trigram of grams and satisfying every one of
+// evalAnd returns the documents holding every key of grams and satisfying every one of
 // subs: the postings intersected rarest first, then the sub-queries.
 func (s *Segment) evalAnd(grams []uint32, subs []*Query) (*roaring.Bitmap, bool) {
 	ps := make([]posting, 0, len(grams))

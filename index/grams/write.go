@@ -19,7 +19,7 @@ type SegmentInfo struct {
 }
 
 // segWriter writes one segment file: createSegment, writeDocs, writePosting for each
-// trigram in increasing key order, finish. Until finish succeeds the file is a temporary
+// key in increasing order, finish. Until finish succeeds the file is a temporary
 // one, which abort removes.
 type segWriter struct {
 	dir, name string
@@ -33,8 +33,8 @@ type segWriter struct {
 	blockCRCs []uint32 // the CRCs of the complete blocks
 	blockCRC  uint32   // the CRC of the current block so far
 	blockFill uint32   // bytes in the current block
-	keys      []uint32 // the directory: keys and posting offsets
-	offs      []uint32
+	keys      column   // the directory: keys and posting offsets
+	offs      column
 	buf       []byte
 }
 
@@ -101,15 +101,15 @@ func (w *segWriter) writeDocs(paths []string, priors []uint8) error {
 	return nil
 }
 
-// writePosting writes the posting of trigram key: docs, increasing, each < the segment's
+// writePosting writes the posting of key: docs, increasing, each < the segment's
 // documents, not empty. Keys must come in increasing order.
 func (w *segWriter) writePosting(key uint32, docs []uint32) error {
 	pos := w.off - w.h.postOff
 	if pos > math.MaxUint32 {
 		return fmt.Errorf("grams: write segment %s: more than 4 GiB of postings", w.name)
 	}
-	w.keys = append(w.keys, key)
-	w.offs = append(w.offs, uint32(pos))
+	w.keys.add(key)
+	w.offs.add(uint32(pos))
 	buf := binary.AppendUvarint(w.buf[:0], uint64(len(docs)))
 	if len(docs) <= smallMax {
 		prev := uint32(0) // the previous document + 1
@@ -151,20 +151,12 @@ func (w *segWriter) finish() (SegmentInfo, error) {
 	if w.blockFill > 0 {
 		w.blockCRCs = append(w.blockCRCs, w.blockCRC)
 	}
-	h.grams = uint32(len(w.keys))
+	h.grams = uint32(w.keys.n)
 	h.dirOff = w.off
-	dir := make([]byte, 4*(2*len(w.keys)+1))
-	for i, k := range w.keys {
-		binary.LittleEndian.PutUint32(dir[4*i:], k)
-	}
-	offs := dir[4*len(w.keys):]
-	for i, o := range w.offs {
-		binary.LittleEndian.PutUint32(offs[4*i:], o)
-	}
-	binary.LittleEndian.PutUint32(offs[4*len(w.offs):], uint32(h.postLen))
-	h.dirLen = uint64(len(dir))
-	h.dirCRC = crc32.Checksum(dir, castagnoli)
-	w.write(dir)
+	w.offs.add(uint32(h.postLen))
+	h.dirCRC = w.keys.write(w, 0)
+	h.dirCRC = w.offs.write(w, h.dirCRC)
+	h.dirLen = w.off - h.dirOff
 	h.crcOff = w.off
 	crcs := make([]byte, 4*len(w.blockCRCs))
 	for i, c := range w.blockCRCs {
@@ -198,6 +190,39 @@ func (w *segWriter) finish() (SegmentInfo, error) {
 		return SegmentInfo{}, fmt.Errorf("grams: write segment %s: %w", w.name, err)
 	}
 	return SegmentInfo{Name: w.name, Docs: int(h.docs), Bytes: int64(h.size)}, nil
+}
+
+// column is a list of uint32 in blocks of columnBlock: no copy as it grows, what the
+// directory of a segment of a million keys costs in allocations when it is a slice.
+type column struct {
+	blocks [][]uint32
+	n      int
+}
+
+const columnBlock = 1 << 14
+
+// add appends v.
+func (c *column) add(v uint32) {
+	if c.n%columnBlock == 0 {
+		c.blocks = append(c.blocks, make([]uint32, 0, columnBlock))
+	}
+	b := &c.blocks[len(c.blocks)-1]
+	*b = append(*b, v)
+	c.n++
+}
+
+// write writes the values to w, little-endian, and returns crc updated with their bytes.
+func (c *column) write(w *segWriter, crc uint32) uint32 {
+	buf := make([]byte, 4*columnBlock)
+	for _, b := range c.blocks {
+		p := buf[:4*len(b)]
+		for i, v := range b {
+			binary.LittleEndian.PutUint32(p[4*i:], v)
+		}
+		crc = crc32.Update(crc, castagnoli, p)
+		w.write(p)
+	}
+	return crc
 }
 
 // fail wraps an error of finish.

@@ -558,6 +558,53 @@ func TestCorruptSegment(t *testing.T) {
 	_ = info
 }
 
+// TestOldVersion: a segment of format version 1 (trigrams alone) is refused on open, with
+// an error wrapping ErrCorrupt that says its version, so the caller builds the index again;
+// a manifest listing it neither opens nor gives a Writer.
+func TestOldVersion(t *testing.T) {
+	dir := t.TempDir()
+	b := NewBuilder()
+	b.Add("a.go", 0, []byte("package a"))
+	info, err := b.Write(dir, segmentName(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, info.Name)
+	d, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(d[8:]); v != version || version != 2 {
+		t.Fatalf("a segment of version %d, the package's %d, want 2", v, version)
+	}
+	binary.LittleEndian.PutUint32(d[8:], 1)
+	binary.LittleEndian.PutUint32(d[124:], crc32.Checksum(d[:124], castagnoli))
+	if err := os.WriteFile(p, d, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenSegment(p)
+	if err == nil {
+		s.Close()
+		t.Fatal("a segment of version 1 opens")
+	}
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 1, want 2") {
+		t.Errorf("OpenSegment of version 1: %v", err)
+	}
+	m := Manifest{Version: ManifestVersion, Segments: []SegmentEntry{{Name: info.Name, Docs: info.Docs, Bytes: info.Bytes}}}
+	if ix, err := Open(dir, m); err == nil || !strings.Contains(err.Error(), "version 1") {
+		t.Errorf("Open of a manifest listing a version 1 segment: %v", err)
+		if err == nil {
+			ix.Close()
+		}
+	}
+	if w, err := NewWriter(dir, m); err == nil || !strings.Contains(err.Error(), "version 1") {
+		t.Errorf("NewWriter over a manifest listing a version 1 segment: %v", err)
+		if err == nil {
+			w.Close()
+		}
+	}
+}
+
 // TestRandomGarbage: files of random bytes, with and without the magic, never open and
 // never panic.
 func TestRandomGarbage(t *testing.T) {
