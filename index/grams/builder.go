@@ -144,19 +144,32 @@ func (b *Builder) Add(path string, prior uint8, content []byte) {
 }
 
 // gather sets b.keys to the distinct keys of content (at least 3 bytes long): its
-// trigrams' and its 4-grams'.
+// trigrams' and its identifier 4-grams' (wordByte).
 func (b *Builder) gather(content []byte) {
 	seen := b.seen[:1<<keyBits/64]
 	keys := b.keys[:0]
 	k := uint32(fold[content[0]])<<16 | uint32(fold[content[1]])<<8 | uint32(fold[content[2]])
 	seen[k>>6] |= 1 << (k & 63)
 	keys = append(keys, k)
+	run := 0 // identifier bytes ending the trigram k
+	for _, c := range content[:3] {
+		if run++; !wordByte[fold[c]] {
+			run = 0
+		}
+	}
 	for _, c := range content[3:] {
-		g := k<<8 | uint32(fold[c]) // the 4-gram ending at c
-		k = g & 0xFFFFFF            // the trigram ending at c
+		f := fold[c]
+		g := k<<8 | uint32(f) // the 4-gram ending at c
+		k = g & 0xFFFFFF      // the trigram ending at c
 		if w, bit := k>>6, uint64(1)<<(k&63); seen[w]&bit == 0 {
 			seen[w] |= bit
 			keys = append(keys, k)
+		}
+		if run++; !wordByte[f] {
+			run = 0
+		}
+		if run < 4 {
+			continue // a 4-gram of identifier bytes only (wordByte)
 		}
 		k4 := gram4Key(g)
 		if w, bit := k4>>6&(1<<keyBits/64-1), uint64(1)<<(k4&63); seen[w]&bit == 0 {

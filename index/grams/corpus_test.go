@@ -133,7 +133,7 @@ func newModel(files []file) *model {
 		var g []uint32
 		for i := 0; i+3 <= len(fb); i++ {
 			g = append(g, testKey3(fb[i:]))
-			if i+4 <= len(fb) {
+			if i+4 <= len(fb) && testWord(fb[i:i+4]) {
 				g = append(g, testKey4(fb[i:]))
 			}
 		}
@@ -155,8 +155,18 @@ func testKey4(b []byte) uint32 {
 	return 1<<24 + uint32(v*2654435761%(1<<32)/256)
 }
 
-// literalGrams is the test's own rule for a literal's keys: those of the trigrams and
-// 4-grams of its ASCII-folded bytes that hold no byte >= 0x80.
+// testWord is the test's own rule for the 4-grams indexed: letters, digits and _ only.
+func testWord(b []byte) bool {
+	for _, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// literalGrams is the test's own rule for a literal's keys: those of the trigrams of its
+// ASCII-folded bytes that hold no byte >= 0x80, and of its 4-grams of letters, digits and _.
 func literalGrams(s string) []uint32 {
 	var out []uint32
 	b := foldASCII([]byte(s))
@@ -170,7 +180,7 @@ func literalGrams(s string) []uint32 {
 			}
 			if n == 3 {
 				out = append(out, testKey3(b[i:]))
-			} else {
+			} else if testWord(b[i : i+4]) {
 				out = append(out, testKey4(b[i:]))
 			}
 		}

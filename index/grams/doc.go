@@ -1,4 +1,5 @@
-// Package grams is a file-level n-gram index of file text: trigrams and hashed 4-grams.
+// Package grams is a file-level n-gram index of file text: trigrams and hashed 4-grams of
+// identifier bytes.
 // Given literals combined with And and Or, it returns the files that may satisfy them: a
 // superset of those that do, which the caller verifies against the real text. It replaces
 // bleve's full-text index of file content, so build speed, query speed, memory and size are
@@ -13,11 +14,12 @@
 // to 24 bits), so keys are uint32 below 1<<25 and no 4-gram key is a trigram key. Of the
 // 1<<32 4-grams, 256 share each hash: 4-grams that collide share a posting, which holds the
 // documents of both, so a collision only adds candidates, never loses one (on 40 MB of Go,
-// 476,474 distinct 4-grams gave 469,764 keys). A document is indexed as the set of its
-// distinct keys: no positions, no counts.
+// 476,474 distinct 4-grams gave 469,764 keys). Only 4-grams of four identifier bytes (a-z,
+// 0-9, _ after folding: wordByte) are indexed and asked for. A document is indexed as the
+// set of its distinct keys: no positions, no counts.
 //
 // A query literal is folded the same way and asks for the keys of its trigrams and of its
-// 4-grams, all of them (the rarest first), less those holding a byte >= 0x80, because
+// identifier 4-grams, all of them (the rarest first), less trigrams holding a byte >= 0x80, because
 // Unicode case folding of the text (which a caller's verification may apply) can change
 // such bytes. A literal of 3 usable bytes asks for its trigram alone; one left with no
 // trigram (shorter than 3 bytes, say) constrains nothing. So a file that holds a literal
@@ -32,11 +34,12 @@
 // of Go's own sources (TestFilter), candidates by trigrams -> by trigrams and 4-grams
 // (files holding it): `usestate` 477 -> 7 (0), `serializer` 130 -> 6 (0), `mergemap` 28 ->
 // 0 (0), `errnotexist` 94 -> 33 (28), `newreadersize` 52 -> 8 (2), `if x == nil` 140 -> 38
-// (14), `) error {` 382 -> 339 (323), `return` 1,662 -> 1,656 (1,656). The price is size:
-// segments are 52% of the text instead of 16.5% (see the measurements). Indexing only the
-// 4-grams of identifier bytes (a-z, 0-9, _) was measured too: segments 25.5% of the text,
-// built as fast as with trigrams alone, the same candidates for identifiers, but more for
-// literals with punctuation (`if x == nil` 140, `) error {` 382, as with trigrams alone).
+// (14), `) error {` 382 -> 339 (323), `return` 1,662 -> 1,656 (1,656), with every 4-gram
+// indexed; but that made segments 52% of the text instead of 16.5% (see the measurements).
+// Indexing only the 4-grams of identifier bytes keeps the same candidates for identifiers and
+// words, segments 25.5% of the text, built at 206 MB/s (BenchmarkBuild, against 215 with
+// trigrams alone); literals with punctuation keep their trigrams' candidates (`if x == nil`
+// 140, `) error {` 382). The index of corpus.sh full: 47 MB with trigrams alone.
 //
 // # Segments
 //
@@ -134,7 +137,8 @@
 //
 // On Go's own sources (GOROOT/src .go files in lexical order; tests and testdata with prior
 // 1), one core of an AMD EPYC; in parentheses, with trigrams alone (the format's version 1),
-// measured the same day:
+// measured the same day, with every 4-gram indexed (before the rule of identifier bytes,
+// which brought the 40 MB build back to 206 MB/s and the segment to 25.5% of the text):
 //
 //   - Build, BenchmarkBuild (Add and Write of 40 MB, 2,443 files, as one segment): 165 MB/s
 //     (215), 1.3 times the time; the segment is 51.6% of the text (16.5%): 470k 4-gram keys

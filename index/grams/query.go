@@ -28,9 +28,23 @@ func gram4Key(g uint32) uint32 { return gram4Flag | (g*0x9E3779B1)>>8 }
 // gram4Flag is set in 4-gram keys, and in no trigram key.
 const gram4Flag = 1 << 24
 
+// wordByte tells the bytes of identifiers, folded: a-z, 0-9 and _. Only 4-grams of four
+// such bytes are indexed: identifiers and words are what literals made of common trigrams
+// are (useState, serializer), and 4-grams holding punctuation or spaces would triple the
+// index for little. Measured on GOROOT's Go sources: every 4-gram made the segments 67% of
+// the text, word 4-grams 25.5% (trigrams alone 22%), with the same candidates for
+// identifiers; "if x == nil" keeps 140 candidates instead of 38.
+var wordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
+	}
+	return t
+}()
+
 // queryGrams returns the keys a literal constrains, sorted and distinct: those of its folded
-// trigrams and 4-grams, without those holding a byte >= 0x80 (Unicode case folding of the
-// text may change such bytes, so they constrain nothing). It is nil for a literal shorter
+// trigrams and of its 4-grams of identifier bytes (wordByte), without trigrams holding a
+// byte >= 0x80 (Unicode case folding of the text may change such bytes, so they constrain
+// nothing). It is nil for a literal shorter
 // than 3 bytes; a literal of 3 gives its trigram alone.
 func queryGrams(s string) []uint32 {
 	if len(s) < 3 {
@@ -43,7 +57,7 @@ func queryGrams(s string) []uint32 {
 			continue
 		}
 		keys = append(keys, gramKey(a, b, c))
-		if i+4 <= len(s) && fold[s[i+3]]&0x80 == 0 {
+		if i+4 <= len(s) && wordByte[a] && wordByte[b] && wordByte[c] && wordByte[fold[s[i+3]]] {
 			keys = append(keys, gram4Key(gramKey(a, b, c)<<8|uint32(fold[s[i+3]])))
 		}
 	}
