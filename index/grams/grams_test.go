@@ -40,7 +40,7 @@ func TestQueryGrams(t *testing.T) {
 		{"xéyzw", []uint32{k3("yzw")}}, // only the ASCII one; each 4-gram holds é
 		{"abcé", []uint32{k3("abc")}},  // the 4-gram holds é
 		{"éabcd", []uint32{k3("abc"), k3("bcd"), k4("abcd")}},
-		{"[@`", []uint32{k3("[@`")}}, // bytes next to the letters are not folded
+		{"[@`", []uint32{k3("[@`")}},             // bytes next to the letters are not folded
 		{"[@`{", []uint32{k3("[@`"), k3("@`{")}}, // no 4-gram but of identifier bytes
 	} {
 		want := slices.Sorted(slices.Values(c.want))
