@@ -202,7 +202,7 @@ func (ix *Writer) openGrams(ctx context.Context, empty bool, pending []string) e
 		return err
 	}
 	ix.gramsPending = pending
-	if ix.gramsRebuild {
+	if ix.gramsRebuild || len(pending) == 0 {
 		return nil
 	}
 	states, err := ix.store.Files(ctx)
