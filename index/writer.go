@@ -77,7 +77,11 @@ const firstLoadCommitBytes = 256 << 20
 // load) it fills the full-text index as files are written and builds the store's lookup
 // indexes once, in Finish.
 func OpenWriter(ctx context.Context, storePath, fulltextPath string) (*Writer, error) {
-	st, err := store.Open(storePath)
+	open := store.Open
+	if disposable, _ := ctx.Value(disposableKey{}).(bool); disposable {
+		open = store.OpenUnjournaled
+	}
+	st, err := open(storePath)
 	if err != nil {
 		return nil, err
 	}
@@ -565,6 +569,20 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 }
 
 type lockWaitKey struct{}
+
+type disposableKey struct{}
+
+// WithDisposable returns ctx telling OpenWriter that the index it writes is thrown away
+// unless the run finishes (a forced run's rebuild): its store keeps no journal
+// (store.OpenUnjournaled); Writer.Sync makes it durable.
+func WithDisposable(ctx context.Context) context.Context {
+	return context.WithValue(ctx, disposableKey{}, true)
+}
+
+// Sync writes the store to the disk: after a run in a disposable index (WithDisposable),
+// before the index is marked complete. The full-text and content indexes sync their own
+// files.
+func (ix *Writer) Sync() error { return ix.store.Sync() }
 
 // WithLockWait returns ctx telling OpenWriter to wait at most d for another holder of the
 // full-text index (by default it waits 2 s): a search refreshing stale files must not stall

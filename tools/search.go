@@ -641,13 +641,13 @@ type ParsedQuery struct {
 	Case      string       `json:"case,omitempty" jsonschema:"yes, no or auto when case: was given"`
 	Workspace string       `json:"workspace,omitempty" jsonschema:"the workspace the query names (workspace:)"`
 	Terms     []ParsedTerm `json:"terms" jsonschema:"each term and range of the query, in order"`
-	Plan      []ParsedStep `json:"plan,omitempty" jsonschema:"for an expression: what each target asks of the full-text index, and whether candidates are then verified against the stored text"`
+	Plan      []ParsedStep `json:"plan,omitempty" jsonschema:"for an expression: what each target asks of the full-text index (definitions) or the content index (content, files with content:), and whether candidates are then verified against the stored text"`
 }
 
 // ParsedStep is how one target runs an expression.
 type ParsedStep struct {
 	Target   string `json:"target"`
-	Fulltext string `json:"fulltext,omitempty" jsonschema:"the full-text query (bleve's JSON); empty when the target matches paths"`
+	Fulltext string `json:"fulltext,omitempty" jsonschema:"the full-text query (bleve's JSON) of definitions, or the content index's query of content (content index: and(lit(...)...)); empty when the target matches paths"`
 	Verified bool   `json:"verified" jsonschema:"candidates are checked against the stored text (phrases, regexes, case, paths by regex...)"`
 }
 

@@ -153,7 +153,7 @@ func rebuild(ctx context.Context, root, indexDir string, reg *languages.Registry
 			serve(old)
 		}
 	}
-	sum, err := update(ctx, root, next, reg, opts, start)
+	sum, err := updateIn(ctx, root, next, reg, opts, start, true)
 	if old != nil {
 		serve(nil) // waits for the searches using it
 		old.Close()
@@ -205,7 +205,18 @@ func rollForward(indexDir string) error {
 
 // update brings the index in indexDir up to date with the files of root.
 func update(ctx context.Context, root, indexDir string, reg *languages.Registry, opts IndexOptions, start time.Time) (*Summary, error) {
-	ix, err := index.OpenWriter(ctx, StorePath(indexDir), FulltextPath(indexDir))
+	return updateIn(ctx, root, indexDir, reg, opts, start, false)
+}
+
+// updateIn is update; disposable: the index in indexDir is thrown away unless the run
+// finishes (a rebuild), so its store keeps no journal (index.WithDisposable) and is synced
+// at the end.
+func updateIn(ctx context.Context, root, indexDir string, reg *languages.Registry, opts IndexOptions, start time.Time, disposable bool) (*Summary, error) {
+	wctx := ctx
+	if disposable {
+		wctx = index.WithDisposable(ctx)
+	}
+	ix, err := index.OpenWriter(wctx, StorePath(indexDir), FulltextPath(indexDir))
 	if err != nil {
 		return nil, err
 	}
@@ -296,6 +307,11 @@ func update(ctx context.Context, root, indexDir string, reg *languages.Registry,
 	}
 	if len(opts.Scope) == 0 {
 		if err := st.SetMeta(extractionKey, fingerprint); err != nil {
+			return nil, err
+		}
+	}
+	if disposable {
+		if err := ix.Sync(); err != nil { // before the rebuild is marked complete
 			return nil, err
 		}
 	}

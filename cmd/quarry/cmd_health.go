@@ -26,7 +26,8 @@ func newHealthCmd() *cobra.Command {
 		Long: `Check the index of a workspace (default: the primary one): the store's counts, the
 languages with their files, symbols and files with syntax errors, the files skipped by
 reason, the sizes on disk, the full-text index's state (ready, building, stale, missing,
-corrupt, inconsistent; documents in bleve against rows in SQLite), and the files changed on
+corrupt, inconsistent; documents in bleve against rows in SQLite), the content index's
+(ready, missing, corrupt, inconsistent; its files against the store's), and the files changed on
 disk since the last index run, each problem with the action that fixes it.
 
 The exit code is 0 when the index is healthy and 1 when it has problems.`,

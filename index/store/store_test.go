@@ -112,3 +112,46 @@ func TestSymbolBodyKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestUnjournaledStore: a store built by OpenUnjournaled keeps no journal while it is
+// written (no -wal file, no rollback journal), holds what was written once synced and
+// closed, and is a WAL store again when opened as usual.
+func TestUnjournaledStore(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "db", "symbols.db")
+	s, err := store.OpenUnjournaled(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.Put(t, s, storetest.Record("a.go", "package a", "A1"), storetest.Record("b.go", "package b", "B1"))
+	mode := func(s *store.Store) string {
+		var m string
+		if err := s.DB().QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if m := mode(s); m != "off" {
+		t.Errorf("journal mode while building: %q, want off", m)
+	}
+	for _, suffix := range []string{"-wal", "-journal"} {
+		if _, err := os.Stat(path + suffix); !os.IsNotExist(err) {
+			t.Errorf("%s while building: %v, want none", suffix, err)
+		}
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m := mode(s); m != "wal" {
+		t.Errorf("journal mode when opened again: %q, want wal", m)
+	}
+	if c, err := s.Counts(ctx); err != nil || c.Files != 2 || c.Symbols != 2 {
+		t.Errorf("Counts = %+v, %v; want 2 files, 2 symbols", c, err)
+	}
+}
