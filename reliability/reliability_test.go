@@ -264,6 +264,22 @@ func TestKillIndexer(t *testing.T) {
 	full := time.Since(start)
 	rng := rand.New(rand.NewPCG(13, 13))
 	fresh := filepath.Join(t.TempDir(), "fresh")
+	// A first index killed at a random moment: the next run builds it whole.
+	for trial := range 5 {
+		if err := os.RemoveAll(filepath.Join(root, ".quarry")); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(quarryBin, "--root", root, "index")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(full))))
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		all := funcNames(files)
+		lookups := []string{all[rng.IntN(len(all))], all[rng.IntN(len(all))]}
+		compareFresh(t, fmt.Sprintf("first index killed (%d): after the next run", trial), take(t, root, lookups), root, fresh, lookups)
+	}
 	var finished int
 	var repair []time.Duration
 	for trial := range trials {
@@ -319,7 +335,7 @@ func TestKillIndexer(t *testing.T) {
 		compareFresh(t, fmt.Sprintf("trial %d: after repair", trial), got, root, fresh, lookups)
 	}
 	slices.Sort(repair)
-	t.Logf("kill -9 of the indexer: %d trials (%d killed mid-run, %d had finished), a full run takes %v; repair run p50 %v, max %v; each compared with a fresh index of the same tree (counts, every stored symbol, 10 lookups)",
+	t.Logf("kill -9 of the indexer: 5 first indexes, then %d trials (%d killed mid-run, %d had finished), a full run takes %v; repair run p50 %v, max %v; each compared with a fresh index of the same tree (counts, every stored symbol, 10 lookups and every line holding them)",
 		trials, trials-finished, finished, full.Round(time.Millisecond), repair[len(repair)/2].Round(time.Millisecond), repair[len(repair)-1].Round(time.Millisecond))
 }
 

@@ -118,7 +118,11 @@ func Index(ctx context.Context, root, indexDir string, reg *languages.Registry, 
 	if err := rollForward(indexDir); err != nil {
 		return nil, err
 	}
-	if opts.Force {
+	// A first index is built like a forced one, beside where it will live, and moved in
+	// place when complete: its store keeps no journal (each page written once), and a
+	// first index that did not finish leaves nothing to repair; the next run starts it
+	// again.
+	if _, err := os.Stat(StorePath(indexDir)); opts.Force || errors.Is(err, os.ErrNotExist) && !opts.ReplayOnly {
 		return rebuild(ctx, root, indexDir, reg, opts, start)
 	}
 	if opts.ReplayOnly {
