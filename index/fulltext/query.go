@@ -46,6 +46,9 @@ type Query struct {
 	// nil: each token as written.
 	Prose  *Prose
 	Filter Filter
+	// NoBody leaves the code body out: the words are looked for in names, signatures and
+	// doc comments only.
+	NoBody bool
 }
 
 // Filter is what every document must match besides its words: its language, a symbol's
@@ -73,7 +76,12 @@ type Hit struct {
 }
 
 // fields returns the fields s searches.
-func (s Query) fields() []ftField { return ftSymbolFields }
+func (s Query) fields() []ftField {
+	if s.NoBody {
+		return ftSymbolFields[:3]
+	}
+	return ftSymbolFields
+}
 
 // compile returns the bleve query of s.
 //
