@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/perf.sh: Quarry against zoekt with universal-ctags symbols, on one corpus: full index
 # (wall, CPU, peak RSS of the process tree, bytes written, size on disk), Quarry's re-index
-# without and with one edit, warm search latency (searchbench, as bench/warm.sh) and
+# without and with one edit, warm search latency (searchbench, as bench/warm.sh), the content
+# regexes of bench/regex-queries.txt (as bench/regex.sh times them) and
 # one-shot CLI latency. It prints one markdown table of medians and ratios quarry/zoekt.
 #
 # Full builds run in alternating pairs (quarry, zoekt, quarry, zoekt, ...), each through
@@ -343,11 +344,20 @@ rm -f "$WORK/perf-warm.jsonl"
 	-queries "$BENCH/warm-queries.txt" -rounds "$ROUNDS" -warmup "$WARMUP" -limit 20 -count=false \
 	-json "$WORK/perf-warm.jsonl" >"$WORK/perf-warm.txt" 2>&1 ||
 	die "searchbench failed: see $WORK/perf-warm.txt"
+# The content regexes of bench/regex-queries.txt, as bench/regex.sh times them (every page
+# followed for the line counts; regex.sh also compares the lines with ripgrep's).
+log "regex: $(grep -cv -e '^#' -e '^[[:space:]]*$' "$BENCH/regex-queries.txt") content regexes, $ROUNDS rounds after $WARMUP"
+rm -f "$WORK/perf-regex.jsonl"
+"$TOOLS/searchbench" -zoekt "127.0.0.1:$zport" -quarry "127.0.0.1:$qport" \
+	-queries "$BENCH/regex-queries.txt" -rounds "$ROUNDS" -warmup "$WARMUP" -quarry-max-bytes 0 \
+	-json "$WORK/perf-regex.jsonl" >"$WORK/perf-regex.txt" 2>&1 ||
+	die "searchbench (regexes) failed: see $WORK/perf-regex.txt"
 stop_servers
 if grep -q 'left out' "$WORK/perf-warm.txt"; then
 	die "searchbench left an engine out (it did not answer): see $WORK/perf-warm.txt and $LOGS/warm-*.log"
 fi
 sed 's/^{/{"tags":{"step":"warm"},/' "$WORK/perf-warm.jsonl" >>"$RUNS"
+sed 's/^{/{"tags":{"step":"regex"},/' "$WORK/perf-regex.jsonl" >>"$RUNS"
 
 # --- the table ---
 finished=1

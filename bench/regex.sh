@@ -35,13 +35,10 @@ WARMUP="${WARMUP:-1}"
 LINES="$WORK/lines"
 export ZOEKT_BIN ZOEKT_INDEX
 
-# The queries, as RE2 regexes, case-sensitive. searchbench sends them to Quarry as /REGEX/
-# and to zoekt as case:yes content:"REGEX"; ripgrep gets them as they are.
-QUERIES=(
-	'func \(\w+ \*Server\) \w+\('
-	'class \w+(Exception|Error)\b'
-	'TODO|FIXME'
-)
+# The queries, as RE2 regexes, case-sensitive: bench/regex-queries.txt (perf.sh times them
+# too). searchbench sends them to Quarry as /REGEX/ and to zoekt as case:yes
+# content:"REGEX"; ripgrep gets them as they are.
+mapfile -t QUERIES < <(grep -v -e '^#' -e '^[[:space:]]*$' "$BENCH/regex-queries.txt")
 
 log() { echo "regex.sh: $*" >&2; }
 
@@ -119,7 +116,7 @@ pids+=($!)
 log "zoekt-webserver on 127.0.0.1:$zport, quarry mcp on 127.0.0.1:$qport"
 
 # --- latency: searchbench ---
-printf '%s\n' "${QUERIES[@]}" >"$WORK/regex-queries.txt"
+cp "$BENCH/regex-queries.txt" "$WORK/regex-queries.txt"
 rm -rf "$LINES"
 mkdir -p "$LINES"
 "$WORK/searchbench" -zoekt "127.0.0.1:$zport" -quarry "127.0.0.1:$qport" \

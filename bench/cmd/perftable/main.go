@@ -50,14 +50,15 @@ type record struct {
 	Symbols     *int64 `json:"symbols"`      // size: the symbols the build extracted
 	ParseErrors *int64 `json:"parse_errors"` // size: files whose parse failed or timed out
 
-	// warm (searchbench -json)
-	Query  string   `json:"query"`
-	Engine string   `json:"engine"`
-	P50MS  *float64 `json:"p50_ms"`
-	P95MS  *float64 `json:"p95_ms"`
-	Runs   int      `json:"runs"`
-	Errors int      `json:"errors"`
-	Error  string   `json:"error"`
+	// warm, regex (searchbench -json)
+	Query    string   `json:"query"`
+	Engine   string   `json:"engine"`
+	P50MS    *float64 `json:"p50_ms"`
+	P95MS    *float64 `json:"p95_ms"`
+	Runs     int      `json:"runs"`
+	Errors   int      `json:"errors"`
+	Error    string   `json:"error"`
+	AllLines *int     `json:"all_lines"` // regex: every matching line, through every page
 
 	// fail
 	What string `json:"what"`
@@ -408,6 +409,7 @@ func table(recs []record, skipBuild bool) (string, int) {
 
 	// --- warm latency ---
 	b.warm()
+	b.regex()
 
 	// --- one-shot CLI ---
 	var queries []string
@@ -489,6 +491,53 @@ func (b *builder) symbols() {
 	}
 	if len(parts) > 0 {
 		b.note("symbols per build: %s", strings.Join(parts, "; "))
+	}
+}
+
+// regex adds a row per content regex of bench/regex-queries.txt: each engine's p50 (the
+// first page), and a note of the lines each found through every page (bench/regex.sh
+// compares them with ripgrep's).
+func (b *builder) regex() {
+	type qres struct {
+		p50   float64
+		lines *int
+	}
+	got := map[string]map[string]qres{} // query -> engine -> result
+	var queries []string
+	for _, r := range b.recs {
+		if r.step() != "regex" {
+			continue
+		}
+		if !slices.Contains(queries, r.Query) {
+			queries = append(queries, r.Query)
+			got[r.Query] = map[string]qres{}
+		}
+		if r.Errors > 0 || r.Error != "" || r.P50MS == nil || r.Runs == 0 {
+			b.note("regex: %s on %q: %d runs, %d errors %s", r.engine(), r.Query, r.Runs, r.Errors, r.Error)
+			continue
+		}
+		got[r.Query][r.engine()] = qres{*r.P50MS, r.AllLines}
+	}
+	if len(queries) == 0 {
+		b.note("regex: no searchbench results recorded")
+		b.add("content regex p50", failedCell(), failedCell())
+		return
+	}
+	for _, q := range queries {
+		cells := [2]cell{failedCell(), failedCell()}
+		var lines []string
+		for i, e := range []string{"quarry", "zoekt"} {
+			if r, ok := got[q][e]; ok {
+				cells[i] = cell{v: r.p50, ok: true, text: msec(r.p50)}
+				if r.lines != nil {
+					lines = append(lines, fmt.Sprintf("%s %d", e, *r.lines))
+				}
+			}
+		}
+		b.add(fmt.Sprintf("content regex `%s` p50", strings.ReplaceAll(q, "|", `\|`)), cells[0], cells[1])
+		if len(lines) > 0 {
+			b.note("regex `%s`: lines through every page: %s", q, strings.Join(lines, ", "))
+		}
 	}
 }
 

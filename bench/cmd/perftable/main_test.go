@@ -30,6 +30,8 @@ const cliRuns = `{"tags":{"step":"cli","engine":"quarry","query":"Foo","run":"1"
 {"tags":{"step":"warm"},"query":"b","engine":"quarry","p50_ms":2,"p95_ms":3,"runs":3,"errors":0}
 {"tags":{"step":"warm"},"query":"c","engine":"zoekt","p50_ms":3,"p95_ms":4,"runs":3,"errors":0}
 {"tags":{"step":"warm"},"query":"c","engine":"quarry","p50_ms":3,"p95_ms":4,"runs":3,"errors":0}
+{"tags":{"step":"regex"},"query":"TODO|FIXME","engine":"zoekt","p50_ms":10,"p95_ms":12,"runs":3,"errors":0,"all_lines":4918}
+{"tags":{"step":"regex"},"query":"TODO|FIXME","engine":"quarry","p50_ms":8,"p95_ms":9,"runs":3,"errors":0,"all_lines":4936}
 `
 
 func render(t *testing.T, jsonl string, skipBuild bool) (string, int) {
@@ -70,10 +72,14 @@ func TestTableComplete(t *testing.T) {
 		"one-shot CLI `Foo` (median of 2)": "| 200.0 ms | 200.0 ms | 1.00x |",
 		"no-change re-index":               "| 0.60 s | n/a | n/a |",
 		"one-edit re-index":                "| 1.00 s | n/a | n/a |",
+		"content regex `TODO\\|FIXME` p50": "| 8.0 ms | 10.0 ms | 0.80x |",
 	} {
 		if row := rowOf(t, text, name); !strings.HasSuffix(row, want) {
 			t.Errorf("row %q = %q, want it to end in %q", name, row, want)
 		}
+	}
+	if !strings.Contains(text, "regex `TODO|FIXME`: lines through every page: quarry 4936, zoekt 4918") {
+		t.Errorf("no note of the regex's lines in\n%s", text)
 	}
 	if !strings.Contains(text, "symbols per build: quarry 50 (files with parse errors: 1), 70 (files with parse errors: 0) (DIFFERS between builds of the same corpus); zoekt+ctags 40") {
 		t.Errorf("no symbols note in\n%s", text)
