@@ -372,7 +372,7 @@ func (ix *Writer) rebuild(ctx context.Context) error {
 	}
 	b := ix.ft.NewBatch()
 	err := ix.store.FileDocs(ctx, func(path, _ string, content []byte) error {
-		if err := ix.addFileDocs(ctx, b, path, content); err != nil {
+		if err := ix.addSymbolDocs(ctx, b, path, content); err != nil {
 			return err
 		}
 		if b.Size() >= rebuildBatchDocs {
@@ -400,8 +400,8 @@ func (ix *Writer) rebuild(ctx context.Context) error {
 	return ix.store.ClearPending(ctx, symbols)
 }
 
-// addFileDocs adds the symbol documents of one stored file to b.
-func (ix *Writer) addFileDocs(ctx context.Context, b *fulltext.Batch, path string, content []byte) error {
+// addSymbolDocs adds the symbol documents of one stored file to b.
+func (ix *Writer) addSymbolDocs(ctx context.Context, b *fulltext.Batch, path string, content []byte) error {
 	syms, err := ix.store.FileSymbols(ctx, path)
 	if err != nil {
 		return err
@@ -443,7 +443,7 @@ func (ix *Writer) syncDocs(ctx context.Context, docIDs []string) error {
 		if err != nil {
 			return err
 		}
-		if err := ix.addFileDocs(ctx, b, p, content); err != nil {
+		if err := ix.addSymbolDocs(ctx, b, p, content); err != nil {
 			return err
 		}
 	}

@@ -84,7 +84,7 @@ type FulltextHealth struct {
 // ContentHealth describes the content index (the text of files, index/grams) against the
 // store.
 type ContentHealth struct {
-	Status     string `json:"status" jsonschema:"ready, missing, corrupt or inconsistent"`
+	Status     string `json:"status" jsonschema:"ready, building, missing, corrupt or inconsistent"`
 	Path       string `json:"path"`
 	SizeBytes  int64  `json:"size_bytes"`
 	Segments   int    `json:"segments"`

@@ -160,6 +160,9 @@ func checkAnswers(t *testing.T, ix *Index, m *model, r *rand.Rand, n int) {
 		if !slices.IsSortedFunc(got, compareDocs) {
 			t.Fatalf("%s: candidates out of order", query)
 		}
+		if c := ix.Count(query); c != len(got) {
+			t.Fatalf("%s: Count %d, Candidates %d", query, c, len(got))
+		}
 		in := make(map[string]bool, len(got))
 		for _, d := range got {
 			if in[d.Path] {

@@ -239,6 +239,24 @@ func (ix *Index) Candidates(q *Query) []Doc {
 	return mergeDocs(lists, total)
 }
 
+// Count returns how many live documents may satisfy q: the number Candidates would list,
+// without making the list (for a manifest the Writer did not write, where a path may be
+// live in two segments, an upper bound).
+func (ix *Index) Count(q *Query) int {
+	if q.MatchesNone() {
+		return 0
+	}
+	n := uint64(0)
+	for _, s := range ix.segs {
+		bm := s.seg.Match(q)
+		if s.deleted != nil {
+			bm.AndNot(s.deleted)
+		}
+		n += bm.GetCardinality()
+	}
+	return int(n)
+}
+
 // compareDocs orders documents by (prior, path).
 func compareDocs(a, b Doc) int {
 	if c := cmp.Compare(a.Prior, b.Prior); c != 0 {

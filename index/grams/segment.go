@@ -468,32 +468,27 @@ func (s *Segment) evalAnd(grams []uint32, subs []*Query) (*roaring.Bitmap, bool)
 	}
 	slices.SortFunc(ps, func(a, b posting) int { return int(a.card) - int(b.card) })
 	var acc *roaring.Bitmap
+	// and intersects bm into acc and reports whether acc is empty.
+	and := func(bm *roaring.Bitmap) bool {
+		if acc == nil {
+			acc = bm
+		} else {
+			acc.And(bm)
+		}
+		return acc.IsEmpty()
+	}
 	for _, p := range ps {
 		bm, err := s.decode(p)
 		if err != nil {
 			s.fail(err)
 			continue
 		}
-		if acc == nil {
-			acc = bm
-		} else {
-			acc.And(bm)
-		}
-		if acc.IsEmpty() {
+		if and(bm) {
 			return acc, false
 		}
 	}
 	for _, sub := range subs {
-		bm, all := s.eval(sub)
-		if all {
-			continue
-		}
-		if acc == nil {
-			acc = bm
-		} else {
-			acc.And(bm)
-		}
-		if acc.IsEmpty() {
+		if bm, all := s.eval(sub); !all && and(bm) {
 			return acc, false
 		}
 	}

@@ -68,11 +68,16 @@ const (
 // contentSearch verifies the content index's candidate files, a block at a time, until
 // want lines hold the needles (every one, unless !all) or the candidates run out.
 func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []string, all, keepTests bool, want, perFile int) ([]Hit, error) {
-	cands, err := s.contentCandidates(ctx, &req, needlesQuery(needles, all))
+	var cands []grams.Doc
+	var idf []float64
+	err := s.withGrams(func(ix *grams.Index) {
+		cands = ix.Candidates(needlesQuery(needles, all))
+		idf = needlesIDF(ix, needles, len(cands))
+	})
 	if err != nil {
 		return nil, err
 	}
-	idf := s.needlesIDF(needles, all, len(cands))
+	cands = s.admitDocs(ctx, &req, cands)
 	block := contentBlockFiles
 	if perFile > 0 {
 		block = max(want, contentAutoFiles)
@@ -125,20 +130,15 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []str
 }
 
 // needlesIDF returns each needle's inverse document frequency among the content index's
-// files: from the candidates of the needle alone (a superset of the files holding it), or
-// of the whole query when it has one needle.
-func (s *Searcher) needlesIDF(needles []string, all bool, candidates int) []float64 {
+// files: from the count of the needle's candidates alone (a superset of the files holding
+// it), or from the query's candidates when it has one needle.
+func needlesIDF(ix *grams.Index, needles []string, candidates int) []float64 {
 	out := make([]float64, len(needles))
-	r, err := s.grams.acquire(s.store.Store)
-	if err != nil {
-		return out
-	}
-	defer s.grams.release(r)
-	n := float64(r.ix.Docs())
+	n := float64(ix.Docs())
 	for i, needle := range needles {
 		df := float64(candidates)
 		if len(needles) > 1 {
-			df = float64(len(r.ix.Candidates(grams.Literal(needle))))
+			df = float64(ix.Count(grams.Literal(needle)))
 		}
 		out[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}

@@ -215,15 +215,30 @@ func needGrams(n query.Need) *grams.Query {
 	return grams.Everything()
 }
 
+// withGrams runs fn with the content index of the store's committed manifest.
+func (s *Searcher) withGrams(fn func(ix *grams.Index)) error {
+	r, err := s.grams.acquire(s.store.Store)
+	if err != nil {
+		return err
+	}
+	defer s.grams.release(r)
+	fn(r.ix)
+	return nil
+}
+
 // contentCandidates returns the files the content index finds for q that pass req's
 // language, file pattern and test policy, in the index's order (ContentPrior, then path).
 func (s *Searcher) contentCandidates(ctx context.Context, req *Request, q *grams.Query) ([]grams.Doc, error) {
-	r, err := s.grams.acquire(s.store.Store)
-	if err != nil {
+	var docs []grams.Doc
+	if err := s.withGrams(func(ix *grams.Index) { docs = ix.Candidates(q) }); err != nil {
 		return nil, err
 	}
-	docs := r.ix.Candidates(q)
-	s.grams.release(r)
+	return s.admitDocs(ctx, req, docs), ctx.Err()
+}
+
+// admitDocs keeps the documents of docs that pass req's language, file pattern and test
+// policy, in their order.
+func (s *Searcher) admitDocs(ctx context.Context, req *Request, docs []grams.Doc) []grams.Doc {
 	out := docs[:0]
 	for _, d := range docs {
 		if req.Language != "" && s.storedLanguage(ctx, d.Path) != req.Language {
@@ -234,7 +249,7 @@ func (s *Searcher) contentCandidates(ctx context.Context, req *Request, q *grams
 		}
 		out = append(out, d)
 	}
-	return out, ctx.Err()
+	return out
 }
 
 // storedLanguage returns the language the store gave the file at path ("" when unknown):
