@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
@@ -61,6 +62,7 @@ type Writer struct {
 	// documents (store.FileDocID) it took from the pending log, which hold every file
 	// changed since the committed manifest (gramsPending) until then.
 	grams        *grams.Writer
+	gramsMu      sync.Mutex // gramsPending, read by the searches of the searchers lent
 	gramsPending []string
 	// gramsRebuild: the committed content index cannot be used (none, a segment missing or
 	// corrupt, or a first load that did not finish): Finish builds it from the store.
@@ -205,7 +207,7 @@ func (ix *Writer) openGrams(ctx context.Context, empty bool, pending []string) e
 	if err := grams.Clean(dir, m); err != nil {
 		return err
 	}
-	ix.gramsPending = pending
+	ix.setGramsPending(pending)
 	if ix.gramsRebuild || len(pending) == 0 {
 		return nil
 	}
@@ -254,9 +256,30 @@ func (ix *Writer) Searcher() (*search.Searcher, error) {
 	}
 	s, err := search.NewSearcher(ix.store, ix.ft)
 	if err == nil {
+		s.SetUnindexed(ix.unindexed)
 		ix.searchers = append(ix.searchers, s)
 	}
 	return s, err
+}
+
+// setGramsPending sets the files committed to the store and not yet to the content index.
+func (ix *Writer) setGramsPending(ids []string) {
+	ix.gramsMu.Lock()
+	ix.gramsPending = ids
+	ix.gramsMu.Unlock()
+}
+
+// unindexed returns the paths of the files the store has committed since the content
+// index's manifest: a search of this run's searcher reads them besides the content index's
+// candidates, so a file changed by the run is found by its new text before the run ends.
+func (ix *Writer) unindexed() []string {
+	ix.gramsMu.Lock()
+	defer ix.gramsMu.Unlock()
+	out := make([]string, len(ix.gramsPending))
+	for i, id := range ix.gramsPending {
+		out[i] = strings.TrimPrefix(id, store.FileDocPrefix)
+	}
+	return out
 }
 
 // Close waits for the full-text batches in flight and closes both indexes. After a Close
@@ -361,7 +384,8 @@ func (ix *Writer) finishGrams(ctx context.Context) error {
 	if err := b.Commit(); err != nil {
 		return err
 	}
-	ix.gramsPending, ix.gramsRebuild = nil, false
+	ix.setGramsPending(nil)
+	ix.gramsRebuild = false
 	return grams.Clean(ix.store.GramsDir(), m)
 }
 
@@ -552,7 +576,9 @@ func (b *WriteBatch) Commit(ctx context.Context) error {
 	}
 	files, touched := splitDocs(b.store.TakeTouched())
 	if !b.ix.firstLoad {
+		b.ix.gramsMu.Lock()
 		b.ix.gramsPending = append(b.ix.gramsPending, files...) // cleared when the content index commits
+		b.ix.gramsMu.Unlock()
 	}
 	if b.ix.ftStatus != fulltext.Ready || len(touched) == 0 && b.ft.Size() == 0 {
 		return nil

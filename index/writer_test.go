@@ -3,13 +3,17 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/grams"
+	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/storetest"
 )
@@ -171,5 +175,48 @@ func TestWriterRefillsAnUnfinishedFirstLoad(t *testing.T) {
 	defer w.Close()
 	if w.Status() != fulltext.Ready {
 		t.Errorf("after a finished run: full-text status %s, want ready", w.Status())
+	}
+}
+
+// TestRunSearcherFindsUncommittedText: a file an index run has committed to the store but
+// not yet to the content index (which commits when the run finishes) is found by its new
+// text, and not by its old, through the searcher the run lends.
+func TestRunSearcherFindsUncommittedText(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	w := openTestWriter(t, dir)
+	writeFiles(t, w, storetest.Record("a.go", "package a\n\nvar oldword = 1\n", "A"), storetest.Record("b.go", "package b\n", "B"))
+	if err := w.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+
+	w = openTestWriter(t, dir)
+	defer w.Close()
+	writeFiles(t, w, storetest.Record("a.go", "package a\n\nvar newword = 2\n", "A"))
+	s, err := w.Searcher()
+	if err != nil || s == nil {
+		t.Fatalf("Searcher() = %v, %v", s, err)
+	}
+	lines := func(word string) []string {
+		q, err := query.Parse(word)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Search(ctx, search.Request{Query: q, Target: search.TargetContent, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, fmt.Sprintf("%s:%d", h.Path, h.Line))
+		}
+		return out
+	}
+	if got := lines("newword"); !slices.Equal(got, []string{"a.go:3"}) {
+		t.Errorf("newword during the run: %v, want [a.go:3]", got)
+	}
+	if got := lines("oldword"); len(got) != 0 {
+		t.Errorf("oldword during the run: %v, want nothing (the store has the new text)", got)
 	}
 }

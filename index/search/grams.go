@@ -236,9 +236,29 @@ func (s *Searcher) contentCandidates(ctx context.Context, req *Request, q *grams
 	return s.admitDocs(ctx, req, docs), ctx.Err()
 }
 
+// SetUnindexed tells the searcher which files the store holds newer than its content index
+// (an index run's, Writer.Searcher): fn's paths are candidates of every content search,
+// after the content index's, so a search during the run finds a changed file by its new
+// text. Deleted ones are read and dropped like any other.
+func (s *Searcher) SetUnindexed(fn func() []string) { s.unindexed = fn }
+
 // admitDocs keeps the documents of docs that pass req's language, file pattern and test
-// policy, in their order.
+// policy, in their order, and adds the files not yet in the content index (SetUnindexed).
 func (s *Searcher) admitDocs(ctx context.Context, req *Request, docs []grams.Doc) []grams.Doc {
+	if s.unindexed != nil {
+		if extra := s.unindexed(); len(extra) > 0 {
+			listed := make(map[string]bool, len(docs))
+			for _, d := range docs {
+				listed[d.Path] = true
+			}
+			for _, p := range extra {
+				if !listed[p] {
+					listed[p] = true
+					docs = append(docs, grams.Doc{Path: p, Prior: ContentPrior(p, 0)})
+				}
+			}
+		}
+	}
 	out := docs[:0]
 	for _, d := range docs {
 		if req.Language != "" && s.storedLanguage(ctx, d.Path) != req.Language {

@@ -194,6 +194,9 @@ type Searcher struct {
 
 	contents *contentCache // file text read by expression searches
 	grams    gramsHolder   // the content index
+	// unindexed, when set, lists the files committed to the store and not yet to the
+	// content index (an index run's searcher: SetUnindexed).
+	unindexed func() []string
 
 	langsOnce sync.Once
 	langs     map[string]string // the stored language of every indexed file, by path
