@@ -28,8 +28,14 @@ func corpusFiles(tb testing.TB, root string) map[string][]sourceFile {
 	reg := registry(tb)
 	byLang := map[string][]sourceFile{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() && d.Name() == ".quarry" {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
 		}
 		src, err := os.ReadFile(p)
 		if err != nil {

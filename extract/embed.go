@@ -34,7 +34,7 @@ const maxEmbeddings = 256
 // scripts are two embeds). What the region defines gets parent as its parent; example marks
 // it as an example, ranked below source. Regions found while extracting a region are not
 // extracted: embedding is one level deep.
-func (w *walker) embed(lang string, parent *Symbol, example bool, nodes ...*sitter.Node) {
+func (w *walker) embed(lang string, parent *Symbol, example bool, nodes ...*Node) {
 	var ranges []sitter.Range
 	for _, n := range nodes {
 		if n != nil {
@@ -57,14 +57,14 @@ func (w *walker) embedRanges(lang string, parent *Symbol, example bool, ranges [
 }
 
 // nodeRange returns the range of the source n spans.
-func nodeRange(n *sitter.Node) sitter.Range {
+func nodeRange(n *Node) sitter.Range {
 	return sitter.Range{StartPoint: n.StartPoint(), EndPoint: n.EndPoint(), StartByte: n.StartByte(), EndByte: n.EndByte()}
 }
 
 // rangesWithout returns the range of n without its children of type skip: a Markdown code
 // block's content without the block quote markers and list indentation that continue it
 // on each line.
-func rangesWithout(n *sitter.Node, skip string) []sitter.Range {
+func rangesWithout(n *Node, skip string) []sitter.Range {
 	var out []sitter.Range
 	cur := nodeRange(n)
 	for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -98,12 +98,12 @@ func (e *Extractor) extractEmbedded(w *walker) {
 			continue
 		}
 		guest := &walker{f: w.f, src: w.src, lang: lang, calls: w.calls, ascii: w.ascii, guest: true}
-		root := tree.RootNode()
+		root := flatten(tree, w.src)
+		tree.Close()
 		extractors[lang.Name](guest, root)
 		if root.HasError() {
 			w.f.ParseErrors += countErrors(root)
 		}
-		tree.Close()
 		// The guest's extractor ran as on a file of its own (its top level is its module
 		// level); what it left at the top goes under the host's parent.
 		for _, s := range guest.syms {

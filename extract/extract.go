@@ -172,15 +172,16 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", path, err)
 	}
-	defer tree.Close()
+	root := flatten(tree, parsed)
+	tree.Close()
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("extract %s: %s extractor failed: %v\n%s", path, lang.Name, r, debug.Stack())
 		}
 	}()
 	w := newWalker(f, parsed, lang)
-	extractors[lang.Name](w, tree.RootNode())
-	if root := tree.RootNode(); root.HasError() {
+	extractors[lang.Name](w, root)
+	if root.HasError() {
 		f.ParseErrors = countErrors(root)
 	}
 	e.extractEmbedded(w)
@@ -194,7 +195,7 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 }
 
 // countErrors counts the ERROR and MISSING nodes under n, descending only where errors are.
-func countErrors(n *sitter.Node) int {
+func countErrors(n *Node) int {
 	if n.IsError() || n.IsMissing() {
 		return 1
 	}
@@ -228,7 +229,7 @@ func (e *Extractor) putParser(grammar string, p *sitter.Parser) {
 }
 
 // extractors maps a language name to the function that walks its syntax tree.
-var extractors = map[string]func(w *walker, root *sitter.Node){}
+var extractors = map[string]func(w *walker, root *Node){}
 
 // parseSources map a language name to a rewrite of its source for the parser, where the
 // grammar lags the language: the rewrite must keep every byte's offset (replace text by
@@ -237,7 +238,7 @@ var extractors = map[string]func(w *walker, root *sitter.Node){}
 var parseSources = map[string]func(src []byte) []byte{}
 
 // register adds a language's extractor; it is called from the init of each lang_*.go file.
-func register(lang string, fn func(w *walker, root *sitter.Node)) {
+func register(lang string, fn func(w *walker, root *Node)) {
 	if extractors[lang] != nil {
 		panic("extract: two extractors for " + lang)
 	}

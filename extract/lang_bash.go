@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("bash", extractBash) }
@@ -17,12 +15,12 @@ var bashSourceCommands = map[string]bool{"source": true, ".": true}
 // extractBash walks a shell script: sourced files (imports), functions, and the variables
 // and read-only constants it sets at file level (export makes a variable public; local and
 // assignments inside functions are locals). Commands run are calls.
-func extractBash(w *walker, root *sitter.Node) {
-	w.walk(root, func(w *walker, n *sitter.Node) { bashNode(w, n, true) })
+func extractBash(w *walker, root *Node) {
+	w.walk(root, func(w *walker, n *Node) { bashNode(w, n, true) })
 }
 
 // bashNode extracts the definitions (at file level, top) and uses of names under n.
-func bashNode(w *walker, n *sitter.Node, top bool) {
+func bashNode(w *walker, n *Node, top bool) {
 	switch n.Type() {
 	case "function_definition":
 		bashFunction(w, n)
@@ -31,7 +29,7 @@ func bashNode(w *walker, n *sitter.Node, top bool) {
 		if top {
 			bashDeclaration(w, n)
 		}
-		w.walk(n, func(w *walker, c *sitter.Node) { bashNode(w, c, false) })
+		w.walk(n, func(w *walker, c *Node) { bashNode(w, c, false) })
 		return
 	case "variable_assignment":
 		if top {
@@ -46,12 +44,12 @@ func bashNode(w *walker, n *sitter.Node, top bool) {
 			w.ident(v, VariableRef)
 		}
 	}
-	w.walk(n, func(w *walker, c *sitter.Node) { bashNode(w, c, top) })
+	w.walk(n, func(w *walker, c *Node) { bashNode(w, c, top) })
 }
 
 // bashCommand records a command: source/. is an import (and reports true: nothing more to
 // walk), any other command name is a call.
-func bashCommand(w *walker, n *sitter.Node) bool {
+func bashCommand(w *walker, n *Node) bool {
 	name := field(n, "name")
 	cmd := w.text(name)
 	if bashSourceCommands[cmd] {
@@ -66,7 +64,7 @@ func bashCommand(w *walker, n *sitter.Node) bool {
 }
 
 // bashFunction extracts a function definition (name() { ... } or function name { ... }).
-func bashFunction(w *walker, n *sitter.Node) {
+func bashFunction(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), Function)
 	if sym == nil {
 		return
@@ -76,13 +74,13 @@ func bashFunction(w *walker, n *sitter.Node) {
 		_, sym.DocComment, _ = strings.Cut(sym.DocComment, "\n")
 	}
 	w.within(sym, func() {
-		w.walk(field(n, "body"), func(w *walker, c *sitter.Node) { bashNode(w, c, false) })
+		w.walk(field(n, "body"), func(w *walker, c *Node) { bashNode(w, c, false) })
 	})
 }
 
 // bashDeclaration extracts the assignments of readonly, export, declare and typeset:
 // readonly and declare -r make constants, export (and declare -x) a public variable.
-func bashDeclaration(w *walker, n *sitter.Node) {
+func bashDeclaration(w *walker, n *Node) {
 	keyword := ""
 	if n.ChildCount() > 0 {
 		keyword = w.text(n.Child(0))
@@ -115,7 +113,7 @@ func bashDeclaration(w *walker, n *sitter.Node) {
 }
 
 // bashNamed adds a variable declared without a value (export NAME, readonly NAME).
-func bashNamed(w *walker, n, name *sitter.Node, constant, exported bool) {
+func bashNamed(w *walker, n, name *Node, constant, exported bool) {
 	kind := Variable
 	if constant {
 		kind = Constant
@@ -127,7 +125,7 @@ func bashNamed(w *walker, n, name *sitter.Node, constant, exported bool) {
 }
 
 // bashVariable adds the variable (or constant) an assignment a, in the statement n, sets.
-func bashVariable(w *walker, n, a *sitter.Node, keyword string, constant bool) *Symbol {
+func bashVariable(w *walker, n, a *Node, keyword string, constant bool) *Symbol {
 	kind := Variable
 	if constant {
 		kind = Constant

@@ -2,13 +2,11 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
-	register("c", func(w *walker, root *sitter.Node) { newCFamily(w, false).run(root) })
-	register("cpp", func(w *walker, root *sitter.Node) { newCFamily(w, true).run(root) })
+	register("c", func(w *walker, root *Node) { newCFamily(w, false).run(root) })
+	register("cpp", func(w *walker, root *Node) { newCFamily(w, true).run(root) })
 }
 
 // Metadata keys the C and C++ extractor sets.
@@ -37,7 +35,7 @@ func newCFamily(w *walker, cpp bool) *cFamily {
 }
 
 // run walks the file, then attaches out-of-line definitions to their class or namespace.
-func (c *cFamily) run(root *sitter.Node) {
+func (c *cFamily) run(root *Node) {
 	c.w.walk(root, c.node)
 	c.attachScoped()
 }
@@ -100,7 +98,7 @@ func (c *cFamily) inType() bool {
 }
 
 // node extracts n: a definition, a use of a name, or a node to walk through.
-func (c *cFamily) node(w *walker, n *sitter.Node) {
+func (c *cFamily) node(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -175,7 +173,7 @@ func (c *cFamily) node(w *walker, n *sitter.Node) {
 }
 
 // args records the plain identifiers passed as call arguments and walks the rest.
-func (c *cFamily) args(n *sitter.Node) {
+func (c *cFamily) args(n *Node) {
 	for _, a := range namedChildren(n) {
 		if a.Type() == "identifier" {
 			c.w.ident(a, VariableRef)
@@ -187,7 +185,7 @@ func (c *cFamily) args(n *sitter.Node) {
 
 // add finishes a symbol recorded for the definition def: C's doc comment (a trailing comment
 // of the previous line is not taken), and the namespace it sits in.
-func (c *cFamily) add(sym *Symbol, def *sitter.Node) *Symbol {
+func (c *cFamily) add(sym *Symbol, def *Node) *Symbol {
 	if sym == nil {
 		return nil
 	}
@@ -197,7 +195,7 @@ func (c *cFamily) add(sym *Symbol, def *sitter.Node) *Symbol {
 
 // cDoc returns the comment block right above n, without a comment that trails the code of
 // its own line.
-func cDoc(w *walker, n *sitter.Node) string {
+func cDoc(w *walker, n *Node) string {
 	var parts []string
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil && p.Type() == "comment"; p = p.PrevSibling() {
@@ -218,7 +216,7 @@ func cDoc(w *walker, n *sitter.Node) string {
 
 // fileVisibility is the visibility of a file-level or namespace-level declaration: static
 // is file private, anything else has external linkage (public).
-func (c *cFamily) fileVisibility(n *sitter.Node) Visibility {
+func (c *cFamily) fileVisibility(n *Node) Visibility {
 	for _, s := range childrenOfType(n, "storage_class_specifier") {
 		if c.w.text(s) == "static" {
 			return FilePrivate
@@ -228,7 +226,7 @@ func (c *cFamily) fileVisibility(n *sitter.Node) Visibility {
 }
 
 // macro records a #define: a constant, or a function with metadata macro.
-func (c *cFamily) macro(n *sitter.Node) {
+func (c *cFamily) macro(n *Node) {
 	kind := Constant
 	if n.Type() == "preproc_function_def" {
 		kind = Function
@@ -245,7 +243,7 @@ func (c *cFamily) macro(n *sitter.Node) {
 
 // using records a using declaration (using std::string) or directive (using namespace std)
 // as an import.
-func (c *cFamily) using(n *sitter.Node) {
+func (c *cFamily) using(n *Node) {
 	name := childOfType(n, "qualified_identifier", "identifier", "namespace_identifier")
 	sym := c.w.importName(n, lastName(name), c.w.text(name))
 	if sym != nil {
@@ -258,7 +256,7 @@ func (c *cFamily) using(n *sitter.Node) {
 
 // namespace records a namespace and its declarations (an anonymous namespace is walked
 // without a symbol).
-func (c *cFamily) namespace(n *sitter.Node) {
+func (c *cFamily) namespace(n *Node) {
 	name := field(n, "name")
 	body := field(n, "body")
 	if name == nil {
@@ -281,7 +279,7 @@ func (c *cFamily) namespace(n *sitter.Node) {
 
 // template records the definition a template declaration wraps, its span and signature
 // starting at the template keyword.
-func (c *cFamily) template(n *sitter.Node) {
+func (c *cFamily) template(n *Node) {
 	params := field(n, "parameters")
 	for _, d := range namedChildren(n) {
 		if d == params || d.Type() == "comment" {
@@ -307,7 +305,7 @@ func (c *cFamily) template(n *sitter.Node) {
 }
 
 // declName finds the name inside a declarator (the x of *x[3], the f of (*f)(int)).
-func declName(n *sitter.Node) *sitter.Node {
+func declName(n *Node) *Node {
 	for n != nil {
 		switch n.Type() {
 		case "identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name", "qualified_identifier", "template_function", "primitive_type", "operator_cast":
@@ -323,7 +321,7 @@ func declName(n *sitter.Node) *sitter.Node {
 }
 
 // funcDeclarator returns the function declarator inside a declarator, or nil for a variable.
-func funcDeclarator(n *sitter.Node) *sitter.Node {
+func funcDeclarator(n *Node) *Node {
 	for n != nil {
 		switch n.Type() {
 		case "function_declarator":
@@ -340,7 +338,7 @@ func funcDeclarator(n *sitter.Node) *sitter.Node {
 }
 
 // cInnerDeclarator returns the declarator a declarator wraps (the x of *x or &x), or nil.
-func cInnerDeclarator(n *sitter.Node) *sitter.Node {
+func cInnerDeclarator(n *Node) *Node {
 	if d := field(n, "declarator"); d != nil {
 		return d
 	}
@@ -350,7 +348,7 @@ func cInnerDeclarator(n *sitter.Node) *sitter.Node {
 // funcName splits the declared name of a function into its simple name, the node spelling
 // it, its qualifying scope (A::B of A::B::f) and its kind (function, constructor, destructor,
 // operator).
-func (c *cFamily) funcName(decl *sitter.Node) (name string, at *sitter.Node, scope string, kind Kind) {
+func (c *cFamily) funcName(decl *Node) (name string, at *Node, scope string, kind Kind) {
 	at = declName(decl)
 	kind = Function
 	for at != nil && at.Type() == "qualified_identifier" {
@@ -398,7 +396,7 @@ func (c *cFamily) funcName(decl *sitter.Node) (name string, at *sitter.Node, sco
 
 // function records a function definition (or a method, constructor, destructor or operator)
 // and walks its body; def is the node the symbol spans (a template declaration around n).
-func (c *cFamily) function(n, def *sitter.Node, template string) {
+func (c *cFamily) function(n, def *Node, template string) {
 	declarator := field(n, "declarator")
 	if funcDeclarator(declarator) == nil && c.inType() {
 		c.fields(n, def) // int x = 0; misread as a pure virtual function
@@ -410,7 +408,7 @@ func (c *cFamily) function(n, def *sitter.Node, template string) {
 		return
 	}
 	end := int(n.EndByte())
-	for _, f := range []*sitter.Node{field(n, "body"), childOfType(n, "field_initializer_list"), childOfType(n, "try_statement")} {
+	for _, f := range []*Node{field(n, "body"), childOfType(n, "field_initializer_list"), childOfType(n, "try_statement")} {
 		if f != nil && int(f.StartByte()) < end {
 			end = int(f.StartByte())
 		}
@@ -425,7 +423,7 @@ func (c *cFamily) function(n, def *sitter.Node, template string) {
 }
 
 // funcSymbol records the symbol of a function definition or declaration.
-func (c *cFamily) funcSymbol(n, def, declarator *sitter.Node, template string) *Symbol {
+func (c *cFamily) funcSymbol(n, def, declarator *Node, template string) *Symbol {
 	name, at, scope, kind := c.funcName(declarator)
 	if at == nil {
 		return nil
@@ -465,7 +463,7 @@ func (c *cFamily) funcSymbol(n, def, declarator *sitter.Node, template string) *
 }
 
 // hasSpecifier reports whether one of n's specifier children spells tok (explicit, virtual).
-func (c *cFamily) hasSpecifier(n *sitter.Node, tok string) bool {
+func (c *cFamily) hasSpecifier(n *Node, tok string) bool {
 	for _, s := range namedChildren(n) {
 		if strings.HasSuffix(s.Type(), "specifier") && c.w.text(s) == tok {
 			return true
@@ -484,7 +482,7 @@ func (c *cFamily) access() Visibility {
 
 // declaration records what a declaration declares: function prototypes, variables and
 // constants (fields inside a class), and the types defined in it.
-func (c *cFamily) declaration(n, def *sitter.Node, template string) {
+func (c *cFamily) declaration(n, def *Node, template string) {
 	typ := field(n, "type")
 	if typ != nil && field(typ, "body") != nil {
 		c.record(typ, typ, template, "")
@@ -514,8 +512,8 @@ func (c *cFamily) declaration(n, def *sitter.Node, template string) {
 
 // localNode walks a local declaration: its type's names and initial values, not the type
 // body recorded already.
-func (c *cFamily) localNode(typ *sitter.Node) func(*walker, *sitter.Node) {
-	return func(w *walker, d *sitter.Node) {
+func (c *cFamily) localNode(typ *Node) func(*walker, *Node) {
+	return func(w *walker, d *Node) {
 		if d == typ && field(d, "body") != nil {
 			return
 		}
@@ -524,8 +522,8 @@ func (c *cFamily) localNode(typ *sitter.Node) func(*walker, *sitter.Node) {
 }
 
 // declarators returns the declarator children of a declaration.
-func (c *cFamily) declarators(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
+func (c *cFamily) declarators(n *Node) []*Node {
+	var out []*Node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if n.FieldNameForChild(i) == "declarator" {
 			out = append(out, n.Child(i))
@@ -535,7 +533,7 @@ func (c *cFamily) declarators(n *sitter.Node) []*sitter.Node {
 }
 
 // fields records the variables, constants or fields one declaration declares.
-func (c *cFamily) fields(n, def *sitter.Node) {
+func (c *cFamily) fields(n, def *Node) {
 	typ := field(n, "type")
 	kind := Variable
 	if c.inType() {
@@ -578,7 +576,7 @@ func (c *cFamily) fields(n, def *sitter.Node) {
 }
 
 // hasQualifier reports whether n has a type qualifier tok (const, constexpr).
-func (c *cFamily) hasQualifier(n *sitter.Node, tok string) bool {
+func (c *cFamily) hasQualifier(n *Node, tok string) bool {
 	for _, q := range childrenOfType(n, "type_qualifier") {
 		if c.w.text(q) == tok {
 			return true
@@ -589,7 +587,7 @@ func (c *cFamily) hasQualifier(n *sitter.Node, tok string) bool {
 
 // typedef records a typedef or using alias as a type with its target. A typedef of an
 // anonymous struct names the struct itself.
-func (c *cFamily) typedef(n, def *sitter.Node) *Symbol {
+func (c *cFamily) typedef(n, def *Node) *Symbol {
 	typ := field(n, "type")
 	if body := field(typ, "body"); body != nil {
 		if field(typ, "name") == nil {
@@ -602,7 +600,7 @@ func (c *cFamily) typedef(n, def *sitter.Node) *Symbol {
 		}
 	}
 	var last *Symbol
-	names := []*sitter.Node{field(n, "name")}
+	names := []*Node{field(n, "name")}
 	if n.Type() == "type_definition" {
 		names = c.declarators(n)
 	}
@@ -635,7 +633,7 @@ func (c *cFamily) typedef(n, def *sitter.Node) *Symbol {
 
 // typedefSignature returns the signature of a typedef or alias without the body of a struct
 // it defines (typedef struct shape shape_t).
-func (c *cFamily) typedefSignature(n, def, typ *sitter.Node) string {
+func (c *cFamily) typedefSignature(n, def, typ *Node) string {
 	end := int(n.EndByte())
 	body := field(typ, "body")
 	if body == nil {
@@ -649,7 +647,7 @@ func (c *cFamily) typedefSignature(n, def, typ *sitter.Node) string {
 // aliasInfo records the target of a typedef or alias: its type, or for a declarator that is
 // not a plain name the type and declarator without the name (int (*)(int) of a function
 // pointer typedef).
-func (c *cFamily) aliasInfo(sym *Symbol, n, typ, d, at *sitter.Node) {
+func (c *cFamily) aliasInfo(sym *Symbol, n, typ, d, at *Node) {
 	if sym == nil || typ == nil {
 		return
 	}
@@ -665,7 +663,7 @@ func (c *cFamily) aliasInfo(sym *Symbol, n, typ, d, at *sitter.Node) {
 
 // innerFunc returns the function declarator inside a declarator (also through a pointer),
 // or nil.
-func (c *cFamily) innerFunc(d *sitter.Node) *sitter.Node {
+func (c *cFamily) innerFunc(d *Node) *Node {
 	for ; d != nil; d = childOfType(d, "function_declarator", "pointer_declarator", "parenthesized_declarator", "reference_declarator") {
 		if d.Type() == "function_declarator" {
 			return d
@@ -676,7 +674,7 @@ func (c *cFamily) innerFunc(d *sitter.Node) *sitter.Node {
 
 // record records a class, struct, union or enum with a body, and its members. def is the node
 // the symbol spans; name replaces the missing name of an anonymous type.
-func (c *cFamily) record(n, def *sitter.Node, template, name string) *Symbol {
+func (c *cFamily) record(n, def *Node, template, name string) *Symbol {
 	kind := map[string]Kind{"class_specifier": Class, "struct_specifier": Struct, "union_specifier": Union, "enum_specifier": Enum}[n.Type()]
 	if name == "" {
 		name = c.w.text(lastName(field(n, "name")))
@@ -728,7 +726,7 @@ func (c *cFamily) record(n, def *sitter.Node, template, name string) *Symbol {
 }
 
 // members walks a class body, following its access sections.
-func (c *cFamily) members(cls *Symbol, body *sitter.Node) {
+func (c *cFamily) members(cls *Symbol, body *Node) {
 	for _, m := range namedChildren(body) {
 		switch m.Type() {
 		case "access_specifier":
@@ -743,7 +741,7 @@ func (c *cFamily) members(cls *Symbol, body *sitter.Node) {
 }
 
 // enumerators records the members of an enum, with the enum's visibility.
-func (c *cFamily) enumerators(enum *Symbol, n, body *sitter.Node) {
+func (c *cFamily) enumerators(enum *Symbol, n, body *Node) {
 	if c.cpp && (c.w.hasChild(n, "class") || c.w.hasChild(n, "struct")) {
 		meta(enum, "scoped", "true")
 	}
@@ -761,7 +759,7 @@ func (c *cFamily) enumerators(enum *Symbol, n, body *sitter.Node) {
 
 // typeInfo records the type stated for sym: the type typ with the pointer, reference and
 // array marks of its declarator d (char * of char *name).
-func (c *cFamily) typeInfo(sym *Symbol, role string, typ, d *sitter.Node) {
+func (c *cFamily) typeInfo(sym *Symbol, role string, typ, d *Node) {
 	if sym == nil || typ == nil {
 		return
 	}

@@ -3,8 +3,6 @@ package extract
 import (
 	"regexp"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("csharp", extractCSharp) }
@@ -25,9 +23,9 @@ var csTypeKinds = map[string]Kind{
 // extractCSharp walks a C# file: usings, namespaces (block and file-scoped), classes,
 // structs, records, interfaces, enums, delegates and their fields, constants, properties,
 // events, indexers, methods, constructors, destructors and operators.
-func extractCSharp(w *walker, root *sitter.Node) {
+func extractCSharp(w *walker, root *Node) {
 	var fileNS *Symbol // a file-scoped namespace holds the declarations after it
-	w.walk(root, func(w *walker, c *sitter.Node) {
+	w.walk(root, func(w *walker, c *Node) {
 		if c.Type() == "file_scoped_namespace_declaration" {
 			fileNS = csNamespace(w, c)
 			return
@@ -37,7 +35,7 @@ func extractCSharp(w *walker, root *sitter.Node) {
 }
 
 // csNode is the visitor of every C# node.
-func csNode(w *walker, n *sitter.Node) {
+func csNode(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -117,7 +115,7 @@ func csNode(w *walker, n *sitter.Node) {
 }
 
 // csLastNamed returns the last named child of n, or nil.
-func csLastNamed(n *sitter.Node) *sitter.Node {
+func csLastNamed(n *Node) *Node {
 	if n == nil || n.NamedChildCount() == 0 {
 		return nil
 	}
@@ -126,7 +124,7 @@ func csLastNamed(n *sitter.Node) *sitter.Node {
 
 // csName returns the name leaf of a name or type: List in System.Collections.List<int>,
 // Draw in canvas.Draw.
-func csName(n *sitter.Node) *sitter.Node {
+func csName(n *Node) *Node {
 	for n != nil {
 		switch n.Type() {
 		case "identifier":
@@ -149,7 +147,7 @@ func csName(n *sitter.Node) *sitter.Node {
 
 // csTypeRefs records a type_usage for each named type in the type expression t (predefined
 // types such as int are not recorded).
-func csTypeRefs(w *walker, t *sitter.Node) {
+func csTypeRefs(w *walker, t *Node) {
 	if t == nil {
 		return
 	}
@@ -171,9 +169,9 @@ func csTypeRefs(w *walker, t *sitter.Node) {
 
 // csUsing records a using directive: the namespace or type it names, with its alias and
 // static-ness.
-func csUsing(w *walker, n *sitter.Node) {
+func csUsing(w *walker, n *Node) {
 	alias := field(n, "name")
-	var target *sitter.Node
+	var target *Node
 	for _, c := range namedChildren(n) {
 		if c != alias && (c.Type() == "qualified_name" || c.Type() == "identifier" || c.Type() == "generic_name" || c.Type() == "alias_qualified_name") {
 			target = c
@@ -199,7 +197,7 @@ func csUsing(w *walker, n *sitter.Node) {
 }
 
 // csNamespace records a namespace declaration.
-func csNamespace(w *walker, n *sitter.Node) *Symbol {
+func csNamespace(w *walker, n *Node) *Symbol {
 	sym := w.add(n, field(n, "name"), Namespace)
 	if sym != nil {
 		sym.Visibility = Public
@@ -210,7 +208,7 @@ func csNamespace(w *walker, n *sitter.Node) *Symbol {
 }
 
 // csType records a class, struct, record, interface or enum with its bases and members.
-func csType(w *walker, n *sitter.Node) {
+func csType(w *walker, n *Node) {
 	kind := csTypeKinds[n.Type()]
 	if n.Type() == "record_declaration" && w.hasChild(n, "struct") {
 		kind = Struct
@@ -240,7 +238,7 @@ func csType(w *walker, n *sitter.Node) {
 // csBases records the base list of a type. C# syntax does not tell a base class from an
 // interface: the first base of a class is taken as extended unless it is named like an
 // interface (IName); every other base is implemented (extended, for an interface).
-func csBases(w *walker, sym *Symbol, bases *sitter.Node) {
+func csBases(w *walker, sym *Symbol, bases *Node) {
 	for i, b := range namedChildren(bases) {
 		if b.Type() == "argument_list" { // record Base(args)
 			csNode(w, b)
@@ -265,7 +263,7 @@ func csBases(w *walker, sym *Symbol, bases *sitter.Node) {
 }
 
 // csRecordParams records the positional parameters of a record as its public properties.
-func csRecordParams(w *walker, params *sitter.Node) {
+func csRecordParams(w *walker, params *Node) {
 	for _, p := range childrenOfType(params, "parameter") {
 		if f := w.add(p, field(p, "name"), Property); f != nil {
 			f.Visibility = Public
@@ -276,7 +274,7 @@ func csRecordParams(w *walker, params *sitter.Node) {
 }
 
 // csSetup fills what every C# member shares: XML doc, visibility and static.
-func csSetup(w *walker, sym *Symbol, n *sitter.Node) {
+func csSetup(w *walker, sym *Symbol, n *Node) {
 	sym.DocComment = csDoc(w, n)
 	sym.Visibility = csVisibility(w, n)
 	for _, m := range []string{"static", "abstract"} {
@@ -287,7 +285,7 @@ func csSetup(w *walker, sym *Symbol, n *sitter.Node) {
 }
 
 // csHasModifier reports whether n carries the modifier mod.
-func csHasModifier(w *walker, n *sitter.Node, mod string) bool {
+func csHasModifier(w *walker, n *Node, mod string) bool {
 	for _, m := range childrenOfType(n, "modifier") {
 		if w.text(m) == mod {
 			return true
@@ -299,7 +297,7 @@ func csHasModifier(w *walker, n *sitter.Node, mod string) bool {
 // csVisibility applies C#'s rules: the access modifiers (protected internal counts as
 // protected, private protected as private), else public in interfaces and enums, internal
 // for a type outside any type, private for a member of a class, struct or record.
-func csVisibility(w *walker, n *sitter.Node) Visibility {
+func csVisibility(w *walker, n *Node) Visibility {
 	switch {
 	case csHasModifier(w, n, "public"):
 		return Public
@@ -322,14 +320,14 @@ func csVisibility(w *walker, n *sitter.Node) Visibility {
 }
 
 // csAttributes records the attribute classes used on n.
-func csAttributes(w *walker, n *sitter.Node) {
+func csAttributes(w *walker, n *Node) {
 	for _, a := range childrenOfType(n, "attribute_list") {
 		csNode(w, a)
 	}
 }
 
 // csDelegate records a delegate type with its return type.
-func csDelegate(w *walker, n *sitter.Node) {
+func csDelegate(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), Delegate)
 	if sym == nil {
 		return
@@ -346,7 +344,7 @@ func csDelegate(w *walker, n *sitter.Node) {
 }
 
 // csReturnType returns the return type of a method, delegate or operator.
-func csReturnType(n *sitter.Node) *sitter.Node {
+func csReturnType(n *Node) *Node {
 	if t := field(n, "returns"); t != nil {
 		return t
 	}
@@ -355,7 +353,7 @@ func csReturnType(n *sitter.Node) *sitter.Node {
 
 // csField records one symbol per declarator of a field or event field: a constant when
 // const or static readonly.
-func csField(w *walker, n *sitter.Node) {
+func csField(w *walker, n *Node) {
 	decl := childOfType(n, "variable_declaration")
 	typ := field(decl, "type")
 	kind := Field
@@ -392,7 +390,7 @@ var csPropertyKinds = map[string]Kind{"property_declaration": Property, "event_d
 
 // csProperty records a property, event with accessors or indexer; its signature keeps the
 // accessor list but not the initializer or expression body.
-func csProperty(w *walker, n *sitter.Node) {
+func csProperty(w *walker, n *Node) {
 	nameNode := field(n, "name")
 	name := w.text(nameNode)
 	if n.Type() == "indexer_declaration" {
@@ -434,7 +432,7 @@ var csMethodKinds = map[string]Kind{
 
 // csMethodName returns the name of a method-like node: ~T for a destructor, "operator +" for
 // an operator, "implicit operator double" for a conversion.
-func csMethodName(w *walker, n *sitter.Node) string {
+func csMethodName(w *walker, n *Node) string {
 	switch n.Type() {
 	case "destructor_declaration":
 		if name := w.text(field(n, "name")); name != "" {
@@ -458,7 +456,7 @@ func csMethodName(w *walker, n *sitter.Node) string {
 
 // csMethod records a method, constructor, destructor, operator or local function with its
 // return type and what its parameters and body use.
-func csMethod(w *walker, n *sitter.Node) {
+func csMethod(w *walker, n *Node) {
 	sym := w.addNamed(n, csMethodName(w, n), csMethodKinds[n.Type()])
 	if sym == nil {
 		return
@@ -489,7 +487,7 @@ func csMethod(w *walker, n *sitter.Node) {
 
 // csDoc returns the /// XML doc comment right above n (attributes between them skipped),
 // cleaned of its markers and tags; other comments are not documentation.
-func csDoc(w *walker, n *sitter.Node) string {
+func csDoc(w *walker, n *Node) string {
 	var parts []string
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
@@ -514,7 +512,7 @@ func csDoc(w *walker, n *sitter.Node) string {
 
 // csAccessorsHaveBodies reports whether an accessor list has code ({ get { return x; } }),
 // which a signature leaves out, unlike { get; set; }.
-func csAccessorsHaveBodies(acc *sitter.Node) bool {
+func csAccessorsHaveBodies(acc *Node) bool {
 	for _, a := range childrenOfType(acc, "accessor_declaration") {
 		if field(a, "body") != nil || childOfType(a, "block", "arrow_expression_clause") != nil {
 			return true

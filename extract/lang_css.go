@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("css", extractCSS) }
@@ -34,12 +32,12 @@ const cssMaxValueLen = 60
 const cssVar = "var"
 
 // extractCSS walks a stylesheet.
-func extractCSS(w *walker, root *sitter.Node) {
+func extractCSS(w *walker, root *Node) {
 	w.walk(root, cssNode)
 }
 
 // cssNode extracts the statement n.
-func cssNode(w *walker, n *sitter.Node) {
+func cssNode(w *walker, n *Node) {
 	switch n.Type() {
 	case "rule_set":
 		cssRule(w, n)
@@ -58,7 +56,7 @@ func cssNode(w *walker, n *sitter.Node) {
 
 // cssConditional extracts an @media or @supports block as a namespace named by its query,
 // with the rules inside as children.
-func cssConditional(w *walker, n *sitter.Node) {
+func cssConditional(w *walker, n *Node) {
 	block := childOfType(n, "block")
 	if block == nil || n.ChildCount() < 2 {
 		return
@@ -74,7 +72,7 @@ func cssConditional(w *walker, n *sitter.Node) {
 }
 
 // cssImport extracts @import url("a.css") or @import "a.css" with its media query.
-func cssImport(w *walker, n *sitter.Node) {
+func cssImport(w *walker, n *Node) {
 	src := childOfType(n, "string_value")
 	if call := childOfType(n, "call_expression"); call != nil && (src == nil || call.StartByte() < src.StartByte()) {
 		args := childOfType(call, "arguments")
@@ -105,7 +103,7 @@ func cssImport(w *walker, n *sitter.Node) {
 }
 
 // cssRule extracts the selectors of a rule and the custom properties it declares.
-func cssRule(w *walker, n *sitter.Node) {
+func cssRule(w *walker, n *Node) {
 	selectors := childOfType(n, "selectors")
 	block := childOfType(n, "block")
 	var first *Symbol
@@ -129,7 +127,7 @@ func cssRule(w *walker, n *sitter.Node) {
 		for _, d := range childrenOfType(block, "declaration") {
 			cssDeclaration(w, d)
 		}
-		w.walk(block, func(w *walker, c *sitter.Node) {
+		w.walk(block, func(w *walker, c *Node) {
 			if c.Type() != "declaration" {
 				cssNode(w, c) // nested rules and at-rules
 			}
@@ -139,10 +137,10 @@ func cssRule(w *walker, n *sitter.Node) {
 
 // cssSelectorKind returns the kind of the symbol of the selector sel: class when it has a
 // class selector, constant when it has an id and no class, type otherwise.
-func cssSelectorKind(sel *sitter.Node) Kind {
+func cssSelectorKind(sel *Node) Kind {
 	hasID := false
-	var visit func(n *sitter.Node) bool
-	visit = func(n *sitter.Node) bool {
+	var visit func(n *Node) bool
+	visit = func(n *Node) bool {
 		switch n.Type() {
 		case "class_selector":
 			return true
@@ -169,7 +167,7 @@ func cssSelectorKind(sel *sitter.Node) Kind {
 
 // cssDeclaration extracts a custom property declaration as a variable, and records the
 // custom properties any declaration reads with var().
-func cssDeclaration(w *walker, d *sitter.Node) {
+func cssDeclaration(w *walker, d *Node) {
 	prop := childOfType(d, "property_name")
 	if name := w.text(prop); strings.HasPrefix(name, "--") {
 		if sym := w.addNamed(d, name, Variable); sym != nil {
@@ -187,7 +185,7 @@ func cssDeclaration(w *walker, d *sitter.Node) {
 }
 
 // cssVarRefs records a variable_ref for each custom property read with var(--name) under n.
-func cssVarRefs(w *walker, n *sitter.Node) {
+func cssVarRefs(w *walker, n *Node) {
 	for _, c := range namedChildren(n) {
 		if c.Type() == "call_expression" && w.text(childOfType(c, "function_name")) == cssVar {
 			if arg := childOfType(childOfType(c, "arguments"), "plain_value"); arg != nil && strings.HasPrefix(w.text(arg), "--") {

@@ -3,8 +3,6 @@ package extract
 import (
 	"path"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("cue", extractCue) }
@@ -56,7 +54,7 @@ type cueFile struct {
 // other names variable references, a.b member accesses and f(x) calls. A definition that
 // unifies with or embeds another (#App: #Base & {...}, #App: {#Base}) extends it; a field
 // whose value unifies with definitions (db: #DB) has them as its declared type.
-func extractCue(w *walker, root *sitter.Node) {
+func extractCue(w *walker, root *Node) {
 	c := &cueFile{w: w, pkgs: map[string]bool{}}
 	c.decls(root, 1, "")
 }
@@ -64,12 +62,12 @@ func extractCue(w *walker, root *sitter.Node) {
 // decls extracts the declarations of a struct literal (or of the file, or of an error
 // node), whose fields sit at depth; pattern is the label of the pattern constraint or
 // computed label they are under, or "".
-func (c *cueFile) decls(n *sitter.Node, depth int, pattern string) {
+func (c *cueFile) decls(n *Node, depth int, pattern string) {
 	c.declList(n, namedChildren(n), depth, pattern)
 }
 
 // declList extracts kids, declarations of n, as decls does.
-func (c *cueFile) declList(n *sitter.Node, kids []*sitter.Node, depth int, pattern string) {
+func (c *cueFile) declList(n *Node, kids []*Node, depth int, pattern string) {
 	for i, d := range kids {
 		if d.Type() == "label" && n.Type() == "ERROR" {
 			// The labels of a half-written field (#Config: { without its closing brace):
@@ -86,7 +84,7 @@ func (c *cueFile) declList(n *sitter.Node, kids []*sitter.Node, depth int, patte
 }
 
 // decl extracts one declaration.
-func (c *cueFile) decl(n *sitter.Node, depth int, pattern string) {
+func (c *cueFile) decl(n *Node, depth int, pattern string) {
 	switch n.Type() {
 	case "package_clause":
 		c.pkg(n)
@@ -117,7 +115,7 @@ func (c *cueFile) decl(n *sitter.Node, depth int, pattern string) {
 }
 
 // pkg extracts the package clause as a module.
-func (c *cueFile) pkg(n *sitter.Node) {
+func (c *cueFile) pkg(n *Node) {
 	sym := c.w.add(n, childOfType(n, "package_identifier"), Module)
 	if sym != nil {
 		sym.Visibility = Public
@@ -126,7 +124,7 @@ func (c *cueFile) pkg(n *sitter.Node) {
 
 // imp extracts one import spec; stmt is the node the import symbol spans (the whole
 // declaration for import "path", the spec inside import ( ... )).
-func (c *cueFile) imp(stmt, spec *sitter.Node) {
+func (c *cueFile) imp(stmt, spec *Node) {
 	p := field(spec, "path")
 	if p == nil {
 		return
@@ -162,7 +160,7 @@ func cueImportName(importPath, alias string) string {
 // names a field, then the remaining labels and the value inside it. depth is the depth of
 // labels[0]. rest are declarations the last label holds besides the value (those after the
 // labels of a half-written field, when n is an error node).
-func (c *cueFile) labels(n *sitter.Node, labels, rest []*sitter.Node, depth int, pattern string) {
+func (c *cueFile) labels(n *Node, labels, rest []*Node, depth int, pattern string) {
 	value := childOfType(n, "value")
 	if len(labels) == 0 {
 		c.value(value, depth, pattern)
@@ -208,7 +206,7 @@ func (c *cueFile) labels(n *sitter.Node, labels, rest []*sitter.Node, depth int,
 
 // labelName returns the name label gives its field (quotes removed), or "" for a pattern
 // constraint ([string]), a computed label ((k), "\(k)") or an unreadable one.
-func (c *cueFile) labelName(label *sitter.Node) string {
+func (c *cueFile) labelName(label *Node) string {
 	for i := 0; i < int(label.ChildCount()); i++ {
 		if ch := label.Child(i); !ch.IsNamed() && ch.Type() == "[" {
 			return ""
@@ -239,7 +237,7 @@ func (c *cueFile) labelName(label *sitter.Node) string {
 
 // fieldSymbol adds the symbol of the field n for its label (one of n's labels); last tells
 // whether the label is the last one, the one the value belongs to.
-func (c *cueFile) fieldSymbol(n, label *sitter.Node, name string, last bool) *Symbol {
+func (c *cueFile) fieldSymbol(n, label *Node, name string, last bool) *Symbol {
 	w := c.w
 	kind := Field
 	if cueIsDefinition(name) {
@@ -281,7 +279,7 @@ func (c *cueFile) fieldSymbol(n, label *sitter.Node, name string, last bool) *Sy
 // signature returns the source of n from start to the end of value on one line: whole when
 // it fits, else cut before the first struct literal of value that spans lines (or the close
 // call around it), before a multi-line string, or at cueMaxSignatureRunes.
-func (c *cueFile) signature(start int, n, value *sitter.Node) string {
+func (c *cueFile) signature(start int, n, value *Node) string {
 	end := int(n.EndByte())
 	if value != nil {
 		end = int(value.EndByte()) // attributes (@go(Name)) go to metadata
@@ -303,7 +301,7 @@ func (c *cueFile) signature(start int, n, value *sitter.Node) string {
 }
 
 // attributes returns the attributes of the field n (@go(Name) @protobuf(1)), or "".
-func (c *cueFile) attributes(n *sitter.Node) string {
+func (c *cueFile) attributes(n *Node) string {
 	var out []string
 	for _, a := range childrenOfType(n, "attribute") {
 		out = append(out, oneLine(c.w.text(a), maxSignatureRunes))
@@ -313,7 +311,7 @@ func (c *cueFile) attributes(n *sitter.Node) string {
 
 // cueDefinitionKind returns the kind of a definition whose value is the expression value;
 // last tells whether its label is the last of the field (else its value is a struct).
-func cueDefinitionKind(value *sitter.Node, last bool) Kind {
+func cueDefinitionKind(value *Node, last bool) Kind {
 	switch {
 	case !last || len(cueStructs(value)) > 0:
 		return Struct
@@ -325,7 +323,7 @@ func cueDefinitionKind(value *sitter.Node, last bool) Kind {
 
 // cueIsLiteral reports whether the expression n is a concrete scalar: a number, a string
 // without interpolation, a boolean or null (-1 included).
-func cueIsLiteral(n *sitter.Node) bool {
+func cueIsLiteral(n *Node) bool {
 	if n == nil {
 		return false
 	}
@@ -341,7 +339,7 @@ func cueIsLiteral(n *sitter.Node) bool {
 }
 
 // let extracts a let binding as a private variable with the references of its value.
-func (c *cueFile) let(n *sitter.Node) {
+func (c *cueFile) let(n *Node) {
 	right := field(n, "right")
 	sym := c.w.add(n, field(n, "left"), Variable)
 	if sym == nil {
@@ -355,7 +353,7 @@ func (c *cueFile) let(n *sitter.Node) {
 
 // comprehension extracts an if or for comprehension of a struct: the references of its
 // clauses, and the fields it yields as fields of the enclosing struct.
-func (c *cueFile) comprehension(n *sitter.Node, depth int, pattern string) {
+func (c *cueFile) comprehension(n *Node, depth int, pattern string) {
 	for _, ch := range namedChildren(n) {
 		if ch.Type() == "struct_lit" {
 			c.decls(ch, depth, pattern)
@@ -368,7 +366,7 @@ func (c *cueFile) comprehension(n *sitter.Node, depth int, pattern string) {
 // embedding extracts an expression embedded in a struct (#Base, close({...}), a
 // reference): the fields of its struct literals are the struct's own, a definition it
 // names is extended by the enclosing definition.
-func (c *cueFile) embedding(n *sitter.Node, depth int, pattern string) {
+func (c *cueFile) embedding(n *Node, depth int, pattern string) {
 	c.value(n, depth, pattern)
 	if sym := c.w.container(); sym != nil && pattern == "" && cueIsDefinition(sym.Name) {
 		for _, ref := range c.definitionRefs(n) {
@@ -379,14 +377,14 @@ func (c *cueFile) embedding(n *sitter.Node, depth int, pattern string) {
 
 // value extracts the value of a field (or an embedded expression): the fields of its
 // struct literals at depth, the references of the rest, in source order.
-func (c *cueFile) value(value *sitter.Node, depth int, pattern string) {
-	cueSplit(value, func(s *sitter.Node) { c.decls(s, depth, pattern) }, c.refs)
+func (c *cueFile) value(value *Node, depth int, pattern string) {
+	cueSplit(value, func(s *Node) { c.decls(s, depth, pattern) }, c.refs)
 }
 
 // declaredTypes records what the value of sym unifies with: the definitions named by the
 // operands of its top-level & (db: #DB, app: k8s.#Deployment & {...}). A definition
 // extends them, a field has them as its declared type.
-func (c *cueFile) declaredTypes(sym *Symbol, value *sitter.Node) {
+func (c *cueFile) declaredTypes(sym *Symbol, value *Node) {
 	refs := c.definitionRefs(cueExpr(value))
 	if len(refs) == 0 {
 		return
@@ -405,7 +403,7 @@ func (c *cueFile) declaredTypes(sym *Symbol, value *sitter.Node) {
 }
 
 // refs records the names used in the expression n.
-func (c *cueFile) refs(n *sitter.Node) {
+func (c *cueFile) refs(n *Node) {
 	if n == nil {
 		return
 	}
@@ -437,7 +435,7 @@ func (c *cueFile) refs(n *sitter.Node) {
 
 // ident records a use of the name n: a type usage for a definition, else a variable
 // reference.
-func (c *cueFile) ident(n *sitter.Node) {
+func (c *cueFile) ident(n *Node) {
 	if cueIsDefinition(c.w.text(n)) {
 		c.w.ident(n, TypeUsage)
 		return
@@ -449,7 +447,7 @@ func (c *cueFile) ident(n *sitter.Node) {
 // is an imported package), each later name as a member access (a type usage for a
 // definition) qualified by what precedes it. skipLast leaves the last name to the caller
 // (the function of a call).
-func (c *cueFile) selector(n *sitter.Node, skipLast bool) {
+func (c *cueFile) selector(n *Node, skipLast bool) {
 	root := n
 	for root.Type() == "selector_expression" && root.NamedChildCount() > 0 {
 		root = root.NamedChild(0)
@@ -457,7 +455,7 @@ func (c *cueFile) selector(n *sitter.Node, skipLast bool) {
 	if root.Type() != "identifier" || !c.pkgs[c.w.text(root)] {
 		c.refs(root)
 	}
-	var names []*sitter.Node // last first
+	var names []*Node // last first
 	for s := n; s.Type() == "selector_expression" && s.NamedChildCount() > 1; s = s.NamedChild(0) {
 		names = append(names, s.NamedChild(int(s.NamedChildCount())-1))
 	}
@@ -476,7 +474,7 @@ func (c *cueFile) selector(n *sitter.Node, skipLast bool) {
 
 // callExpr records a call: the function called (close, strings.Join) and the references
 // in its arguments. Builtins (close, len, and, or) are calls with no calls relationship.
-func (c *cueFile) callExpr(n *sitter.Node) {
+func (c *cueFile) callExpr(n *Node) {
 	fn := field(n, "function")
 	switch {
 	case fn == nil:
@@ -495,7 +493,7 @@ func (c *cueFile) callExpr(n *sitter.Node) {
 
 // forClause records the references of for k, v in src: those of src, not the loop
 // variables it declares.
-func (c *cueFile) forClause(n *sitter.Node) {
+func (c *cueFile) forClause(n *Node) {
 	seenIn := false
 	for i := 0; i < int(n.ChildCount()); i++ {
 		ch := n.Child(i)
@@ -510,7 +508,7 @@ func (c *cueFile) forClause(n *sitter.Node) {
 
 // labelRefs records the references in a label: the expression of a computed label
 // ((name), "\(k)-x") and the constraint of a pattern ([#Name]), not the name it defines.
-func (c *cueFile) labelRefs(label *sitter.Node) {
+func (c *cueFile) labelRefs(label *Node) {
 	if label == nil || c.labelName(label) != "" {
 		return
 	}
@@ -520,11 +518,11 @@ func (c *cueFile) labelRefs(label *sitter.Node) {
 }
 
 // cueNamed returns the named children of n without an alias (X= of X=name, [X=string]).
-func cueNamed(n *sitter.Node) []*sitter.Node {
+func cueNamed(n *Node) []*Node {
 	if n == nil {
 		return nil
 	}
-	var out []*sitter.Node
+	var out []*Node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if ch := n.Child(i); ch.IsNamed() && n.FieldNameForChild(i) != "alias" {
 			out = append(out, ch)
@@ -535,7 +533,7 @@ func cueNamed(n *sitter.Node) []*sitter.Node {
 
 // cueExpr returns the expression of a value node (after its alias), or n itself for any
 // other node.
-func cueExpr(n *sitter.Node) *sitter.Node {
+func cueExpr(n *Node) *Node {
 	if n == nil || n.Type() != "value" {
 		return n
 	}
@@ -548,15 +546,15 @@ func cueExpr(n *sitter.Node) *sitter.Node {
 // cueStructs returns the struct literals whose fields are the fields of the value n: n
 // itself, the operands of & and | (#Base & {...}), a default (*{...}), the argument of
 // close and a parenthesized expression.
-func cueStructs(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	cueSplit(n, func(s *sitter.Node) { out = append(out, s) }, func(*sitter.Node) {})
+func cueStructs(n *Node) []*Node {
+	var out []*Node
+	cueSplit(n, func(s *Node) { out = append(out, s) }, func(*Node) {})
 	return out
 }
 
 // cueSplit calls onStruct for each struct literal of the value n (see cueStructs) and
 // onOther for each other part of it.
-func cueSplit(n *sitter.Node, onStruct, onOther func(*sitter.Node)) {
+func cueSplit(n *Node, onStruct, onOther func(*Node)) {
 	if n == nil {
 		return
 	}
@@ -593,14 +591,14 @@ func cueSplit(n *sitter.Node, onStruct, onOther func(*sitter.Node)) {
 }
 
 // cueIsClose reports whether n is a call of the builtin close.
-func cueIsClose(n *sitter.Node) bool {
+func cueIsClose(n *Node) bool {
 	fn := field(n, "function")
 	return fn != nil && fn.Type() == "builtin_function" && fn.ChildCount() > 0 && fn.Child(0).Type() == "close"
 }
 
 // cueCloseOf returns the call close(s) when the struct literal s is its argument, else s:
 // a signature is cut before either.
-func cueCloseOf(s *sitter.Node) *sitter.Node {
+func cueCloseOf(s *Node) *Node {
 	if args := s.Parent(); args != nil && args.Type() == "arguments" {
 		if call := args.Parent(); call != nil && cueIsClose(call) {
 			return call
@@ -610,7 +608,7 @@ func cueCloseOf(s *sitter.Node) *sitter.Node {
 }
 
 // cueOperator returns the operator of a binary or unary expression.
-func cueOperator(n *sitter.Node) string {
+func cueOperator(n *Node) string {
 	if op := field(n, "operator"); op != nil {
 		return op.Type()
 	}
@@ -619,7 +617,7 @@ func cueOperator(n *sitter.Node) string {
 
 // definitionRefs returns the references to definitions among the operands of the
 // top-level & of the expression n (#A, pkg.#B), n itself included.
-func (c *cueFile) definitionRefs(n *sitter.Node) []*sitter.Node {
+func (c *cueFile) definitionRefs(n *Node) []*Node {
 	if n == nil {
 		return nil
 	}
@@ -634,14 +632,14 @@ func (c *cueFile) definitionRefs(n *sitter.Node) []*sitter.Node {
 		}
 	case "identifier", "selector_expression":
 		if cueIsDefinition(c.lastName(n)) {
-			return []*sitter.Node{n}
+			return []*Node{n}
 		}
 	}
 	return nil
 }
 
 // lastName returns the last name of an identifier or selector (#C of a.b.#C).
-func (c *cueFile) lastName(n *sitter.Node) string {
+func (c *cueFile) lastName(n *Node) string {
 	for n != nil && n.Type() == "selector_expression" && n.NamedChildCount() > 0 {
 		n = n.NamedChild(int(n.NamedChildCount()) - 1)
 	}

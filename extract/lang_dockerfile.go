@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("dockerfile", extractDockerfile) }
@@ -21,7 +19,7 @@ const dockerFromFlag = "--from="
 // dockerFile is the state of one Dockerfile extraction.
 type dockerFile struct {
 	stage  *Symbol         // the stage being read, nil before the first FROM
-	last   *sitter.Node    // the last instruction of that stage
+	last   *Node           // the last instruction of that stage
 	stages map[string]bool // the names of the stages read so far
 	count  int             // how many stages were read
 }
@@ -32,7 +30,7 @@ type dockerFile struct {
 // An ENV is a variable, not a constant: a later ENV and docker run -e both override it.
 // Expansions ($NAME, ${NAME}) are variable references, FROM <stage> and COPY --from=<stage>
 // refer to the stage, as an extends and a uses relationship.
-func extractDockerfile(w *walker, root *sitter.Node) {
+func extractDockerfile(w *walker, root *Node) {
 	df := &dockerFile{stages: map[string]bool{}}
 	for _, n := range namedChildren(root) {
 		switch n.Type() {
@@ -59,7 +57,7 @@ func dockerCloseStage(w *walker, df *dockerFile) {
 }
 
 // dockerStage adds the stage a FROM instruction starts.
-func dockerStage(w *walker, df *dockerFile, n *sitter.Node) {
+func dockerStage(w *walker, df *dockerFile, n *Node) {
 	spec := childOfType(n, "image_spec")
 	image := field(spec, "name")
 	name := w.text(field(n, "as"))
@@ -86,7 +84,7 @@ func dockerStage(w *walker, df *dockerFile, n *sitter.Node) {
 }
 
 // dockerInstruction extracts an instruction inside a stage (or before the first one).
-func dockerInstruction(w *walker, df *dockerFile, n *sitter.Node) {
+func dockerInstruction(w *walker, df *dockerFile, n *Node) {
 	switch n.Type() {
 	case "arg_instruction":
 		if sym := w.add(n, field(n, "name"), Variable); sym != nil {
@@ -106,7 +104,7 @@ func dockerInstruction(w *walker, df *dockerFile, n *sitter.Node) {
 
 // dockerPairs adds a symbol of kind for each key=value pair of an ENV or LABEL instruction
 // n; a lone pair spans the whole instruction and each pair's signature is keyword pair.
-func dockerPairs(w *walker, n *sitter.Node, pairType, keyField, keyword string, kind Kind) {
+func dockerPairs(w *walker, n *Node, pairType, keyField, keyword string, kind Kind) {
 	pairs := childrenOfType(n, pairType)
 	for i, p := range pairs {
 		at := p
@@ -127,7 +125,7 @@ func dockerPairs(w *walker, n *sitter.Node, pairType, keyField, keyword string, 
 }
 
 // dockerCopyFrom records the stage (or image) a COPY --from=name copies out of.
-func dockerCopyFrom(w *walker, df *dockerFile, n *sitter.Node) {
+func dockerCopyFrom(w *walker, df *dockerFile, n *Node) {
 	for _, p := range childrenOfType(n, "param") {
 		text := w.text(p)
 		if !strings.HasPrefix(text, dockerFromFlag) || len(text) == len(dockerFromFlag) {
@@ -140,7 +138,7 @@ func dockerCopyFrom(w *walker, df *dockerFile, n *sitter.Node) {
 }
 
 // dockerDoc returns the doc comment of instruction n without parser directives.
-func dockerDoc(w *walker, n *sitter.Node) string {
+func dockerDoc(w *walker, n *Node) string {
 	lines := strings.Split(w.docComment(n), "\n")
 	out := lines[:0]
 	for _, l := range lines {
@@ -153,7 +151,7 @@ func dockerDoc(w *walker, n *sitter.Node) string {
 
 // dockerRefs records a variable reference for each expansion under n, and for each $NAME
 // or ${NAME} in the shell commands (which the grammar leaves as text).
-func dockerRefs(w *walker, n *sitter.Node) {
+func dockerRefs(w *walker, n *Node) {
 	for _, c := range namedChildren(n) {
 		switch c.Type() {
 		case "expansion":
@@ -170,7 +168,7 @@ func dockerRefs(w *walker, n *sitter.Node) {
 }
 
 // dockerShellRefs records the $NAME and ${NAME} expansions in the shell text n.
-func dockerShellRefs(w *walker, n *sitter.Node) {
+func dockerShellRefs(w *walker, n *Node) {
 	text := w.text(n)
 	for i := 0; i < len(text); i++ {
 		if text[i] != '$' {
@@ -202,7 +200,7 @@ func isASCIILetter(b byte) bool { return 'a' <= b|0x20 && b|0x20 <= 'z' }
 
 // dockerIdentAt records a use of name spelled at byte offset off inside the node n (a name
 // the grammar does not give a node of its own).
-func dockerIdentAt(w *walker, n *sitter.Node, off int, name string, kind IdentKind) {
+func dockerIdentAt(w *walker, n *Node, off int, name string, kind IdentKind) {
 	end := off + len(name)
 	if name == "" || end > len(w.src) || strings.ContainsAny(name, " \t\r\n") || len(name) > maxNameRunes {
 		return

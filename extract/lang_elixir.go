@@ -3,8 +3,6 @@ package extract
 import (
 	"strconv"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("elixir", extractElixir) }
@@ -48,7 +46,7 @@ func init() { register("elixir", extractElixir) }
 // inside the enclosing function; reads of @name are variable references. Definitions inside
 // a module-level block (if, for, unless) are still the module's; inside a function (quote)
 // they are code that is generated, not defined, and only their calls are recorded.
-func extractElixir(w *walker, root *sitter.Node) {
+func extractElixir(w *walker, root *Node) {
 	exStatements(w, namedChildren(root), newExScope(nil, ""))
 }
 
@@ -62,15 +60,15 @@ type exScope struct {
 	hasDoc     bool
 	typedoc    string // the pending @typedoc, for the next type
 	hasTypedoc bool
-	impl       string                  // the pending @impl
-	specs      map[string]*sitter.Node // @spec return types by name/arity
-	defs       map[string]*Symbol      // functions by name/arity
-	last       *Symbol                 // the function last defined, which a next clause extends
-	attrs      map[string]bool         // attributes defined
+	impl       string             // the pending @impl
+	specs      map[string]*Node   // @spec return types by name/arity
+	defs       map[string]*Symbol // functions by name/arity
+	last       *Symbol            // the function last defined, which a next clause extends
+	attrs      map[string]bool    // attributes defined
 }
 
 func newExScope(module *Symbol, name string) *exScope {
-	return &exScope{module: module, name: name, specs: map[string]*sitter.Node{}, defs: map[string]*Symbol{}, attrs: map[string]bool{}}
+	return &exScope{module: module, name: name, specs: map[string]*Node{}, defs: map[string]*Symbol{}, attrs: map[string]bool{}}
 }
 
 // exDefKind describes one of the def macros.
@@ -95,14 +93,14 @@ var exNotCalls = map[string]bool{
 
 // exStatements extracts the statements of a module body or file, in order, so attributes
 // apply to the definitions after them.
-func exStatements(w *walker, stmts []*sitter.Node, s *exScope) {
+func exStatements(w *walker, stmts []*Node, s *exScope) {
 	for _, n := range stmts {
 		exStatement(w, n, s)
 	}
 }
 
 // exStatement extracts one statement of a module body or file.
-func exStatement(w *walker, n *sitter.Node, s *exScope) {
+func exStatement(w *walker, n *Node, s *exScope) {
 	switch n.Type() {
 	case "call":
 		exCallStatement(w, n, s)
@@ -122,7 +120,7 @@ func exStatement(w *walker, n *sitter.Node, s *exScope) {
 
 // exCallStatement extracts a call at module or file level: a definition, a directive, or
 // a macro whose do block may hold definitions (if, for, a library's DSL).
-func exCallStatement(w *walker, n *sitter.Node, s *exScope) {
+func exCallStatement(w *walker, n *Node, s *exScope) {
 	target := field(n, "target")
 	if target == nil || target.Type() != "identifier" {
 		exExpr(w, n, s)
@@ -153,7 +151,7 @@ func exCallStatement(w *walker, n *sitter.Node, s *exScope) {
 }
 
 // exDoBody returns the statements of the do block of the call n: do ... end, or do: expr.
-func exDoBody(w *walker, n *sitter.Node) []*sitter.Node {
+func exDoBody(w *walker, n *Node) []*Node {
 	if b := childOfType(n, "do_block"); b != nil {
 		return namedChildren(b)
 	}
@@ -161,13 +159,13 @@ func exDoBody(w *walker, n *sitter.Node) []*sitter.Node {
 		if v.Type() == "block" {
 			return namedChildren(v)
 		}
-		return []*sitter.Node{v}
+		return []*Node{v}
 	}
 	return nil
 }
 
 // exKeyword returns the value of the keyword key: in the arguments args, or nil.
-func exKeyword(w *walker, args *sitter.Node, key string) *sitter.Node {
+func exKeyword(w *walker, args *Node, key string) *Node {
 	for _, kw := range childrenOfType(args, "keywords") {
 		for _, p := range childrenOfType(kw, "pair") {
 			k := strings.TrimSuffix(strings.TrimSpace(w.text(field(p, "key"))), ":")
@@ -180,7 +178,7 @@ func exKeyword(w *walker, args *sitter.Node, key string) *sitter.Node {
 }
 
 // exFirstArg returns the first argument of the call n, or nil.
-func exFirstArg(n *sitter.Node) *sitter.Node {
+func exFirstArg(n *Node) *Node {
 	args := namedChildren(exArgs(n))
 	if len(args) == 0 {
 		return nil
@@ -190,7 +188,7 @@ func exFirstArg(n *sitter.Node) *sitter.Node {
 
 // exModuleName returns the module an argument names: an alias (A.B), __MODULE__ and
 // __MODULE__.B in the module s, an Erlang module (:ets gives ets); "" for anything else.
-func exModuleName(w *walker, n *sitter.Node, s *exScope) string {
+func exModuleName(w *walker, n *Node, s *exScope) string {
 	if n == nil {
 		return ""
 	}
@@ -213,7 +211,7 @@ func exModuleName(w *walker, n *sitter.Node, s *exScope) string {
 }
 
 // exModule extracts a defmodule (module) or defprotocol (interface) and its body.
-func exModule(w *walker, n *sitter.Node, s *exScope, protocol bool) {
+func exModule(w *walker, n *Node, s *exScope, protocol bool) {
 	arg := exFirstArg(n)
 	name := exModuleName(w, arg, s)
 	if name != "" && s.module != nil && arg.Type() == "alias" {
@@ -239,7 +237,7 @@ func exModule(w *walker, n *sitter.Node, s *exScope, protocol bool) {
 }
 
 // exImpl extracts defimpl P, for: T as the class P.T implementing P.
-func exImpl(w *walker, n *sitter.Node, s *exScope) {
+func exImpl(w *walker, n *Node, s *exScope) {
 	protoNode := exFirstArg(n)
 	proto := exModuleName(w, protoNode, s)
 	if proto == "" {
@@ -281,7 +279,7 @@ func exImpl(w *walker, n *sitter.Node, s *exScope) {
 
 // exStruct extracts defstruct and defexception: a struct named after the module, with
 // its keys as fields.
-func exStruct(w *walker, n *sitter.Node, s *exScope, exception bool) {
+func exStruct(w *walker, n *Node, s *exScope, exception bool) {
 	if s.module == nil {
 		exExpr(w, exArgs(n), s)
 		return
@@ -304,7 +302,7 @@ func exStruct(w *walker, n *sitter.Node, s *exScope, exception bool) {
 }
 
 // exFields adds a field for each atom (:name) and keyword (age: 0) under n.
-func exFields(w *walker, n *sitter.Node, s *exScope) {
+func exFields(w *walker, n *Node, s *exScope) {
 	switch n.Type() {
 	case "atom":
 		if f := w.addNamed(n, strings.TrimPrefix(w.text(n), ":"), Field); f != nil {
@@ -327,14 +325,14 @@ func exFields(w *walker, n *sitter.Node, s *exScope) {
 // exHead is what the head of a def says: the name, the parameters, and the node the
 // signature ends with (the head with its guard).
 type exHead struct {
-	name     *sitter.Node
-	params   []*sitter.Node
-	end      *sitter.Node
+	name     *Node
+	params   []*Node
+	end      *Node
 	operator bool
 }
 
 // exParseHead reads the head of a def: f(a, b), f, f(a) when g(a), a + b.
-func exParseHead(w *walker, head *sitter.Node) (exHead, bool) {
+func exParseHead(w *walker, head *Node) (exHead, bool) {
 	h := exHead{end: head}
 	if head == nil {
 		return h, false
@@ -356,17 +354,17 @@ func exParseHead(w *walker, head *sitter.Node) (exHead, bool) {
 		h.name, h.params = target, namedChildren(exArgs(head))
 	case "binary_operator":
 		h.name, h.operator = field(head, "operator"), true
-		h.params = []*sitter.Node{field(head, "left"), field(head, "right")}
+		h.params = []*Node{field(head, "left"), field(head, "right")}
 	case "unary_operator":
 		h.name, h.operator = field(head, "operator"), true
-		h.params = []*sitter.Node{field(head, "operand")}
+		h.params = []*Node{field(head, "operand")}
 	}
 	return h, h.name != nil
 }
 
 // exDef extracts a def, defp, defmacro, defmacrop, defguard, defguardp or defdelegate
 // clause: a new function, or one more clause of the function of its name and arity.
-func exDef(w *walker, n *sitter.Node, defName string, k exDefKind, s *exScope) {
+func exDef(w *walker, n *Node, defName string, k exDefKind, s *exScope) {
 	h, ok := exParseHead(w, exFirstArg(n))
 	if !ok {
 		w.within(s.module, func() { exDefBody(w, n, s) })
@@ -425,7 +423,7 @@ func exTakeAttributes(w *walker, sym *Symbol, key string, s *exScope) {
 
 // exClause adds one more clause to the function sym: its calls are sym's, and its span
 // grows over the clause when no other function came between.
-func exClause(w *walker, n *sitter.Node, sym *Symbol, s *exScope) {
+func exClause(w *walker, n *Node, sym *Symbol, s *exScope) {
 	clauses, _ := strconv.Atoi(sym.Metadata["clauses"])
 	meta(sym, "clauses", strconv.Itoa(max(clauses, 1)+1))
 	if s.last == sym && int(n.EndByte()) > sym.EndByte {
@@ -443,7 +441,7 @@ func exClause(w *walker, n *sitter.Node, sym *Symbol, s *exScope) {
 
 // exDefBody walks the body of a def (do ... end with its rescue and after blocks, or the
 // do:, rescue: ... keywords) for calls.
-func exDefBody(w *walker, n *sitter.Node, s *exScope) {
+func exDefBody(w *walker, n *Node, s *exScope) {
 	exExpr(w, childOfType(n, "do_block"), s)
 	for _, kw := range childrenOfType(exArgs(n), "keywords") {
 		for _, p := range childrenOfType(kw, "pair") {
@@ -454,7 +452,7 @@ func exDefBody(w *walker, n *sitter.Node, s *exScope) {
 
 // exDelegate records what defdelegate f(a), to: M, as: g delegates to: a call of M.g
 // (M.f without as:).
-func exDelegate(w *walker, n *sitter.Node, sym *Symbol, name string, s *exScope) {
+func exDelegate(w *walker, n *Node, sym *Symbol, name string, s *exScope) {
 	args := exArgs(n)
 	to := exKeyword(w, args, "to")
 	mod := exModuleName(w, to, s)
@@ -475,18 +473,18 @@ func exDelegate(w *walker, n *sitter.Node, sym *Symbol, name string, s *exScope)
 }
 
 // exImport extracts alias, import, require and use: an import of each module named.
-func exImport(w *walker, n *sitter.Node, directive string, s *exScope) {
+func exImport(w *walker, n *Node, directive string, s *exScope) {
 	arg := exFirstArg(n)
 	if arg == nil {
 		return
 	}
-	var mods []*sitter.Node
+	var mods []*Node
 	prefix := ""
 	if right := field(arg, "right"); arg.Type() == "dot" && right != nil && right.Type() == "tuple" {
 		prefix = exModuleName(w, field(arg, "left"), s) // alias A.{B, C}
 		mods = namedChildren(right)
 	} else {
-		mods = []*sitter.Node{arg}
+		mods = []*Node{arg}
 	}
 	as := exKeyword(w, exArgs(n), "as")
 	for _, m := range mods {
@@ -518,7 +516,7 @@ func exImport(w *walker, n *sitter.Node, directive string, s *exScope) {
 
 // exExpr records the calls, captures and attribute reads under n. Definitions under it are
 // not the module's (a quote block makes code for another module).
-func exExpr(w *walker, n *sitter.Node, s *exScope) {
+func exExpr(w *walker, n *Node, s *exScope) {
 	if n == nil {
 		return
 	}
@@ -552,7 +550,7 @@ func exExpr(w *walker, n *sitter.Node, s *exScope) {
 // exCall records a call: a local f(x) or a remote Mod.f(x) (qualified by Mod), but not
 // control flow (if, case, quote) or an anonymous function's call f.(x). A directive (alias,
 // import) inside a function is an import of the function.
-func exCall(w *walker, n *sitter.Node, s *exScope) {
+func exCall(w *walker, n *Node, s *exScope) {
 	target := field(n, "target")
 	switch {
 	case target == nil:
@@ -590,4 +588,4 @@ func exCall(w *walker, n *sitter.Node, s *exScope) {
 }
 
 // exArgs returns the arguments of the call n (a child, not a field), or nil.
-func exArgs(n *sitter.Node) *sitter.Node { return childOfType(n, "arguments") }
+func exArgs(n *Node) *Node { return childOfType(n, "arguments") }

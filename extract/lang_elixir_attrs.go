@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // exReservedAttrs are the module attributes that Elixir, protocols, Mix tasks and ExUnit
@@ -23,7 +21,7 @@ var exReservedAttrs = map[string]bool{
 
 // exAttribute extracts a module attribute statement: @moduledoc, @doc, @typedoc, @spec,
 // @impl, @behaviour, @derive, a type, a callback or a constant.
-func exAttribute(w *walker, n *sitter.Node, s *exScope) {
+func exAttribute(w *walker, n *Node, s *exScope) {
 	op := field(n, "operand")
 	if op == nil || op.Type() != "call" || field(op, "target") == nil || field(op, "target").Type() != "identifier" {
 		exExpr(w, n, s)
@@ -68,7 +66,7 @@ func exAttribute(w *walker, n *sitter.Node, s *exScope) {
 // exDocString returns the text of a @doc, @moduledoc or @typedoc argument: a string, a
 // heredoc or a sigil (~S"""), without the indentation of a heredoc's closing quotes. @doc
 // false gives "" and true: the function is documented as hidden.
-func exDocString(w *walker, n *sitter.Node) (string, bool) {
+func exDocString(w *walker, n *Node) (string, bool) {
 	if n == nil {
 		return "", false
 	}
@@ -106,7 +104,7 @@ func exDocString(w *walker, n *sitter.Node) (string, bool) {
 
 // exSpecBody returns the name :: type part of a spec, type or callback argument (the
 // left of a when clause).
-func exSpecBody(w *walker, n *sitter.Node) *sitter.Node {
+func exSpecBody(w *walker, n *Node) *Node {
 	if n != nil && n.Type() == "binary_operator" && w.text(field(n, "operator")) == "when" {
 		n = field(n, "left")
 	}
@@ -114,7 +112,7 @@ func exSpecBody(w *walker, n *sitter.Node) *sitter.Node {
 }
 
 // exSpecHead returns the head of a spec, type or callback: the left of its ::.
-func exSpecHead(w *walker, n *sitter.Node) *sitter.Node {
+func exSpecHead(w *walker, n *Node) *Node {
 	n = exSpecBody(w, n)
 	if n != nil && n.Type() == "binary_operator" && w.text(field(n, "operator")) == "::" {
 		return field(n, "left")
@@ -124,11 +122,11 @@ func exSpecHead(w *walker, n *sitter.Node) *sitter.Node {
 
 // exImplements records @behaviour M and @derive [P, Q] as implements relationships of the
 // module.
-func exImplements(w *walker, arg *sitter.Node, s *exScope) {
+func exImplements(w *walker, arg *Node, s *exScope) {
 	if s.module == nil || arg == nil {
 		return
 	}
-	nodes := []*sitter.Node{arg}
+	nodes := []*Node{arg}
 	if arg.Type() == "list" {
 		nodes = namedChildren(arg)
 	}
@@ -146,7 +144,7 @@ func exImplements(w *walker, arg *sitter.Node, s *exScope) {
 }
 
 // exType extracts @type, @typep and @opaque.
-func exType(w *walker, n *sitter.Node, attr string, arg *sitter.Node, s *exScope) {
+func exType(w *walker, n *Node, attr string, arg *Node, s *exScope) {
 	h, ok := exParseHead(w, exSpecHead(w, arg))
 	if !ok || h.operator {
 		return
@@ -175,7 +173,7 @@ func exType(w *walker, n *sitter.Node, attr string, arg *sitter.Node, s *exScope
 }
 
 // exCallback extracts @callback and @macrocallback as methods of the behaviour module.
-func exCallback(w *walker, n *sitter.Node, attr string, arg *sitter.Node, s *exScope) {
+func exCallback(w *walker, n *Node, attr string, arg *Node, s *exScope) {
 	h, ok := exParseHead(w, exSpecHead(w, arg))
 	if !ok {
 		return
@@ -204,7 +202,7 @@ const exMaxValueBytes = 80
 
 // exConstant extracts @name value as a constant of the module (its first definition: an
 // accumulating attribute is set many times).
-func exConstant(w *walker, n *sitter.Node, name string, value *sitter.Node, s *exScope) {
+func exConstant(w *walker, n *Node, name string, value *Node, s *exScope) {
 	if s.attrs[name] {
 		exExpr(w, value, s)
 		return

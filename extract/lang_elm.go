@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("elm", extractElm) }
@@ -47,7 +45,7 @@ func init() { register("elm", extractElm) }
 // matches variable refs. Every type named in an annotation, alias, constructor or port is a
 // type usage, qualified by its module (Encode.Value gives Value in Encode). The
 // declarations inside ERROR nodes of a half-written file are extracted too.
-func extractElm(w *walker, root *sitter.Node) {
+func extractElm(w *walker, root *Node) {
 	e := &elmExtractor{w: w, exposed: elmExposing{all: true}}
 	e.declarations(root, true, nil)
 	// elm-format puts the commas of a multi-line record or list first on their lines, which
@@ -90,7 +88,7 @@ func (x elmExposing) visibility(set map[string]bool, name string) Visibility {
 // annotation before parent that waits for its definition. top is false inside a let, where
 // declarations are locals. The declarations inside an ERROR node (a half-written file) are
 // walked the same way.
-func (e *elmExtractor) declarations(parent *sitter.Node, top bool, ann *sitter.Node) {
+func (e *elmExtractor) declarations(parent *Node, top bool, ann *Node) {
 	var open *Symbol // a definition whose body did not parse: the nodes after it are its body
 	for _, n := range namedChildren(parent) {
 		switch n.Type() {
@@ -143,7 +141,7 @@ func elmIsDeclaration(t string) bool {
 }
 
 // topLevel extracts a top-level declaration other than a value and its annotation.
-func (e *elmExtractor) topLevel(n *sitter.Node) {
+func (e *elmExtractor) topLevel(n *Node) {
 	switch n.Type() {
 	case "module_declaration":
 		e.module(n)
@@ -163,7 +161,7 @@ func (e *elmExtractor) topLevel(n *sitter.Node) {
 }
 
 // module extracts the module header and reads what it exposes.
-func (e *elmExtractor) module(n *sitter.Node) {
+func (e *elmExtractor) module(n *Node) {
 	w := e.w
 	// Session for Server.Session; the whole name is in its signature.
 	namespace, last := splitDotted(strings.Join(strings.Fields(w.text(field(n, "name"))), ""))
@@ -189,7 +187,7 @@ func (e *elmExtractor) module(n *sitter.Node) {
 
 // elmExposingSignature returns the source of n up to its exposing list, followed by the
 // list on one line in the usual spacing: "module Main exposing (Model, Msg(..), main)".
-func elmExposingSignature(w *walker, n, list *sitter.Node) string {
+func elmExposingSignature(w *walker, n, list *Node) string {
 	var items []string
 	for _, c := range namedChildren(list) {
 		if c.Type() == "double_dot" || strings.HasPrefix(c.Type(), "exposed_") {
@@ -201,7 +199,7 @@ func elmExposingSignature(w *walker, n, list *sitter.Node) string {
 }
 
 // elmReadExposing reads an exposing list: (..), or the values, operators and types it names.
-func elmReadExposing(w *walker, list *sitter.Node) elmExposing {
+func elmReadExposing(w *walker, list *Node) elmExposing {
 	x := elmExposing{values: map[string]bool{}, types: map[string]bool{}, open: map[string]bool{}}
 	for _, c := range namedChildren(list) {
 		switch c.Type() {
@@ -224,7 +222,7 @@ func elmReadExposing(w *walker, list *sitter.Node) elmExposing {
 
 // moduleDoc returns the {-| -} comment that follows the module header, before any import
 // or declaration.
-func (e *elmExtractor) moduleDoc(n *sitter.Node) string {
+func (e *elmExtractor) moduleDoc(n *Node) string {
 	for p := n.NextSibling(); p != nil; p = p.NextSibling() {
 		switch {
 		case p.Type() == "line_comment":
@@ -238,7 +236,7 @@ func (e *elmExtractor) moduleDoc(n *sitter.Node) string {
 }
 
 // importClause extracts import A.B as C exposing (...).
-func (e *elmExtractor) importClause(n *sitter.Node) {
+func (e *elmExtractor) importClause(n *Node) {
 	name := field(n, "moduleName")
 	if name == nil {
 		return
@@ -254,7 +252,7 @@ func (e *elmExtractor) importClause(n *sitter.Node) {
 }
 
 // typeAlias extracts type alias X = T: a record's fields are its children.
-func (e *elmExtractor) typeAlias(n *sitter.Node) {
+func (e *elmExtractor) typeAlias(n *Node) {
 	w := e.w
 	name := field(n, "name")
 	sym := e.addTop(n, name, Type, e.exposed.visibility(e.exposed.types, w.text(name)))
@@ -284,7 +282,7 @@ func (e *elmExtractor) typeAlias(n *sitter.Node) {
 }
 
 // elmRecordType returns the record type a type expression is made of alone, or nil.
-func elmRecordType(typ *sitter.Node) *sitter.Node {
+func elmRecordType(typ *Node) *Node {
 	if typ == nil || typ.NamedChildCount() != 1 {
 		return nil
 	}
@@ -295,7 +293,7 @@ func elmRecordType(typ *sitter.Node) *sitter.Node {
 }
 
 // customType extracts type T = A | B x: an enum of its constructors.
-func (e *elmExtractor) customType(n *sitter.Node) {
+func (e *elmExtractor) customType(n *Node) {
 	w := e.w
 	name := field(n, "name")
 	sym := e.addTop(n, name, Enum, e.exposed.visibility(e.exposed.types, w.text(name)))
@@ -317,7 +315,7 @@ func (e *elmExtractor) customType(n *sitter.Node) {
 }
 
 // port extracts port f : T as a function whose direction is its metadata "port".
-func (e *elmExtractor) port(n *sitter.Node) {
+func (e *elmExtractor) port(n *Node) {
 	w := e.w
 	name := field(n, "name")
 	sym := e.addTop(n, name, Function, e.exposed.visibility(e.exposed.values, w.text(name)))
@@ -337,7 +335,7 @@ func (e *elmExtractor) port(n *sitter.Node) {
 }
 
 // infix extracts infix left 0 (|>) = apR as the operator |>, which calls apR.
-func (e *elmExtractor) infix(n *sitter.Node) {
+func (e *elmExtractor) infix(n *Node) {
 	w := e.w
 	op := field(n, "operator")
 	sym := e.addTop(n, op, Operator, e.exposed.visibility(e.exposed.values, w.text(op)))
@@ -354,7 +352,7 @@ func (e *elmExtractor) infix(n *sitter.Node) {
 }
 
 // addTop adds a top-level declaration with visibility vis and its doc comment.
-func (e *elmExtractor) addTop(n, name *sitter.Node, kind Kind, vis Visibility) *Symbol {
+func (e *elmExtractor) addTop(n, name *Node, kind Kind, vis Visibility) *Symbol {
 	sym := e.add(n, name, kind)
 	if sym != nil {
 		sym.Visibility = vis
@@ -367,8 +365,8 @@ func (e *elmExtractor) addTop(n, name *sitter.Node, kind Kind, vis Visibility) *
 // parameters) is left, with the type annotation ann before it (nil when it has none). In
 // an ERROR node, n may be a left side alone, without its body: value returns the symbol
 // when n is such a function or constant, for what follows to be its body.
-func (e *elmExtractor) value(n, left, ann *sitter.Node, top bool) *Symbol {
-	var typ *sitter.Node
+func (e *elmExtractor) value(n, left, ann *Node, top bool) *Symbol {
+	var typ *Node
 	if ann != nil {
 		typ = field(ann, "typeExpression")
 	}
@@ -393,7 +391,7 @@ func (e *elmExtractor) value(n, left, ann *sitter.Node, top bool) *Symbol {
 
 // declare adds the symbol of a value declaration n named by name, spanning its annotation
 // ann (if any) and n; the annotation is its signature.
-func (e *elmExtractor) declare(n, ann, name *sitter.Node, kind Kind, top bool) *Symbol {
+func (e *elmExtractor) declare(n, ann, name *Node, kind Kind, top bool) *Symbol {
 	w := e.w
 	start := n
 	if ann != nil {
@@ -418,7 +416,7 @@ func (e *elmExtractor) declare(n, ann, name *sitter.Node, kind Kind, top bool) *
 
 // annotationOnly extracts a type annotation that no definition follows (a half-written
 // file): at top level, a symbol of its own.
-func (e *elmExtractor) annotationOnly(ann *sitter.Node, top bool) {
+func (e *elmExtractor) annotationOnly(ann *Node, top bool) {
 	if ann == nil {
 		return
 	}
@@ -437,7 +435,7 @@ func (e *elmExtractor) annotationOnly(ann *sitter.Node, top bool) {
 
 // annotatedType records the type an annotation states: a function's return type, a
 // constant's whole type.
-func (e *elmExtractor) annotatedType(sym *Symbol, typ *sitter.Node) {
+func (e *elmExtractor) annotatedType(sym *Symbol, typ *Node) {
 	if sym != nil && sym.Kind == Function && elmIsFunctionType(typ) {
 		e.typeInfo(sym, "return", elmReturnType(typ))
 		return
@@ -446,7 +444,7 @@ func (e *elmExtractor) annotatedType(sym *Symbol, typ *sitter.Node) {
 }
 
 // typeInfo records the type typ as the type of sym in role, without the comments after it.
-func (e *elmExtractor) typeInfo(sym *Symbol, role string, typ *sitter.Node) {
+func (e *elmExtractor) typeInfo(sym *Symbol, role string, typ *Node) {
 	if sym == nil || typ == nil {
 		return
 	}
@@ -456,7 +454,7 @@ func (e *elmExtractor) typeInfo(sym *Symbol, role string, typ *sitter.Node) {
 }
 
 // add is walker.add with the signature all of n but the comments at its end.
-func (e *elmExtractor) add(n, name *sitter.Node, kind Kind) *Symbol {
+func (e *elmExtractor) add(n, name *Node, kind Kind) *Symbol {
 	sym := e.w.add(n, name, kind)
 	if sym != nil {
 		sym.Signature = elmSignatureTo(e.w, n, nil)
@@ -466,19 +464,19 @@ func (e *elmExtractor) add(n, name *sitter.Node, kind Kind) *Symbol {
 
 // elmDeclName returns the name the left side of a value declaration defines, or nil (for
 // a destructuring one, ( a, b ) = ..., left is nil).
-func elmDeclName(left *sitter.Node) *sitter.Node {
+func elmDeclName(left *Node) *Node {
 	return childOfType(left, "lower_case_identifier")
 }
 
 // elmIsFunctionType reports whether the type expression typ is a function type: it has an
 // arrow at its top.
-func elmIsFunctionType(typ *sitter.Node) bool {
+func elmIsFunctionType(typ *Node) bool {
 	return childOfType(typ, "arrow") != nil
 }
 
 // elmReturnType returns the type after the last top-level arrow of typ (typ itself when it
 // has none).
-func elmReturnType(typ *sitter.Node) *sitter.Node {
+func elmReturnType(typ *Node) *Node {
 	if !elmIsFunctionType(typ) {
 		return typ
 	}
@@ -486,7 +484,7 @@ func elmReturnType(typ *sitter.Node) *sitter.Node {
 }
 
 // elmLastChild returns the last named child of n, or nil.
-func elmLastChild(n *sitter.Node) *sitter.Node {
+func elmLastChild(n *Node) *Node {
 	if n == nil || n.NamedChildCount() == 0 {
 		return nil
 	}
@@ -496,7 +494,7 @@ func elmLastChild(n *sitter.Node) *sitter.Node {
 // elmSignatureTo returns the source of n up to the token end, or when end is nil, all of n
 // but the comments at its end: the layout rules end a declaration only at the next one, so
 // the comment after type Int = Int -- builtin is inside it.
-func elmSignatureTo(w *walker, n, end *sitter.Node) string {
+func elmSignatureTo(w *walker, n, end *Node) string {
 	if end == nil {
 		return w.signatureRange(int(n.StartByte()), elmEnd(n))
 	}
@@ -504,7 +502,7 @@ func elmSignatureTo(w *walker, n, end *sitter.Node) string {
 }
 
 // elmEnd returns the end of n without the comments (and empty layout tokens) at its end.
-func elmEnd(n *sitter.Node) int {
+func elmEnd(n *Node) int {
 	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
 		c := n.Child(i)
 		if c.Type() != "line_comment" && c.Type() != "block_comment" && c.EndByte() > c.StartByte() {
@@ -517,7 +515,7 @@ func elmEnd(n *sitter.Node) int {
 // --- uses of names ---
 
 // expr records the calls and references in the expression n.
-func (e *elmExtractor) expr(n *sitter.Node) {
+func (e *elmExtractor) expr(n *Node) {
 	if n == nil {
 		return
 	}
@@ -565,7 +563,7 @@ func (e *elmExtractor) expr(n *sitter.Node) {
 }
 
 // walkExpr calls expr on each named child of n.
-func (e *elmExtractor) walkExpr(n *sitter.Node) {
+func (e *elmExtractor) walkExpr(n *Node) {
 	for _, c := range namedChildren(n) {
 		e.expr(c)
 	}
@@ -574,7 +572,7 @@ func (e *elmExtractor) walkExpr(n *sitter.Node) {
 // callee records a call of the function target names: a value (f, Html.div), a
 // constructor (Toggled) or a record's field (config.toMsg). Another target (a lambda, a
 // parenthesized expression) is walked.
-func (e *elmExtractor) callee(target *sitter.Node) {
+func (e *elmExtractor) callee(target *Node) {
 	if target == nil {
 		return
 	}
@@ -598,7 +596,7 @@ func (e *elmExtractor) callee(target *sitter.Node) {
 
 // binOp records the operands of a chain of operators: a value a pipeline applies (the
 // right of |>, the left of <|) or composes (>>, <<) is called.
-func (e *elmExtractor) binOp(n *sitter.Node) {
+func (e *elmExtractor) binOp(n *Node) {
 	w := e.w
 	kids := namedChildren(n)
 	op := func(i int) string {
@@ -623,7 +621,7 @@ func (e *elmExtractor) binOp(n *sitter.Node) {
 
 // nameRef records a use of the name a value_qid or upper_case_qid spells, qualified by its
 // module.
-func (e *elmExtractor) nameRef(qid *sitter.Node, kind IdentKind) {
+func (e *elmExtractor) nameRef(qid *Node, kind IdentKind) {
 	if name := elmLastChild(qid); name != nil {
 		e.use(name, qid, kind)
 	}
@@ -640,7 +638,7 @@ var elmKeywords = map[string]bool{
 // use records a use of name inside whole (nil: name alone); a call also relates the
 // container to the name, once per pair. A keyword, or a name that starts inside a word
 // (what error recovery leaves of "Circle" after taking its "C" for junk), is no use.
-func (e *elmExtractor) use(name, whole *sitter.Node, kind IdentKind) {
+func (e *elmExtractor) use(name, whole *Node, kind IdentKind) {
 	w := e.w
 	if name == nil || elmKeywords[w.text(name)] {
 		return
@@ -658,7 +656,7 @@ func (e *elmExtractor) use(name, whole *sitter.Node, kind IdentKind) {
 }
 
 // typeRefs records a type usage of each type named under n, qualified by its module.
-func (e *elmExtractor) typeRefs(n *sitter.Node) {
+func (e *elmExtractor) typeRefs(n *Node) {
 	if n == nil {
 		return
 	}
@@ -675,7 +673,7 @@ func (e *elmExtractor) typeRefs(n *sitter.Node) {
 
 // doc returns the comments right above n (adjacent lines, no blank line between), cleaned
 // of their markers.
-func (e *elmExtractor) doc(n *sitter.Node) string {
+func (e *elmExtractor) doc(n *Node) string {
 	var parts []string
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
@@ -727,7 +725,7 @@ func elmCleanComment(s string) string {
 }
 
 // midWord reports whether n starts inside a word.
-func (e *elmExtractor) midWord(n *sitter.Node) bool {
+func (e *elmExtractor) midWord(n *Node) bool {
 	start := int(n.StartByte())
 	return start > 0 && start <= len(e.w.src) && elmWordByte(e.w.src[start-1])
 }

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("go", extractGo) }
@@ -13,7 +11,7 @@ func init() { register("go", extractGo) }
 // extractGo walks a Go file: package, imports, constants, variables, types (struct fields,
 // interface methods, embedded types), functions and methods (attached to their receiver type
 // when it is defined in the same file).
-func extractGo(w *walker, root *sitter.Node) {
+func extractGo(w *walker, root *Node) {
 	w.walk(root, goNode)
 	types := map[string]*Symbol{}
 	for _, s := range w.syms {
@@ -28,7 +26,7 @@ func extractGo(w *walker, root *sitter.Node) {
 	}
 }
 
-func goNode(w *walker, n *sitter.Node) {
+func goNode(w *walker, n *Node) {
 	switch n.Type() {
 	case "package_clause":
 		if sym := w.add(n, childOfType(n, "package_identifier"), Module); sym != nil {
@@ -87,7 +85,7 @@ func goNode(w *walker, n *sitter.Node) {
 // goDeclaration extracts the specs of a const, var or type declaration. A declaration with
 // one spec is the span of its symbol (type X struct{...} with its doc comment); in a group
 // each spec is its own.
-func goDeclaration(w *walker, decl *sitter.Node) {
+func goDeclaration(w *walker, decl *Node) {
 	children := namedChildren(decl)
 	specs := 0
 	for _, c := range children {
@@ -116,7 +114,7 @@ func goIsSpec(t string) bool {
 }
 
 // goTypeBody returns the field or method list of a struct or interface type spec.
-func goTypeBody(n *sitter.Node) *sitter.Node {
+func goTypeBody(n *Node) *Node {
 	t := field(n, "type")
 	switch {
 	case t == nil:
@@ -137,7 +135,7 @@ func goVisibility(name string) Visibility {
 	return Private
 }
 
-func goValueSpec(w *walker, n, def *sitter.Node) {
+func goValueSpec(w *walker, n, def *Node) {
 	kind := Variable
 	if n.Type() == "const_spec" {
 		kind = Constant
@@ -161,7 +159,7 @@ func goValueSpec(w *walker, n, def *sitter.Node) {
 	}
 }
 
-func goTypeSpec(w *walker, n, def *sitter.Node) {
+func goTypeSpec(w *walker, n, def *Node) {
 	t := field(n, "type")
 	kind := Type
 	switch {
@@ -199,7 +197,7 @@ func goTypeSpec(w *walker, n, def *sitter.Node) {
 
 // goMembers extracts the fields of a struct or the methods and embedded types of an
 // interface.
-func goMembers(w *walker, owner *Symbol, t *sitter.Node) {
+func goMembers(w *walker, owner *Symbol, t *Node) {
 	body := goTypeBody(t.Parent())
 	for _, m := range namedChildren(body) {
 		switch m.Type() {
@@ -242,7 +240,7 @@ func goMembers(w *walker, owner *Symbol, t *sitter.Node) {
 	}
 }
 
-func goFunc(w *walker, n *sitter.Node) {
+func goFunc(w *walker, n *Node) {
 	kind := Function
 	if n.Type() == "method_declaration" {
 		kind = Method

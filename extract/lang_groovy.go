@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
@@ -46,7 +44,7 @@ func init() {
 // tokens; ERROR nodes are walked like any statement list. A file cut inside a block is
 // parsed with what it leaves open closed (closeGroovy): the grammar's error recovery would
 // not end on it.
-func extractGroovy(w *walker, root *sitter.Node) {
+func extractGroovy(w *walker, root *Node) {
 	g := &groovyFile{w: w, assigned: map[string]bool{}}
 	g.statements(namedChildren(root), gvScript)
 }
@@ -79,14 +77,14 @@ var gvKeywords = map[string]bool{
 }
 
 // statements extracts a list of statements: a declaration may span several of them.
-func (g *groovyFile) statements(list []*sitter.Node, scope gvScope) {
+func (g *groovyFile) statements(list []*Node, scope gvScope) {
 	for i := 0; i < len(list); {
 		i += g.statement(list[i:], scope)
 	}
 }
 
 // statement extracts the statement that starts rest and returns how many of rest it spans.
-func (g *groovyFile) statement(rest []*sitter.Node, scope gvScope) int {
+func (g *groovyFile) statement(rest []*Node, scope gvScope) int {
 	if n := g.declaration(rest, scope, false); n > 0 {
 		return n
 	}
@@ -119,7 +117,7 @@ func (g *groovyFile) statement(rest []*sitter.Node, scope gvScope) int {
 
 // declaration extracts the class, method or constructor whose head starts rest, and returns
 // how many statements it spans, 0 when rest starts none.
-func (g *groovyFile) declaration(rest []*sitter.Node, scope gvScope, impliedDef bool) int {
+func (g *groovyFile) declaration(rest []*Node, scope gvScope, impliedDef bool) int {
 	if !impliedDef && !g.mayStartHead(rest[0]) {
 		return 0
 	}
@@ -142,7 +140,7 @@ func (g *groovyFile) declaration(rest []*sitter.Node, scope gvScope, impliedDef 
 
 // mayStartHead reports whether n may start a declaration head: what a call or an
 // expression statement starts with is rejected before its tokens are read.
-func (g *groovyFile) mayStartHead(n *sitter.Node) bool {
+func (g *groovyFile) mayStartHead(n *Node) bool {
 	switch n.Type() {
 	case "class_definition", "function_definition", "function_declaration", "declaration", "ERROR":
 		return true
@@ -157,19 +155,13 @@ func (g *groovyFile) mayStartHead(n *sitter.Node) bool {
 }
 
 // allChildren returns the children of n, named or not.
-func allChildren(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
-		out = append(out, c.CurrentNode())
-	}
-	return out
+func allChildren(n *Node) []*Node {
+	return n.children(n.kids, n.nkids)
 }
 
 // symbol adds the symbol of a declaration that spans the statements from first to end
 // (the body, or the last token of the head), with the signature up to its body.
-func (g *groovyFile) symbol(first *sitter.Node, name string, kind Kind, end *sitter.Node, sigEnd int) *Symbol {
+func (g *groovyFile) symbol(first *Node, name string, kind Kind, end *Node, sigEnd int) *Symbol {
 	sym := g.w.addNamed(first, name, kind)
 	if sym == nil {
 		return nil
@@ -184,7 +176,7 @@ func (g *groovyFile) symbol(first *sitter.Node, name string, kind Kind, end *sit
 }
 
 // headEnd returns where a head's signature ends: before its body, or after its last token.
-func headEnd(h *gvHead) (*sitter.Node, int) {
+func headEnd(h *gvHead) (*Node, int) {
 	if h.body != nil {
 		return h.body, int(h.body.StartByte())
 	}
@@ -208,7 +200,7 @@ func setModifiers(sym *Symbol, mods map[string]bool) {
 }
 
 // typeDecl extracts a class, interface, trait, enum or annotation type and its body.
-func (g *groovyFile) typeDecl(first *sitter.Node, h *gvHead) {
+func (g *groovyFile) typeDecl(first *Node, h *gvHead) {
 	end, sigEnd := headEnd(h)
 	name := h.name.text
 	sym := g.symbol(first, name, h.kind, end, sigEnd)
@@ -238,7 +230,7 @@ func (g *groovyFile) typeDecl(first *sitter.Node, h *gvHead) {
 }
 
 // typeBody extracts the members of a type: an enum's values first.
-func (g *groovyFile) typeBody(body *sitter.Node, name, keyword string) {
+func (g *groovyFile) typeBody(body *Node, name, keyword string) {
 	saved, savedIface := g.class, g.iface
 	g.class, g.iface = name, keyword == "interface" || keyword == "@interface"
 	list := g.closureStatements(body)
@@ -251,7 +243,7 @@ func (g *groovyFile) typeBody(body *sitter.Node, name, keyword string) {
 
 // enumValues extracts the values that start an enum's body and returns how many of its
 // statements they span.
-func (g *groovyFile) enumValues(list []*sitter.Node) int {
+func (g *groovyFile) enumValues(list []*Node) int {
 	toks := g.tokens(list, false)
 	used := 0
 	for i := 0; i < len(toks); i++ {
@@ -284,7 +276,7 @@ func (g *groovyFile) enumValues(list []*sitter.Node) int {
 }
 
 // methodDecl extracts a method, constructor or script function and its body.
-func (g *groovyFile) methodDecl(first *sitter.Node, h *gvHead, scope gvScope) {
+func (g *groovyFile) methodDecl(first *Node, h *gvHead, scope gvScope) {
 	kind := h.kind
 	if kind == Method && scope != gvClass {
 		kind = Function
@@ -363,7 +355,7 @@ func (g *groovyFile) paramTypes(toks []gvToken) {
 
 // treeDeclaration extracts a class or method node whose head the token reader did not
 // accept, from the fields the grammar gives it.
-func (g *groovyFile) treeDeclaration(n *sitter.Node, scope gvScope) {
+func (g *groovyFile) treeDeclaration(n *Node, scope gvScope) {
 	body := field(n, "body")
 	if n.Type() == "class_definition" {
 		kind, keyword := Class, "class"
@@ -395,7 +387,7 @@ func (g *groovyFile) treeDeclaration(n *sitter.Node, scope gvScope) {
 }
 
 // closureStatements returns the statements of a closure, without its parameters.
-func (g *groovyFile) closureStatements(c *sitter.Node) []*sitter.Node {
+func (g *groovyFile) closureStatements(c *Node) []*Node {
 	list := namedChildren(c)
 	if len(list) > 0 && list[0].Type() == "parameter_list" {
 		list = list[1:]
@@ -405,7 +397,7 @@ func (g *groovyFile) closureStatements(c *sitter.Node) []*sitter.Node {
 
 // closure extracts the statements of a closure (a body) in scope, and the types of its
 // parameters.
-func (g *groovyFile) closure(c *sitter.Node, scope gvScope) {
+func (g *groovyFile) closure(c *Node, scope gvScope) {
 	if c == nil {
 		return
 	}
@@ -414,7 +406,7 @@ func (g *groovyFile) closure(c *sitter.Node, scope gvScope) {
 }
 
 // packageDecl records the package as a module.
-func (g *groovyFile) packageDecl(n *sitter.Node) {
+func (g *groovyFile) packageDecl(n *Node) {
 	if sym := g.w.addNamed(n, g.w.text(childOfType(n, "qualified_name")), Module); sym != nil {
 		sym.Visibility = Public
 		sym.DocComment = ""
@@ -423,7 +415,7 @@ func (g *groovyFile) packageDecl(n *sitter.Node) {
 }
 
 // importDecl records an import: the dotted name, with .* for a star import.
-func (g *groovyFile) importDecl(n *sitter.Node) {
+func (g *groovyFile) importDecl(n *Node) {
 	name := field(n, "import")
 	if name == nil {
 		return
@@ -445,7 +437,7 @@ func (g *groovyFile) importDecl(n *sitter.Node) {
 
 // expr records the uses of names in the expression or statement n: calls, member accesses,
 // names passed, assigned and returned, and types.
-func (g *groovyFile) expr(n *sitter.Node) {
+func (g *groovyFile) expr(n *Node) {
 	if n == nil {
 		return
 	}
@@ -495,13 +487,13 @@ func (g *groovyFile) expr(n *sitter.Node) {
 	case "assignment", "map_item":
 		g.w.valueRefs("identifier", n.NamedChild(int(n.NamedChildCount())-1))
 	}
-	g.w.walk(n, func(_ *walker, c *sitter.Node) { g.expr(c) })
+	g.w.walk(n, func(_ *walker, c *Node) { g.expr(c) })
 }
 
 // closureFollows reports whether the statement that n ends is followed on its line by one
 // that starts with a closure: the grammar parses x = list.collect { ... } as x =
 // list.collect and a closure, so n is the called method.
-func closureFollows(n *sitter.Node) bool {
+func closureFollows(n *Node) bool {
 	for p := n.Parent(); p != nil && p.EndByte() == n.EndByte() && p.Type() != "closure" && p.Type() != "source_file"; p = n.Parent() {
 		n = p
 	}
@@ -514,7 +506,7 @@ func closureFollows(n *sitter.Node) bool {
 
 // misparsedBinary reports whether n is a binary expression the grammar took for a command
 // call: a + b parses as the call a(+b).
-func (g *groovyFile) misparsedBinary(n *sitter.Node) bool {
+func (g *groovyFile) misparsedBinary(n *Node) bool {
 	args := field(n, "args")
 	if n.Type() != "juxt_function_call" || args == nil || args.NamedChildCount() == 0 {
 		return false
@@ -525,7 +517,7 @@ func (g *groovyFile) misparsedBinary(n *sitter.Node) bool {
 
 // callee records the call of the called expression fn: the name, qualified by the object
 // of a.b.c(), and what the object uses.
-func (g *groovyFile) callee(fn *sitter.Node) {
+func (g *groovyFile) callee(fn *Node) {
 	if fn == nil {
 		return
 	}
@@ -546,14 +538,14 @@ func (g *groovyFile) callee(fn *sitter.Node) {
 
 // access records a safe navigation (a?.b), a spread (list*.name) or a method pointer
 // (this.&m): the member or call on the right, qualified by the left for ?. only.
-func (g *groovyFile) access(n *sitter.Node) {
+func (g *groovyFile) access(n *Node) {
 	if n.NamedChildCount() != 2 {
-		g.w.walk(n, func(_ *walker, c *sitter.Node) { g.expr(c) })
+		g.w.walk(n, func(_ *walker, c *Node) { g.expr(c) })
 		return
 	}
 	left, right := n.NamedChild(0), n.NamedChild(1)
 	g.expr(left)
-	var whole *sitter.Node
+	var whole *Node
 	if g.w.hasChild(n, "?.") {
 		whole = n
 	}
@@ -571,7 +563,7 @@ func (g *groovyFile) access(n *sitter.Node) {
 // typeRefs records the type usages of a type node: the capitalized names in it (a
 // lower-case name in a type's place is a misparsed command), qualified names by their last
 // part.
-func (g *groovyFile) typeRefs(t *sitter.Node) {
+func (g *groovyFile) typeRefs(t *Node) {
 	if t == nil {
 		return
 	}
@@ -583,6 +575,6 @@ func (g *groovyFile) typeRefs(t *sitter.Node) {
 	case "dotted_identifier":
 		g.w.member(lastName(t), t, TypeUsage)
 	default:
-		g.w.walk(t, func(_ *walker, c *sitter.Node) { g.typeRefs(c) })
+		g.w.walk(t, func(_ *walker, c *Node) { g.typeRefs(c) })
 	}
 }

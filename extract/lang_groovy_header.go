@@ -3,8 +3,6 @@ package extract
 import (
 	"bytes"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // The Groovy grammar parses a declaration's body as a closure, but its head often not as
@@ -30,7 +28,7 @@ const gvMaxHeadTokens = 160
 // gvToken is one token of a declaration head: a leaf of the tree, a whole string, or a
 // closure.
 type gvToken struct {
-	n    *sitter.Node
+	n    *Node
 	text string
 	sib  int  // index of the statement the token is in
 	body bool // a closure outside parentheses: a body
@@ -39,11 +37,11 @@ type gvToken struct {
 // gvTokens returns the tokens of the statements in list, up to and including the first body
 // when stopAtBody, at most gvMaxHeadTokens of them. Comments are skipped; an "=" outside
 // parentheses ends a head (a field or a variable), so it ends the tokens when stopAtBody.
-func (g *groovyFile) tokens(list []*sitter.Node, stopAtBody bool) []gvToken {
+func (g *groovyFile) tokens(list []*Node, stopAtBody bool) []gvToken {
 	var toks []gvToken
 	depth := 0
-	var visit func(n *sitter.Node, sib int) bool
-	visit = func(n *sitter.Node, sib int) bool {
+	var visit func(n *Node, sib int) bool
+	visit = func(n *Node, sib int) bool {
 		switch {
 		case len(toks) >= gvMaxHeadTokens:
 			return true
@@ -96,9 +94,9 @@ type gvHead struct {
 	params   []gvToken // between the parentheses
 	supers   []gvSuper
 	throws   []gvToken
-	body     *sitter.Node // nil for an abstract method
-	last     gvToken      // the last token of the head (before the body)
-	sibs     int          // how many statements the declaration spans
+	body     *Node   // nil for an abstract method
+	last     gvToken // the last token of the head (before the body)
+	sibs     int     // how many statements the declaration spans
 }
 
 // gvSuper is a supertype named in a type's head.

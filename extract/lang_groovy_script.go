@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // gvMaxBlockDepth is how deeply configuration blocks nest as symbols: android { buildTypes
@@ -16,7 +14,7 @@ var gvVariableBlocks = map[string]bool{"ext": true, "environment": true}
 
 // trailingClosure returns the closure that follows the call rest[0] on the line the call
 // ends: the grammar parses foo(x) { ... } as a call and a closure.
-func trailingClosure(rest []*sitter.Node) *sitter.Node {
+func trailingClosure(rest []*Node) *Node {
 	if len(rest) > 1 && rest[1].Type() == "closure" && rest[1].StartPoint().Row == rest[0].EndPoint().Row {
 		return rest[1]
 	}
@@ -24,7 +22,7 @@ func trailingClosure(rest []*sitter.Node) *sitter.Node {
 }
 
 // trailingBlock returns the closure that follows rest[0] on the next line or its own.
-func trailingBlock(rest []*sitter.Node) *sitter.Node {
+func trailingBlock(rest []*Node) *Node {
 	if len(rest) > 1 && rest[1].Type() == "closure" && rest[1].StartPoint().Row <= rest[0].EndPoint().Row+1 {
 		return rest[1]
 	}
@@ -32,7 +30,7 @@ func trailingBlock(rest []*sitter.Node) *sitter.Node {
 }
 
 // onlyClosure returns the closure that is the only argument of a command call (name { }).
-func onlyClosure(args *sitter.Node) *sitter.Node {
+func onlyClosure(args *Node) *Node {
 	if args != nil && args.NamedChildCount() == 1 && args.NamedChild(0).Type() == "closure" {
 		return args.NamedChild(0)
 	}
@@ -42,7 +40,7 @@ func onlyClosure(args *sitter.Node) *sitter.Node {
 // callStatement extracts a call that is a statement: a task, a stage, a plugins block, an
 // apply, a configuration block, or a plain call with its closure. It returns how many
 // statements it spans (2 with a trailing closure).
-func (g *groovyFile) callStatement(rest []*sitter.Node, scope gvScope) int {
+func (g *groovyFile) callStatement(rest []*Node, scope gvScope) int {
 	n := rest[0]
 	tail := trailingClosure(rest)
 	body := tail
@@ -78,7 +76,7 @@ func (g *groovyFile) isBlock(scope gvScope, commandForm bool) bool {
 
 // dslSymbol adds the symbol of a task, stage or block: the call n and its closure body (nil
 // for none), with the signature up to the body and the comments above as doc.
-func (g *groovyFile) dslSymbol(n *sitter.Node, name string, kind Kind, body *sitter.Node) *Symbol {
+func (g *groovyFile) dslSymbol(n *Node, name string, kind Kind, body *Node) *Symbol {
 	sigEnd := int(n.EndByte())
 	if body != nil && body.StartByte() > n.StartByte() {
 		sigEnd = int(body.StartByte())
@@ -92,7 +90,7 @@ func (g *groovyFile) dslSymbol(n *sitter.Node, name string, kind Kind, body *sit
 
 // block extracts a configuration block as a property and the blocks, tasks, stages and
 // variables in it.
-func (g *groovyFile) block(n *sitter.Node, name string, body *sitter.Node, scope gvScope) {
+func (g *groovyFile) block(n *Node, name string, body *Node, scope gvScope) {
 	sym := g.dslSymbol(n, name, Property, body)
 	saved := g.blockName
 	g.depth++
@@ -109,9 +107,9 @@ func (g *groovyFile) block(n *sitter.Node, name string, body *sitter.Node, scope
 
 // taskCall recognizes and extracts a Gradle task made by a call: task name { },
 // task name(type: T) { }, task('name') { }, tasks.register('name', T) { }.
-func (g *groovyFile) taskCall(n *sitter.Node, callee string, body *sitter.Node) bool {
+func (g *groovyFile) taskCall(n *Node, callee string, body *Node) bool {
 	args := field(n, "args")
-	var first *sitter.Node
+	var first *Node
 	if kids := namedChildren(args); len(kids) > 0 {
 		first = kids[0]
 	}
@@ -140,7 +138,7 @@ func unquote(s string) string {
 
 // task adds a Gradle task as a public function: its type is the type: argument, or the
 // class passed to tasks.register after the name.
-func (g *groovyFile) task(n *sitter.Node, name string, args, body *sitter.Node) {
+func (g *groovyFile) task(n *Node, name string, args, body *Node) {
 	sym := g.dslSymbol(n, name, Function, body)
 	if sym == nil {
 		return
@@ -168,9 +166,9 @@ func (g *groovyFile) task(n *sitter.Node, name string, args, body *sitter.Node) 
 
 // description returns the description a task's body sets (description = 'x' or
 // description 'x'), or "".
-func (g *groovyFile) description(body *sitter.Node) string {
+func (g *groovyFile) description(body *Node) string {
 	for _, s := range namedChildren(body) {
-		var value *sitter.Node
+		var value *Node
 		switch s.Type() {
 		case "assignment":
 			if g.w.text(s.NamedChild(0)) == "description" {
@@ -190,7 +188,7 @@ func (g *groovyFile) description(body *sitter.Node) string {
 
 // stage extracts a Jenkins stage('Name') { } as a method named Name, and reports whether n
 // is one.
-func (g *groovyFile) stage(n, body *sitter.Node) bool {
+func (g *groovyFile) stage(n, body *Node) bool {
 	first := field(n, "args")
 	if first != nil && first.NamedChildCount() > 0 {
 		first = first.NamedChild(0)
@@ -206,7 +204,7 @@ func (g *groovyFile) stage(n, body *sitter.Node) bool {
 
 // plugins extracts the plugins { } of a Gradle script: each id 'x' (alias(libs.x)) is an
 // import, with the version that follows it on its line.
-func (g *groovyFile) plugins(body *sitter.Node) {
+func (g *groovyFile) plugins(body *Node) {
 	var last *Symbol
 	var lastRow uint32
 	for _, s := range g.closureStatements(body) {
@@ -224,7 +222,7 @@ func (g *groovyFile) plugins(body *sitter.Node) {
 }
 
 // apply extracts apply plugin: 'x' and apply from: 'file.gradle' as imports.
-func (g *groovyFile) apply(n *sitter.Node) {
+func (g *groovyFile) apply(n *Node) {
 	for _, a := range childrenOfType(field(n, "args"), "map_item") {
 		key := g.w.text(field(a, "key"))
 		if key == "plugin" || key == "from" {
@@ -235,7 +233,7 @@ func (g *groovyFile) apply(n *sitter.Node) {
 
 // importArg records an import of the name the first value in args spells: a string's text,
 // or a (dotted) name.
-func (g *groovyFile) importArg(stmt, args *sitter.Node) *Symbol {
+func (g *groovyFile) importArg(stmt, args *Node) *Symbol {
 	if args == nil {
 		return nil
 	}
@@ -263,7 +261,7 @@ func (g *groovyFile) importArg(stmt, args *sitter.Node) *Symbol {
 }
 
 // libraries records the shared libraries of a Jenkinsfile's @Library('name') _ as imports.
-func (g *groovyFile) libraries(n *sitter.Node) {
+func (g *groovyFile) libraries(n *Node) {
 	for _, a := range childrenOfType(n, "annotation") {
 		if g.w.text(childOfType(a, "identifier")) != "Library" {
 			continue
@@ -276,7 +274,7 @@ func (g *groovyFile) libraries(n *sitter.Node) {
 
 // declarationStatement extracts a declaration statement, or what the grammar takes for one:
 // task name, @Library('x') _, and a command (println x, agent any).
-func (g *groovyFile) declarationStatement(rest []*sitter.Node, scope gvScope) int {
+func (g *groovyFile) declarationStatement(rest []*Node, scope gvScope) int {
 	n := rest[0]
 	typ, name := field(n, "type"), field(n, "name")
 	broken := childOfType(n, "ERROR") != nil
@@ -307,7 +305,7 @@ func (g *groovyFile) declarationStatement(rest []*sitter.Node, scope gvScope) in
 // brokenField extracts a field or variable whose declaration the grammar broke, from its
 // tokens, or walks the statement when they declare none. It returns how many statements it
 // spans.
-func (g *groovyFile) brokenField(rest []*sitter.Node, scope gvScope) int {
+func (g *groovyFile) brokenField(rest []*Node, scope gvScope) int {
 	r := &gvHeadParser{toks: g.tokens(rest, true)}
 	h, ok := r.parseField()
 	if !ok {
@@ -347,7 +345,7 @@ func (g *groovyFile) brokenField(rest []*sitter.Node, scope gvScope) int {
 // libraryStatement extracts a Jenkinsfile's @Library('x') _ and what the grammar took into
 // it: the def of the method that follows and its comment, or the name of the block that
 // follows (pipeline { }). It returns how many statements it spans.
-func (g *groovyFile) libraryStatement(rest []*sitter.Node, scope gvScope) int {
+func (g *groovyFile) libraryStatement(rest []*Node, scope gvScope) int {
 	n := rest[0]
 	name := field(n, "name")
 	g.libraries(n)
@@ -368,7 +366,7 @@ func (g *groovyFile) libraryStatement(rest []*sitter.Node, scope gvScope) int {
 
 // isCommand reports whether a declaration is a command call the grammar took for one
 // (println x: type println, name x): its type is a lower-case name.
-func (g *groovyFile) isCommand(n, typ *sitter.Node) bool {
+func (g *groovyFile) isCommand(n, typ *Node) bool {
 	if typ == nil || childOfType(n, "annotation", "access_modifier", "modifier") != nil {
 		return false
 	}
@@ -385,7 +383,7 @@ func (g *groovyFile) isCommand(n, typ *sitter.Node) bool {
 }
 
 // declMods returns the access modifier, modifiers and annotations of a declaration node.
-func (g *groovyFile) declMods(n *sitter.Node) map[string]bool {
+func (g *groovyFile) declMods(n *Node) map[string]bool {
 	mods := map[string]bool{}
 	for _, c := range childrenOfType(n, "access_modifier", "modifier") {
 		mods[g.w.text(c)] = true
@@ -398,7 +396,7 @@ func (g *groovyFile) declMods(n *sitter.Node) map[string]bool {
 
 // member extracts a declaration in a type: a field, a property, a constant, or a method
 // when its value is a closure.
-func (g *groovyFile) member(n *sitter.Node) {
+func (g *groovyFile) member(n *Node) {
 	mods := g.declMods(n)
 	value := field(n, "value")
 	kind := Property
@@ -419,7 +417,7 @@ func (g *groovyFile) member(n *sitter.Node) {
 
 // scriptVariable extracts a declaration at the top of a script: a variable of the script's
 // body (a function when its value is a closure), or a field of the script class (@Field).
-func (g *groovyFile) scriptVariable(n *sitter.Node) {
+func (g *groovyFile) scriptVariable(n *Node) {
 	mods := g.declMods(n)
 	value := field(n, "value")
 	kind := Variable
@@ -453,7 +451,7 @@ func scriptField(sym *Symbol, mods map[string]bool) {
 
 // variable fills a variable's, field's or closure's doc, signature and type, and extracts
 // what its value uses (a closure's body).
-func (g *groovyFile) variable(sym *Symbol, n *sitter.Node) {
+func (g *groovyFile) variable(sym *Symbol, n *Node) {
 	typ, value := field(n, "type"), field(n, "value")
 	if sym == nil {
 		g.local(n)
@@ -467,7 +465,7 @@ func (g *groovyFile) variable(sym *Symbol, n *sitter.Node) {
 
 // closureValue marks sym, declared by n, as a closure when value is one: its signature
 // ends with the closure's parameters (def handler = { String msg ->).
-func (g *groovyFile) closureValue(sym *Symbol, n, value *sitter.Node) {
+func (g *groovyFile) closureValue(sym *Symbol, n, value *Node) {
 	if value == nil || value.Type() != "closure" {
 		return
 	}
@@ -480,7 +478,7 @@ func (g *groovyFile) closureValue(sym *Symbol, n, value *sitter.Node) {
 }
 
 // local extracts what a declaration inside a body uses: a local variable is no symbol.
-func (g *groovyFile) local(n *sitter.Node) {
+func (g *groovyFile) local(n *Node) {
 	typ, value := field(n, "type"), field(n, "value")
 	if g.isCommand(n, typ) {
 		g.callee(typ)
@@ -498,7 +496,7 @@ func (g *groovyFile) local(n *sitter.Node) {
 // assignment extracts an assignment: at the top of a script, the first one of a name that
 // was not declared makes a binding variable; ext.name = x and an assignment in ext { } or
 // environment { } make a variable.
-func (g *groovyFile) assignment(n *sitter.Node, scope gvScope) {
+func (g *groovyFile) assignment(n *Node, scope gvScope) {
 	target, value := n.NamedChild(0), n.NamedChild(int(n.NamedChildCount())-1)
 	name, ext := "", false
 	if n.ChildCount() > 1 && n.Child(1).Type() == "=" && target != value {

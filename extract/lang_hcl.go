@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("hcl", extractHCL) }
@@ -47,7 +45,7 @@ var hclBuiltins = map[string]bool{
 // module "vpc"), with their attributes as fields; each attribute of locals as a constant;
 // top-level attributes (.tfvars) as variables. References in expressions (var.region,
 // module.vpc.id, aws_s3_bucket.logs.arn) are identifiers, function calls are calls.
-func extractHCL(w *walker, root *sitter.Node) {
+func extractHCL(w *walker, root *Node) {
 	for _, body := range childrenOfType(root, "body") {
 		for _, c := range namedChildren(body) {
 			switch c.Type() {
@@ -61,7 +59,7 @@ func extractHCL(w *walker, root *sitter.Node) {
 }
 
 // hclBlock extracts one top-level block.
-func hclBlock(w *walker, n *sitter.Node) {
+func hclBlock(w *walker, n *Node) {
 	typ, labels := hclHeader(w, n)
 	body := childOfType(n, "body")
 	switch {
@@ -108,7 +106,7 @@ func hclBlock(w *walker, n *sitter.Node) {
 
 // hclFinishBlock sets the signature (the header line), doc comment, visibility and metadata
 // of the symbol sym of block n.
-func hclFinishBlock(w *walker, sym *Symbol, n *sitter.Node, typ string, labels []string) {
+func hclFinishBlock(w *walker, sym *Symbol, n *Node, typ string, labels []string) {
 	body := childOfType(n, "body")
 	if start := childOfType(n, "block_start"); start != nil {
 		sym.Signature = w.signatureRange(int(n.StartByte()), int(start.StartByte()))
@@ -142,7 +140,7 @@ func hclFinishBlock(w *walker, sym *Symbol, n *sitter.Node, typ string, labels [
 }
 
 // hclHeader returns the block type and the labels of block n, unquoted.
-func hclHeader(w *walker, n *sitter.Node) (string, []string) {
+func hclHeader(w *walker, n *Node) (string, []string) {
 	typ := ""
 	var labels []string
 	for _, c := range namedChildren(n) {
@@ -165,7 +163,7 @@ func hclHeader(w *walker, n *sitter.Node) (string, []string) {
 }
 
 // hclAttribute returns the attribute of body named name, or nil.
-func hclAttribute(w *walker, body *sitter.Node, name string) *sitter.Node {
+func hclAttribute(w *walker, body *Node, name string) *Node {
 	for _, a := range childrenOfType(body, "attribute") {
 		if w.text(childOfType(a, "identifier")) == name {
 			return a
@@ -176,7 +174,7 @@ func hclAttribute(w *walker, body *sitter.Node, name string) *sitter.Node {
 
 // hclLiteral returns the value of attribute a when it is a plain string without
 // interpolation, or "".
-func hclLiteral(w *walker, a *sitter.Node) string {
+func hclLiteral(w *walker, a *Node) string {
 	v := childOfType(childOfType(a, "expression"), "literal_value")
 	s := childOfType(v, "string_lit")
 	if s == nil {
@@ -187,7 +185,7 @@ func hclLiteral(w *walker, a *sitter.Node) string {
 
 // hclTopAttribute adds an attribute outside any labelled block (a local value, a .tfvars
 // assignment) as a symbol of kind with the references in its value.
-func hclTopAttribute(w *walker, a *sitter.Node, kind Kind, vis Visibility) *Symbol {
+func hclTopAttribute(w *walker, a *Node, kind Kind, vis Visibility) *Symbol {
 	sym := hclAttributeSymbol(w, a, kind)
 	if sym == nil {
 		return nil
@@ -198,11 +196,11 @@ func hclTopAttribute(w *walker, a *sitter.Node, kind Kind, vis Visibility) *Symb
 }
 
 // hclField adds an attribute of a block as a field of it.
-func hclField(w *walker, a *sitter.Node) { hclAttributeSymbol(w, a, Field) }
+func hclField(w *walker, a *Node) { hclAttributeSymbol(w, a, Field) }
 
 // hclAttributeSymbol adds attribute a as a symbol of kind; its signature keeps the value
 // when it is short and on one line.
-func hclAttributeSymbol(w *walker, a *sitter.Node, kind Kind) *Symbol {
+func hclAttributeSymbol(w *walker, a *Node, kind Kind) *Symbol {
 	sym := w.add(a, childOfType(a, "identifier"), kind)
 	if sym == nil {
 		return nil
@@ -217,7 +215,7 @@ func hclAttributeSymbol(w *walker, a *sitter.Node, kind Kind) *Symbol {
 // hclDoc returns the doc comment of a block or attribute n. The grammar puts a comment
 // above the first item of a body before the body node, so for a first item the comment is
 // looked for above its body.
-func hclDoc(w *walker, n *sitter.Node) string {
+func hclDoc(w *walker, n *Node) string {
 	if doc := w.docComment(n); doc != "" || n.PrevSibling() != nil {
 		return doc
 	}
@@ -228,7 +226,7 @@ func hclDoc(w *walker, n *sitter.Node) string {
 }
 
 // hclRefs records the references and calls in the expressions under n.
-func hclRefs(w *walker, n *sitter.Node) {
+func hclRefs(w *walker, n *Node) {
 	kids := namedChildren(n)
 	for i := 0; i < len(kids); i++ {
 		c := kids[i]
@@ -262,10 +260,10 @@ func hclRefs(w *walker, n *sitter.Node) {
 // index and splat nodes after it, whole their parent): the name of what it refers to as a
 // variable reference (region of var.region, vpc of module.vpc, aws_s3_bucket.logs of
 // aws_s3_bucket.logs.arn, data.x.y) and the attributes read after it as member accesses.
-func hclTraversal(w *walker, whole, root *sitter.Node, steps []*sitter.Node) {
+func hclTraversal(w *walker, whole, root *Node, steps []*Node) {
 	rootID := childOfType(root, "identifier")
 	name := w.text(rootID)
-	var attrs []*sitter.Node // the leading get_attr names
+	var attrs []*Node // the leading get_attr names
 	for _, s := range steps {
 		if s.Type() != "get_attr" {
 			break
@@ -305,7 +303,7 @@ func hclTraversal(w *walker, whole, root *sitter.Node, steps []*sitter.Node) {
 
 // hclJoinedRef records a variable reference named by the source from first to last, a
 // dotted name such as aws_s3_bucket.logs.
-func hclJoinedRef(w *walker, first, last *sitter.Node) {
+func hclJoinedRef(w *walker, first, last *Node) {
 	if first == nil || last == nil {
 		return
 	}

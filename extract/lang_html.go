@@ -5,8 +5,6 @@ import (
 	"path"
 	"strings"
 	"unicode"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
@@ -46,7 +44,7 @@ func svelteParseSource(src []byte) []byte {
 //
 // The scripts and styles go through the shared mechanism of embed.go: their symbols are
 // the guest language's, at their place in the page.
-func extractHTML(w *walker, root *sitter.Node) {
+func extractHTML(w *walker, root *Node) {
 	markupNodes(w, root, nil)
 }
 
@@ -55,7 +53,7 @@ func extractHTML(w *walker, root *sitter.Node) {
 // <script> and <script setup> blocks (JavaScript, or TypeScript with lang="ts"), the <style>
 // blocks (CSS), and the template's elements with an id, as in HTML. A PascalCase tag in the
 // template (<UserCard>) is a type usage of that component.
-func extractVue(w *walker, root *sitter.Node) {
+func extractVue(w *walker, root *Node) {
 	markupNodes(w, root, markupComponent(w, root))
 }
 
@@ -63,13 +61,13 @@ func extractVue(w *walker, root *sitter.Node) {
 // class named after the file, the parent of its scripts' symbols (the instance script and
 // the module script, <script context="module"> or <script module>), its styles' and its
 // markup's elements with an id.
-func extractSvelte(w *walker, root *sitter.Node) {
+func extractSvelte(w *walker, root *Node) {
 	markupNodes(w, root, markupComponent(w, root))
 }
 
 // markupComponent adds the component a Vue or Svelte file defines, named after the file:
 // UserCard for UserCard.vue, page for SvelteKit's +page.svelte.
-func markupComponent(w *walker, root *sitter.Node) *Symbol {
+func markupComponent(w *walker, root *Node) *Symbol {
 	base := path.Base(w.f.Path)
 	name := strings.TrimPrefix(strings.TrimSuffix(base, path.Ext(base)), "+")
 	sym := w.addNamed(root, name, Class)
@@ -85,7 +83,7 @@ func markupComponent(w *walker, root *sitter.Node) *Symbol {
 
 // markupNodes extracts the elements, scripts and styles under n; parent is the innermost
 // enclosing symbol (an element with an id, or the component).
-func markupNodes(w *walker, n *sitter.Node, parent *Symbol) {
+func markupNodes(w *walker, n *Node, parent *Symbol) {
 	for _, c := range namedChildren(n) {
 		switch c.Type() {
 		case "element":
@@ -106,7 +104,7 @@ func markupNodes(w *walker, n *sitter.Node, parent *Symbol) {
 
 // markupElement extracts an element: a constant when it has an id, the type usage of a
 // component or custom element tag, a stylesheet link, then its children.
-func markupElement(w *walker, n *sitter.Node, parent *Symbol) {
+func markupElement(w *walker, n *Node, parent *Symbol) {
 	tag := markupStartTag(n)
 	tagName := childOfType(tag, "tag_name")
 	name := w.text(tagName)
@@ -133,7 +131,7 @@ func markupElement(w *walker, n *sitter.Node, parent *Symbol) {
 
 // markupScript extracts a <script>: an import of its src, or its text as JavaScript or
 // TypeScript.
-func markupScript(w *walker, n *sitter.Node, parent *Symbol) {
+func markupScript(w *walker, n *Node, parent *Symbol) {
 	attrs := markupAttrs(w, markupStartTag(n))
 	if src := attrs["src"]; src.node != nil {
 		w.within(parent, func() { w.importName(n, src.node, src.value) })
@@ -166,7 +164,7 @@ func scriptLanguage(lang, typ string) string {
 // markupStyle extracts a <style> as CSS. SCSS and Less are parsed as CSS too: their rules
 // and selectors are CSS's, and what CSS cannot parse (nesting, mixins) counts as a parse
 // error.
-func markupStyle(w *walker, n *sitter.Node, parent *Symbol) {
+func markupStyle(w *walker, n *Node, parent *Symbol) {
 	attrs := markupAttrs(w, markupStartTag(n))
 	switch strings.ToLower(attrs["lang"].value) {
 	case "", "css", "postcss", "scss", "less":
@@ -177,12 +175,12 @@ func markupStyle(w *walker, n *sitter.Node, parent *Symbol) {
 // markupAttr is an attribute's value and the node that holds it.
 type markupAttr struct {
 	value string
-	node  *sitter.Node
+	node  *Node
 }
 
 // markupAttrs returns the attributes of a start tag by lower-case name. A value is unquoted;
 // an attribute without a value has none.
-func markupAttrs(w *walker, tag *sitter.Node) map[string]markupAttr {
+func markupAttrs(w *walker, tag *Node) map[string]markupAttr {
 	attrs := map[string]markupAttr{}
 	for _, a := range childrenOfType(tag, "attribute") {
 		name := strings.ToLower(w.text(childOfType(a, "attribute_name")))
@@ -202,12 +200,12 @@ func markupAttrs(w *walker, tag *sitter.Node) map[string]markupAttr {
 }
 
 // markupStartTag returns the start tag of an element (or its self-closing tag).
-func markupStartTag(n *sitter.Node) *sitter.Node {
+func markupStartTag(n *Node) *Node {
 	return childOfType(n, "start_tag", "self_closing_tag")
 }
 
 // markupFirst returns the first child of n of type t, or nil.
-func markupFirst(n *sitter.Node, t string) *sitter.Node {
+func markupFirst(n *Node, t string) *Node {
 	for _, c := range namedChildren(n) {
 		if c.Type() == t {
 			return c

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("java", extractJava) }
@@ -16,13 +14,13 @@ var javaTypeLeaves = []string{"type_identifier"}
 
 // extractJava walks a Java file: package, imports, classes, interfaces, enums, records and
 // annotation types with their fields, constants, methods and constructors.
-func extractJava(w *walker, root *sitter.Node) {
+func extractJava(w *walker, root *Node) {
 	w.walk(root, javaNode)
 }
 
 // javaNode is the visitor of every Java node: definitions become symbols, the uses of names
 // inside them identifiers.
-func javaNode(w *walker, n *sitter.Node) {
+func javaNode(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -94,7 +92,7 @@ func javaNode(w *walker, n *sitter.Node) {
 }
 
 // javaTypeName returns the name leaf of a type: List in java.util.List<String>.
-func javaTypeName(t *sitter.Node) *sitter.Node {
+func javaTypeName(t *Node) *Node {
 	for t != nil {
 		switch t.Type() {
 		case "type_identifier", "identifier":
@@ -115,7 +113,7 @@ func javaTypeName(t *sitter.Node) *sitter.Node {
 }
 
 // javaImport records an import declaration: the dotted name, with .* for an on-demand import.
-func javaImport(w *walker, n *sitter.Node) {
+func javaImport(w *walker, n *Node) {
 	name := childOfType(n, "scoped_identifier", "identifier")
 	if name == nil {
 		return
@@ -141,7 +139,7 @@ var javaKinds = map[string]Kind{
 
 // javaType records a class, interface, enum, record or annotation type with its supertypes
 // and members.
-func javaType(w *walker, n *sitter.Node) {
+func javaType(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), javaKinds[n.Type()])
 	if sym == nil {
 		return
@@ -178,8 +176,8 @@ func javaType(w *walker, n *sitter.Node) {
 
 // javaSupertypes records a relationship of kind from sym to each type listed under n
 // (superclass, super_interfaces, extends_interfaces) and the type usages in them.
-func javaSupertypes(w *walker, sym *Symbol, n *sitter.Node, kind RelKind) {
-	var types []*sitter.Node
+func javaSupertypes(w *walker, sym *Symbol, n *Node, kind RelKind) {
+	var types []*Node
 	for _, c := range namedChildren(n) {
 		if c.Type() == "type_list" {
 			types = append(types, namedChildren(c)...)
@@ -196,7 +194,7 @@ func javaSupertypes(w *walker, sym *Symbol, n *sitter.Node, kind RelKind) {
 }
 
 // javaRecordComponents records the components of a record header as its fields.
-func javaRecordComponents(w *walker, params *sitter.Node) {
+func javaRecordComponents(w *walker, params *Node) {
 	for _, p := range childrenOfType(params, "formal_parameter") {
 		f := w.add(p, field(p, "name"), Field)
 		if f == nil {
@@ -210,7 +208,7 @@ func javaRecordComponents(w *walker, params *sitter.Node) {
 }
 
 // javaSetup fills what every Java member shares: Javadoc, visibility and static.
-func javaSetup(w *walker, sym *Symbol, n *sitter.Node) {
+func javaSetup(w *walker, sym *Symbol, n *Node) {
 	sym.DocComment = javaDoc(w, n)
 	sym.Visibility = javaVisibility(w, n)
 	mods := childOfType(n, "modifiers")
@@ -224,7 +222,7 @@ func javaSetup(w *walker, sym *Symbol, n *sitter.Node) {
 
 // javaVisibility applies Java's rules: an access modifier, else public for interface and
 // annotation members, else package-private; locals of a method have none.
-func javaVisibility(w *walker, n *sitter.Node) Visibility {
+func javaVisibility(w *walker, n *Node) Visibility {
 	mods := childOfType(n, "modifiers")
 	for _, v := range []Visibility{Public, Protected, Private} {
 		if w.hasChild(mods, string(v)) {
@@ -245,7 +243,7 @@ func javaVisibility(w *walker, n *sitter.Node) Visibility {
 }
 
 // javaModifierRefs records the annotations among n's modifiers as type usages.
-func javaModifierRefs(w *walker, n *sitter.Node) {
+func javaModifierRefs(w *walker, n *Node) {
 	for _, a := range childrenOfType(childOfType(n, "modifiers"), "marker_annotation", "annotation") {
 		javaNode(w, a)
 	}
@@ -253,7 +251,7 @@ func javaModifierRefs(w *walker, n *sitter.Node) {
 
 // javaMethod records a method, constructor or annotation element with its return type and
 // the uses of names in its parameters and body.
-func javaMethod(w *walker, n *sitter.Node) {
+func javaMethod(w *walker, n *Node) {
 	kind := Method
 	if n.Type() == "constructor_declaration" || n.Type() == "compact_constructor_declaration" {
 		kind = Constructor
@@ -280,7 +278,7 @@ func javaMethod(w *walker, n *sitter.Node) {
 
 // javaField records one symbol per declarator of a field or interface constant: a constant
 // when static final (or in an interface), else a field.
-func javaField(w *walker, n *sitter.Node) {
+func javaField(w *walker, n *Node) {
 	typ := field(n, "type")
 	mods := childOfType(n, "modifiers")
 	kind := Field
@@ -310,7 +308,7 @@ func javaField(w *walker, n *sitter.Node) {
 }
 
 // javaEnumConstant records an enum constant (public) and what its arguments and body use.
-func javaEnumConstant(w *walker, n *sitter.Node) {
+func javaEnumConstant(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), EnumMember)
 	if sym == nil {
 		return
@@ -325,7 +323,7 @@ func javaEnumConstant(w *walker, n *sitter.Node) {
 
 // javaDoc returns the /** */ comment right above n (annotations between them skipped), cleaned
 // of its markers; other comments are not documentation. Java, Kotlin and Scala share it.
-func javaDoc(w *walker, n *sitter.Node) string {
+func javaDoc(w *walker, n *Node) string {
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
 		if int(p.EndPoint().Row) < line-1 {
@@ -344,7 +342,7 @@ func javaDoc(w *walker, n *sitter.Node) string {
 }
 
 // javaDocText returns the cleaned text of the comment c when it is a /** */ doc comment.
-func javaDocText(w *walker, c *sitter.Node) string {
+func javaDocText(w *walker, c *Node) string {
 	if t := w.text(c); strings.HasPrefix(t, javaDocPrefix) && t != "/**/" {
 		return cleanComment(t)
 	}
@@ -353,7 +351,7 @@ func javaDocText(w *walker, c *sitter.Node) string {
 
 // javaTrailingComment returns the comment that ends the node p, which some grammars (Kotlin's
 // import list) keep inside the node before a declaration instead of beside it, or nil.
-func javaTrailingComment(p *sitter.Node) *sitter.Node {
+func javaTrailingComment(p *Node) *Node {
 	for p != nil && p.ChildCount() > 0 {
 		p = p.Child(int(p.ChildCount()) - 1)
 	}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // The languages extractJS serves: the TypeScript grammars are supersets of JavaScript's, so one
@@ -53,7 +51,7 @@ type jsExtractor struct {
 // constructors, top-level constants and variables, interfaces, type aliases, enums,
 // namespaces and modules, and the calls, member accesses, type usages and JSX component uses
 // inside them.
-func extractJS(w *walker, root *sitter.Node) {
+func extractJS(w *walker, root *Node) {
 	x := &jsExtractor{w: w, exported: map[string]bool{}}
 	x.walk(root)
 	receivers := map[string]*Symbol{}
@@ -75,8 +73,8 @@ func extractJS(w *walker, root *sitter.Node) {
 }
 
 // walk visits the named children of n.
-func (x *jsExtractor) walk(n *sitter.Node) {
-	x.w.walk(n, func(_ *walker, c *sitter.Node) { x.node(c) })
+func (x *jsExtractor) walk(n *Node) {
+	x.w.walk(n, func(_ *walker, c *Node) { x.node(c) })
 }
 
 // atModuleLevel reports whether definitions met now are module members (file level or inside
@@ -90,7 +88,7 @@ func (x *jsExtractor) atModuleLevel() bool {
 }
 
 // node visits one node of the tree.
-func (x *jsExtractor) node(n *sitter.Node) {
+func (x *jsExtractor) node(n *Node) {
 	if n == nil {
 		return
 	}
@@ -183,7 +181,7 @@ func (x *jsExtractor) node(n *sitter.Node) {
 
 // reactiveDeclaration extracts a Svelte reactive declaration at module level ($: doubled =
 // count * 2) as a variable with the metadata reactive=true. It reports whether n was one.
-func (x *jsExtractor) reactiveDeclaration(n *sitter.Node) bool {
+func (x *jsExtractor) reactiveDeclaration(n *Node) bool {
 	w := x.w
 	if w.text(field(n, "label")) != "$" || !x.atModuleLevel() {
 		return false
@@ -204,7 +202,7 @@ func (x *jsExtractor) reactiveDeclaration(n *sitter.Node) bool {
 }
 
 // inLocal walks n, a function that is no symbol, as a local scope.
-func (x *jsExtractor) inLocal(n *sitter.Node) {
+func (x *jsExtractor) inLocal(n *Node) {
 	x.local++
 	x.walk(n)
 	x.local--
@@ -223,7 +221,7 @@ var jsOptionGroups = map[string]Kind{"methods": Method, "computed": Property, "w
 // (data, setup, mounted), the methods of its methods and watch groups, its computed
 // properties and its props, each a member of the file's top level (in a .vue file, of the
 // component). Everything else in the object is walked as usual.
-func (x *jsExtractor) componentOptions(obj *sitter.Node) {
+func (x *jsExtractor) componentOptions(obj *Node) {
 	w := x.w
 	for _, c := range namedChildren(obj) {
 		switch c.Type() {
@@ -265,7 +263,7 @@ func (x *jsExtractor) componentOptions(obj *sitter.Node) {
 
 // optionMember adds a member of a component's options, n its whole entry and fn its
 // function (or object, for a computed property with get and set).
-func (x *jsExtractor) optionMember(n, fn *sitter.Node, name string, kind Kind) {
+func (x *jsExtractor) optionMember(n, fn *Node, name string, kind Kind) {
 	sym := x.w.addNamed(n, name, kind)
 	if sym == nil {
 		x.inLocal(n)
@@ -283,7 +281,7 @@ func (x *jsExtractor) optionMember(n, fn *sitter.Node, name string, kind Kind) {
 
 // componentProps adds a component's props: the keys of an object, or the strings of an
 // array, as properties.
-func (x *jsExtractor) componentProps(v *sitter.Node) {
+func (x *jsExtractor) componentProps(v *Node) {
 	w := x.w
 	for _, c := range namedChildren(v) {
 		var name string
@@ -306,7 +304,7 @@ func (x *jsExtractor) componentProps(v *sitter.Node) {
 }
 
 // variableRefs records the plain identifiers among the children of n as variable references.
-func (x *jsExtractor) variableRefs(n *sitter.Node) {
+func (x *jsExtractor) variableRefs(n *Node) {
 	for _, c := range namedChildren(n) {
 		if c.Type() == "identifier" {
 			x.w.ident(c, VariableRef)
@@ -326,7 +324,7 @@ func jsIsComponent(name string) bool {
 
 // declaration extracts the definition n, whose whole statement (with export, declare and
 // decorators) is outer. It reports whether n was a definition.
-func (x *jsExtractor) declaration(n, outer *sitter.Node, exported bool) bool {
+func (x *jsExtractor) declaration(n, outer *Node, exported bool) bool {
 	var sym *Symbol
 	switch n.Type() {
 	case "function_declaration", "generator_function_declaration", "function_signature":
@@ -364,7 +362,7 @@ func (x *jsExtractor) declaration(n, outer *sitter.Node, exported bool) bool {
 
 // jsName returns the text of a definition's name node, or "default" for the nameless
 // definition of an export default.
-func jsName(w *walker, name *sitter.Node, exported bool) string {
+func jsName(w *walker, name *Node, exported bool) string {
 	if name == nil && exported {
 		return jsMetaDefault
 	}
@@ -373,7 +371,7 @@ func jsName(w *walker, name *sitter.Node, exported bool) string {
 
 // declared sets what a definition's surrounding statement says: exported means public,
 // declare means ambient.
-func (x *jsExtractor) declared(sym *Symbol, outer *sitter.Node, exported bool) {
+func (x *jsExtractor) declared(sym *Symbol, outer *Node, exported bool) {
 	if sym == nil {
 		return
 	}
@@ -387,7 +385,7 @@ func (x *jsExtractor) declared(sym *Symbol, outer *sitter.Node, exported bool) {
 
 // jsSignature returns the source from the start of outer to the start of body (all of outer
 // when body is nil) on one line, without a trailing semicolon.
-func jsSignature(w *walker, outer, body *sitter.Node) string {
+func jsSignature(w *walker, outer, body *Node) string {
 	end := outer.EndByte()
 	if body != nil && body.StartByte() > outer.StartByte() && body.StartByte() <= end {
 		end = body.StartByte()
@@ -396,7 +394,7 @@ func jsSignature(w *walker, outer, body *sitter.Node) string {
 }
 
 // jsTypeOf returns the type inside a type annotation (": T" gives T).
-func jsTypeOf(n *sitter.Node) *sitter.Node {
+func jsTypeOf(n *Node) *Node {
 	if n != nil && strings.HasSuffix(n.Type(), "type_annotation") {
 		if c := n.NamedChild(0); c != nil {
 			return c
@@ -407,7 +405,7 @@ func jsTypeOf(n *sitter.Node) *sitter.Node {
 
 // exportStatement extracts an export: a definition made public, a re-export (an import of
 // its source) or a list of exported names.
-func (x *jsExtractor) exportStatement(n *sitter.Node) {
+func (x *jsExtractor) exportStatement(n *Node) {
 	w := x.w
 	for _, c := range childrenOfType(n, "decorator") {
 		x.node(c)
@@ -454,7 +452,7 @@ func (x *jsExtractor) exportStatement(n *sitter.Node) {
 
 // importStatement extracts an ES import (import x, {a as b}, * as ns from "m") or a
 // TypeScript import x = require("m").
-func (x *jsExtractor) importStatement(n *sitter.Node) {
+func (x *jsExtractor) importStatement(n *Node) {
 	w := x.w
 	src := field(n, "source")
 	clause := childOfType(n, "import_clause")
@@ -493,7 +491,7 @@ func (x *jsExtractor) importStatement(n *sitter.Node) {
 }
 
 // callExpression records a call, turning require("m") and import("m") into imports.
-func (x *jsExtractor) callExpression(n *sitter.Node) {
+func (x *jsExtractor) callExpression(n *Node) {
 	w := x.w
 	fn := field(n, "function")
 	args := field(n, "arguments")
@@ -514,7 +512,7 @@ func (x *jsExtractor) callExpression(n *sitter.Node) {
 
 // function extracts a function declaration, signature (overload) or named function
 // expression.
-func (x *jsExtractor) function(n, outer *sitter.Node, name string) *Symbol {
+func (x *jsExtractor) function(n, outer *Node, name string) *Symbol {
 	w := x.w
 	sym := w.addNamed(outer, name, Function)
 	if sym == nil {
@@ -527,7 +525,7 @@ func (x *jsExtractor) function(n, outer *sitter.Node, name string) *Symbol {
 
 // functionParts records what a function-like node n states for sym (async, generator, type
 // parameters, return type) and walks its parameters and body inside sym.
-func (x *jsExtractor) functionParts(sym *Symbol, n *sitter.Node) {
+func (x *jsExtractor) functionParts(sym *Symbol, n *Node) {
 	w := x.w
 	if w.hasChild(n, "async") {
 		meta(sym, jsMetaAsync, "true")
@@ -553,7 +551,7 @@ func (x *jsExtractor) functionParts(sym *Symbol, n *sitter.Node) {
 // variables extracts the declarators of a module-level const, let or var: constants,
 // variables, functions (arrow functions and function expressions), classes (class
 // expressions) and CommonJS imports (require).
-func (x *jsExtractor) variables(n, outer *sitter.Node, exported bool) {
+func (x *jsExtractor) variables(n, outer *Node, exported bool) {
 	w := x.w
 	kind := Variable
 	if first := n.Child(0); first != nil && first.Type() == "const" {
@@ -588,7 +586,7 @@ func (x *jsExtractor) variables(n, outer *sitter.Node, exported bool) {
 }
 
 // declarator extracts one name = value declarator spanning def.
-func (x *jsExtractor) declarator(d, def *sitter.Node, kind Kind) *Symbol {
+func (x *jsExtractor) declarator(d, def *Node, kind Kind) *Symbol {
 	w := x.w
 	name, value, typ := field(d, "name"), field(d, "value"), field(d, "type")
 	switch {
@@ -623,8 +621,8 @@ func (x *jsExtractor) declarator(d, def *sitter.Node, kind Kind) *Symbol {
 }
 
 // jsPatternNames returns the names a destructuring pattern binds.
-func jsPatternNames(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
+func jsPatternNames(n *Node) []*Node {
+	var out []*Node
 	for _, c := range namedChildren(n) {
 		switch c.Type() {
 		case "identifier", "shorthand_property_identifier_pattern":
@@ -648,7 +646,7 @@ func jsPatternNames(n *sitter.Node) []*sitter.Node {
 // assignment extracts the module-level CommonJS and prototype definitions
 // (module.exports = {...}, exports.f = function, Foo.prototype.m = function). It reports
 // whether the statement was one.
-func (x *jsExtractor) assignment(stmt, a *sitter.Node) bool {
+func (x *jsExtractor) assignment(stmt, a *Node) bool {
 	w := x.w
 	left, right := field(a, "left"), field(a, "right")
 	if left == nil || right == nil || left.Type() != "member_expression" {
@@ -684,7 +682,7 @@ func (x *jsExtractor) assignment(stmt, a *sitter.Node) bool {
 }
 
 // commonJSExports marks the names assigned to module.exports as exported.
-func (x *jsExtractor) commonJSExports(v *sitter.Node) {
+func (x *jsExtractor) commonJSExports(v *Node) {
 	w := x.w
 	switch v.Type() {
 	case "identifier":
@@ -705,7 +703,7 @@ func (x *jsExtractor) commonJSExports(v *sitter.Node) {
 
 // class extracts a class (declaration, abstract class or class expression) named name, with
 // its heritage and members.
-func (x *jsExtractor) class(n, outer *sitter.Node, name string) *Symbol {
+func (x *jsExtractor) class(n, outer *Node, name string) *Symbol {
 	w := x.w
 	sym := w.addNamed(outer, name, Class)
 	if sym == nil {
@@ -730,7 +728,7 @@ func (x *jsExtractor) class(n, outer *sitter.Node, name string) *Symbol {
 }
 
 // heritage records the extends and implements relationships of a class.
-func (x *jsExtractor) heritage(sym *Symbol, h *sitter.Node) {
+func (x *jsExtractor) heritage(sym *Symbol, h *Node) {
 	if h == nil {
 		return
 	}
@@ -744,7 +742,7 @@ func (x *jsExtractor) heritage(sym *Symbol, h *sitter.Node) {
 		if c.Type() == "implements_clause" {
 			kind = Implements
 		}
-		var bases []*sitter.Node
+		var bases []*Node
 		for _, b := range namedChildren(c) {
 			if b.Type() == "type_arguments" {
 				x.walk(b)
@@ -758,7 +756,7 @@ func (x *jsExtractor) heritage(sym *Symbol, h *sitter.Node) {
 
 // relateTypes records a relationship of kind from sym to each base type or expression, and
 // a type usage of its name.
-func (x *jsExtractor) relateTypes(sym *Symbol, bases []*sitter.Node, kind RelKind) {
+func (x *jsExtractor) relateTypes(sym *Symbol, bases []*Node, kind RelKind) {
 	w := x.w
 	for _, b := range bases {
 		if b.Type() == "generic_type" {
@@ -779,7 +777,7 @@ func (x *jsExtractor) relateTypes(sym *Symbol, bases []*sitter.Node, kind RelKin
 }
 
 // classBody extracts the members of a class body.
-func (x *jsExtractor) classBody(cls *Symbol, body *sitter.Node) {
+func (x *jsExtractor) classBody(cls *Symbol, body *Node) {
 	for _, m := range namedChildren(body) {
 		switch m.Type() {
 		case "method_definition", "method_signature", "abstract_method_signature":
@@ -797,7 +795,7 @@ func (x *jsExtractor) classBody(cls *Symbol, body *sitter.Node) {
 
 // jsMemberName returns the name of a class or interface member: identifiers as written
 // (#private included), string names unquoted.
-func jsMemberName(w *walker, n *sitter.Node) string {
+func jsMemberName(w *walker, n *Node) string {
 	if n == nil {
 		return ""
 	}
@@ -806,7 +804,7 @@ func jsMemberName(w *walker, n *sitter.Node) string {
 
 // memberVisibility returns a class member's visibility: its TypeScript accessibility
 // modifier, private for #names, public otherwise.
-func (x *jsExtractor) memberVisibility(m, name *sitter.Node) Visibility {
+func (x *jsExtractor) memberVisibility(m, name *Node) Visibility {
 	if a := childOfType(m, "accessibility_modifier"); a != nil {
 		return Visibility(x.w.text(a))
 	}
@@ -818,7 +816,7 @@ func (x *jsExtractor) memberVisibility(m, name *sitter.Node) Visibility {
 
 // memberStart returns where a class member's signature starts: at the first of the
 // decorators right before it (TypeScript puts them beside the member), else at the member.
-func jsMemberStart(m *sitter.Node) int {
+func jsMemberStart(m *Node) int {
 	start := int(m.StartByte())
 	for p := m.PrevSibling(); p != nil && p.Type() == "decorator"; p = p.PrevSibling() {
 		start = int(p.StartByte())
@@ -828,7 +826,7 @@ func jsMemberStart(m *sitter.Node) int {
 
 // memberModifiers records a member's static, abstract, readonly, override and async
 // modifiers.
-func (x *jsExtractor) memberModifiers(sym *Symbol, m *sitter.Node) {
+func (x *jsExtractor) memberModifiers(sym *Symbol, m *Node) {
 	w := x.w
 	for _, mod := range []string{jsMetaStatic, jsMetaAbstract, jsMetaReadonly, "override", jsMetaAsync} {
 		if w.hasChild(m, mod) || childOfType(m, mod+"_modifier") != nil {
@@ -841,7 +839,7 @@ func (x *jsExtractor) memberModifiers(sym *Symbol, m *sitter.Node) {
 }
 
 // method extracts a method, constructor, getter or setter of a class.
-func (x *jsExtractor) method(cls *Symbol, m *sitter.Node) {
+func (x *jsExtractor) method(cls *Symbol, m *Node) {
 	w := x.w
 	nameNode := field(m, "name")
 	name := jsMemberName(w, nameNode)
@@ -871,7 +869,7 @@ func (x *jsExtractor) method(cls *Symbol, m *sitter.Node) {
 }
 
 // jsEnd returns where a member's signature ends: at its body, or at its end without one.
-func jsEnd(m, body *sitter.Node) uint32 {
+func jsEnd(m, body *Node) uint32 {
 	if body != nil {
 		return body.StartByte()
 	}
@@ -880,7 +878,7 @@ func jsEnd(m, body *sitter.Node) uint32 {
 
 // parameterProperties extracts the TypeScript constructor parameters that declare
 // properties (constructor(private x: number)).
-func (x *jsExtractor) parameterProperties(params *sitter.Node) {
+func (x *jsExtractor) parameterProperties(params *Node) {
 	w := x.w
 	for _, p := range childrenOfType(params, "required_parameter", "optional_parameter") {
 		acc := childOfType(p, "accessibility_modifier")
@@ -906,7 +904,7 @@ func (x *jsExtractor) parameterProperties(params *sitter.Node) {
 
 // field extracts a class field; one holding an arrow function or function expression is a
 // method.
-func (x *jsExtractor) field(m *sitter.Node) {
+func (x *jsExtractor) field(m *Node) {
 	w := x.w
 	nameNode := field(m, "name")
 	if nameNode == nil {
@@ -937,7 +935,7 @@ func (x *jsExtractor) field(m *sitter.Node) {
 }
 
 // iface extracts a TypeScript interface with its extended interfaces and members.
-func (x *jsExtractor) iface(n, outer *sitter.Node) *Symbol {
+func (x *jsExtractor) iface(n, outer *Node) *Symbol {
 	w := x.w
 	sym := w.add(outer, field(n, "name"), Interface)
 	if sym == nil {
@@ -959,7 +957,7 @@ func (x *jsExtractor) iface(n, outer *sitter.Node) *Symbol {
 
 // typeMembers extracts the property and method signatures of an interface body or object
 // type; they are public.
-func (x *jsExtractor) typeMembers(body *sitter.Node) {
+func (x *jsExtractor) typeMembers(body *Node) {
 	w := x.w
 	for _, m := range namedChildren(body) {
 		var sym *Symbol
@@ -989,7 +987,7 @@ func (x *jsExtractor) typeMembers(body *sitter.Node) {
 
 // typeAlias extracts a TypeScript type alias; the members of an object type alias are
 // extracted like an interface's.
-func (x *jsExtractor) typeAlias(n, outer *sitter.Node) *Symbol {
+func (x *jsExtractor) typeAlias(n, outer *Node) *Symbol {
 	w := x.w
 	sym := w.add(outer, field(n, "name"), Type)
 	if sym == nil {
@@ -1011,7 +1009,7 @@ func (x *jsExtractor) typeAlias(n, outer *sitter.Node) *Symbol {
 }
 
 // enum extracts a TypeScript enum and its members.
-func (x *jsExtractor) enum(n, outer *sitter.Node) *Symbol {
+func (x *jsExtractor) enum(n, outer *Node) *Symbol {
 	w := x.w
 	sym := w.add(outer, field(n, "name"), Enum)
 	if sym == nil {
@@ -1042,7 +1040,7 @@ func (x *jsExtractor) enum(n, outer *sitter.Node) *Symbol {
 
 // namespace extracts a TypeScript namespace (namespace A.B {}) or module declaration
 // (declare module "m" {}) and the members inside it.
-func (x *jsExtractor) namespace(n, outer *sitter.Node) *Symbol {
+func (x *jsExtractor) namespace(n, outer *Node) *Symbol {
 	w := x.w
 	kind := Namespace
 	if n.Type() == "module" {

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("kotlin", extractKotlin) }
@@ -11,12 +9,12 @@ func init() { register("kotlin", extractKotlin) }
 // extractKotlin walks a Kotlin file: package, imports, top-level functions, properties and
 // type aliases, classes (data, sealed, enum, inner), interfaces, objects and companion
 // objects with their properties, methods, operators and constructors.
-func extractKotlin(w *walker, root *sitter.Node) {
+func extractKotlin(w *walker, root *Node) {
 	w.walk(root, ktNode)
 }
 
 // ktNode is the visitor of every Kotlin node.
-func ktNode(w *walker, n *sitter.Node) {
+func ktNode(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -73,7 +71,7 @@ func ktNode(w *walker, n *sitter.Node) {
 }
 
 // ktValueRefs records a variable_ref for each plain identifier among nodes.
-func ktValueRefs(w *walker, nodes ...*sitter.Node) {
+func ktValueRefs(w *walker, nodes ...*Node) {
 	for _, c := range nodes {
 		if c != nil && c.Type() == "simple_identifier" && c.Parent().Type() != "directly_assignable_expression" {
 			w.ident(c, VariableRef)
@@ -83,7 +81,7 @@ func ktValueRefs(w *walker, nodes ...*sitter.Node) {
 
 // ktCall records a call: the called name (f in a.b.f()) and what the receiver, type
 // arguments, arguments and trailing lambda use.
-func ktCall(w *walker, n *sitter.Node) {
+func ktCall(w *walker, n *Node) {
 	callee := n.NamedChild(0)
 	if callee == nil {
 		return
@@ -101,7 +99,7 @@ func ktCall(w *walker, n *sitter.Node) {
 
 // ktTypeRefs records a type_usage for each named type in the type t: the last name of a
 // dotted user type (List in kotlin.collections.List) and its type arguments.
-func ktTypeRefs(w *walker, t *sitter.Node) {
+func ktTypeRefs(w *walker, t *Node) {
 	if t == nil {
 		return
 	}
@@ -121,7 +119,7 @@ func ktTypeRefs(w *walker, t *sitter.Node) {
 }
 
 // ktTypeName returns the last name of a type (Map in Map<K, V>), or nil.
-func ktTypeName(t *sitter.Node) *sitter.Node {
+func ktTypeName(t *Node) *Node {
 	for t != nil && t.Type() != "user_type" {
 		t = childOfType(t, "user_type", "nullable_type", "constructor_invocation")
 	}
@@ -133,7 +131,7 @@ func ktTypeName(t *sitter.Node) *sitter.Node {
 }
 
 // ktImport records an import: the dotted name, with .* for a wildcard, and its alias.
-func ktImport(w *walker, n *sitter.Node) {
+func ktImport(w *walker, n *Node) {
 	id := childOfType(n, "identifier")
 	name := w.text(id)
 	if childOfType(n, "wildcard_import") != nil {
@@ -160,7 +158,7 @@ func ktImport(w *walker, n *sitter.Node) {
 
 // ktModifiers returns the modifier keywords of n (visibility, class, member, function,
 // property, inheritance modifiers), without annotations.
-func ktModifiers(w *walker, n *sitter.Node) map[string]bool {
+func ktModifiers(w *walker, n *Node) map[string]bool {
 	mods := map[string]bool{}
 	for _, m := range namedChildren(childOfType(n, "modifiers")) {
 		if m.Type() != "annotation" {
@@ -172,7 +170,7 @@ func ktModifiers(w *walker, n *sitter.Node) map[string]bool {
 
 // ktLeadingAnnotation returns the annotation the grammar parsed as an expression right before
 // n (`@Suppress("x")` above `open class`), or nil.
-func ktLeadingAnnotation(n *sitter.Node) *sitter.Node {
+func ktLeadingAnnotation(n *Node) *Node {
 	p := n.PrevNamedSibling()
 	if p == nil || p.Type() != "prefix_expression" || p.NamedChildCount() == 0 || p.NamedChild(0).Type() != "annotation" {
 		return nil
@@ -185,7 +183,7 @@ func ktLeadingAnnotation(n *sitter.Node) *sitter.Node {
 
 // ktSetup fills what every Kotlin declaration shares: KDoc, visibility, and a signature
 // that starts at an annotation parsed apart from the declaration.
-func ktSetup(w *walker, sym *Symbol, n *sitter.Node, mods map[string]bool) {
+func ktSetup(w *walker, sym *Symbol, n *Node, mods map[string]bool) {
 	sym.DocComment = javaDoc(w, n)
 	if a := ktLeadingAnnotation(n); a != nil {
 		sym.DocComment = javaDoc(w, a)
@@ -227,7 +225,7 @@ func ktLocalScope(k Kind) bool { return k == Variable }
 
 // ktClass records a class, interface, enum class, object or companion object with its
 // supertypes, primary-constructor properties and members.
-func ktClass(w *walker, n *sitter.Node) {
+func ktClass(w *walker, n *Node) {
 	mods := ktModifiers(w, n)
 	kind := Class
 	switch {
@@ -267,7 +265,7 @@ func ktClass(w *walker, n *sitter.Node) {
 }
 
 // ktAnnotations records the annotation classes among n's modifiers as type usages.
-func ktAnnotations(w *walker, n *sitter.Node) {
+func ktAnnotations(w *walker, n *Node) {
 	for _, a := range childrenOfType(childOfType(n, "modifiers"), "annotation") {
 		ktNode(w, a)
 	}
@@ -279,7 +277,7 @@ func ktAnnotations(w *walker, n *sitter.Node) {
 // ktSupertypes records the delegation specifiers of a class: a superclass constructor call
 // is extended, any other type (interfaces, delegated interfaces) implemented; an interface
 // extends all of them.
-func ktSupertypes(w *walker, sym *Symbol, n *sitter.Node) {
+func ktSupertypes(w *walker, sym *Symbol, n *Node) {
 	specs := childrenOfType(n, "delegation_specifier")
 	if ds := childOfType(n, "delegation_specifiers"); ds != nil {
 		specs = append(specs, childrenOfType(ds, "delegation_specifier")...)
@@ -301,7 +299,7 @@ func ktSupertypes(w *walker, sym *Symbol, n *sitter.Node) {
 }
 
 // ktClassParameters records the val/var parameters of a primary constructor as properties.
-func ktClassParameters(w *walker, pc *sitter.Node) {
+func ktClassParameters(w *walker, pc *Node) {
 	for _, p := range childrenOfType(pc, "class_parameter") {
 		typ := childOfType(p, "user_type", "nullable_type", "function_type")
 		if childOfType(p, "binding_pattern_kind") == nil {
@@ -322,7 +320,7 @@ func ktClassParameters(w *walker, pc *sitter.Node) {
 
 // ktFunction records a function (method in a type, operator with the operator modifier,
 // extension function with its receiver) with its return type, parameters and body.
-func ktFunction(w *walker, n *sitter.Node) {
+func ktFunction(w *walker, n *Node) {
 	mods := ktModifiers(w, n)
 	kind := Function
 	if c := w.container(); c != nil && !ktInFunction(w) {
@@ -337,7 +335,7 @@ func ktFunction(w *walker, n *sitter.Node) {
 		return
 	}
 	ktSetup(w, sym, n, mods)
-	var receiver, ret *sitter.Node
+	var receiver, ret *Node
 	params := childOfType(n, "function_value_parameters")
 	for _, c := range namedChildren(n) {
 		if !ktIsType(c) {
@@ -365,7 +363,7 @@ func ktFunction(w *walker, n *sitter.Node) {
 }
 
 // ktIsType reports whether n is a type node.
-func ktIsType(n *sitter.Node) bool {
+func ktIsType(n *Node) bool {
 	switch n.Type() {
 	case "user_type", "nullable_type", "function_type", "parenthesized_type", "dynamic_type":
 		return true
@@ -376,9 +374,9 @@ func ktIsType(n *sitter.Node) bool {
 // ktProperty records a property outside function bodies: a constant with const, a
 // variable at top level, a property in a type. Local variables only have their uses
 // recorded.
-func ktProperty(w *walker, n *sitter.Node) {
+func ktProperty(w *walker, n *Node) {
 	decl := childOfType(n, "variable_declaration")
-	var typ *sitter.Node
+	var typ *Node
 	for _, c := range namedChildren(decl) {
 		if ktIsType(c) {
 			typ = c
@@ -425,7 +423,7 @@ func ktProperty(w *walker, n *sitter.Node) {
 }
 
 // ktConstructor records a secondary constructor, named after its class.
-func ktConstructor(w *walker, n *sitter.Node) {
+func ktConstructor(w *walker, n *Node) {
 	name := "constructor"
 	if c := w.container(); c != nil {
 		name = c.Name
@@ -446,7 +444,7 @@ func ktConstructor(w *walker, n *sitter.Node) {
 }
 
 // ktEnumEntry records an enum entry (public) and what its arguments and body use.
-func ktEnumEntry(w *walker, n *sitter.Node) {
+func ktEnumEntry(w *walker, n *Node) {
 	sym := w.add(n, childOfType(n, "simple_identifier"), EnumMember)
 	if sym == nil {
 		return
@@ -461,13 +459,13 @@ func ktEnumEntry(w *walker, n *sitter.Node) {
 }
 
 // ktTypeAlias records a typealias with its target type.
-func ktTypeAlias(w *walker, n *sitter.Node) {
+func ktTypeAlias(w *walker, n *Node) {
 	sym := w.add(n, childOfType(n, "type_identifier"), Type)
 	if sym == nil {
 		return
 	}
 	ktSetup(w, sym, n, ktModifiers(w, n))
-	var target *sitter.Node
+	var target *Node
 	for _, c := range namedChildren(n) {
 		if ktIsType(c) {
 			target = c
@@ -479,7 +477,7 @@ func ktTypeAlias(w *walker, n *sitter.Node) {
 
 // ktClassBody returns the body of a class: its class_body or enum_class_body, or the lambda
 // the grammar makes of the body after a delegation (`: Iterable<T> by items { ... }`).
-func ktClassBody(n *sitter.Node) *sitter.Node {
+func ktClassBody(n *Node) *Node {
 	if b := childOfType(n, "class_body", "enum_class_body"); b != nil {
 		return b
 	}

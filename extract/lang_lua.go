@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("lua", extractLua) }
@@ -31,18 +29,18 @@ type luaFile struct {
 // extractLua walks a Lua file: requires, global and local variables and constants, tables
 // (the returned one as the module), functions and the functions and fields of tables
 // (t.f, t:m, t.f = function, metamethod operators).
-func extractLua(w *walker, root *sitter.Node) {
+func extractLua(w *walker, root *Node) {
 	lf := &luaFile{tables: map[string]*Symbol{}}
 	if r := childOfType(root, "module_return_statement"); r != nil {
 		if id := childOfType(r, "identifier"); id != nil && r.NamedChildCount() == 1 {
 			lf.returned = luaText(w, id)
 		}
 	}
-	w.walk(root, func(w *walker, n *sitter.Node) { luaNode(w, n, lf, true) })
+	w.walk(root, func(w *walker, n *Node) { luaNode(w, n, lf, true) })
 }
 
 // luaNode extracts the definitions (at file level, top) and uses of names under n.
-func luaNode(w *walker, n *sitter.Node, lf *luaFile, top bool) {
+func luaNode(w *walker, n *Node, lf *luaFile, top bool) {
 	switch n.Type() {
 	case "function_statement":
 		luaFunction(w, n, lf, top)
@@ -54,17 +52,17 @@ func luaNode(w *walker, n *sitter.Node, lf *luaFile, top bool) {
 		luaCall(w, n, lf, top)
 		return
 	case "function", "function_definition":
-		w.walk(childOfType(n, "function_body"), func(w *walker, c *sitter.Node) { luaNode(w, c, lf, false) })
+		w.walk(childOfType(n, "function_body"), func(w *walker, c *Node) { luaNode(w, c, lf, false) })
 		return
 	case "return_statement", "module_return_statement":
 		luaRefs(w, n)
 	}
-	w.walk(n, func(w *walker, c *sitter.Node) { luaNode(w, c, lf, top) })
+	w.walk(n, func(w *walker, c *Node) { luaNode(w, c, lf, top) })
 }
 
 // luaRefs records variable references and member accesses for the plain identifiers directly
 // under n: a.b gives a variable_ref of a and a member_access of b.
-func luaRefs(w *walker, n *sitter.Node) {
+func luaRefs(w *walker, n *Node) {
 	for _, c := range childrenOfType(n, "identifier") {
 		if p := c.PrevSibling(); p != nil && (p.Type() == "." || p.Type() == "table_dot") {
 			luaIdent(w, c, MemberAccess)
@@ -76,9 +74,9 @@ func luaRefs(w *walker, n *sitter.Node) {
 
 // luaCall records a call: the last name before the arguments is the callee; the names before
 // it are the object and member accesses. A call of require is an import.
-func luaCall(w *walker, n *sitter.Node, lf *luaFile, top bool) {
+func luaCall(w *walker, n *Node, lf *luaFile, top bool) {
 	args := field(n, "args")
-	var names []*sitter.Node
+	var names []*Node
 	for _, c := range namedChildren(n) {
 		if args != nil && c.StartByte() >= args.StartByte() {
 			break
@@ -91,7 +89,7 @@ func luaCall(w *walker, n *sitter.Node, lf *luaFile, top bool) {
 		}
 	}
 	if len(names) == 0 {
-		w.walk(args, func(w *walker, c *sitter.Node) { luaNode(w, c, lf, top) })
+		w.walk(args, func(w *walker, c *Node) { luaNode(w, c, lf, top) })
 		return
 	}
 	callee := names[len(names)-1]
@@ -108,11 +106,11 @@ func luaCall(w *walker, n *sitter.Node, lf *luaFile, top bool) {
 	}
 	luaCallee(w, callee)
 	luaRefs(w, args)
-	w.walk(args, func(w *walker, c *sitter.Node) { luaNode(w, c, lf, top) })
+	w.walk(args, func(w *walker, c *Node) { luaNode(w, c, lf, top) })
 }
 
 // luaRequireName returns the module a require call names, or "".
-func luaRequireName(w *walker, call *sitter.Node) string {
+func luaRequireName(w *walker, call *Node) string {
 	args := field(call, "args")
 	str := childOfType(args, "string")
 	if str == nil && args != nil && args.Type() == "string_argument" {
@@ -128,7 +126,7 @@ func luaRequireName(w *walker, call *sitter.Node) string {
 
 // luaDocAndStart returns the documentation (--- lines) and comments the grammar puts inside
 // a statement, cleaned, and the offset where its code starts.
-func luaDocAndStart(w *walker, n *sitter.Node) (string, int) {
+func luaDocAndStart(w *walker, n *Node) (string, int) {
 	var parts []string
 	start := int(n.StartByte())
 	for i := 0; i < int(n.ChildCount()); i++ {
@@ -144,7 +142,7 @@ func luaDocAndStart(w *walker, n *sitter.Node) (string, int) {
 
 // luaFinish sets the signature of sym, defined by the statement n whose code ends at end
 // (its doc comment and start were set by luaFixStart).
-func luaFinish(w *walker, sym *Symbol, n *sitter.Node, end int) {
+func luaFinish(w *walker, sym *Symbol, n *Node, end int) {
 	_, start := luaDocAndStart(w, n)
 	for start < len(w.src) && strings.ContainsRune(" \t\r\n", rune(w.src[start])) {
 		start++
@@ -157,11 +155,11 @@ func luaFinish(w *walker, sym *Symbol, n *sitter.Node, end int) {
 
 // luaFunction extracts a function statement: local function f, function f, function t.f,
 // function t:m.
-func luaFunction(w *walker, n *sitter.Node, lf *luaFile, top bool) {
+func luaFunction(w *walker, n *Node, lf *luaFile, top bool) {
 	nameNode := field(n, "name")
 	ids := childrenOfType(nameNode, "identifier")
 	if nameNode != nil && nameNode.Type() == "identifier" {
-		ids = []*sitter.Node{nameNode}
+		ids = []*Node{nameNode}
 	}
 	if len(ids) == 0 {
 		return
@@ -196,7 +194,7 @@ func luaFunction(w *walker, n *sitter.Node, lf *luaFile, top bool) {
 	}
 	luaFinish(w, sym, n, end)
 	w.within(sym, func() {
-		w.walk(childOfType(n, "function_body"), func(w *walker, c *sitter.Node) { luaNode(w, c, lf, false) })
+		w.walk(childOfType(n, "function_body"), func(w *walker, c *Node) { luaNode(w, c, lf, false) })
 	})
 }
 
@@ -211,7 +209,7 @@ func luaKind(name string, kind Kind, table string) Kind {
 
 // luaDefine runs add with the file-level table named table (the root of a.b.c) as the
 // parent when the file defines it, and records table in the symbol's metadata.
-func luaDefine(w *walker, n, name *sitter.Node, kind Kind, table string, lf *luaFile, add func() *Symbol) *Symbol {
+func luaDefine(w *walker, n, name *Node, kind Kind, table string, lf *luaFile, add func() *Symbol) *Symbol {
 	var sym *Symbol
 	root := table
 	if i := strings.IndexAny(root, ".:"); i >= 0 {
@@ -229,12 +227,12 @@ func luaDefine(w *walker, n, name *sitter.Node, kind Kind, table string, lf *lua
 // luaDeclaration extracts a variable declaration or assignment: at file level, each name is
 // a variable, constant, table, module or table member (a function when its value is one);
 // local x = require "m" is an import.
-func luaDeclaration(w *walker, n *sitter.Node, lf *luaFile, top bool) {
+func luaDeclaration(w *walker, n *Node, lf *luaFile, top bool) {
 	names := luaFieldChildren(n, "name")
 	values := luaFieldChildren(n, "value")
 	local := w.hasChild(n, "local")
 	for i, decl := range names {
-		var value *sitter.Node
+		var value *Node
 		if i < len(values) {
 			value = values[i]
 		}
@@ -254,8 +252,8 @@ func luaDeclaration(w *walker, n *sitter.Node, lf *luaFile, top bool) {
 }
 
 // luaFieldChildren returns the children of n in field name.
-func luaFieldChildren(n *sitter.Node, name string) []*sitter.Node {
-	var out []*sitter.Node
+func luaFieldChildren(n *Node, name string) []*Node {
+	var out []*Node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if n.FieldNameForChild(i) == name {
 			out = append(out, n.Child(i))
@@ -265,13 +263,13 @@ func luaFieldChildren(n *sitter.Node, name string) []*sitter.Node {
 }
 
 // luaIsRequire reports whether call is require(...).
-func luaIsRequire(w *walker, call *sitter.Node) bool {
+func luaIsRequire(w *walker, call *Node) bool {
 	id := childOfType(call, "identifier")
 	return id != nil && luaText(w, id) == luaRequire && len(childrenOfType(call, "identifier")) == 1
 }
 
 // luaDeclare adds the symbol of one declared name decl with its value.
-func luaDeclare(w *walker, n, decl, value *sitter.Node, local bool, lf *luaFile) {
+func luaDeclare(w *walker, n, decl, value *Node, local bool, lf *luaFile) {
 	ids := childrenOfType(decl, "identifier")
 	if len(ids) == 0 {
 		return
@@ -333,13 +331,13 @@ func luaDeclare(w *walker, n, decl, value *sitter.Node, local bool, lf *luaFile)
 	}
 	if kind.IsCallable() {
 		w.within(sym, func() {
-			w.walk(childOfType(value, "function_body"), func(w *walker, c *sitter.Node) { luaNode(w, c, lf, false) })
+			w.walk(childOfType(value, "function_body"), func(w *walker, c *Node) { luaNode(w, c, lf, false) })
 		})
 	}
 }
 
 // luaIsSetmetatable reports whether value is setmetatable({...}, mt), an object table.
-func luaIsSetmetatable(w *walker, value *sitter.Node) bool {
+func luaIsSetmetatable(w *walker, value *Node) bool {
 	id := childOfType(value, "identifier")
 	return value.Type() == "function_call" && id != nil && luaText(w, id) == "setmetatable"
 }
@@ -347,7 +345,7 @@ func luaIsSetmetatable(w *walker, value *sitter.Node) bool {
 // luaAdd adds a symbol for the statement n like w.add, but starts its span at its code (the
 // grammar starts a statement at its documentation, and some nodes at the white space before
 // them) and takes its doc comment from the comments right above that.
-func luaAdd(w *walker, n, name *sitter.Node, kind Kind) *Symbol {
+func luaAdd(w *walker, n, name *Node, kind Kind) *Symbol {
 	sym := w.addNamed(n, luaText(w, name), kind)
 	luaFixStart(w, sym, n)
 	return sym
@@ -355,11 +353,11 @@ func luaAdd(w *walker, n, name *sitter.Node, kind Kind) *Symbol {
 
 // luaFixStart moves the start of sym, defined by n, to the first token of n's code and
 // recomputes its doc comment from the comments above that token.
-func luaFixStart(w *walker, sym *Symbol, n *sitter.Node) {
+func luaFixStart(w *walker, sym *Symbol, n *Node) {
 	if sym == nil {
 		return
 	}
-	var first *sitter.Node
+	var first *Node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if c := n.Child(i); c.Type() != "emmy_documentation" && c.Type() != "comment" {
 			first = c
@@ -387,7 +385,7 @@ func luaFixStart(w *walker, sym *Symbol, n *sitter.Node) {
 
 // luaCommentsAbove returns the comment block ending on the line above line, found among the
 // siblings before n and the comments inside n before its code.
-func luaCommentsAbove(w *walker, n *sitter.Node, line int) string {
+func luaCommentsAbove(w *walker, n *Node, line int) string {
 	var inner []string
 	for i := 0; i < int(n.ChildCount()); i++ {
 		c := n.Child(i)
@@ -413,11 +411,11 @@ func luaCommentsAbove(w *walker, n *sitter.Node, line int) string {
 }
 
 // luaText is the text of n without the white space the grammar puts before some nodes.
-func luaText(w *walker, n *sitter.Node) string { return strings.TrimSpace(w.text(n)) }
+func luaText(w *walker, n *Node) string { return strings.TrimSpace(w.text(n)) }
 
 // luaIdent records a use of the name n spells, like w.ident, starting its span after the
 // white space the grammar may put before it.
-func luaIdent(w *walker, n *sitter.Node, kind IdentKind) {
+func luaIdent(w *walker, n *Node, kind IdentKind) {
 	if n == nil {
 		return
 	}
@@ -448,7 +446,7 @@ func luaIdent(w *walker, n *sitter.Node, kind IdentKind) {
 }
 
 // luaCallee records a call of the function named by n, like w.call.
-func luaCallee(w *walker, n *sitter.Node) {
+func luaCallee(w *walker, n *Node) {
 	luaIdent(w, n, Call)
 	name := luaText(w, n)
 	from := w.container()

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("markdown", extractMarkdown) }
@@ -38,7 +36,7 @@ type mdFile struct {
 // and marked as examples (metadata example=true), which rank below source. A block without
 // a language, or of a language Quarry does not know, is left alone, as are indented code
 // blocks, which never say their language.
-func extractMarkdown(w *walker, root *sitter.Node) {
+func extractMarkdown(w *walker, root *Node) {
 	md := &mdFile{}
 	mdBlocks(w, root, md, false)
 	md.closeTo(w, 1, int(root.EndByte()), int(root.EndPoint().Row))
@@ -46,7 +44,7 @@ func extractMarkdown(w *walker, root *sitter.Node) {
 
 // mdBlocks extracts the headings and link reference definitions among the blocks under n;
 // quoted says n is inside a block quote or a list item.
-func mdBlocks(w *walker, n *sitter.Node, md *mdFile, quoted bool) {
+func mdBlocks(w *walker, n *Node, md *mdFile, quoted bool) {
 	for _, c := range namedChildren(n) {
 		switch c.Type() {
 		case "atx_heading", "setext_heading":
@@ -66,7 +64,7 @@ func mdBlocks(w *walker, n *sitter.Node, md *mdFile, quoted bool) {
 }
 
 // mdHeading closes the sections the heading n ends and opens its own.
-func mdHeading(w *walker, n *sitter.Node, md *mdFile) {
+func mdHeading(w *walker, n *Node, md *mdFile) {
 	name, level := mdHeadingName(w, n)
 	if name == "" || level == 0 {
 		return
@@ -86,7 +84,7 @@ func mdHeading(w *walker, n *sitter.Node, md *mdFile) {
 
 // mdHeadingName returns the text and level of the heading n: "Usage" and 2 for
 // "## Usage ##" and for "Usage" underlined with dashes.
-func mdHeadingName(w *walker, n *sitter.Node) (string, int) {
+func mdHeadingName(w *walker, n *Node) (string, int) {
 	if n.Type() == "setext_heading" {
 		content := field(n, "heading_content")
 		for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -111,7 +109,7 @@ func mdHeadingName(w *walker, n *sitter.Node) (string, int) {
 
 // mdLinkDefinition adds a link reference definition ([label]: url "title") as a variable
 // named by its label, with its destination in the metadata.
-func mdLinkDefinition(w *walker, n *sitter.Node, md *mdFile) {
+func mdLinkDefinition(w *walker, n *Node, md *mdFile) {
 	label := w.text(childOfType(n, "link_label"))
 	label = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(label, "["), "]"))
 	var sym *Symbol
@@ -159,7 +157,7 @@ func trimSpanEnd(w *walker, sym *Symbol, limit, limitRow int) {
 
 // mdFence extracts a fenced code block of a known language as an example of it, without the
 // block quote markers and list indentation that continue it.
-func mdFence(w *walker, n *sitter.Node, md *mdFile) {
+func mdFence(w *walker, n *Node, md *mdFile) {
 	info := childOfType(n, "info_string")
 	lang := w.text(childOfType(info, "language"))
 	content := childOfType(n, "code_fence_content")

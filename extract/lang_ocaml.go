@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
@@ -97,7 +95,7 @@ var mlLiterals = map[string]bool{
 // pipelines x |> f and f @@ x, obj#m and new c are calls (List.map has qualifier List);
 // functor applications are calls of the functor; type constructors, module types and
 // classes named in annotations are type usages; r.field is a member access.
-func extractOcaml(w *walker, root *sitter.Node) {
+func extractOcaml(w *walker, root *Node) {
 	x := &mlExtractor{w: w}
 	x.walk(root)
 }
@@ -114,16 +112,16 @@ type mlExtractor struct {
 // the node it starts at, which holds its doc comment: the definition for its first binding
 // (so that let, type or module is included), the "and" before each other one.
 type mlItem struct {
-	n, start *sitter.Node
+	n, start *Node
 	after    bool // a doc comment may follow the item (it is not one of several and-bindings)
 	rec      bool // let rec, module rec
 }
 
 // mlSingle is the item of a definition that is its own binding (a val, a field).
-func mlSingle(n *sitter.Node) mlItem { return mlItem{n: n, start: n, after: true} }
+func mlSingle(n *Node) mlItem { return mlItem{n: n, start: n, after: true} }
 
 // walk extracts the named children of n.
-func (x *mlExtractor) walk(n *sitter.Node) {
+func (x *mlExtractor) walk(n *Node) {
 	for _, c := range namedChildren(n) {
 		x.node(c)
 	}
@@ -139,7 +137,7 @@ func (x *mlExtractor) inBody() bool {
 }
 
 // node extracts the node n: a definition, a use of a name, or a node to walk through.
-func (x *mlExtractor) node(n *sitter.Node) {
+func (x *mlExtractor) node(n *Node) {
 	if n == nil {
 		return
 	}
@@ -195,8 +193,8 @@ func (x *mlExtractor) node(n *sitter.Node) {
 }
 
 // bindings extracts each binding of a let, type, module or class definition.
-func (x *mlExtractor) bindings(def *sitter.Node) {
-	var binds []*sitter.Node
+func (x *mlExtractor) bindings(def *Node) {
+	var binds []*Node
 	for _, c := range namedChildren(def) {
 		if strings.HasSuffix(c.Type(), "_binding") {
 			binds = append(binds, c)
@@ -215,7 +213,7 @@ func (x *mlExtractor) bindings(def *sitter.Node) {
 }
 
 // mlAndBefore returns the "and" keyword before the binding b (b itself when there is none).
-func mlAndBefore(b *sitter.Node) *sitter.Node {
+func mlAndBefore(b *Node) *Node {
 	for p := b.PrevSibling(); p != nil; p = p.PrevSibling() {
 		if p.Type() == "and" {
 			return p
@@ -268,7 +266,7 @@ func (x *mlExtractor) add(it mlItem, name string, kind Kind, sigEnd int) *Symbol
 
 // mlName returns the name a value_name or parenthesized_operator spells: the operator
 // without its parentheses (>>= of ( >>= )).
-func mlName(w *walker, n *sitter.Node) string {
+func mlName(w *walker, n *Node) string {
 	s := strings.TrimSpace(w.text(n))
 	if n != nil && n.Type() == "parenthesized_operator" {
 		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "("), ")"))
@@ -278,7 +276,7 @@ func mlName(w *walker, n *sitter.Node) string {
 
 // mlLastNamed returns the last named child of n that is not a comment (the name of a path:
 // map of List.map, t of M.t), or nil.
-func mlLastNamed(n *sitter.Node) *sitter.Node {
+func mlLastNamed(n *Node) *Node {
 	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
 		if c := n.NamedChild(i); c.Type() != "comment" {
 			return c
@@ -288,7 +286,7 @@ func mlLastNamed(n *sitter.Node) *sitter.Node {
 }
 
 // mlAnnotation returns the type n states after its ":" (let x : t, val x : t, M : S), or nil.
-func mlAnnotation(n *sitter.Node) *sitter.Node {
+func mlAnnotation(n *Node) *Node {
 	colon := false
 	for i := 0; i < int(n.ChildCount()); i++ {
 		c := n.Child(i)
@@ -305,12 +303,12 @@ func mlAnnotation(n *sitter.Node) *sitter.Node {
 }
 
 // mlSame reports whether a and b are the same node.
-func mlSame(a, b *sitter.Node) bool {
+func mlSame(a, b *Node) bool {
 	return a != nil && b != nil && a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Type() == b.Type()
 }
 
 // walkExcept walks the named children of n but skip.
-func (x *mlExtractor) walkExcept(n, skip *sitter.Node) {
+func (x *mlExtractor) walkExcept(n, skip *Node) {
 	for _, c := range namedChildren(n) {
 		if !mlSame(c, skip) {
 			x.node(c)
@@ -322,7 +320,7 @@ func (x *mlExtractor) walkExcept(n, skip *sitter.Node) {
 
 // application records a call of a named function (f x, List.map f l) and walks the
 // arguments, recording the plain names passed.
-func (x *mlExtractor) application(n *sitter.Node) {
+func (x *mlExtractor) application(n *Node) {
 	fn := field(n, "function")
 	x.callee(fn)
 	for _, a := range namedChildren(n) {
@@ -333,7 +331,7 @@ func (x *mlExtractor) application(n *sitter.Node) {
 }
 
 // callee records a call of n when it names a function, and walks it otherwise.
-func (x *mlExtractor) callee(n *sitter.Node) {
+func (x *mlExtractor) callee(n *Node) {
 	if n != nil && n.Type() == "value_path" {
 		if name := childOfType(n, "value_name"); name != nil {
 			x.call(name, n)
@@ -344,7 +342,7 @@ func (x *mlExtractor) callee(n *sitter.Node) {
 }
 
 // arg records a name passed or piped as a variable reference, and walks anything else.
-func (x *mlExtractor) arg(n *sitter.Node) {
+func (x *mlExtractor) arg(n *Node) {
 	if n != nil && n.Type() == "value_path" {
 		x.w.member(childOfType(n, "value_name"), n, VariableRef)
 		return
@@ -354,7 +352,7 @@ func (x *mlExtractor) arg(n *sitter.Node) {
 
 // call records a call of the function name (in the path whole, which gives its qualifier)
 // and a calls relationship from the container, once per name.
-func (x *mlExtractor) call(name, whole *sitter.Node) {
+func (x *mlExtractor) call(name, whole *Node) {
 	w := x.w
 	if name == nil {
 		return
@@ -364,7 +362,7 @@ func (x *mlExtractor) call(name, whole *sitter.Node) {
 }
 
 // infix records the function applied by a pipeline: f of x |> f and of f @@ x.
-func (x *mlExtractor) infix(n *sitter.Node) {
+func (x *mlExtractor) infix(n *Node) {
 	left, right := field(n, "left"), field(n, "right")
 	switch x.w.text(field(n, "operator")) {
 	case "|>":
@@ -379,7 +377,7 @@ func (x *mlExtractor) infix(n *sitter.Node) {
 }
 
 // methodCall records obj#m as a call of m qualified by obj.
-func (x *mlExtractor) methodCall(n *sitter.Node) {
+func (x *mlExtractor) methodCall(n *Node) {
 	name := childOfType(n, "method_name")
 	if obj := n.NamedChild(0); obj != nil && !mlSame(obj, name) {
 		x.arg(obj)
@@ -393,7 +391,7 @@ func (x *mlExtractor) methodCall(n *sitter.Node) {
 }
 
 // fieldGet records r.f as a member access of f qualified by r.
-func (x *mlExtractor) fieldGet(n *sitter.Node) {
+func (x *mlExtractor) fieldGet(n *Node) {
 	path := childOfType(n, "field_path")
 	if rec := n.NamedChild(0); rec != nil && !mlSame(rec, path) {
 		x.arg(rec)
@@ -404,7 +402,7 @@ func (x *mlExtractor) fieldGet(n *sitter.Node) {
 }
 
 // functorCall records the application of a functor (Map.Make (String)) as a call of it.
-func (x *mlExtractor) functorCall(n *sitter.Node) {
+func (x *mlExtractor) functorCall(n *Node) {
 	f := field(n, "functor")
 	if f != nil && f.Type() == "module_path" {
 		x.call(mlLastNamed(f), f)
@@ -419,7 +417,7 @@ func (x *mlExtractor) functorCall(n *sitter.Node) {
 // mlDoc returns the doc comment of the item starting at n: the (** ... *) comment right
 // above it, or when after is set the one right after it: on its last line, or on the next
 // one when that comment is not itself right above another item.
-func mlDoc(w *walker, n *sitter.Node, after bool) string {
+func mlDoc(w *walker, n *Node, after bool) string {
 	if p := mlPrev(n); p != nil && mlIsDoc(w, p) && p.EndPoint().Row+1 >= n.StartPoint().Row {
 		// A comment after code on its line documents that code (x : int; (** doc *)).
 		if q := mlPrev(p); q == nil || !q.IsNamed() || q.Type() == "comment" || q.EndPoint().Row < p.StartPoint().Row {
@@ -447,13 +445,13 @@ func mlDoc(w *walker, n *sitter.Node, after bool) string {
 
 // mlSeparator reports whether n is a separator between items: ; between fields, | between
 // constructors, ;; between top-level items.
-func mlSeparator(n *sitter.Node) bool {
+func mlSeparator(n *Node) bool {
 	t := n.Type()
 	return !n.IsNamed() && (t == ";" || t == "|" || t == ";;")
 }
 
 // mlPrev returns the sibling before n, separators skipped, or nil.
-func mlPrev(n *sitter.Node) *sitter.Node {
+func mlPrev(n *Node) *Node {
 	p := n.PrevSibling()
 	for p != nil && mlSeparator(p) {
 		p = p.PrevSibling()
@@ -462,7 +460,7 @@ func mlPrev(n *sitter.Node) *sitter.Node {
 }
 
 // mlNext returns the sibling after n, separators skipped, or nil.
-func mlNext(n *sitter.Node) *sitter.Node {
+func mlNext(n *Node) *Node {
 	p := n.NextSibling()
 	for p != nil && mlSeparator(p) {
 		p = p.NextSibling()
@@ -471,7 +469,7 @@ func mlNext(n *sitter.Node) *sitter.Node {
 }
 
 // mlIsDoc reports whether n is a doc comment: (** ... *), but not a (*** banner *) or (**).
-func mlIsDoc(w *walker, n *sitter.Node) bool {
+func mlIsDoc(w *walker, n *Node) bool {
 	if n.Type() != "comment" {
 		return false
 	}
@@ -495,7 +493,7 @@ func mlCleanDoc(s string) string {
 
 // mlBodyStart returns where the body n starts, before the comments right above it, so that
 // a signature ending there does not take them in.
-func mlBodyStart(n *sitter.Node) int {
+func mlBodyStart(n *Node) int {
 	start := int(n.StartByte())
 	for p := n.PrevSibling(); p != nil && p.Type() == "comment"; p = p.PrevSibling() {
 		start = int(p.StartByte())
@@ -506,7 +504,7 @@ func mlBodyStart(n *sitter.Node) int {
 // mlSignature returns the source from start to end on one line, without the comments in n
 // that it spans (Char_ty : (* %c *) ...) and without a trailing "=", "->" (fun x ->,
 // functor (X : S) ->) or "|" (function |).
-func mlSignature(w *walker, n *sitter.Node, start, end int) string {
+func mlSignature(w *walker, n *Node, start, end int) string {
 	var b strings.Builder
 	at := start
 	for _, c := range mlCommentsIn(n, start, end, nil) {
@@ -525,7 +523,7 @@ func mlSignature(w *walker, n *sitter.Node, start, end int) string {
 
 // mlCommentsIn appends to out the comments under n that lie within start and end, in
 // source order, looking only into the children that overlap that range.
-func mlCommentsIn(n *sitter.Node, start, end int, out []*sitter.Node) []*sitter.Node {
+func mlCommentsIn(n *Node, start, end int, out []*Node) []*Node {
 	for _, c := range namedChildren(n) {
 		switch {
 		case int(c.EndByte()) <= start:

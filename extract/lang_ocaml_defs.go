@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // This file holds the OCaml extractor's definitions (extractOcaml in lang_ocaml.go).
@@ -50,15 +48,15 @@ func (x *mlExtractor) let(it mlItem) {
 
 // mlPatternNames returns the names a let pattern binds: x of let x, x and y of let (x, y),
 // the operator of let ( >>= ).
-func mlPatternNames(p *sitter.Node) []*sitter.Node {
+func mlPatternNames(p *Node) []*Node {
 	if p == nil {
 		return nil
 	}
 	switch p.Type() {
 	case "value_name", "value_pattern", "parenthesized_operator":
-		return []*sitter.Node{p}
+		return []*Node{p}
 	case "tuple_pattern", "parenthesized_pattern", "typed_pattern", "alias_pattern":
-		var out []*sitter.Node
+		var out []*Node
 		for _, c := range namedChildren(p) {
 			out = append(out, mlPatternNames(c)...)
 		}
@@ -69,7 +67,7 @@ func mlPatternNames(p *sitter.Node) []*sitter.Node {
 
 // mlLetKind is the kind of a let binding: function when it takes parameters or binds a
 // function, constant when it binds a literal, else variable.
-func mlLetKind(b, body *sitter.Node) Kind {
+func mlLetKind(b, body *Node) Kind {
 	if childOfType(b, "parameter") != nil {
 		return Function
 	}
@@ -89,7 +87,7 @@ func mlLetKind(b, body *sitter.Node) Kind {
 
 // mlLetEnd returns where the signature of a let binding ends: before its body, after the
 // parameters of a fun it binds; a value binding on one line is kept whole.
-func mlLetEnd(b, body *sitter.Node, kind Kind) int {
+func mlLetEnd(b, body *Node, kind Kind) int {
 	switch {
 	case body == nil || kind != Function && b.StartPoint().Row == b.EndPoint().Row:
 		return int(b.EndByte())
@@ -147,7 +145,7 @@ func (x *mlExtractor) typeBinding(it mlItem) {
 
 // mlEquation returns the type a type binding equals (t of type u = t, and of type u = t = A),
 // or nil.
-func mlEquation(b, body *sitter.Node) *sitter.Node {
+func mlEquation(b, body *Node) *Node {
 	eq := false
 	for i := 0; i < int(b.ChildCount()); i++ {
 		c := b.Child(i)
@@ -162,7 +160,7 @@ func mlEquation(b, body *sitter.Node) *sitter.Node {
 }
 
 // fields extracts the fields of a record declaration.
-func (x *mlExtractor) fields(rec *sitter.Node) {
+func (x *mlExtractor) fields(rec *Node) {
 	w := x.w
 	for _, f := range childrenOfType(rec, "field_declaration") {
 		sym := x.add(mlSingle(f), w.text(childOfType(f, "field_name")), Field, int(f.EndByte()))
@@ -180,7 +178,7 @@ func (x *mlExtractor) fields(rec *sitter.Node) {
 
 // constructors extracts the constructors of a variant declaration (of the type extends, for
 // type t += ...).
-func (x *mlExtractor) constructors(v *sitter.Node, extends string) {
+func (x *mlExtractor) constructors(v *Node, extends string) {
 	for _, c := range childrenOfType(v, "constructor_declaration") {
 		sym := x.add(mlSingle(c), mlConstructorName(x.w, c), EnumMember, int(c.EndByte()))
 		meta(sym, mlMetaExtends, extends)
@@ -189,7 +187,7 @@ func (x *mlExtractor) constructors(v *sitter.Node, extends string) {
 }
 
 // mlConstructorName returns the name of a constructor declaration ([] and :: too).
-func mlConstructorName(w *walker, c *sitter.Node) string {
+func mlConstructorName(w *walker, c *Node) string {
 	var b strings.Builder
 	for _, n := range childrenOfType(c, "constructor_name") {
 		b.WriteString(w.text(n))
@@ -199,7 +197,7 @@ func mlConstructorName(w *walker, c *sitter.Node) string {
 
 // constructorArgs records what a constructor carries: the fields of an inline record (as
 // symbols when withFields), the types of its arguments.
-func (x *mlExtractor) constructorArgs(c *sitter.Node, withFields bool) {
+func (x *mlExtractor) constructorArgs(c *Node, withFields bool) {
 	for _, a := range namedChildren(c) {
 		switch a.Type() {
 		case "constructor_name", "constructor_path":
@@ -216,7 +214,7 @@ func (x *mlExtractor) constructorArgs(c *sitter.Node, withFields bool) {
 }
 
 // exception extracts exception E of t as a type.
-func (x *mlExtractor) exception(n *sitter.Node) {
+func (x *mlExtractor) exception(n *Node) {
 	c := childOfType(n, "constructor_declaration")
 	if c == nil {
 		x.walk(n)
@@ -274,7 +272,7 @@ func (x *mlExtractor) module(it mlItem) {
 
 // mlFunctor returns the parameters of the module binding b, its own and those of the
 // functor its body is (module F = functor (X : S) -> ...), and the body inside the functors.
-func mlFunctor(b, body *sitter.Node) (params []*sitter.Node, inner *sitter.Node) {
+func mlFunctor(b, body *Node) (params []*Node, inner *Node) {
 	params, inner = childrenOfType(b, "module_parameter"), body
 	for inner != nil && inner.Type() == "functor" {
 		params = append(params, childrenOfType(inner, "module_parameter")...)
@@ -286,7 +284,7 @@ func mlFunctor(b, body *sitter.Node) (params []*sitter.Node, inner *sitter.Node)
 // mlModuleEnd returns where the signature of the module binding b ends: before its
 // structure, before the signature it is given when that spans lines, before a functor
 // application that spans lines; at its end for an alias or a one-line application.
-func mlModuleEnd(b, body, inner, mt *sitter.Node) int {
+func mlModuleEnd(b, body, inner, mt *Node) int {
 	switch {
 	case mt != nil && mt.Type() == "signature" && (body == nil || mt.StartPoint().Row != mt.EndPoint().Row):
 		return mlBodyStart(mt)
@@ -300,7 +298,7 @@ func mlModuleEnd(b, body, inner, mt *sitter.Node) int {
 
 // mlModuleTypeName returns the name of the module type mt names (S of S, of M.S, of S with
 // type t = u), or nil.
-func mlModuleTypeName(mt *sitter.Node) *sitter.Node {
+func mlModuleTypeName(mt *Node) *Node {
 	for mt != nil {
 		switch mt.Type() {
 		case "module_type_path":
@@ -315,7 +313,7 @@ func mlModuleTypeName(mt *sitter.Node) *sitter.Node {
 }
 
 // typeRefs records the types named under n, and nothing else.
-func (x *mlExtractor) typeRefs(n *sitter.Node) {
+func (x *mlExtractor) typeRefs(n *Node) {
 	switch n.Type() {
 	case "type_constructor_path", "module_type_path", "class_type_path":
 		x.node(n)
@@ -327,7 +325,7 @@ func (x *mlExtractor) typeRefs(n *sitter.Node) {
 }
 
 // moduleType extracts module type S = sig ... end as an interface of its specifications.
-func (x *mlExtractor) moduleType(n *sitter.Node) {
+func (x *mlExtractor) moduleType(n *Node) {
 	w := x.w
 	name, body := field(n, "name"), field(n, "body")
 	end := int(n.EndByte())
@@ -347,7 +345,7 @@ func (x *mlExtractor) moduleType(n *sitter.Node) {
 
 // valueSpec extracts val x : t and external x : t = "prim": a function (of a function type)
 // or a variable, declared.
-func (x *mlExtractor) valueSpec(n *sitter.Node) {
+func (x *mlExtractor) valueSpec(n *Node) {
 	w := x.w
 	name := childOfType(n, "value_name", "parenthesized_operator")
 	typ := mlAnnotation(n)
@@ -383,7 +381,7 @@ func (x *mlExtractor) valueSpec(n *sitter.Node) {
 }
 
 // mlIsFunctionType reports whether the type t is a function's ('a. 'a -> 'a included).
-func mlIsFunctionType(t *sitter.Node) bool {
+func mlIsFunctionType(t *Node) bool {
 	if t != nil && t.Type() == "polymorphic_type" {
 		t = mlLastNamed(t)
 	}
@@ -391,7 +389,7 @@ func mlIsFunctionType(t *sitter.Node) bool {
 }
 
 // mlReturnType returns the result of the function type t (the last type of a -> b -> c).
-func mlReturnType(t *sitter.Node) *sitter.Node {
+func mlReturnType(t *Node) *Node {
 	if t != nil && t.Type() == "polymorphic_type" {
 		t = mlLastNamed(t)
 	}
@@ -436,7 +434,7 @@ func (x *mlExtractor) class(it mlItem) {
 }
 
 // mlFind returns the first node of type typ under n (n included, in source order), or nil.
-func mlFind(n *sitter.Node, typ string) *sitter.Node {
+func mlFind(n *Node, typ string) *Node {
 	if n.Type() == typ {
 		return n
 	}
@@ -456,7 +454,7 @@ func (x *mlExtractor) inClass() bool {
 }
 
 // method extracts a method definition or specification.
-func (x *mlExtractor) method(n *sitter.Node) {
+func (x *mlExtractor) method(n *Node) {
 	if !x.inClass() {
 		x.walk(n)
 		return
@@ -490,7 +488,7 @@ func (x *mlExtractor) method(n *sitter.Node) {
 }
 
 // instanceVariable extracts an instance variable (val [mutable] x = ...) as a protected field.
-func (x *mlExtractor) instanceVariable(n *sitter.Node) {
+func (x *mlExtractor) instanceVariable(n *Node) {
 	if !x.inClass() {
 		x.walk(n)
 		return
@@ -518,7 +516,7 @@ func (x *mlExtractor) instanceVariable(n *sitter.Node) {
 }
 
 // inherit records inherit c: a type usage of c and an extends relationship from the class.
-func (x *mlExtractor) inherit(n *sitter.Node) {
+func (x *mlExtractor) inherit(n *Node) {
 	path := mlFind(n, "class_path")
 	if path == nil {
 		path = mlFind(n, "class_type_path")
@@ -532,9 +530,9 @@ func (x *mlExtractor) inherit(n *sitter.Node) {
 }
 
 // open extracts open M, include M and include S (in a signature) as imports.
-func (x *mlExtractor) open(n *sitter.Node) {
+func (x *mlExtractor) open(n *Node) {
 	w := x.w
-	var target *sitter.Node
+	var target *Node
 	for _, c := range namedChildren(n) {
 		if c.Type() != "comment" && !strings.HasSuffix(c.Type(), "attribute") {
 			target = c

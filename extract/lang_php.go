@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("php", extractPHP) }
@@ -40,10 +38,10 @@ type phpExtractor struct {
 // classes, interfaces, traits and enums with their constants, properties (promoted
 // constructor parameters too), methods, constructors, destructors and enum cases, global
 // variables, and the calls, member accesses and type usages inside them.
-func extractPHP(w *walker, root *sitter.Node) {
+func extractPHP(w *walker, root *Node) {
 	x := &phpExtractor{w: w, globals: map[string]bool{}}
 	var ns *Symbol
-	w.walk(root, func(_ *walker, c *sitter.Node) {
+	w.walk(root, func(_ *walker, c *Node) {
 		if c.Type() == "namespace_definition" && field(c, "body") == nil {
 			ns = x.namespace(c)
 			return
@@ -53,8 +51,8 @@ func extractPHP(w *walker, root *sitter.Node) {
 }
 
 // walk visits the named children of n.
-func (x *phpExtractor) walk(n *sitter.Node) {
-	x.w.walk(n, func(_ *walker, c *sitter.Node) { x.node(c) })
+func (x *phpExtractor) walk(n *Node) {
+	x.w.walk(n, func(_ *walker, c *Node) { x.node(c) })
 }
 
 // atFileLevel reports whether definitions met now are global (file level or inside a
@@ -65,7 +63,7 @@ func (x *phpExtractor) atFileLevel() bool {
 }
 
 // node visits one node of the tree.
-func (x *phpExtractor) node(n *sitter.Node) {
+func (x *phpExtractor) node(n *Node) {
 	if n == nil {
 		return
 	}
@@ -147,7 +145,7 @@ func (x *phpExtractor) node(n *sitter.Node) {
 }
 
 // variableRef records a use of the variable n ($name gives name).
-func (x *phpExtractor) variableRef(n *sitter.Node) {
+func (x *phpExtractor) variableRef(n *Node) {
 	if n != nil && n.Type() == "variable_name" {
 		x.w.ident(childOfType(n, "name"), VariableRef)
 	}
@@ -155,7 +153,7 @@ func (x *phpExtractor) variableRef(n *sitter.Node) {
 
 // scope records the class named before :: (User::create) as a type usage; self, static and
 // parent are not names.
-func (x *phpExtractor) scope(n *sitter.Node) {
+func (x *phpExtractor) scope(n *Node) {
 	if n == nil {
 		return
 	}
@@ -170,13 +168,13 @@ func (x *phpExtractor) scope(n *sitter.Node) {
 
 // phpSignature returns the source of n up to its body on one line, without a trailing
 // semicolon.
-func phpSignature(w *walker, n *sitter.Node) string {
+func phpSignature(w *walker, n *Node) string {
 	return strings.TrimSpace(strings.TrimSuffix(w.signature(n, bodyOf(n)), ";"))
 }
 
 // namespace extracts a namespace; a braced one holds its body, the statement form holds the
 // rest of the file (extractPHP does that).
-func (x *phpExtractor) namespace(n *sitter.Node) *Symbol {
+func (x *phpExtractor) namespace(n *Node) *Symbol {
 	w := x.w
 	body := field(n, "body")
 	sym := w.add(n, field(n, "name"), Namespace)
@@ -190,7 +188,7 @@ func (x *phpExtractor) namespace(n *sitter.Node) *Symbol {
 
 // use extracts the imports of a use declaration: use A\B as C; use function A\f;
 // use A\{B, C}.
-func (x *phpExtractor) use(n *sitter.Node) {
+func (x *phpExtractor) use(n *Node) {
 	w := x.w
 	kind := ""
 	for _, k := range []string{"function", "const"} {
@@ -221,7 +219,7 @@ func (x *phpExtractor) use(n *sitter.Node) {
 }
 
 // include records include and require of a file as an import of the path it names.
-func (x *phpExtractor) include(n *sitter.Node) {
+func (x *phpExtractor) include(n *Node) {
 	w := x.w
 	s := phpLastString(n)
 	if s == nil {
@@ -237,8 +235,8 @@ func (x *phpExtractor) include(n *sitter.Node) {
 
 // phpLastString returns the last string literal under n, the path part of
 // __DIR__ . '/file.php'.
-func phpLastString(n *sitter.Node) *sitter.Node {
-	var found *sitter.Node
+func phpLastString(n *Node) *Node {
+	var found *Node
 	for _, c := range namedChildren(n) {
 		if c.Type() == "string" || c.Type() == "encapsed_string" {
 			found = c
@@ -250,7 +248,7 @@ func phpLastString(n *sitter.Node) *sitter.Node {
 }
 
 // visibility returns a member's visibility modifier, public when it has none.
-func (x *phpExtractor) visibility(n *sitter.Node) Visibility {
+func (x *phpExtractor) visibility(n *Node) Visibility {
 	if v := childOfType(n, "visibility_modifier"); v != nil {
 		return Visibility(strings.ToLower(x.w.text(v)))
 	}
@@ -258,7 +256,7 @@ func (x *phpExtractor) visibility(n *sitter.Node) Visibility {
 }
 
 // modifiers records the static, abstract, final and readonly modifiers of n on sym.
-func (x *phpExtractor) modifiers(sym *Symbol, n *sitter.Node) {
+func (x *phpExtractor) modifiers(sym *Symbol, n *Node) {
 	for _, c := range namedChildren(n) {
 		if m := phpModifiers[c.Type()]; m != "" {
 			meta(sym, m, "true")
@@ -267,7 +265,7 @@ func (x *phpExtractor) modifiers(sym *Symbol, n *sitter.Node) {
 }
 
 // constants extracts the constants of a const declaration (file level or class level).
-func (x *phpExtractor) constants(n *sitter.Node) {
+func (x *phpExtractor) constants(n *Node) {
 	w := x.w
 	vis := x.visibility(n)
 	for _, el := range childrenOfType(n, "const_element") {
@@ -287,7 +285,7 @@ func (x *phpExtractor) constants(n *sitter.Node) {
 }
 
 // functionCall records a call; define('NAME', value) at file level defines a constant.
-func (x *phpExtractor) functionCall(n *sitter.Node) {
+func (x *phpExtractor) functionCall(n *Node) {
 	w := x.w
 	fn, args := field(n, "function"), field(n, "arguments")
 	if w.text(fn) == "define" && x.atFileLevel() {
@@ -311,7 +309,7 @@ func (x *phpExtractor) functionCall(n *sitter.Node) {
 
 // assignment records $global = value at file level as a global variable (its first
 // assignment), and a variable reference for a plain variable on the right.
-func (x *phpExtractor) assignment(n *sitter.Node) {
+func (x *phpExtractor) assignment(n *Node) {
 	w := x.w
 	left, right := field(n, "left"), field(n, "right")
 	x.variableRef(right)
@@ -339,7 +337,7 @@ func (x *phpExtractor) assignment(n *sitter.Node) {
 }
 
 // function extracts a function definition.
-func (x *phpExtractor) function(n *sitter.Node) {
+func (x *phpExtractor) function(n *Node) {
 	w := x.w
 	sym := w.add(n, field(n, "name"), Function)
 	if sym == nil {
@@ -353,7 +351,7 @@ func (x *phpExtractor) function(n *sitter.Node) {
 
 // callable records a function's or method's return type and walks its attributes,
 // parameters and body inside sym.
-func (x *phpExtractor) callable(sym *Symbol, n *sitter.Node) {
+func (x *phpExtractor) callable(sym *Symbol, n *Node) {
 	w := x.w
 	ret := field(n, "return_type")
 	w.typeInfo(sym, "return", ret)
@@ -374,7 +372,7 @@ var phpClassKinds = map[string]Kind{
 }
 
 // class extracts a class, interface, trait or enum with its bases and members.
-func (x *phpExtractor) class(n *sitter.Node) {
+func (x *phpExtractor) class(n *Node) {
 	w := x.w
 	kind := phpClassKinds[n.Type()]
 	sym := w.add(n, field(n, "name"), kind)
@@ -405,7 +403,7 @@ func (x *phpExtractor) class(n *sitter.Node) {
 
 // relate records a relationship of kind from sym to the class or interface named by b, and
 // a type usage of it.
-func (x *phpExtractor) relate(sym *Symbol, b *sitter.Node, kind RelKind) {
+func (x *phpExtractor) relate(sym *Symbol, b *Node, kind RelKind) {
 	name := lastName(b)
 	if name == nil {
 		return
@@ -415,7 +413,7 @@ func (x *phpExtractor) relate(sym *Symbol, b *sitter.Node, kind RelKind) {
 }
 
 // members extracts the members of a class-like body.
-func (x *phpExtractor) members(owner *Symbol, kind Kind, body *sitter.Node) {
+func (x *phpExtractor) members(owner *Symbol, kind Kind, body *Node) {
 	w := x.w
 	for _, m := range namedChildren(body) {
 		switch m.Type() {
@@ -443,7 +441,7 @@ func (x *phpExtractor) members(owner *Symbol, kind Kind, body *sitter.Node) {
 }
 
 // method extracts a method, constructor (with its promoted properties) or destructor.
-func (x *phpExtractor) method(owner *Symbol, ownerKind Kind, m *sitter.Node) {
+func (x *phpExtractor) method(owner *Symbol, ownerKind Kind, m *Node) {
 	w := x.w
 	nameNode := field(m, "name")
 	kind := Method
@@ -472,7 +470,7 @@ func (x *phpExtractor) method(owner *Symbol, ownerKind Kind, m *sitter.Node) {
 
 // promoted extracts the properties that constructor parameters declare
 // (public function __construct(private Logger $logger)).
-func (x *phpExtractor) promoted(params *sitter.Node) {
+func (x *phpExtractor) promoted(params *Node) {
 	w := x.w
 	for _, p := range childrenOfType(params, "property_promotion_parameter") {
 		sym := w.add(p, childOfType(field(p, "name"), "name"), Property)
@@ -490,7 +488,7 @@ func (x *phpExtractor) promoted(params *sitter.Node) {
 }
 
 // properties extracts the properties of a property declaration.
-func (x *phpExtractor) properties(m *sitter.Node) {
+func (x *phpExtractor) properties(m *Node) {
 	w := x.w
 	typ := field(m, "type")
 	for _, el := range childrenOfType(m, "property_element") {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
@@ -61,12 +59,12 @@ const protoEditionAs = `syntax="proto3";`
 // skipped. Every definition in a .proto file is visible to the files that import it, so all
 // are public. Message and enum types named by fields and rpcs are recorded as type usages,
 // qualified by their package (acme.common.v1.Money gives Money with qualifier acme.common.v1).
-func extractProtobuf(w *walker, root *sitter.Node) {
+func extractProtobuf(w *walker, root *Node) {
 	w.walk(root, protoNode)
 }
 
 // protoNode extracts one top-level or message-level declaration.
-func protoNode(w *walker, n *sitter.Node) {
+func protoNode(w *walker, n *Node) {
 	switch n.Type() {
 	case "package":
 		sym := w.addNamed(n, w.text(childOfType(n, "full_ident")), Module)
@@ -90,7 +88,7 @@ func protoNode(w *walker, n *sitter.Node) {
 
 // protoFinish makes sym public and sets its signature to the source of n from its start to
 // end, without the final ";".
-func protoFinish(w *walker, sym *Symbol, n *sitter.Node, end int) {
+func protoFinish(w *walker, sym *Symbol, n *Node, end int) {
 	if sym == nil {
 		return
 	}
@@ -99,7 +97,7 @@ func protoFinish(w *walker, sym *Symbol, n *sitter.Node, end int) {
 }
 
 // protoImport records import "path"; (public and weak imports say so in metadata).
-func protoImport(w *walker, n *sitter.Node) {
+func protoImport(w *walker, n *Node) {
 	path := field(n, "path")
 	if path == nil {
 		path = childOfType(n, "string")
@@ -121,7 +119,7 @@ func protoImport(w *walker, n *sitter.Node) {
 // protoNamed adds a definition whose name is the identifier inside its child of type
 // nameType (message_name, enum_name, service_name, rpc_name), with the signature up to
 // that name ("message Item").
-func protoNamed(w *walker, n *sitter.Node, nameType string, kind Kind) *Symbol {
+func protoNamed(w *walker, n *Node, nameType string, kind Kind) *Symbol {
 	name := childOfType(n, nameType)
 	if name == nil {
 		return nil
@@ -133,7 +131,7 @@ func protoNamed(w *walker, n *sitter.Node, nameType string, kind Kind) *Symbol {
 
 // protoMessage extracts a message and, as its children, its fields, oneofs and nested
 // messages and enums.
-func protoMessage(w *walker, n *sitter.Node) {
+func protoMessage(w *walker, n *Node) {
 	sym := protoNamed(w, n, "message_name", Struct)
 	if sym == nil {
 		return
@@ -142,7 +140,7 @@ func protoMessage(w *walker, n *sitter.Node) {
 }
 
 // protoOneof extracts a oneof as a union of the fields in it.
-func protoOneof(w *walker, n *sitter.Node) {
+func protoOneof(w *walker, n *Node) {
 	sym := w.add(n, childOfType(n, "identifier"), Union)
 	if sym == nil {
 		return
@@ -157,7 +155,7 @@ func protoOneof(w *walker, n *sitter.Node) {
 
 // protoField extracts a field of a message or oneof: its signature is the declaration
 // without options ("repeated string tags = 3", "map<string, int64> counts = 7").
-func protoField(w *walker, n *sitter.Node) {
+func protoField(w *walker, n *Node) {
 	name := childOfType(n, "identifier")
 	sym := w.add(n, name, Field)
 	if sym == nil {
@@ -182,7 +180,7 @@ func protoField(w *walker, n *sitter.Node) {
 
 // protoTypeRef records a type usage of the message or enum type n names: the last name,
 // qualified by the package before it.
-func protoTypeRef(w *walker, n *sitter.Node) {
+func protoTypeRef(w *walker, n *Node) {
 	ids := childrenOfType(n, "identifier")
 	if len(ids) == 0 {
 		return
@@ -191,7 +189,7 @@ func protoTypeRef(w *walker, n *sitter.Node) {
 }
 
 // protoEnum extracts an enum and its values.
-func protoEnum(w *walker, n *sitter.Node) {
+func protoEnum(w *walker, n *Node) {
 	sym := protoNamed(w, n, "enum_name", Enum)
 	if sym == nil {
 		return
@@ -209,7 +207,7 @@ func protoEnum(w *walker, n *sitter.Node) {
 }
 
 // protoService extracts a service as an interface of its rpcs.
-func protoService(w *walker, n *sitter.Node) {
+func protoService(w *walker, n *Node) {
 	sym := protoNamed(w, n, "service_name", Interface)
 	if sym == nil {
 		return
@@ -223,7 +221,7 @@ func protoService(w *walker, n *sitter.Node) {
 
 // protoRPC extracts an rpc as a method: its signature ends after the response type, before
 // any options block.
-func protoRPC(w *walker, n *sitter.Node) {
+func protoRPC(w *walker, n *Node) {
 	name := childOfType(n, "rpc_name")
 	if name == nil {
 		return
@@ -249,7 +247,7 @@ func protoRPC(w *walker, n *sitter.Node) {
 }
 
 // protoToken returns the first anonymous child of n spelled tok, or nil.
-func protoToken(n *sitter.Node, tok string) *sitter.Node {
+func protoToken(n *Node, tok string) *Node {
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if c := n.Child(i); !c.IsNamed() && c.Type() == tok {
 			return c

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("python", extractPython) }
@@ -53,13 +51,13 @@ type pyScope struct {
 // extractPython walks a Python file: imports, module variables and constants, type aliases,
 // functions, classes (enums, protocols, nested classes) with their methods, properties,
 // class attributes and the instance attributes assigned through self.
-func extractPython(w *walker, root *sitter.Node) {
+func extractPython(w *walker, root *Node) {
 	top := &pyScope{kind: pyModuleScope}
-	w.walk(root, func(w *walker, n *sitter.Node) { pyNode(w, n, top) })
+	w.walk(root, func(w *walker, n *Node) { pyNode(w, n, top) })
 }
 
 // pyNode extracts the definitions and uses of names under n in scope s.
-func pyNode(w *walker, n *sitter.Node, s *pyScope) {
+func pyNode(w *walker, n *Node, s *pyScope) {
 	switch n.Type() {
 	case "import_statement", "import_from_statement", "future_import_statement":
 		pyImport(w, n)
@@ -91,11 +89,11 @@ func pyNode(w *walker, n *sitter.Node, s *pyScope) {
 	case "return_statement", "argument_list":
 		pyVarRefs(w, n)
 	}
-	w.walk(n, func(w *walker, c *sitter.Node) { pyNode(w, c, s) })
+	w.walk(n, func(w *walker, c *Node) { pyNode(w, c, s) })
 }
 
 // pyCall records a call and walks its callee's object and arguments.
-func pyCall(w *walker, n *sitter.Node, s *pyScope) {
+func pyCall(w *walker, n *Node, s *pyScope) {
 	fn := field(n, "function")
 	w.call(fn)
 	if fn != nil && fn.Type() == "attribute" {
@@ -108,7 +106,7 @@ func pyCall(w *walker, n *sitter.Node, s *pyScope) {
 
 // pyVarRefs records a variable_ref for each plain identifier directly under n (a call's
 // arguments, a returned value).
-func pyVarRefs(w *walker, n *sitter.Node) {
+func pyVarRefs(w *walker, n *Node) {
 	for _, c := range namedChildren(n) {
 		if c.Type() == "identifier" {
 			w.ident(c, VariableRef)
@@ -118,7 +116,7 @@ func pyVarRefs(w *walker, n *sitter.Node) {
 
 // pyTypeRefs records the type names of an annotation, including the simple names spelled as
 // strings (forward references such as "Shape").
-func pyTypeRefs(w *walker, n *sitter.Node) {
+func pyTypeRefs(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -182,7 +180,7 @@ func pyIsConstant(name string) bool {
 
 // pyImport records the modules and names an import statement brings in. A from-import gives
 // one import per name, spelled module.name (the module alone for a wildcard).
-func pyImport(w *walker, n *sitter.Node) {
+func pyImport(w *walker, n *Node) {
 	module := ""
 	if n.Type() == "future_import_statement" {
 		module = "__future__"
@@ -199,7 +197,7 @@ func pyImport(w *walker, n *sitter.Node) {
 		if n.FieldNameForChild(i) != "name" {
 			continue
 		}
-		nameNode, alias := c, (*sitter.Node)(nil)
+		nameNode, alias := c, (*Node)(nil)
 		if c.Type() == "aliased_import" {
 			nameNode, alias = field(c, "name"), field(c, "alias")
 		}
@@ -219,10 +217,10 @@ func pyImport(w *walker, n *sitter.Node) {
 
 // pyDecorated extracts a decorated function or class: its symbol spans the decorators, which
 // its signature keeps, and its line is the def or class line (pyDefLine).
-func pyDecorated(w *walker, n *sitter.Node, s *pyScope) {
+func pyDecorated(w *walker, n *Node, s *pyScope) {
 	def := field(n, "definition")
 	if def == nil {
-		w.walk(n, func(w *walker, c *sitter.Node) { pyNode(w, c, s) })
+		w.walk(n, func(w *walker, c *Node) { pyNode(w, c, s) })
 		return
 	}
 	pyDefinition(w, n, def, s)
@@ -230,7 +228,7 @@ func pyDecorated(w *walker, n *sitter.Node, s *pyScope) {
 
 // pyDecoratorNames returns the names of the decorators of a decorated_definition outer
 // ("property", "area.setter", "staticmethod", "dataclass").
-func pyDecoratorNames(w *walker, outer *sitter.Node) []string {
+func pyDecoratorNames(w *walker, outer *Node) []string {
 	var names []string
 	for _, d := range childrenOfType(outer, "decorator") {
 		e := d.NamedChild(0)
@@ -246,7 +244,7 @@ func pyDecoratorNames(w *walker, outer *sitter.Node) []string {
 
 // pyHeaderEnd returns the byte offset of the ":" ending a def or class header (before any
 // comment that precedes the body).
-func pyHeaderEnd(n *sitter.Node) int {
+func pyHeaderEnd(n *Node) int {
 	body := field(n, "body")
 	end := int(n.EndByte())
 	if body != nil {
@@ -266,7 +264,7 @@ func pyHeaderEnd(n *sitter.Node) int {
 
 // pyDefinition extracts a function or class definition def, whose symbol spans outer (def
 // itself or its decorated_definition).
-func pyDefinition(w *walker, outer, def *sitter.Node, s *pyScope) {
+func pyDefinition(w *walker, outer, def *Node, s *pyScope) {
 	if def.Type() == "class_definition" {
 		pyClass(w, outer, def, s)
 		return
@@ -279,7 +277,7 @@ func pyDefinition(w *walker, outer, def *sitter.Node, s *pyScope) {
 // pyDefLine puts a decorated definition's line and column on its def or class keyword, as
 // ctags and editors do, while its bytes (StartByte to EndByte: its body, its id) keep
 // spanning the decorators above.
-func pyDefLine(w *walker, sym *Symbol, def *sitter.Node) {
+func pyDefLine(w *walker, sym *Symbol, def *Node) {
 	sp := def.StartPoint()
 	sym.StartLine, sym.StartColumn = int(sp.Row)+1, w.column(int(def.StartByte()), int(sp.Column))
 }
@@ -308,7 +306,7 @@ func pyFunctionKind(name string, decos []string, s *pyScope) Kind {
 }
 
 // pyFunction extracts a function or method and walks its body.
-func pyFunction(w *walker, outer, def *sitter.Node, s *pyScope) {
+func pyFunction(w *walker, outer, def *Node, s *pyScope) {
 	decos := pyDecoratorNames(w, outer)
 	name := w.text(field(def, "name"))
 	sym := w.addNamed(outer, name, pyFunctionKind(name, decos, s))
@@ -350,13 +348,13 @@ func pyFunction(w *walker, outer, def *sitter.Node, s *pyScope) {
 		pyWalkDecorators(w, outer, s)
 		pyNode(w, field(def, "parameters"), inner)
 		pyTypeRefs(w, ret)
-		w.walk(field(def, "body"), func(w *walker, c *sitter.Node) { pyNode(w, c, inner) })
+		w.walk(field(def, "body"), func(w *walker, c *Node) { pyNode(w, c, inner) })
 	})
 }
 
 // pyClass extracts a class (an enum when it derives from Enum, an interface when it derives
 // from Protocol), its bases and its body.
-func pyClass(w *walker, outer, def *sitter.Node, s *pyScope) {
+func pyClass(w *walker, outer, def *Node, s *pyScope) {
 	kind := Class
 	supers := field(def, "superclasses")
 	for _, b := range namedChildren(supers) {
@@ -396,13 +394,13 @@ func pyClass(w *walker, outer, def *sitter.Node, s *pyScope) {
 	inner := &pyScope{kind: pyClassScope, owner: sym, enum: kind == Enum, fields: map[string]bool{}}
 	w.within(sym, func() {
 		pyWalkDecorators(w, outer, s)
-		w.walk(field(def, "body"), func(w *walker, c *sitter.Node) { pyNode(w, c, inner) })
+		w.walk(field(def, "body"), func(w *walker, c *Node) { pyNode(w, c, inner) })
 	})
 }
 
 // pyWalkDecorators records the uses of names in the decorators of outer (a
 // decorated_definition), inside the decorated symbol.
-func pyWalkDecorators(w *walker, outer *sitter.Node, s *pyScope) {
+func pyWalkDecorators(w *walker, outer *Node, s *pyScope) {
 	for _, d := range childrenOfType(outer, "decorator") {
 		e := d.NamedChild(0)
 		if e != nil && e.Type() != "call" {
@@ -418,7 +416,7 @@ func pyWalkDecorators(w *walker, outer *sitter.Node, s *pyScope) {
 
 // pyBaseName returns the name node of a base class expression (B in m.B, Generic in
 // Generic[T]), or nil for a keyword argument or an unusual expression.
-func pyBaseName(n *sitter.Node) *sitter.Node {
+func pyBaseName(n *Node) *Node {
 	switch n.Type() {
 	case "identifier":
 		return n
@@ -431,7 +429,7 @@ func pyBaseName(n *sitter.Node) *sitter.Node {
 }
 
 // pyDocstring returns the docstring of a body: its first statement when that is a string.
-func pyDocstring(w *walker, body *sitter.Node) string {
+func pyDocstring(w *walker, body *Node) string {
 	first := body
 	if body != nil && body.NamedChildCount() > 0 {
 		first = body.NamedChild(0)
@@ -474,16 +472,16 @@ func pyCleanDoc(s string) string {
 // pyAssignment extracts an assignment statement stmt: module variables and constants, class
 // attributes and enum members, instance attributes assigned through self in a method.
 // Assignments to locals define nothing; their values are walked for uses either way.
-func pyAssignment(w *walker, stmt, a *sitter.Node, s *pyScope) {
+func pyAssignment(w *walker, stmt, a *Node, s *pyScope) {
 	left, typ, right := field(a, "left"), field(a, "type"), field(a, "right")
-	var targets []*sitter.Node
+	var targets []*Node
 	switch {
 	case s.kind == pyFuncScope:
 		if s.class != nil && left != nil && left.Type() == "attribute" && w.text(field(left, "object")) == "self" {
 			pyInstanceAttribute(w, stmt, a, s.class)
 		}
 	case left != nil && left.Type() == "identifier":
-		targets = []*sitter.Node{left}
+		targets = []*Node{left}
 	case left != nil && (left.Type() == "pattern_list" || left.Type() == "tuple_pattern"):
 		targets = childrenOfType(left, "identifier")
 	}
@@ -503,7 +501,7 @@ func pyAssignment(w *walker, stmt, a *sitter.Node, s *pyScope) {
 }
 
 // pyAssignTarget adds the symbol a module- or class-level assignment defines for name.
-func pyAssignTarget(w *walker, stmt, a, name *sitter.Node, s *pyScope) {
+func pyAssignTarget(w *walker, stmt, a, name *Node, s *pyScope) {
 	text, typ := w.text(name), field(a, "type")
 	kind := Variable
 	switch {
@@ -540,7 +538,7 @@ func pyAssignTarget(w *walker, stmt, a, name *sitter.Node, s *pyScope) {
 
 // pyInstanceAttribute adds a field of class for an assignment to self.name in a method, the
 // first time the class assigns it.
-func pyInstanceAttribute(w *walker, stmt, a *sitter.Node, class *pyScope) {
+func pyInstanceAttribute(w *walker, stmt, a *Node, class *pyScope) {
 	name := w.text(field(field(a, "left"), "attribute"))
 	if name == "" || class.fields[name] {
 		return
@@ -558,7 +556,7 @@ func pyInstanceAttribute(w *walker, stmt, a *sitter.Node, class *pyScope) {
 }
 
 // pyAssignSignature is an assignment on one line, its value left out when it is long.
-func pyAssignSignature(w *walker, stmt, a *sitter.Node) string {
+func pyAssignSignature(w *walker, stmt, a *Node) string {
 	right := field(a, "right")
 	if right == nil {
 		return w.signatureRange(int(stmt.StartByte()), int(a.EndByte()))
@@ -571,7 +569,7 @@ func pyAssignSignature(w *walker, stmt, a *sitter.Node) string {
 }
 
 // pyTypeAlias extracts a type statement (type Vector = list[float]).
-func pyTypeAlias(w *walker, n *sitter.Node, s *pyScope) {
+func pyTypeAlias(w *walker, n *Node, s *pyScope) {
 	types := childrenOfType(n, "type")
 	if len(types) == 0 {
 		return

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("ruby", extractRuby) }
@@ -40,7 +38,7 @@ var (
 // (singleton methods, class << self, operators, initialize) with the visibility of their
 // private/protected/public section, attributes, constants, globals, class and instance
 // variables.
-func extractRuby(w *walker, root *sitter.Node) {
+func extractRuby(w *walker, root *Node) {
 	rbBody(w, root, newRbScope(nil))
 }
 
@@ -50,12 +48,12 @@ func newRbScope(owner *Symbol) *rbScope {
 
 // rbBody extracts the statements of a body in order, so visibility sections apply to the
 // definitions after them.
-func rbBody(w *walker, body *sitter.Node, s *rbScope) {
-	w.walk(body, func(w *walker, n *sitter.Node) { rbNode(w, n, s) })
+func rbBody(w *walker, body *Node, s *rbScope) {
+	w.walk(body, func(w *walker, n *Node) { rbNode(w, n, s) })
 }
 
 // rbNode extracts the definitions and uses of names under n.
-func rbNode(w *walker, n *sitter.Node, s *rbScope) {
+func rbNode(w *walker, n *Node, s *rbScope) {
 	switch n.Type() {
 	case "class", "module":
 		rbClass(w, n, s)
@@ -92,11 +90,11 @@ func rbNode(w *walker, n *sitter.Node, s *rbScope) {
 			w.ident(c, VariableRef)
 		}
 	}
-	w.walk(n, func(w *walker, c *sitter.Node) { rbNode(w, c, s) })
+	w.walk(n, func(w *walker, c *Node) { rbNode(w, c, s) })
 }
 
 // rbSection applies a bare visibility keyword (private, protected, public, module_function).
-func rbSection(w *walker, n *sitter.Node, s *rbScope) {
+func rbSection(w *walker, n *Node, s *rbScope) {
 	switch w.text(n) {
 	case "private":
 		s.vis = Private
@@ -110,7 +108,7 @@ func rbSection(w *walker, n *sitter.Node, s *rbScope) {
 }
 
 // rbClass extracts a class or module and its body.
-func rbClass(w *walker, n *sitter.Node, s *rbScope) {
+func rbClass(w *walker, n *Node, s *rbScope) {
 	kind := Class
 	if n.Type() == "module" {
 		kind = Module
@@ -150,7 +148,7 @@ func rbClass(w *walker, n *sitter.Node, s *rbScope) {
 }
 
 // rbMethod extracts a method (a function at file level).
-func rbMethod(w *walker, n *sitter.Node, s *rbScope) {
+func rbMethod(w *walker, n *Node, s *rbScope) {
 	nameNode := field(n, "name")
 	name := w.text(nameNode)
 	kind := Method
@@ -186,14 +184,14 @@ func rbMethod(w *walker, n *sitter.Node, s *rbScope) {
 	}
 	inner := &rbScope{owner: s.owner, vis: Public, method: true, members: s.members, classVars: s.classVars}
 	w.within(sym, func() {
-		w.walk(field(n, "parameters"), func(w *walker, c *sitter.Node) { rbNode(w, c, inner) })
-		w.walk(field(n, "body"), func(w *walker, c *sitter.Node) { rbNode(w, c, inner) })
+		w.walk(field(n, "parameters"), func(w *walker, c *Node) { rbNode(w, c, inner) })
+		w.walk(field(n, "body"), func(w *walker, c *Node) { rbNode(w, c, inner) })
 	})
 }
 
 // rbCall handles a call: requires, mixins, attribute declarations and visibility calls
 // (private :name, private def ...) at class level, and otherwise records the call.
-func rbCall(w *walker, n *sitter.Node, s *rbScope) {
+func rbCall(w *walker, n *Node, s *rbScope) {
 	method := w.text(field(n, "method"))
 	args := field(n, "arguments")
 	if field(n, "receiver") == nil {
@@ -228,7 +226,7 @@ func rbCall(w *walker, n *sitter.Node, s *rbScope) {
 		}
 	}
 	w.call(n)
-	w.walk(n, func(w *walker, c *sitter.Node) {
+	w.walk(n, func(w *walker, c *Node) {
 		if c != field(n, "method") {
 			rbNode(w, c, s)
 		}
@@ -236,7 +234,7 @@ func rbCall(w *walker, n *sitter.Node, s *rbScope) {
 }
 
 // rbAttributes adds a property per symbol of attr_reader :a, :b.
-func rbAttributes(w *walker, n *sitter.Node, method string, s *rbScope) {
+func rbAttributes(w *walker, n *Node, method string, s *rbScope) {
 	for _, a := range childrenOfType(field(n, "arguments"), "simple_symbol", "string") {
 		name := strings.Trim(strings.TrimPrefix(w.text(a), ":"), `"'`)
 		sym := w.addNamed(n, name, Property)
@@ -251,7 +249,7 @@ func rbAttributes(w *walker, n *sitter.Node, method string, s *rbScope) {
 
 // rbVisibilityCall applies private :a, :b (to methods defined before) and private def x
 // (to the method it wraps).
-func rbVisibilityCall(w *walker, n *sitter.Node, method string, s *rbScope) {
+func rbVisibilityCall(w *walker, n *Node, method string, s *rbScope) {
 	vis := Visibility(method)
 	for _, a := range namedChildren(field(n, "arguments")) {
 		switch a.Type() {
@@ -271,7 +269,7 @@ func rbVisibilityCall(w *walker, n *sitter.Node, method string, s *rbScope) {
 }
 
 // rbAlias adds a method named alias for alias/alias_method (new name, old name).
-func rbAlias(w *walker, n, newName, oldName *sitter.Node, s *rbScope) {
+func rbAlias(w *walker, n, newName, oldName *Node, s *rbScope) {
 	trim := func(t string) string { return strings.Trim(strings.TrimPrefix(t, ":"), `"'`) }
 	kind := Method
 	if s.owner == nil {
@@ -288,7 +286,7 @@ func rbAlias(w *walker, n, newName, oldName *sitter.Node, s *rbScope) {
 
 // rbAssignment extracts constants, globals, class variables, file-level variables and the
 // instance variables a method assigns (fields of its class).
-func rbAssignment(w *walker, n *sitter.Node, s *rbScope) {
+func rbAssignment(w *walker, n *Node, s *rbScope) {
 	left, right := field(n, "left"), field(n, "right")
 	if left != nil && n.Type() == "assignment" || left != nil && left.Type() == "instance_variable" {
 		rbAssignTarget(w, n, left, s)
@@ -302,7 +300,7 @@ func rbAssignment(w *walker, n *sitter.Node, s *rbScope) {
 }
 
 // rbAssignTarget adds the symbol an assignment to left defines, if any.
-func rbAssignTarget(w *walker, n, left *sitter.Node, s *rbScope) {
+func rbAssignTarget(w *walker, n, left *Node, s *rbScope) {
 	name := w.text(left)
 	var kind Kind
 	vis := Visibility("")

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("rust", extractRust) }
@@ -29,7 +27,7 @@ var rustTypeLeaves = []string{"type_identifier"}
 // extractRust walks a Rust file: uses, modules, constants and statics, structs, unions, enums
 // and their variants, traits, impl blocks (their methods attach to the impl'd type when it is
 // defined in the same file), functions, macros and extern blocks.
-func extractRust(w *walker, root *sitter.Node) {
+func extractRust(w *walker, root *Node) {
 	w.walk(root, rustNode)
 	rustAttachImpls(w)
 }
@@ -70,7 +68,7 @@ func rustInBody(w *walker) bool {
 }
 
 // rustNode extracts the node n: a definition, a use of a name, or a node to walk through.
-func rustNode(w *walker, n *sitter.Node) {
+func rustNode(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -154,7 +152,7 @@ func rustNode(w *walker, n *sitter.Node) {
 }
 
 // rustArgs records the plain identifiers passed as call arguments and walks the rest.
-func rustArgs(w *walker, args *sitter.Node) {
+func rustArgs(w *walker, args *Node) {
 	for _, c := range namedChildren(args) {
 		if c.Type() == "identifier" {
 			w.ident(c, VariableRef)
@@ -165,7 +163,7 @@ func rustArgs(w *walker, args *sitter.Node) {
 }
 
 // rustVarRefs records plain identifiers returned or assigned.
-func rustVarRefs(w *walker, n *sitter.Node) {
+func rustVarRefs(w *walker, n *Node) {
 	for _, f := range []string{"right", "value"} {
 		if c := field(n, f); c != nil && c.Type() == "identifier" {
 			w.ident(c, VariableRef)
@@ -180,7 +178,7 @@ func rustVarRefs(w *walker, n *sitter.Node) {
 
 // rustTokenTree records the identifiers a macro receives as plain arguments (format!("{}", x)
 // gives x) and the calls written inside it.
-func rustTokenTree(w *walker, tt *sitter.Node) {
+func rustTokenTree(w *walker, tt *Node) {
 	for _, c := range namedChildren(tt) {
 		switch c.Type() {
 		case "identifier":
@@ -201,7 +199,7 @@ func rustTokenTree(w *walker, tt *sitter.Node) {
 
 // rustVisibility reads a declaration's visibility modifier: pub is public, pub(crate),
 // pub(super) and pub(in path) are internal, pub(self) and none are private.
-func rustVisibility(w *walker, n *sitter.Node) Visibility {
+func rustVisibility(w *walker, n *Node) Visibility {
 	v := childOfType(n, "visibility_modifier")
 	if v == nil {
 		return Private
@@ -218,7 +216,7 @@ func rustVisibility(w *walker, n *sitter.Node) Visibility {
 }
 
 // rustDoc returns the outer doc comments (/// and /** */) right above n, skipping attributes.
-func rustDoc(w *walker, n *sitter.Node) string {
+func rustDoc(w *walker, n *Node) string {
 	var parts []string
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
@@ -254,7 +252,7 @@ func rustIsOuterDoc(typ, t string) bool {
 }
 
 // rustInnerDoc returns the inner doc comments (//! and /*! */) at the start of body.
-func rustInnerDoc(w *walker, body *sitter.Node) string {
+func rustInnerDoc(w *walker, body *Node) string {
 	var parts []string
 	for _, c := range namedChildren(body) {
 		t := w.text(c)
@@ -268,7 +266,7 @@ func rustInnerDoc(w *walker, body *sitter.Node) string {
 
 // rustAdd records a symbol for the item n with Rust's doc comments, its attributes kept in
 // the signature and its visibility.
-func rustAdd(w *walker, n, nameNode *sitter.Node, kind Kind) *Symbol {
+func rustAdd(w *walker, n, nameNode *Node, kind Kind) *Symbol {
 	sym := w.add(n, nameNode, kind)
 	if sym == nil {
 		return nil
@@ -285,7 +283,7 @@ func rustAdd(w *walker, n, nameNode *sitter.Node, kind Kind) *Symbol {
 
 // rustAttrStart returns the start byte of the attributes right above n (n's own start when it
 // has none).
-func rustAttrStart(n *sitter.Node) int {
+func rustAttrStart(n *Node) int {
 	start := int(n.StartByte())
 	for p := n.PrevSibling(); p != nil && p.Type() == "attribute_item"; p = p.PrevSibling() {
 		start = int(p.StartByte())
@@ -294,7 +292,7 @@ func rustAttrStart(n *sitter.Node) int {
 }
 
 // rustUse records the imports of a use tree under the path prefix.
-func rustUse(w *walker, stmt, n *sitter.Node, prefix string) {
+func rustUse(w *walker, stmt, n *Node, prefix string) {
 	if n == nil {
 		return
 	}
@@ -333,7 +331,7 @@ func rustUse(w *walker, stmt, n *sitter.Node, prefix string) {
 
 // rustImportVisibility gives an import its outer doc comment and marks a pub use as a
 // public re-export.
-func rustImportVisibility(w *walker, stmt *sitter.Node, sym *Symbol) {
+func rustImportVisibility(w *walker, stmt *Node, sym *Symbol) {
 	if sym != nil {
 		sym.DocComment = rustDoc(w, stmt)
 	}
@@ -343,7 +341,7 @@ func rustImportVisibility(w *walker, stmt *sitter.Node, sym *Symbol) {
 	}
 }
 
-func rustMod(w *walker, n *sitter.Node) {
+func rustMod(w *walker, n *Node) {
 	sym := rustAdd(w, n, field(n, "name"), Module)
 	body := field(n, "body")
 	if sym != nil && sym.DocComment == "" {
@@ -354,7 +352,7 @@ func rustMod(w *walker, n *sitter.Node) {
 
 // rustValue records a const or static item (a local one inside a function only has its value
 // walked).
-func rustValue(w *walker, n *sitter.Node) {
+func rustValue(w *walker, n *Node) {
 	if rustInBody(w) {
 		rustNode(w, field(n, "value"))
 		return
@@ -384,7 +382,7 @@ func rustInheritVisibility(w *walker, sym *Symbol) {
 }
 
 // rustADT records a struct, union or enum with its fields or variants.
-func rustADT(w *walker, n *sitter.Node) {
+func rustADT(w *walker, n *Node) {
 	kind := Struct
 	switch n.Type() {
 	case "union_item":
@@ -410,7 +408,7 @@ func rustADT(w *walker, n *sitter.Node) {
 }
 
 // rustFields records the named fields of a field list; tuple fields only give type usages.
-func rustFields(w *walker, body *sitter.Node) {
+func rustFields(w *walker, body *Node) {
 	if body != nil && body.Type() == "ordered_field_declaration_list" {
 		w.typeRefs(body, rustTypeLeaves...)
 		return
@@ -424,7 +422,7 @@ func rustFields(w *walker, body *sitter.Node) {
 }
 
 // rustVariants records the variants of an enum (with the enum's visibility) and their fields.
-func rustVariants(w *walker, enum *Symbol, body *sitter.Node) {
+func rustVariants(w *walker, enum *Symbol, body *Node) {
 	for _, v := range childrenOfType(body, "enum_variant") {
 		sym := rustAdd(w, v, field(v, "name"), EnumMember)
 		if sym == nil {
@@ -437,7 +435,7 @@ func rustVariants(w *walker, enum *Symbol, body *sitter.Node) {
 
 // rustTypeAlias records a type alias or an associated type (impl is the impl'd type inside an
 // impl block).
-func rustTypeAlias(w *walker, n *sitter.Node, impl, trait string) {
+func rustTypeAlias(w *walker, n *Node, impl, trait string) {
 	sym := rustAdd(w, n, field(n, "name"), Type)
 	rustInheritVisibility(w, sym)
 	rustImplMember(sym, impl, trait)
@@ -446,7 +444,7 @@ func rustTypeAlias(w *walker, n *sitter.Node, impl, trait string) {
 	w.typeRefs(typ, rustTypeLeaves...)
 }
 
-func rustTrait(w *walker, n *sitter.Node) {
+func rustTrait(w *walker, n *Node) {
 	sym := rustAdd(w, n, field(n, "name"), Trait)
 	if sym == nil {
 		return
@@ -479,7 +477,7 @@ func rustTrait(w *walker, n *sitter.Node) {
 
 // rustImpl records the items of an impl block, marked with the impl'd type (and trait) for
 // rustAttachImpls.
-func rustImpl(w *walker, n *sitter.Node) {
+func rustImpl(w *walker, n *Node) {
 	typ := rustTypeName(w, field(n, "type"))
 	trait := ""
 	if t := field(n, "trait"); t != nil {
@@ -506,7 +504,7 @@ func rustImpl(w *walker, n *sitter.Node) {
 }
 
 // rustAddValue records an associated constant of an impl block.
-func rustAddValue(w *walker, n *sitter.Node) *Symbol {
+func rustAddValue(w *walker, n *Node) *Symbol {
 	sym := rustAdd(w, n, field(n, "name"), Constant)
 	typ := field(n, "type")
 	w.typeInfo(sym, "declared", typ)
@@ -518,7 +516,7 @@ func rustAddValue(w *walker, n *sitter.Node) *Symbol {
 }
 
 // rustTypeName returns the base name of a type (Foo of Foo<T>, a::Foo, &Foo).
-func rustTypeName(w *walker, n *sitter.Node) string {
+func rustTypeName(w *walker, n *Node) string {
 	for n != nil {
 		switch n.Type() {
 		case "generic_type", "reference_type", "pointer_type":
@@ -546,7 +544,7 @@ func rustBaseName(s string) string {
 
 // rustFunc records a function or method (impl and trait name the impl block it sits in) and
 // walks its body.
-func rustFunc(w *walker, n *sitter.Node, kind Kind, impl, trait string) {
+func rustFunc(w *walker, n *Node, kind Kind, impl, trait string) {
 	if kind == Function && w.container() != nil && w.container().Kind == Trait {
 		kind = Method
 	}
@@ -590,7 +588,7 @@ func rustImplMember(sym *Symbol, impl, trait string) {
 
 // rustMacro records a macro_rules! definition as a function with metadata macro; it is public
 // when exported with #[macro_export].
-func rustMacro(w *walker, n *sitter.Node) {
+func rustMacro(w *walker, n *Node) {
 	sym := rustAdd(w, n, field(n, "name"), Function)
 	if sym == nil {
 		return

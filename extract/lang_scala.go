@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("scala", extractScala) }
@@ -21,12 +19,12 @@ var scalaTypeKinds = map[string]Kind{
 // extractScala walks a Scala file: packages (clauses and blocks), imports, classes, case
 // classes, objects, traits, enums and their cases, type aliases, and the vals, vars and
 // defs of templates, with Scala 3 extension methods.
-func extractScala(w *walker, root *sitter.Node) {
+func extractScala(w *walker, root *Node) {
 	w.walk(root, scalaNode)
 }
 
 // scalaNode is the visitor of every Scala node.
-func scalaNode(w *walker, n *sitter.Node) {
+func scalaNode(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -105,7 +103,7 @@ func scalaNode(w *walker, n *sitter.Node) {
 }
 
 // scalaTypeName returns the name leaf of a type: Map in mutable.Map[K, V].
-func scalaTypeName(t *sitter.Node) *sitter.Node {
+func scalaTypeName(t *Node) *Node {
 	for t != nil {
 		switch t.Type() {
 		case "type_identifier", "identifier":
@@ -130,10 +128,10 @@ func scalaTypeName(t *sitter.Node) *sitter.Node {
 
 // scalaImport records an import: one symbol per selector of import a.b.{C, D => E}, with the
 // wildcard spelled as in the source (_ or *).
-func scalaImport(w *walker, n *sitter.Node) {
+func scalaImport(w *walker, n *Node) {
 	var base []string
-	var selectors *sitter.Node
-	var last *sitter.Node
+	var selectors *Node
+	var last *Node
 	for _, c := range namedChildren(n) {
 		switch c.Type() {
 		case "identifier", "operator_identifier":
@@ -153,7 +151,7 @@ func scalaImport(w *walker, n *sitter.Node) {
 		return
 	}
 	for _, s := range namedChildren(selectors) {
-		name, alias := s, (*sitter.Node)(nil)
+		name, alias := s, (*Node)(nil)
 		if s.Type() == "arrow_renamed_identifier" || s.Type() == "as_renamed_identifier" {
 			name, alias = field(s, "name"), field(s, "alias")
 		}
@@ -167,7 +165,7 @@ func scalaImport(w *walker, n *sitter.Node) {
 
 // scalaModifiers returns the modifier words of n (private, override, final, implicit, ...)
 // and the qualifier of an access modifier (pkg in private[pkg]).
-func scalaModifiers(w *walker, n *sitter.Node) (mods map[string]bool, qualifier string) {
+func scalaModifiers(w *walker, n *Node) (mods map[string]bool, qualifier string) {
 	mods = map[string]bool{}
 	m := childOfType(n, "modifiers")
 	for i := 0; m != nil && i < int(m.ChildCount()); i++ {
@@ -215,7 +213,7 @@ func scalaLocalScope(k Kind) bool { return k == Variable || k == Constant }
 
 // scalaSetup fills what every Scala definition shares: Scaladoc, visibility and the
 // modifiers worth keeping.
-func scalaSetup(w *walker, sym *Symbol, n *sitter.Node) map[string]bool {
+func scalaSetup(w *walker, sym *Symbol, n *Node) map[string]bool {
 	mods, qualifier := scalaModifiers(w, n)
 	sym.DocComment = javaDoc(w, n)
 	sym.Visibility = scalaVisibility(w, mods, qualifier)
@@ -229,7 +227,7 @@ func scalaSetup(w *walker, sym *Symbol, n *sitter.Node) map[string]bool {
 
 // scalaTemplate records a class, case class, object, trait or enum with its supertypes,
 // constructor parameters and members.
-func scalaTemplate(w *walker, n *sitter.Node) {
+func scalaTemplate(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), scalaTypeKinds[n.Type()])
 	if sym == nil {
 		return
@@ -259,7 +257,7 @@ func scalaTemplate(w *walker, n *sitter.Node) {
 
 // scalaSupertypes records the extends clause: the first type is extended, the mixed-in
 // traits (with) implemented; a trait extends all of them.
-func scalaSupertypes(w *walker, sym *Symbol, ext *sitter.Node) {
+func scalaSupertypes(w *walker, sym *Symbol, ext *Node) {
 	if ext == nil {
 		return
 	}
@@ -285,7 +283,7 @@ func scalaSupertypes(w *walker, sym *Symbol, ext *sitter.Node) {
 
 // scalaClassParameters records the val/var parameters of a class (every parameter of a case
 // class) as its properties; the types of the others are recorded as used.
-func scalaClassParameters(w *walker, params *sitter.Node, isCase bool) {
+func scalaClassParameters(w *walker, params *Node, isCase bool) {
 	for _, p := range childrenOfType(params, "class_parameter") {
 		typ := field(p, "type")
 		if !isCase && !w.hasChild(p, "val") && !w.hasChild(p, "var") {
@@ -306,7 +304,7 @@ func scalaClassParameters(w *walker, params *sitter.Node, isCase bool) {
 
 // scalaFunction records a def: a method in a template, a function at top level or in a
 // block, an operator when its name is symbolic, a constructor for def this(...).
-func scalaFunction(w *walker, n *sitter.Node) {
+func scalaFunction(w *walker, n *Node) {
 	name := field(n, "name")
 	kind := Function
 	if c := w.container(); c != nil && !scalaInFunction(w) && c.Kind != Namespace {
@@ -345,7 +343,7 @@ func scalaFunction(w *walker, n *sitter.Node) {
 // scalaValue records a val or var outside defs: a constant when final or named in
 // UpperCamel inside an object, a property in a template, a variable at top level. A local
 // only has its uses recorded.
-func scalaValue(w *walker, n *sitter.Node) {
+func scalaValue(w *walker, n *Node) {
 	typ, value := field(n, "type"), field(n, "value")
 	names := scalaPatternNames(n)
 	if scalaInFunction(w) || len(names) == 0 {
@@ -372,7 +370,7 @@ func scalaValue(w *walker, n *sitter.Node) {
 
 // scalaPatternNames returns the names a val or var defines: x in val x, a and b in
 // val (a, b) or val a, b.
-func scalaPatternNames(n *sitter.Node) []*sitter.Node {
+func scalaPatternNames(n *Node) []*Node {
 	p := field(n, "pattern")
 	if p == nil {
 		p = field(n, "name")
@@ -381,7 +379,7 @@ func scalaPatternNames(n *sitter.Node) []*sitter.Node {
 		return nil
 	}
 	if p.Type() == "identifier" {
-		var out []*sitter.Node
+		var out []*Node
 		for _, c := range namedChildren(n) { // val a, b: Int
 			if c.Type() == "identifier" && (field(n, "type") == nil || c.StartByte() < field(n, "type").StartByte()) {
 				out = append(out, c)
@@ -389,9 +387,9 @@ func scalaPatternNames(n *sitter.Node) []*sitter.Node {
 		}
 		return out
 	}
-	var out []*sitter.Node
-	var collect func(*sitter.Node)
-	collect = func(x *sitter.Node) {
+	var out []*Node
+	var collect func(*Node)
+	collect = func(x *Node) {
 		if x.Type() == "identifier" {
 			out = append(out, x)
 			return
@@ -405,7 +403,7 @@ func scalaPatternNames(n *sitter.Node) []*sitter.Node {
 }
 
 // scalaValueKind chooses the kind of a val or var symbol.
-func scalaValueKind(w *walker, n *sitter.Node, name string) Kind {
+func scalaValueKind(w *walker, n *Node, name string) Kind {
 	isVal := strings.HasPrefix(n.Type(), "val_")
 	mods, _ := scalaModifiers(w, n)
 	c := w.container()
@@ -423,7 +421,7 @@ func scalaValueKind(w *walker, n *sitter.Node, name string) Kind {
 
 // jvmValueSignature returns the signature of a property or value definition: all of it when
 // its value fits on one line, else the part before the value. Kotlin shares it.
-func jvmValueSignature(w *walker, n, value *sitter.Node) string {
+func jvmValueSignature(w *walker, n, value *Node) string {
 	if value == nil || value.StartPoint().Row == value.EndPoint().Row {
 		return w.signature(n, nil)
 	}
@@ -431,7 +429,7 @@ func jvmValueSignature(w *walker, n, value *sitter.Node) string {
 }
 
 // scalaTypeAlias records a type definition with its target (an abstract type has none).
-func scalaTypeAlias(w *walker, n *sitter.Node) {
+func scalaTypeAlias(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), Type)
 	if sym == nil {
 		return
@@ -443,7 +441,7 @@ func scalaTypeAlias(w *walker, n *sitter.Node) {
 }
 
 // scalaEnumCase records a case of a Scala 3 enum.
-func scalaEnumCase(w *walker, n *sitter.Node) {
+func scalaEnumCase(w *walker, n *Node) {
 	sym := w.add(n, field(n, "name"), EnumMember)
 	if sym == nil {
 		return
@@ -461,7 +459,7 @@ func scalaEnumCase(w *walker, n *sitter.Node) {
 
 // scalaExtension records the methods of a Scala 3 extension with the extended type as their
 // receiver.
-func scalaExtension(w *walker, n *sitter.Node) {
+func scalaExtension(w *walker, n *Node) {
 	receiver := ""
 	params := childOfType(n, "parameters")
 	if p := childOfType(params, "parameter"); p != nil {

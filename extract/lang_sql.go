@@ -3,8 +3,6 @@ package extract
 import (
 	"regexp"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("sql", extractSQL) }
@@ -32,12 +30,12 @@ func init() { register("sql", extractSQL) }
 // or PROCEDURE the grammar cannot parse (it has no procedures) is recovered from the text
 // of the error. Tables named by FROM, JOIN, REFERENCES and ON are type usages, functions
 // invoked are calls.
-func extractSQL(w *walker, root *sitter.Node) {
+func extractSQL(w *walker, root *Node) {
 	w.walk(root, sqlNode)
 }
 
 // sqlNode extracts the statement or error node n found at file level.
-func sqlNode(w *walker, n *sitter.Node) {
+func sqlNode(w *walker, n *Node) {
 	switch n.Type() {
 	case "statement":
 		for _, c := range namedChildren(n) {
@@ -55,7 +53,7 @@ func sqlNode(w *walker, n *sitter.Node) {
 
 // sqlCreate extracts the CREATE statement n, found in the statement node stmt (whose
 // previous siblings are the comments above it).
-func sqlCreate(w *walker, stmt, n *sitter.Node) {
+func sqlCreate(w *walker, stmt, n *Node) {
 	var sym *Symbol
 	switch n.Type() {
 	case "create_table":
@@ -88,7 +86,7 @@ func sqlCreate(w *walker, stmt, n *sitter.Node) {
 	default:
 		return
 	}
-	var defining *sitter.Node // the reference that names what n defines: not a use
+	var defining *Node // the reference that names what n defines: not a use
 	if sym != nil && n.Type() != "create_index" {
 		defining = childOfType(n, "object_reference")
 	}
@@ -97,7 +95,7 @@ func sqlCreate(w *walker, stmt, n *sitter.Node) {
 
 // sqlDefine adds the object n names by its first object_reference, with the signature up to
 // end (all of n when nil).
-func sqlDefine(w *walker, stmt, n *sitter.Node, kind Kind, end *sitter.Node) *Symbol {
+func sqlDefine(w *walker, stmt, n *Node, kind Kind, end *Node) *Symbol {
 	ref := childOfType(n, "object_reference")
 	if ref == nil {
 		return nil
@@ -112,7 +110,7 @@ func sqlDefine(w *walker, stmt, n *sitter.Node, kind Kind, end *sitter.Node) *Sy
 
 // sqlFinish sets the signature of sym, defined by n, to its source up to end, and its doc
 // comment to the comments above stmt.
-func sqlFinish(w *walker, sym *Symbol, stmt, n, end *sitter.Node) {
+func sqlFinish(w *walker, sym *Symbol, stmt, n, end *Node) {
 	if sym == nil {
 		return
 	}
@@ -123,7 +121,7 @@ func sqlFinish(w *walker, sym *Symbol, stmt, n, end *sitter.Node) {
 }
 
 // sqlFirst returns the first child of n, named or not, whose type is one of types.
-func sqlFirst(n *sitter.Node, types ...string) *sitter.Node {
+func sqlFirst(n *Node, types ...string) *Node {
 	for i := 0; i < int(n.ChildCount()); i++ {
 		c := n.Child(i)
 		for _, t := range types {
@@ -136,7 +134,7 @@ func sqlFirst(n *sitter.Node, types ...string) *sitter.Node {
 }
 
 // sqlColumn adds a column of a table.
-func sqlColumn(w *walker, col *sitter.Node) {
+func sqlColumn(w *walker, col *Node) {
 	name := field(col, "name")
 	sym := w.addNamed(col, sqlUnquote(w.text(name)), Field)
 	if sym == nil {
@@ -147,7 +145,7 @@ func sqlColumn(w *walker, col *sitter.Node) {
 }
 
 // sqlType adds CREATE TYPE: an enum with its labels, or a type.
-func sqlType(w *walker, stmt, n *sitter.Node) *Symbol {
+func sqlType(w *walker, stmt, n *Node) *Symbol {
 	elems := childOfType(n, "enum_elements")
 	if elems == nil {
 		return sqlDefine(w, stmt, n, Type, sqlFirst(n, "keyword_as"))
@@ -164,7 +162,7 @@ func sqlType(w *walker, stmt, n *sitter.Node) *Symbol {
 }
 
 // sqlIndex adds CREATE INDEX name ON table (...); an index without a name is skipped.
-func sqlIndex(w *walker, stmt, n *sitter.Node) *Symbol {
+func sqlIndex(w *walker, stmt, n *Node) *Symbol {
 	name := field(n, "column") // the grammar's field for the index name
 	if name == nil {
 		return nil
@@ -181,9 +179,9 @@ func sqlIndex(w *walker, stmt, n *sitter.Node) *Symbol {
 // sqlRefs records, inside the definition n, the tables it names (type usages) and the
 // functions it invokes or a trigger executes (calls). The reference defining, the name n
 // defines, is not a use.
-func sqlRefs(w *walker, n, defining *sitter.Node) {
-	var visit func(c *sitter.Node)
-	visit = func(c *sitter.Node) {
+func sqlRefs(w *walker, n, defining *Node) {
+	var visit func(c *Node)
+	visit = func(c *Node) {
 		switch c.Type() {
 		case "invocation":
 			if ref := childOfType(c, "object_reference"); ref != nil {
@@ -212,7 +210,7 @@ func sqlRefs(w *walker, n, defining *sitter.Node) {
 // sqlNamesTable reports whether the object_reference ref names a table: one in FROM or
 // JOIN (a relation), after REFERENCES, or after ON in CREATE INDEX and CREATE TRIGGER. A
 // reference to a column's table (t.col) or a function is not one.
-func sqlNamesTable(ref *sitter.Node) bool {
+func sqlNamesTable(ref *Node) bool {
 	p := ref.Parent()
 	if p == nil {
 		return false
@@ -240,7 +238,7 @@ var sqlRoutineRE = regexp.MustCompile("(?is)^\\s*create\\s+(?:or\\s+replace\\s+)
 
 // sqlRecover adds the function or procedure whose CREATE begins the error node n, from its
 // text: the grammar has no CREATE PROCEDURE, and fails on some dialects' functions.
-func sqlRecover(w *walker, n *sitter.Node) {
+func sqlRecover(w *walker, n *Node) {
 	text := w.text(n)
 	m := sqlRoutineRE.FindStringSubmatchIndex(text)
 	if m == nil {

@@ -2,8 +2,6 @@ package extract
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("swift", extractSwift) }
@@ -18,7 +16,7 @@ var swiftTypeLeaves = []string{"type_identifier"}
 // structs, enums and their cases, actors, protocols, extensions (their members attach to the
 // extended type when the file defines it), functions, initializers, subscripts, operators and
 // type aliases.
-func extractSwift(w *walker, root *sitter.Node) {
+func extractSwift(w *walker, root *Node) {
 	w.walk(root, swiftNode)
 	swiftAttachExtensions(w)
 }
@@ -64,7 +62,7 @@ func swiftInBody(w *walker) bool {
 }
 
 // swiftNode extracts n: a definition, a use of a name, or a node to walk through.
-func swiftNode(w *walker, n *sitter.Node) {
+func swiftNode(w *walker, n *Node) {
 	if n == nil {
 		return
 	}
@@ -129,7 +127,7 @@ func swiftNode(w *walker, n *sitter.Node) {
 // swiftVisibility reads a declaration's access modifier; without one, a member of a
 // protocol or enum takes its owner's and anything else is internal. public and open are
 // public.
-func swiftVisibility(w *walker, n *sitter.Node) Visibility {
+func swiftVisibility(w *walker, n *Node) Visibility {
 	for _, m := range childrenOfType(childOfType(n, "modifiers"), "visibility_modifier") {
 		t := w.text(m)
 		if strings.Contains(t, "(") { // private(set) restricts only the setter
@@ -153,7 +151,7 @@ func swiftVisibility(w *walker, n *sitter.Node) Visibility {
 }
 
 // swiftDoc returns the doc comments (/// and /** */) right above n.
-func swiftDoc(w *walker, n *sitter.Node) string {
+func swiftDoc(w *walker, n *Node) string {
 	var parts []string
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil && int(p.EndPoint().Row) >= line-1; p = p.PrevSibling() {
@@ -171,12 +169,12 @@ func swiftDoc(w *walker, n *sitter.Node) string {
 }
 
 // swiftAdd records a symbol with Swift's doc comments and visibility.
-func swiftAdd(w *walker, n, nameNode *sitter.Node, kind Kind) *Symbol {
+func swiftAdd(w *walker, n, nameNode *Node, kind Kind) *Symbol {
 	return swiftAddNamed(w, n, w.text(nameNode), kind)
 }
 
 // swiftAddNamed is swiftAdd with the name given as text.
-func swiftAddNamed(w *walker, n *sitter.Node, name string, kind Kind) *Symbol {
+func swiftAddNamed(w *walker, n *Node, name string, kind Kind) *Symbol {
 	sym := w.addNamed(n, name, kind)
 	if sym == nil {
 		return nil
@@ -191,7 +189,7 @@ func swiftAddNamed(w *walker, n *sitter.Node, name string, kind Kind) *Symbol {
 
 // swiftKeyword returns which keyword (class, struct, enum, actor, extension) introduces a
 // class_declaration.
-func swiftKeyword(w *walker, n *sitter.Node) string {
+func swiftKeyword(w *walker, n *Node) string {
 	for _, k := range []string{"class", "struct", "enum", "actor", "extension"} {
 		if w.hasChild(n, k) {
 			return k
@@ -202,7 +200,7 @@ func swiftKeyword(w *walker, n *sitter.Node) string {
 
 // swiftType records a class, struct, enum or actor with its members, or walks the members of
 // an extension.
-func swiftType(w *walker, n *sitter.Node) {
+func swiftType(w *walker, n *Node) {
 	keyword := swiftKeyword(w, n)
 	name := field(n, "name")
 	if keyword == "extension" {
@@ -234,7 +232,7 @@ func swiftType(w *walker, n *sitter.Node) {
 
 // swiftExtension walks the members of an extension of the type named typ; they are attached
 // to it later when the file defines it.
-func swiftExtension(w *walker, n *sitter.Node, typ string) {
+func swiftExtension(w *walker, n *Node, typ string) {
 	holder := &Symbol{ID: "ext:" + typ, Name: typ, Metadata: map[string]string{swiftMetaExtension: typ}}
 	w.typeRefs(field(n, "name"), swiftTypeLeaves...)
 	for _, in := range childrenOfType(n, "inheritance_specifier") {
@@ -251,7 +249,7 @@ func swiftExtension(w *walker, n *sitter.Node, typ string) {
 
 // swiftMember extracts one member of an extension, giving it the parent the extension sits
 // in (the holder symbol of the extension is not recorded).
-func swiftMember(w *walker, m *sitter.Node, parent *Symbol) {
+func swiftMember(w *walker, m *Node, parent *Symbol) {
 	before := len(w.syms)
 	swiftNode(w, m)
 	for _, s := range w.syms[before:] {
@@ -273,7 +271,7 @@ func swiftMember(w *walker, m *sitter.Node, parent *Symbol) {
 }
 
 // swiftMembers walks a class, struct or enum body; enum cases become enum members.
-func swiftMembers(w *walker, owner *Symbol, body *sitter.Node) {
+func swiftMembers(w *walker, owner *Symbol, body *Node) {
 	for _, m := range namedChildren(body) {
 		if m.Type() != "enum_entry" {
 			swiftNode(w, m)
@@ -292,7 +290,7 @@ func swiftMembers(w *walker, owner *Symbol, body *sitter.Node) {
 }
 
 // swiftProtocol records a protocol and its requirements.
-func swiftProtocol(w *walker, n *sitter.Node) {
+func swiftProtocol(w *walker, n *Node) {
 	sym := swiftAdd(w, n, field(n, "name"), Interface)
 	if sym == nil {
 		return
@@ -306,7 +304,7 @@ func swiftProtocol(w *walker, n *sitter.Node) {
 
 // swiftProperty records a property (a constant or variable at file level, a property in a
 // type; a static let is a constant). Locals inside functions only have their values walked.
-func swiftProperty(w *walker, n *sitter.Node) {
+func swiftProperty(w *walker, n *Node) {
 	if swiftInBody(w) {
 		w.walk(n, swiftNode)
 		return
@@ -356,7 +354,7 @@ func swiftProperty(w *walker, n *sitter.Node) {
 }
 
 // swiftBoundName returns the name a property pattern binds.
-func swiftBoundName(p *sitter.Node) *sitter.Node {
+func swiftBoundName(p *Node) *Node {
 	if b := field(p, "bound_identifier"); b != nil {
 		return b
 	}
@@ -367,7 +365,7 @@ func swiftBoundName(p *sitter.Node) *sitter.Node {
 }
 
 // swiftIsStatic reports whether a declaration is static or class-level.
-func swiftIsStatic(w *walker, n *sitter.Node) bool {
+func swiftIsStatic(w *walker, n *Node) bool {
 	for _, m := range namedChildren(childOfType(n, "modifiers")) {
 		if t := w.text(m); t == "static" || t == "class" {
 			return true
@@ -378,7 +376,7 @@ func swiftIsStatic(w *walker, n *sitter.Node) bool {
 
 // swiftFunc records a function, method, operator, initializer, deinitializer or subscript
 // and walks its body.
-func swiftFunc(w *walker, n *sitter.Node) {
+func swiftFunc(w *walker, n *Node) {
 	kind := Function
 	if c := w.container(); c != nil && !swiftInBody(w) {
 		kind = Method
@@ -419,7 +417,7 @@ func swiftFunc(w *walker, n *sitter.Node) {
 
 // swiftOperatorName returns the operator a func declares (== of static func ==), or "": the
 // token after the func keyword when it is not a name.
-func swiftOperatorName(w *walker, n *sitter.Node) string {
+func swiftOperatorName(w *walker, n *Node) string {
 	if n.Type() != "function_declaration" {
 		return ""
 	}
@@ -435,7 +433,7 @@ func swiftOperatorName(w *walker, n *sitter.Node) string {
 }
 
 // swiftReturnType returns the type after -> in a function declaration, or nil.
-func swiftReturnType(n *sitter.Node) *sitter.Node {
+func swiftReturnType(n *Node) *Node {
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if c := n.Child(i); c.Type() == "->" {
 			for s := c.NextSibling(); s != nil; s = s.NextSibling() {
@@ -449,7 +447,7 @@ func swiftReturnType(n *sitter.Node) *sitter.Node {
 }
 
 // swiftTypeAlias records a typealias (or a protocol's associatedtype) with its target.
-func swiftTypeAlias(w *walker, n *sitter.Node) {
+func swiftTypeAlias(w *walker, n *Node) {
 	name := field(n, "name")
 	sym := swiftAdd(w, n, name, Type)
 	if sym == nil {

@@ -3,8 +3,6 @@ package extract
 import (
 	"slices"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("toml", extractTOML) }
@@ -23,7 +21,7 @@ type tomlFile struct {
 // longest prefix of it defined above; its key/value pairs are its fields. The pairs before
 // the first table are variables. A dotted key (a.b = 1) is one symbol named a.b, and the
 // keys of inline tables ({ version = "1" }) are part of their key's value, not symbols.
-func extractTOML(w *walker, root *sitter.Node) {
+func extractTOML(w *walker, root *Node) {
 	tf := &tomlFile{tables: map[string]*Symbol{}}
 	for _, c := range namedChildren(root) {
 		switch c.Type() {
@@ -36,7 +34,7 @@ func extractTOML(w *walker, root *sitter.Node) {
 }
 
 // tomlTable adds a table or an array table element and the pairs in it.
-func tomlTable(w *walker, n *sitter.Node, tf *tomlFile) {
+func tomlTable(w *walker, n *Node, tf *tomlFile) {
 	key := childOfType(n, "bare_key", "quoted_key", "dotted_key")
 	name := tomlKeyName(w, key)
 	var sym *Symbol
@@ -68,7 +66,7 @@ func (tf *tomlFile) parent(name string) *Symbol {
 }
 
 // tomlHeaderEnd returns the offset just past the closing ] or ]] of a table's header.
-func tomlHeaderEnd(n *sitter.Node) int {
+func tomlHeaderEnd(n *Node) int {
 	for i := 0; i < int(n.ChildCount()); i++ {
 		if c := n.Child(i); c.Type() == "]" || c.Type() == "]]" {
 			return int(c.EndByte())
@@ -79,7 +77,7 @@ func tomlHeaderEnd(n *sitter.Node) int {
 
 // tomlTrimEnd ends the table sym, of node n, with its last pair (or its header): the
 // comments the grammar puts at the end of a table are above the next one.
-func tomlTrimEnd(w *walker, sym *Symbol, n *sitter.Node) {
+func tomlTrimEnd(w *walker, sym *Symbol, n *Node) {
 	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
 		if c := n.Child(i); c.Type() != "comment" {
 			trimSpanEnd(w, sym, int(c.EndByte()), int(c.EndPoint().Row))
@@ -90,7 +88,7 @@ func tomlTrimEnd(w *walker, sym *Symbol, n *sitter.Node) {
 
 // tomlPair adds a key/value pair as a symbol of kind, its signature the pair when the value
 // is short, else the key.
-func tomlPair(w *walker, n *sitter.Node, kind Kind) {
+func tomlPair(w *walker, n *Node, kind Kind) {
 	key := childOfType(n, "bare_key", "quoted_key", "dotted_key")
 	sym := w.addNamed(n, tomlKeyName(w, key), kind)
 	if sym == nil {
@@ -104,7 +102,7 @@ func tomlPair(w *walker, n *sitter.Node, kind Kind) {
 // tomlKeyName returns a key's name: its parts joined by dots, a quoted part without its
 // quotes unless it holds a dot ("quoted key", target.cfg(unix).dependencies,
 // site."example.com").
-func tomlKeyName(w *walker, key *sitter.Node) string {
+func tomlKeyName(w *walker, key *Node) string {
 	if key == nil {
 		return ""
 	}
@@ -130,7 +128,7 @@ func tomlKeyPart(s string) string {
 // tomlDocComment returns the comment block right above the table n. The grammar puts the
 // comments between two tables at the end of the first one, so they are looked for there
 // too; a comment at the end of a pair's line belongs to the pair.
-func tomlDocComment(w *walker, n *sitter.Node) string {
+func tomlDocComment(w *walker, n *Node) string {
 	if doc := w.docComment(n); doc != "" {
 		return doc
 	}

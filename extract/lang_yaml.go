@@ -3,8 +3,6 @@ package extract
 import (
 	"bytes"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() { register("yaml", extractYAML) }
@@ -47,9 +45,9 @@ const (
 )
 
 // extractYAML walks every document of a YAML stream.
-func extractYAML(w *walker, root *sitter.Node) {
+func extractYAML(w *walker, root *Node) {
 	for _, doc := range childrenOfType(root, "document") {
-		var m *sitter.Node
+		var m *Node
 		for _, c := range namedChildren(doc) {
 			if m = yamlMapping(c); m != nil {
 				break
@@ -65,7 +63,7 @@ func extractYAML(w *walker, root *sitter.Node) {
 
 // yamlKeys adds the keys of the mapping m at depth (1 for the top level) and, down to
 // yamlMaxDepth, the keys of the mappings they hold.
-func yamlKeys(w *walker, m *sitter.Node, depth int, role yamlRole, workflow bool) {
+func yamlKeys(w *walker, m *Node, depth int, role yamlRole, workflow bool) {
 	for _, pair := range yamlPairs(m) {
 		name := yamlKeyName(w, pair)
 		if name == "" || name == yamlMergeKey {
@@ -102,7 +100,7 @@ func yamlKeys(w *walker, m *sitter.Node, depth int, role yamlRole, workflow bool
 }
 
 // yamlSteps adds a method for each step of a job's steps sequence named by name or id.
-func yamlSteps(w *walker, value *sitter.Node) {
+func yamlSteps(w *walker, value *Node) {
 	for _, item := range yamlItems(value) {
 		m := yamlMapping(item)
 		id := yamlScalar(w, yamlLookup(w, m, "id"))
@@ -123,7 +121,7 @@ func yamlSteps(w *walker, value *sitter.Node) {
 
 // yamlKubernetes adds the object a Kubernetes document m defines and reports whether m is
 // one.
-func yamlKubernetes(w *walker, m *sitter.Node) bool {
+func yamlKubernetes(w *walker, m *Node) bool {
 	kind := yamlScalar(w, yamlLookup(w, m, "kind"))
 	metadata := yamlMapping(yamlLookup(w, m, "metadata"))
 	name := yamlScalar(w, yamlLookup(w, metadata, "name"))
@@ -143,7 +141,7 @@ func yamlKubernetes(w *walker, m *sitter.Node) bool {
 }
 
 // yamlAdd adds the symbol of the key name of pair.
-func yamlAdd(w *walker, pair *sitter.Node, name string, kind Kind) *Symbol {
+func yamlAdd(w *walker, pair *Node, name string, kind Kind) *Symbol {
 	sym := w.addNamed(pair, name, kind)
 	if sym != nil {
 		sym.Signature = yamlSignature(w, pair)
@@ -154,7 +152,7 @@ func yamlAdd(w *walker, pair *sitter.Node, name string, kind Kind) *Symbol {
 
 // yamlSignature returns "key: value" for a short scalar value, and the key (with its
 // anchor, if any) for a collection, a block scalar or a long value.
-func yamlSignature(w *walker, pair *sitter.Node) string {
+func yamlSignature(w *walker, pair *Node) string {
 	key, value := field(pair, "key"), field(pair, "value")
 	if key == nil || value == nil {
 		return w.signatureRange(int(pair.StartByte()), int(pair.EndByte()))
@@ -172,7 +170,7 @@ func yamlSignature(w *walker, pair *sitter.Node) string {
 // yamlDoc returns the comment lines right above the line n starts on, cleaned. The grammar
 // puts a comment above a key inside the pair of the enclosing key, so comments are found by
 // line, not among siblings.
-func yamlDoc(w *walker, n *sitter.Node) string {
+func yamlDoc(w *walker, n *Node) string {
 	end := int(n.StartByte()) - int(n.StartPoint().Column) // start of n's line
 	var lines []string
 	for end > 0 {
@@ -188,7 +186,7 @@ func yamlDoc(w *walker, n *sitter.Node) string {
 }
 
 // yamlMapping returns the mapping n (a block or flow node) holds, or nil.
-func yamlMapping(n *sitter.Node) *sitter.Node {
+func yamlMapping(n *Node) *Node {
 	if n == nil {
 		return nil
 	}
@@ -199,7 +197,7 @@ func yamlMapping(n *sitter.Node) *sitter.Node {
 }
 
 // yamlItems returns the nodes of the items of the sequence n (a block or flow node) holds.
-func yamlItems(n *sitter.Node) []*sitter.Node {
+func yamlItems(n *Node) []*Node {
 	seq := childOfType(n, "block_sequence", "flow_sequence")
 	if seq == nil {
 		return nil
@@ -207,7 +205,7 @@ func yamlItems(n *sitter.Node) []*sitter.Node {
 	if seq.Type() == "flow_sequence" {
 		return childrenOfType(seq, "flow_node")
 	}
-	var out []*sitter.Node
+	var out []*Node
 	for _, item := range childrenOfType(seq, "block_sequence_item") {
 		if c := childOfType(item, "block_node", "flow_node"); c != nil {
 			out = append(out, c)
@@ -217,12 +215,12 @@ func yamlItems(n *sitter.Node) []*sitter.Node {
 }
 
 // yamlPairs returns the key-value pairs of the mapping m.
-func yamlPairs(m *sitter.Node) []*sitter.Node {
+func yamlPairs(m *Node) []*Node {
 	return childrenOfType(m, "block_mapping_pair", "flow_pair")
 }
 
 // yamlKeyName returns the key of pair as a string, without quotes.
-func yamlKeyName(w *walker, pair *sitter.Node) string {
+func yamlKeyName(w *walker, pair *Node) string {
 	key := field(pair, "key")
 	if s := yamlScalar(w, key); s != "" {
 		return s
@@ -231,7 +229,7 @@ func yamlKeyName(w *walker, pair *sitter.Node) string {
 }
 
 // yamlPair returns the pair of key in the mapping m, or nil.
-func yamlPair(w *walker, m *sitter.Node, key string) *sitter.Node {
+func yamlPair(w *walker, m *Node, key string) *Node {
 	for _, pair := range yamlPairs(m) {
 		if yamlKeyName(w, pair) == key {
 			return pair
@@ -241,17 +239,17 @@ func yamlPair(w *walker, m *sitter.Node, key string) *sitter.Node {
 }
 
 // yamlLookup returns the value of key in the mapping m, or nil.
-func yamlLookup(w *walker, m *sitter.Node, key string) *sitter.Node {
+func yamlLookup(w *walker, m *Node, key string) *Node {
 	return field(yamlPair(w, m, key), "value")
 }
 
 // yamlScalarNode returns the plain or quoted scalar the flow node n holds, or nil.
-func yamlScalarNode(n *sitter.Node) *sitter.Node {
+func yamlScalarNode(n *Node) *Node {
 	return childOfType(n, "plain_scalar", "double_quote_scalar", "single_quote_scalar")
 }
 
 // yamlScalar returns the value of the scalar n holds without quotes, or "".
-func yamlScalar(w *walker, n *sitter.Node) string {
+func yamlScalar(w *walker, n *Node) string {
 	s := yamlScalarNode(n)
 	if s == nil {
 		return ""

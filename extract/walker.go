@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/quarrysearch/quarry/languages"
 )
 
@@ -72,7 +70,7 @@ func (w *walker) finish() {
 // --- reading the tree ---
 
 // text returns the source of n ("" for nil).
-func (w *walker) text(n *sitter.Node) string {
+func (w *walker) text(n *Node) string {
 	if n == nil {
 		return ""
 	}
@@ -80,47 +78,23 @@ func (w *walker) text(n *sitter.Node) string {
 }
 
 // field returns n's child in field name, or nil (also for a nil n).
-func field(n *sitter.Node, name string) *sitter.Node {
+func field(n *Node, name string) *Node {
 	if n == nil {
 		return nil
 	}
 	return n.ChildByFieldName(name)
 }
 
-// cursorThreshold is the child count above which children are walked with a tree cursor:
-// tree-sitter finds the i-th child by scanning from the first, so indexing a node with
-// thousands of children (a table of constants) would be quadratic, while a cursor costs an
-// allocation that small nodes should not pay.
-const cursorThreshold = 32
-
 // namedChildren returns the named children of n.
-func namedChildren(n *sitter.Node) []*sitter.Node {
+func namedChildren(n *Node) []*Node {
 	if n == nil {
 		return nil
 	}
-	count := int(n.NamedChildCount())
-	if count == 0 {
-		return nil
-	}
-	out := make([]*sitter.Node, 0, count)
-	if count <= cursorThreshold {
-		for i := 0; i < count; i++ {
-			out = append(out, n.NamedChild(i))
-		}
-		return out
-	}
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
-		if node := c.CurrentNode(); node.IsNamed() {
-			out = append(out, node)
-		}
-	}
-	return out
+	return n.children(n.named, n.nnamed)
 }
 
 // childOfType returns the first named child of n whose type is one of types, or nil.
-func childOfType(n *sitter.Node, types ...string) *sitter.Node {
+func childOfType(n *Node, types ...string) *Node {
 	if n == nil {
 		return nil
 	}
@@ -136,8 +110,8 @@ func childOfType(n *sitter.Node, types ...string) *sitter.Node {
 }
 
 // childrenOfType returns the named children of n whose type is one of types.
-func childrenOfType(n *sitter.Node, types ...string) []*sitter.Node {
-	var out []*sitter.Node
+func childrenOfType(n *Node, types ...string) []*Node {
+	var out []*Node
 	for _, c := range namedChildren(n) {
 		for _, t := range types {
 			if c.Type() == t {
@@ -151,7 +125,7 @@ func childrenOfType(n *sitter.Node, types ...string) []*sitter.Node {
 
 // hasChild reports whether n has a child (named or not) whose type or text is tok, such as a
 // keyword or modifier ("static", "pub", "async").
-func (w *walker) hasChild(n *sitter.Node, tok string) bool {
+func (w *walker) hasChild(n *Node, tok string) bool {
 	if n == nil {
 		return false
 	}
@@ -165,7 +139,7 @@ func (w *walker) hasChild(n *sitter.Node, tok string) bool {
 }
 
 // walk calls visit for each named child of n.
-func (w *walker) walk(n *sitter.Node, visit func(*walker, *sitter.Node)) {
+func (w *walker) walk(n *Node, visit func(*walker, *Node)) {
 	for _, c := range namedChildren(n) {
 		visit(w, c)
 	}
@@ -192,7 +166,7 @@ func (w *walker) container() *Symbol {
 
 // --- positions ---
 
-func (w *walker) span(n *sitter.Node) Span {
+func (w *walker) span(n *Node) Span {
 	sp, ep := n.StartPoint(), n.EndPoint()
 	sb, eb := int(n.StartByte()), int(n.EndByte())
 	return Span{
@@ -223,12 +197,12 @@ func (w *walker) column(off, byteCol int) int {
 // add records a symbol of kind for the definition node n, named by the text of nameNode, with
 // the default signature (n up to its body) and doc comment (the comments right above n). It
 // returns nil when the name is empty, so a half-parsed definition is skipped.
-func (w *walker) add(n, nameNode *sitter.Node, kind Kind) *Symbol {
+func (w *walker) add(n, nameNode *Node, kind Kind) *Symbol {
 	return w.addNamed(n, w.text(nameNode), kind)
 }
 
 // addNamed is add with the name given as text.
-func (w *walker) addNamed(n *sitter.Node, name string, kind Kind) *Symbol {
+func (w *walker) addNamed(n *Node, name string, kind Kind) *Symbol {
 	name = oneLine(name, maxNameRunes)
 	if name == "" || n == nil {
 		return nil
@@ -270,7 +244,7 @@ func meta(sym *Symbol, key, value string) {
 var bodyNames = []string{"body", "block", "class_body", "declaration_list", "field_declaration_list", "enum_body", "interface_body", "compound_statement", "function_body", "statement_block", "enum_variant_list", "template_body", "enum_class_body", "enum_member_declaration_list"}
 
 // bodyOf returns the body of a definition node, or nil.
-func bodyOf(n *sitter.Node) *sitter.Node {
+func bodyOf(n *Node) *Node {
 	if b := field(n, "body"); b != nil {
 		return b
 	}
@@ -285,7 +259,7 @@ func bodyOf(n *sitter.Node) *sitter.Node {
 }
 
 // signature returns the source of n up to body (all of n when body is nil) on one line.
-func (w *walker) signature(n, body *sitter.Node) string {
+func (w *walker) signature(n, body *Node) string {
 	end := n.EndByte()
 	if body != nil && body.StartByte() > n.StartByte() && body.StartByte() <= end {
 		end = body.StartByte()
@@ -324,7 +298,7 @@ var commentTypes = map[string]bool{"comment": true, "line_comment": true, "block
 // docComment returns the comment block right above n (adjacent lines, no blank line between),
 // cleaned of comment markers. Attribute and decorator lines between the comment and n are
 // skipped over.
-func (w *walker) docComment(n *sitter.Node) string {
+func (w *walker) docComment(n *Node) string {
 	var parts []string
 	line := int(n.StartPoint().Row)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
@@ -417,13 +391,13 @@ func stripXMLTags(s string) string {
 // --- uses of names ---
 
 // ident records a use of the name n spells, inside the current container.
-func (w *walker) ident(n *sitter.Node, kind IdentKind) { w.identIn(n, nil, kind) }
+func (w *walker) ident(n *Node, kind IdentKind) { w.identIn(n, nil, kind) }
 
 // member records a use of the name n looked up in what precedes it in the expression whole
 // (the field of a.b.c, the method of obj.m(), the function of pkg.F): the use's qualifier.
-func (w *walker) member(n, whole *sitter.Node, kind IdentKind) { w.identIn(n, whole, kind) }
+func (w *walker) member(n, whole *Node, kind IdentKind) { w.identIn(n, whole, kind) }
 
-func (w *walker) identIn(n, whole *sitter.Node, kind IdentKind) {
+func (w *walker) identIn(n, whole *Node, kind IdentKind) {
 	if n == nil {
 		return
 	}
@@ -448,7 +422,7 @@ var qualifierSeparators = []string{"?.", "::", "->", ".", "\\"}
 // separator: pkg in pkg.F, s.mux in s.mux.Handle(), self in self.save(), this in this.x; a
 // path keeps its separator: a::b:: in a::b::c(). It is "" when n starts whole, and when the text spans lines or exceeds
 // maxQualifierBytes.
-func (w *walker) qualifier(n, whole *sitter.Node) string {
+func (w *walker) qualifier(n, whole *Node) string {
 	if whole == nil {
 		return ""
 	}
@@ -474,7 +448,7 @@ func (w *walker) qualifier(n, whole *sitter.Node) string {
 
 // valueRefs records a variable_ref for each of nodes that is a plain identifier (of node
 // type identType): the names passed as arguments, returned or assigned.
-func (w *walker) valueRefs(identType string, nodes ...*sitter.Node) {
+func (w *walker) valueRefs(identType string, nodes ...*Node) {
 	for _, c := range nodes {
 		if c != nil && c.Type() == identType {
 			w.ident(c, VariableRef)
@@ -484,12 +458,12 @@ func (w *walker) valueRefs(identType string, nodes ...*sitter.Node) {
 
 // call records a call of the callee expression n: an identifier for the called name (the
 // last name of a.b.c) and a calls relationship from the container, once per pair.
-func (w *walker) call(callee *sitter.Node) { w.callIn(callee, callee) }
+func (w *walker) call(callee *Node) { w.callIn(callee, callee) }
 
 // callIn is call for a callee that is one part of the call expression whole (Java's
 // method_invocation names the method and its object apart): the qualifier is what precedes
 // the name in whole.
-func (w *walker) callIn(callee, whole *sitter.Node) {
+func (w *walker) callIn(callee, whole *Node) {
 	nameNode := lastName(callee)
 	if nameNode == nil {
 		return
@@ -500,7 +474,7 @@ func (w *walker) callIn(callee, whole *sitter.Node) {
 
 // relateCall records that the innermost enclosing symbol calls the name nameNode spells,
 // once per caller and name.
-func (w *walker) relateCall(nameNode *sitter.Node) {
+func (w *walker) relateCall(nameNode *Node) {
 	from := w.container()
 	if from == nil {
 		return
@@ -522,7 +496,7 @@ var nameTypes = map[string]bool{
 }
 
 // lastName returns the rightmost name leaf of an expression (c in a.b.c, f in pkg.f[T]).
-func lastName(n *sitter.Node) *sitter.Node {
+func lastName(n *Node) *Node {
 	for n != nil {
 		if nameTypes[n.Type()] && n.NamedChildCount() == 0 {
 			return n
@@ -544,7 +518,7 @@ func lastName(n *sitter.Node) *sitter.Node {
 }
 
 // relate records a relationship from sym to the name to.
-func (w *walker) relate(sym *Symbol, to string, kind RelKind, at *sitter.Node) {
+func (w *walker) relate(sym *Symbol, to string, kind RelKind, at *Node) {
 	if sym == nil || to == "" {
 		return
 	}
@@ -558,7 +532,7 @@ func (w *walker) relate(sym *Symbol, to string, kind RelKind, at *sitter.Node) {
 // importName records an import of the module or name spelled by n (quotes removed): an import
 // symbol, an import identifier and an imports relationship from the container (or the import
 // symbol itself at file level).
-func (w *walker) importName(stmt, n *sitter.Node, name string) *Symbol {
+func (w *walker) importName(stmt, n *Node, name string) *Symbol {
 	name = strings.Trim(name, "\"'`")
 	if strings.HasPrefix(name, "<") && strings.HasSuffix(name, ">") { // #include <stdio.h>
 		name = name[1 : len(name)-1]
@@ -582,7 +556,7 @@ func (w *walker) importName(stmt, n *sitter.Node, name string) *Symbol {
 }
 
 // typeInfo records the type the source states for sym.
-func (w *walker) typeInfo(sym *Symbol, role string, typ *sitter.Node) {
+func (w *walker) typeInfo(sym *Symbol, role string, typ *Node) {
 	if sym == nil || typ == nil {
 		return
 	}
@@ -595,7 +569,7 @@ func (w *walker) typeInfo(sym *Symbol, role string, typ *sitter.Node) {
 
 // typeRefs records a type_usage identifier for each node under n (n included) whose type is
 // one of leafTypes, so map[string]*Foo gives string and Foo.
-func (w *walker) typeRefs(n *sitter.Node, leafTypes ...string) {
+func (w *walker) typeRefs(n *Node, leafTypes ...string) {
 	if n == nil {
 		return
 	}
