@@ -326,10 +326,24 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.store.CreateSecondaryIndexes(ctx); err != nil {
 		return err
 	}
+	vectorsDone := false
 	if ix.ftStatus == fulltext.Ready {
-		if err := ix.ft.FinishBulk(); err != nil { // a first load's
+		// A first load's: bleve's merge of its segments (one core, bleve's files only)
+		// and the symbol vectors (the store only) at once.
+		vecs := make(chan error, 1)
+		go func() {
+			var err error
+			ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder)
+			vecs <- err
+		}()
+		err := ix.ft.FinishBulk()
+		if verr := <-vecs; verr != nil {
+			return fmt.Errorf("index: symbol vectors: %w", verr)
+		}
+		if err != nil {
 			return err
 		}
+		vectorsDone = true
 	} else if err := ix.rebuild(ctx); err != nil {
 		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
@@ -339,8 +353,10 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	if err := ix.ft.MeasureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != fulltext.Ready); err != nil {
 		return err
 	}
-	if ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
-		return fmt.Errorf("index: symbol vectors: %w", err)
+	if !vectorsDone {
+		if ix.Vectors, err = vectors.Of(ix.store).Refresh(ctx, ix.Embedder); err != nil {
+			return fmt.Errorf("index: symbol vectors: %w", err)
+		}
 	}
 	if ix.firstLoad || ix.ftStatus == fulltext.Partial {
 		if err := ix.store.SetMeta(store.MetaFirstLoad, ""); err != nil {

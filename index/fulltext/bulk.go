@@ -27,7 +27,7 @@ import (
 
 // ftBulkSegmentDocs is how many documents the builder puts in one segment before the final
 // merge: more make fewer segments to merge but hold more documents in memory at once.
-const ftBulkSegmentDocs = 10000
+const ftBulkSegmentDocs = 5000
 
 // ftBulk is an index being filled by bleve's builder.
 type ftBulk struct {
