@@ -138,7 +138,7 @@ func (f *Index) FinishBulk() error {
 func (f *Index) bulkAdd(b *Batch) error {
 	for _, d := range b.docs {
 		if err := f.bulk.b.Index(d.id, d.doc); err != nil {
-			return fmt.Errorf("index: fulltext add %s: %w", d.id, err)
+			return fmt.Errorf("index: fulltext add %s: %w", docID(d.id), err)
 		}
 		f.bulk.added++
 	}

@@ -165,7 +165,7 @@ func (c exprCompiler) and(x *query.Bool) (bq.Query, bool) {
 }
 
 // everyDoc matches every document of the compiler's kind.
-func (c exprCompiler) everyDoc() bq.Query { return term(ftFieldDocType, c.docType, 0) }
+func (c exprCompiler) everyDoc() bq.Query { return everyDocOf(c.docType) }
 
 // textFields returns the text fields a leaf of field searches in the compiler's documents.
 func (c exprCompiler) textFields(field string) []ftField {
@@ -385,7 +385,7 @@ func isPlainExt(s string) bool {
 // compileExprDoc returns q restricted to docType when it would otherwise match anything.
 func (e ExprQuery) query() bq.Query {
 	if e.q == nil {
-		return term(ftFieldDocType, e.DocType, 0)
+		return everyDocOf(e.DocType)
 	}
 	return e.q
 }
@@ -408,10 +408,11 @@ func (f *Index) SearchExpr(ctx context.Context, e ExprQuery, size int) ([]Hit, u
 	prefix := ftDocIDPrefix(e.DocType)
 	hits := make([]Hit, 0, len(res.Hits))
 	for _, d := range res.Hits {
-		if !strings.HasPrefix(d.ID, prefix) {
+		id := docID(d.ID)
+		if !strings.HasPrefix(id, prefix) {
 			continue
 		}
-		hits = append(hits, Hit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score})
+		hits = append(hits, Hit{ID: strings.TrimPrefix(id, prefix), Score: d.Score})
 	}
 	return hits, res.Total, nil
 }

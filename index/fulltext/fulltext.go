@@ -67,11 +67,10 @@ import (
 
 // ftMappingVersion names the mapping and the tokenizer code. Bump it whenever either
 // changes in a way the hash in Version cannot see.
-const ftMappingVersion = "quarry-fulltext-4" // -2: analyzers in the mapping, code_body of body kinds only; -3: nothing stored; -4: no file documents (index/grams has the text)
+const ftMappingVersion = "quarry-fulltext-5" // -2: analyzers in the mapping, code_body of body kinds only; -3: nothing stored; -4: no file documents (index/grams has the text); -5: symbol ids in 8 bytes (ids.go), no doc_type field (every document is a symbol's)
 
 // Field names of the full-text documents.
 const (
-	ftFieldDocType  = "doc_type"
 	FieldLanguage   = "language"
 	ftFieldPath     = "path"
 	ftFieldKind     = "kind"
@@ -81,10 +80,9 @@ const (
 	FieldCodeBody   = "code_body"
 )
 
-// Values of the doc_type field.
-const (
-	DocSymbol = "symbol"
-)
+// DocSymbol is the type of a symbol's document, every document of the index (queries name
+// the type they search: any other matches nothing).
+const DocSymbol = "symbol"
 
 // ftTypeField is the mapping's TypeField: the property naming a document's mapping type.
 const ftTypeField = "_type"
@@ -253,7 +251,6 @@ func ftTypeName(docType, lang string) string { return docType + "_" + lang }
 
 func ftSymbolMapping(analyzer string, o ftOptions) *mapping.DocumentMapping {
 	dm := ftStaticMapping()
-	ftAddKeyword(dm, ftFieldDocType)
 	ftAddKeyword(dm, FieldLanguage)
 	ftAddKeyword(dm, ftFieldPath)
 	ftAddKeyword(dm, ftFieldKind)
@@ -466,20 +463,16 @@ func (f *Index) DocCount() (uint64, error) {
 	return n, nil
 }
 
-// Symbols returns the number of symbol documents.
-func (f *Index) Symbols() (uint64, error) { return f.ftCount(DocSymbol) }
-
-func (f *Index) ftCount(docType string) (uint64, error) {
+// Symbols returns the number of symbol documents: every document.
+func (f *Index) Symbols() (uint64, error) {
 	if f.idx == nil {
 		return 0, errors.New("index: count full-text documents: the index is being filled in bulk")
 	}
-	q := bleve.NewTermQuery(docType)
-	q.SetField(ftFieldDocType)
-	res, err := f.idx.Search(bleve.NewSearchRequestOptions(q, 0, 0, false))
+	n, err := f.idx.DocCount()
 	if err != nil {
-		return 0, fmt.Errorf("index: count %s documents: %w", docType, err)
+		return 0, fmt.Errorf("index: count symbol documents: %w", err)
 	}
-	return res.Total, nil
+	return n, nil
 }
 
 // SetMeta stores a small value inside the index, such as the store generation it was last
@@ -528,7 +521,6 @@ func (b *Batch) AddSymbol(d SymbolDoc) {
 	lang, field := b.f.language(d.Language)
 	doc := &ftSymbolDocument{
 		Type:       ftTypeName(DocSymbol, lang),
-		DocType:    DocSymbol,
 		Language:   field,
 		Path:       d.Path,
 		Kind:       d.Kind,
@@ -542,10 +534,10 @@ func (b *Batch) AddSymbol(d SymbolDoc) {
 
 func (b *Batch) add(id string, doc any) {
 	if b.b == nil {
-		b.docs = append(b.docs, ftBulkDoc{id, doc})
+		b.docs = append(b.docs, ftBulkDoc{bleveID(id), doc})
 		return
 	}
-	if err := b.b.Index(id, doc); err != nil && b.err == nil {
+	if err := b.b.Index(bleveID(id), doc); err != nil && b.err == nil {
 		b.err = fmt.Errorf("index: fulltext add %s: %w", id, err)
 	}
 }
@@ -554,7 +546,7 @@ func (b *Batch) add(id string, doc any) {
 // fill, which starts empty and adds every document once, there is nothing to delete.
 func (b *Batch) Delete(docID string) {
 	if b.b != nil {
-		b.b.Delete(docID)
+		b.b.Delete(bleveID(docID))
 	}
 }
 
@@ -612,7 +604,6 @@ func (f *Index) language(name string) (known, field string) {
 // field names. Type is the mapping type; it is not indexed.
 type ftSymbolDocument struct {
 	Type       string `json:"_type"`
-	DocType    string `json:"doc_type"`
 	Language   string `json:"language"`
 	Path       string `json:"path"`
 	Kind       string `json:"kind"`

@@ -105,7 +105,7 @@ func ftAnd(qs ...query.Query) query.Query { return bleve.NewConjunctionQuery(qs.
 func TestFulltextSearch(t *testing.T) {
 	f := openTestFulltext(t, filepath.Join(t.TempDir(), "fulltext"))
 	fillTestFulltext(t, f)
-	symbols := ftTerm(ftFieldDocType, DocSymbol)
+	symbols := everyDocOf(DocSymbol)
 	tests := []struct {
 		name string
 		q    query.Query

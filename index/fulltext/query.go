@@ -39,7 +39,7 @@ var ftSymbolFields = []ftField{{FieldName, boostName}, {FieldSignature, boostSig
 // Query is one search of the full-text index: every token (any, unless all) in one of
 // fields, within the request's filters.
 type Query struct {
-	DocType string // ftDocTypeSymbol or ftDocTypeFile
+	DocType string // DocSymbol (any other matches nothing)
 	Tokens  []string
 	All     bool
 	// Prose widens each token to its inflected forms and related words (a prose query);
@@ -178,6 +178,14 @@ func term(field, token string, boost float64) bq.Query {
 	return q
 }
 
+// everyDocOf matches every document of docType: all of them for DocSymbol, none else.
+func everyDocOf(docType string) bq.Query {
+	if docType == DocSymbol {
+		return bleve.NewMatchAllQuery()
+	}
+	return bleve.NewMatchNoneQuery()
+}
+
 func regexpQuery(field, re string) bq.Query {
 	q := bleve.NewRegexpQuery(re)
 	q.SetField(field)
@@ -194,7 +202,7 @@ func (f *Index) Search(ctx context.Context, s Query, size int) ([]Hit, uint64, e
 	prefix := ftDocIDPrefix(s.DocType)
 	hits := make([]Hit, len(res.Hits))
 	for i, d := range res.Hits {
-		hits[i] = Hit{ID: strings.TrimPrefix(d.ID, prefix), Score: d.Score}
+		hits[i] = Hit{ID: strings.TrimPrefix(docID(d.ID), prefix), Score: d.Score}
 	}
 	return hits, res.Total, nil
 }

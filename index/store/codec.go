@@ -26,9 +26,10 @@ var (
 
 func zstdCoders() (*zstd.Encoder, *zstd.Decoder, error) {
 	zstdOnce.Do(func() {
-		// The fastest level: about 4x on source code at hundreds of MB/s, so compression
-		// costs a full index build well under a second of CPU.
-		zstdEnc, zstdErr = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+		// Better than the default level: on corpus.sh full's 241 MB of files, 66.1 MB
+		// in 1.4 s of CPU (the fastest level: 72.4 MB in 0.9 s), and a quarter faster to
+		// decode (0.28 s against 0.36 s), which searches do.
+		zstdEnc, zstdErr = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1),
 			zstd.WithLowerEncoderMem(true))
 		if zstdErr == nil {
 			zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
