@@ -104,6 +104,7 @@ func (e *Extractor) extractEmbedded(w *walker) {
 		if root.HasError() {
 			w.f.ParseErrors += countErrors(root)
 		}
+		root.t.release()
 		// The guest's extractor ran as on a file of its own (its top level is its module
 		// level); what it left at the top goes under the host's parent.
 		for _, s := range guest.syms {

@@ -184,6 +184,7 @@ func (e *Extractor) Extract(ctx context.Context, path string, src []byte, lang *
 	if root.HasError() {
 		f.ParseErrors = countErrors(root)
 	}
+	root.t.release()
 	e.extractEmbedded(w)
 	wrapped.unwrap(w, src)
 	w.finish()

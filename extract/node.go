@@ -15,6 +15,10 @@ type syntaxTree struct {
 	nodes []Node
 	kids  []int32
 	lines []uint32 // offsets where lines start, computed when a point is first asked for
+
+	// flatten's work arrays, kept for the next tree (treePool)
+	buf           []qnode
+	counts, named []uint32
 }
 
 // Node is a node of a syntax tree, with the methods of go-tree-sitter's Node that the
@@ -136,7 +140,7 @@ func (n *Node) PrevNamedSibling() *Node { return n.namedSibling(-1) }
 
 // point is the row and byte column of offset off.
 func (t *syntaxTree) point(off uint32) sitter.Point {
-	if t.lines == nil {
+	if len(t.lines) == 0 {
 		t.lines = append(t.lines, 0)
 		for i := 0; ; {
 			j := bytes.IndexByte(t.src[i:], '\n')

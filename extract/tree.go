@@ -110,6 +110,9 @@ const (
 	flagHasError = 8
 )
 
+// qnode is a node as quarry_flatten writes it.
+type qnode = C.qnode
+
 // errorSymbol is tree-sitter's symbol of an ERROR node (ts_builtin_sym_error).
 const errorSymbol = 0xFFFF
 
@@ -162,25 +165,60 @@ func cTree(t *sitter.Tree) *C.TSTree {
 	return *(**C.TSTree)(unsafe.Pointer(t.BaseTree))
 }
 
+// maxPooledNodes is the most nodes a tree returned to treePool may have room for: a pooled
+// tree keeps its arrays (about 64 bytes a node), and one huge file must not keep its
+// hundreds of MB for the rest of a run.
+const maxPooledNodes = 1 << 18
+
+// treePool holds syntax trees whose arrays the next flatten reuses: an index run would
+// otherwise allocate, and collect, about 25 bytes of nodes for each byte of source.
+var treePool sync.Pool
+
+// release returns t to treePool. No node of t may be used after.
+func (t *syntaxTree) release() {
+	if cap(t.nodes) > maxPooledNodes {
+		return
+	}
+	t.src, t.names, t.lines = nil, nil, t.lines[:0]
+	treePool.Put(t)
+}
+
+// grow returns s with length n, reusing its array when it has room.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
 // flatten copies the syntax tree t, parsed from src, into Go memory in one call into C, so
 // that walking it costs no call into C per node (that was half of an extraction's time).
-// t may be closed once flatten returns.
+// t may be closed once flatten returns; the tree's root is returned, and the tree should be
+// released once nothing walks it.
 func flatten(t *sitter.Tree, src []byte) *Node {
 	ct := cTree(t)
-	n := uint32(C.quarry_descendants(ct))
-	var buf []C.qnode
+	tree, _ := treePool.Get().(*syntaxTree)
+	if tree == nil {
+		tree = &syntaxTree{}
+	}
+	n := max(uint32(C.quarry_descendants(ct)), 1)
 	for {
-		buf = make([]C.qnode, max(n, 1))
-		got := uint32(C.quarry_flatten(ct, unsafe.SliceData(buf), C.uint32_t(len(buf))))
-		if got <= uint32(len(buf)) {
-			buf = buf[:got]
+		tree.buf = grow(tree.buf, int(n))
+		got := uint32(C.quarry_flatten(ct, unsafe.SliceData(tree.buf), C.uint32_t(len(tree.buf))))
+		if got <= uint32(len(tree.buf)) {
+			tree.buf = tree.buf[:got]
 			break
 		}
 		n = got
 	}
-	tree := &syntaxTree{src: src, names: namesOf(C.ts_tree_language(ct)), nodes: make([]Node, len(buf))}
-	counts := make([]uint32, len(buf))
-	named := make([]uint32, len(buf))
+	buf := tree.buf
+	tree.src, tree.names = src, namesOf(C.ts_tree_language(ct))
+	tree.nodes = grow(tree.nodes, len(buf))
+	tree.counts = grow(tree.counts, len(buf))
+	tree.named = grow(tree.named, len(buf))
+	counts, named := tree.counts, tree.named
+	clear(counts)
+	clear(named)
 	for i := range buf {
 		q := &buf[i]
 		tree.nodes[i] = Node{
@@ -204,7 +242,7 @@ func flatten(t *sitter.Tree, src []byte) *Node {
 		total += named[i]
 		counts[i], named[i] = 0, 0
 	}
-	tree.kids = make([]int32, total)
+	tree.kids = grow(tree.kids, int(total))
 	for i := range tree.nodes {
 		nd := &tree.nodes[i]
 		if nd.parent < 0 {
