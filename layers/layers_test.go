@@ -148,7 +148,7 @@ var thirdParty = []string{
 	"github.com/go-git/go-git/v5", "github.com/modelcontextprotocol/go-sdk",
 	"github.com/google/jsonschema-go", "github.com/spf13/cobra", "github.com/spf13/pflag",
 	"github.com/klauspost/compress", "github.com/alecthomas/chroma/v2",
-	"github.com/RoaringBitmap/roaring/v2",
+	"github.com/RoaringBitmap/roaring/v2", "github.com/nats-io/nats.go",
 }
 
 // TestModuleImports: the reader names imports as the table does, and sees a forbidden one.

@@ -42,6 +42,7 @@ const (
 	CodeUnreadable           Code = "UNREADABLE"             // a file that exists but cannot be read or parsed
 	CodeBusy                 Code = "INDEX_BUSY"             // another process is writing the index
 	CodeNotAllowed           Code = "NOT_ALLOWED"            // this server does not let its clients do this (a flag of the server would), or a request from another site
+	CodeShardUnavailable     Code = "SHARD_UNAVAILABLE"      // a cluster's shard did not answer in time (no node serves it, or none answered)
 	CodeInternal             Code = "INTERNAL"               // anything else: a bug or an environment failure
 )
 
@@ -145,4 +146,5 @@ const (
 	TruncatedLimit    = "limit"     // more results than the limit
 	TruncatedMaxBytes = "max_bytes" // the results did not fit in max_bytes
 	TruncatedTimeout  = "timeout"   // the time budget ran out first: what was found until then
+	TruncatedShards   = "shards"    // a cluster's shards did not all answer: errors names them
 )

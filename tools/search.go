@@ -99,7 +99,7 @@ type SearchResult struct {
 	Relaxed            bool        `json:"relaxed" jsonschema:"no result held every word, so results with any of them are shown"`
 	Notice             string      `json:"notice,omitempty" jsonschema:"what the results are not, in words: 'no definition named X; showing related' when an identifier has no definition"`
 	Truncated          bool        `json:"truncated"`
-	TruncatedReason    string      `json:"truncated_reason,omitempty" jsonschema:"limit, max_bytes or timeout"`
+	TruncatedReason    string      `json:"truncated_reason,omitempty" jsonschema:"limit, max_bytes, timeout, or shards (a cluster's shards did not all answer: errors names them)"`
 	NextCursor         string      `json:"next_cursor,omitempty" jsonschema:"pass as cursor to get the next page (content and files targets, when truncated by the limit)"`
 	TotalFilesSearched int         `json:"total_files_searched"`
 	ElapsedMS          float64     `json:"elapsed_ms"`

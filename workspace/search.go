@@ -34,6 +34,21 @@ type SearchIndex struct {
 	// borrowed: the store and full-text index are a running index writer's (IndexOptions.
 	// Serve); Close leaves them open.
 	borrowed bool
+	// shard: a cluster's copy of an index, without its source tree: its hits are what was
+	// indexed, never marked stale.
+	shard bool
+}
+
+// OpenShard opens a copy of an index kept in indexDir, away from the source it was built
+// from (a cluster's shard), for searching: as OpenSearch, but no hit is compared with files
+// on disk.
+func OpenShard(e Entry, indexDir string) (*SearchIndex, error) {
+	x, err := OpenSearch(e, indexDir)
+	if err != nil {
+		return nil, err
+	}
+	x.shard = true
+	return x, nil
 }
 
 // OpenSearch opens the index of e, kept in indexDir, for searching. An index that is
@@ -92,6 +107,9 @@ func (x *SearchIndex) Explain(req search.Request) (*search.Plan, error) {
 // modification time differ from the store's, or it is gone): their lines are the indexed
 // ones, which may now point at other text. One stat per file hit.
 func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
+	if x.shard {
+		return nil
+	}
 	var paths []string
 	seen := map[string]bool{}
 	for _, h := range hits {

@@ -1,0 +1,234 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Repo is a repository of the cluster and its current shard.
+type Repo struct {
+	Name   string `json:"name"`
+	Source string `json:"source"` // a path or git URL the indexers can read
+	// The current shard; empty until an indexer has built one.
+	Version   string    `json:"version,omitempty"` // the shard's version: a hash of its files
+	Object    string    `json:"object,omitempty"`  // the shard's object in ShardsBucket
+	Files     int       `json:"files,omitempty"`
+	Symbols   int       `json:"symbols,omitempty"`
+	Bytes     int64     `json:"bytes,omitempty"` // the shard's size
+	IndexedAt time.Time `json:"indexed_at,omitzero"`
+	Indexer   string    `json:"indexer,omitempty"` // the node that built it
+	Error     string    `json:"error,omitempty"`   // why the last job failed
+	Revision  uint64    `json:"-"`                 // the catalog entry's revision (compare-and-set)
+}
+
+// Node is a live node, as its heartbeat says.
+type Node struct {
+	ID     string            `json:"id"`
+	Index  bool              `json:"index"`
+	Serve  bool              `json:"serve"`
+	Shards map[string]string `json:"shards,omitempty"` // repository -> shard version loaded and answering
+	Seen   time.Time         `json:"seen"`
+}
+
+var repoName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$`)
+
+// CheckName checks a repository name: letters, digits, '-' and '_', up to 100, the first a
+// letter or digit (a name is a key and part of a subject).
+func CheckName(name string) error {
+	if !repoName.MatchString(name) {
+		return fmt.Errorf("cluster: repository name %q: use letters, digits, '-' and '_' (up to 100, starting with a letter or digit)", name)
+	}
+	return nil
+}
+
+// ErrNoRepo is returned for a repository the catalog does not hold.
+var ErrNoRepo = errors.New("no such repository in the cluster")
+
+// Repo returns the catalog's entry of name.
+func (c *Cluster) Repo(ctx context.Context, name string) (Repo, error) {
+	e, err := c.repos.Get(ctx, name)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Repo{}, fmt.Errorf("cluster: %s: %w", name, ErrNoRepo)
+	}
+	if err != nil {
+		return Repo{}, fmt.Errorf("cluster: read %s: %w", name, err)
+	}
+	var r Repo
+	if err := json.Unmarshal(e.Value(), &r); err != nil {
+		return Repo{}, fmt.Errorf("cluster: the catalog entry of %s: %w", name, err)
+	}
+	r.Revision = e.Revision()
+	return r, nil
+}
+
+// Repos returns every repository of the catalog, by name.
+func (c *Cluster) Repos(ctx context.Context) ([]Repo, error) {
+	keys, err := c.repos.Keys(ctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cluster: list repositories: %w", err)
+	}
+	sort.Strings(keys)
+	out := make([]Repo, 0, len(keys))
+	for _, k := range keys {
+		r, err := c.Repo(ctx, k)
+		if errors.Is(err, ErrNoRepo) {
+			continue // removed meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ErrChanged is returned when a catalog entry changed since it was read.
+var ErrChanged = errors.New("the catalog entry changed meanwhile")
+
+// PutRepo writes r if its entry is still at r.Revision (0: the entry must not exist), and
+// returns the new revision.
+func (c *Cluster) PutRepo(ctx context.Context, r Repo) (uint64, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return 0, err
+	}
+	var rev uint64
+	if r.Revision == 0 {
+		rev, err = c.repos.Create(ctx, r.Name, b)
+	} else {
+		rev, err = c.repos.Update(ctx, r.Name, b, r.Revision)
+	}
+	if errors.Is(err, jetstream.ErrKeyExists) || isWrongSequence(err) {
+		return 0, fmt.Errorf("cluster: %s: %w", r.Name, ErrChanged)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cluster: write %s: %w", r.Name, err)
+	}
+	return rev, nil
+}
+
+func isWrongSequence(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence
+}
+
+// DeleteRepo removes name from the catalog and its shard's object.
+func (c *Cluster) DeleteRepo(ctx context.Context, name string) error {
+	r, err := c.Repo(ctx, name)
+	if err != nil {
+		return err
+	}
+	if err := c.repos.Delete(ctx, name); err != nil {
+		return fmt.Errorf("cluster: remove %s: %w", name, err)
+	}
+	if r.Object != "" {
+		if err := c.shards.Delete(ctx, r.Object); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+			return fmt.Errorf("cluster: remove the shard of %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Beat records n as live until NodeTTL from now.
+func (c *Cluster) Beat(ctx context.Context, n Node) error {
+	n.Seen = time.Now().UTC()
+	b, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	if _, err := c.nodes.Put(ctx, n.ID, b); err != nil {
+		return fmt.Errorf("cluster: heartbeat of %s: %w", n.ID, err)
+	}
+	return nil
+}
+
+// Leave removes node id from the live nodes at once.
+func (c *Cluster) Leave(ctx context.Context, id string) error {
+	return c.nodes.Delete(ctx, id)
+}
+
+// Nodes returns the live nodes, by id.
+func (c *Cluster) Nodes(ctx context.Context) ([]Node, error) {
+	keys, err := c.nodes.Keys(ctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cluster: list nodes: %w", err)
+	}
+	sort.Strings(keys)
+	var out []Node
+	for _, k := range keys {
+		e, err := c.nodes.Get(ctx, k)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cluster: read node %s: %w", k, err)
+		}
+		var n Node
+		if err := json.Unmarshal(e.Value(), &n); err != nil {
+			continue
+		}
+		if time.Since(n.Seen) > NodeTTL {
+			continue // the bucket's expiry is coarse: a stale beat is not a live node
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// DefaultReplicas is how many nodes serve each shard.
+const DefaultReplicas = 2
+
+// Assign returns the serving nodes of repo among nodes: the replicas whose rendezvous hash
+// with the repository is highest. Every caller that sees the same live nodes computes the
+// same assignment, and a node joining or leaving moves only the shards it wins or held.
+func Assign(repo string, nodes []string, replicas int) []string {
+	type scored struct {
+		id    string
+		score uint64
+	}
+	s := make([]scored, 0, len(nodes))
+	for _, n := range nodes {
+		h := fnv.New64a()
+		h.Write([]byte(repo))
+		h.Write([]byte{0})
+		h.Write([]byte(n))
+		s = append(s, scored{n, mix(h.Sum64())})
+	}
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].score != s[j].score {
+			return s[i].score > s[j].score
+		}
+		return s[i].id < s[j].id
+	})
+	out := []string{}
+	for i := 0; i < len(s) && i < replicas; i++ {
+		out = append(out, s[i].id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mix spreads the bits of a hash (FNV's high bits vary little for similar inputs).
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}

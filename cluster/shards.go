@@ -1,0 +1,169 @@
+package cluster
+
+import (
+	"archive/tar"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// ShardObject is the object name of version of repo's shard.
+func ShardObject(repo, version string) string { return repo + "/" + version }
+
+// shardFile reports whether the file at rel of an index directory belongs in its shard:
+// the index's data, not its lock, socket or a run's leftovers.
+func shardFile(rel string) bool {
+	base := path.Base(rel)
+	return !strings.HasSuffix(base, ".lock") && !strings.HasSuffix(base, ".sock") && !strings.HasPrefix(rel, "rebuild/")
+}
+
+// Upload writes the index directory dir as version of repo's shard and returns its object
+// name and size. The version is a hash of the files, so an unchanged index uploads the same
+// version.
+func (c *Cluster) Upload(ctx context.Context, repo, dir string) (version, object string, size int64, err error) {
+	h := sha256.New()
+	tmp, err := os.CreateTemp("", "quarry-shard-*.tar")
+	if err != nil {
+		return "", "", 0, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	tw := tar.NewWriter(io.MultiWriter(tmp, h))
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !d.IsDir() && (!d.Type().IsRegular() || !shardFile(rel)) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		hdr := &tar.Header{Name: rel, Mode: 0o600, Size: info.Size(), Typeflag: tar.TypeReg}
+		if d.IsDir() {
+			hdr = &tar.Header{Name: rel + "/", Mode: 0o700, Typeflag: tar.TypeDir}
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(tw, f)
+		return err
+	})
+	if err == nil {
+		err = tw.Close()
+	}
+	if err != nil {
+		return "", "", 0, fmt.Errorf("cluster: pack the shard of %s: %w", repo, err)
+	}
+	version = hex.EncodeToString(h.Sum(nil))[:16]
+	object = ShardObject(repo, version)
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return "", "", 0, err
+	}
+	info, err := c.shards.Put(ctx, jetstream.ObjectMeta{Name: object, Description: "Quarry shard of " + repo}, tmp)
+	if err != nil {
+		return "", "", 0, fmt.Errorf("cluster: upload the shard of %s: %w", repo, err)
+	}
+	return version, object, int64(info.Size), nil
+}
+
+// DeleteObject removes a shard's object (a version no longer current).
+func (c *Cluster) DeleteObject(ctx context.Context, object string) error {
+	if err := c.shards.Delete(ctx, object); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return fmt.Errorf("cluster: remove shard %s: %w", object, err)
+	}
+	return nil
+}
+
+// Download writes the shard object into dir, which must not exist; a name in the archive
+// that would land outside dir (absolute, "..", a link) fails the download.
+func (c *Cluster) Download(ctx context.Context, object, dir string) error {
+	res, err := c.shards.Get(ctx, object)
+	if err != nil {
+		return fmt.Errorf("cluster: fetch shard %s: %w", object, err)
+	}
+	defer res.Close()
+	tmp := dir + ".part"
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		return err
+	}
+	if err := untar(res, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("cluster: shard %s: %w", object, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	return nil
+}
+
+// untar extracts r into dir, refusing any entry that is not a plain file or directory
+// inside dir.
+func untar(r io.Reader, dir string) error {
+	tr := tar.NewReader(r)
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := path.Clean(hdr.Name)
+		if !fs.ValidPath(name) || name == "." {
+			return fmt.Errorf("entry %q is outside the shard's directory", hdr.Name)
+		}
+		target := filepath.Join(dir, filepath.FromSlash(name))
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o700); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+				return err
+			}
+			f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(f, tr)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("entry %q is not a file or a directory", hdr.Name)
+		}
+	}
+}

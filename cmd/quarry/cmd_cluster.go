@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/tools"
+)
+
+// clusterFlags are how a command reaches a cluster: its URL and, optionally, a NATS
+// credentials file (a user and password come from QUARRY_NATS_USER and
+// QUARRY_NATS_PASSWORD, never from a flag).
+type clusterFlags struct {
+	url   string
+	creds string
+}
+
+func (c *clusterFlags) add(cmd *cobra.Command, required bool) {
+	help := "the cluster's NATS server(s), nats://HOST:PORT (comma-separated for several)"
+	if !required {
+		help = "search a Quarry cluster instead of the local index: its NATS server(s), nats://HOST:PORT"
+	}
+	cmd.Flags().StringVar(&c.url, "cluster", "", help)
+	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (else "+cluster.EnvUser+" and "+cluster.EnvPassword+" from the environment)")
+}
+
+func (c *clusterFlags) connect(cmd *cobra.Command, name string) (*cluster.Cluster, error) {
+	if c.url == "" {
+		return nil, usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required")
+	}
+	return cluster.Connect(cmd.Context(), cluster.Options{URL: c.url, CredsFile: c.creds, Name: name})
+}
+
+func newNodeCmd() *cobra.Command {
+	var cf clusterFlags
+	var o tools.NodeOptions
+	cmd := &cobra.Command{
+		Use:   "node --cluster URL --data DIR [--index] [--serve]",
+		Short: "Run a node of a Quarry cluster: index repositories into shards, serve shards",
+		Long: `Run a node of a Quarry cluster (NATS JetStream at --cluster). With --index it takes index
+jobs (quarry cluster add/update): it reads the repository (a path it can read, or a git URL
+it clones into --data), indexes it as quarry index does, uploads the shard and records it
+in the catalog. With --serve it loads the shards placed on it (each on 2 nodes, by
+rendezvous hashing over the live nodes) and answers their searches. With neither, both.
+It runs until interrupted.`,
+		Example: `  quarry node --cluster nats://127.0.0.1:4222 --data /var/lib/quarry/node1
+  QUARRY_NATS_USER=quarry QUARRY_NATS_PASSWORD=... quarry node --cluster nats://nats1:4222 --data ./n1 --serve`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !o.Index && !o.Serve {
+				o.Index, o.Serve = true, true
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			c, err := cf.connect(cmd, "quarry node "+o.ID)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			svc, err := newService(cmd)
+			if err != nil {
+				return err
+			}
+			o.Logf = func(format string, args ...any) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+			}
+			return svc.RunNode(ctx, c, o)
+		},
+	}
+	cf.add(cmd, true)
+	f := cmd.Flags()
+	f.StringVar(&o.Data, "data", "", "the node's directory: sources it clones, its builds and the shards it serves")
+	f.StringVar(&o.ID, "id", "", "the node's id in the cluster (default: host name and process id)")
+	f.BoolVar(&o.Index, "index", false, "take index jobs")
+	f.BoolVar(&o.Serve, "serve", false, "serve the shards placed on this node")
+	f.IntVar(&o.Replicas, "replicas", cluster.DefaultReplicas, "nodes serving each shard")
+	return cmd
+}
+
+func newClusterCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cluster",
+		Short: "Manage the repositories of a Quarry cluster",
+		Long: `Add, re-index, remove and list the repositories a Quarry cluster searches. The nodes
+(quarry node) do the indexing and serving; these commands write the catalog and queue jobs.`,
+		Args: cobra.NoArgs,
+	}
+	var addName string
+	add := func(update bool) *cobra.Command {
+		var cf clusterFlags
+		use, short := "add PATH_OR_GIT_URL [--name NAME]", "Add a repository and queue its indexing"
+		if update {
+			use, short = "update NAME", "Queue a new index of a repository from its source"
+		}
+		c := &cobra.Command{
+			Use: use, Short: short, Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				cl, err := cf.connect(cmd, "quarry cluster")
+				if err != nil {
+					return err
+				}
+				defer cl.Close()
+				name, source := addName, args[0]
+				if update {
+					r, err := cl.Repo(cmd.Context(), args[0])
+					if err != nil {
+						return err
+					}
+					name, source = r.Name, r.Source
+				}
+				r, err := tools.ClusterAdd(cmd.Context(), cl, name, source, update)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: queued for indexing from %s\n", r.Name, r.Source)
+				return nil
+			},
+		}
+		cf.add(c, true)
+		if !update {
+			c.Flags().StringVar(&addName, "name", "", "the repository's name (default: the last element of its path or URL)")
+		}
+		return c
+	}
+	var rmFlags clusterFlags
+	remove := &cobra.Command{
+		Use: "remove NAME", Short: "Remove a repository and its shard", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cl, err := rmFlags.connect(cmd, "quarry cluster")
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+			if err := cl.DeleteRepo(cmd.Context(), args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: removed\n", args[0])
+			return nil
+		},
+	}
+	rmFlags.add(remove, true)
+	var lsFlags clusterFlags
+	var lsJSON bool
+	list := &cobra.Command{
+		Use: "list --cluster URL [--json]", Short: "List the repositories, their shards and the nodes serving each", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cl, err := lsFlags.connect(cmd, "quarry cluster")
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+			st, err := clusterStatus(cmd.Context(), cl)
+			if err != nil {
+				return err
+			}
+			if lsJSON {
+				return writeJSON(cmd.OutOrStdout(), st)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "REPOSITORY\tSHARD\tFILES\tSYMBOLS\tSERVED BY\tSTATE")
+			for _, r := range st.Repos {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%v\t%s\n", r.Name, r.Version, r.Files, r.Symbols, r.ServedBy, r.State)
+			}
+			tw.Flush()
+			fmt.Fprintf(cmd.OutOrStdout(), "%d nodes live, %d jobs queued\n", len(st.Nodes), st.PendingJobs)
+			return nil
+		},
+	}
+	lsFlags.add(list, true)
+	list.Flags().BoolVar(&lsJSON, "json", false, "print one JSON object")
+	cmd.AddCommand(add(false), add(true), remove, list)
+	return cmd
+}
+
+// clusterRepoStatus is a repository as cluster list shows it.
+type clusterRepoStatus struct {
+	cluster.Repo
+	ServedBy []string `json:"served_by"`
+	State    string   `json:"state"` // indexing, served, unserved, failed
+}
+
+type clusterStatusOut struct {
+	Repos       []clusterRepoStatus `json:"repos"`
+	Nodes       []cluster.Node      `json:"nodes"`
+	PendingJobs uint64              `json:"pending_jobs"`
+}
+
+func clusterStatus(ctx context.Context, c *cluster.Cluster) (*clusterStatusOut, error) {
+	repos, err := c.Repos(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nodes, err := c.Nodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pending, err := c.PendingJobs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &clusterStatusOut{Repos: []clusterRepoStatus{}, Nodes: nodes, PendingJobs: pending}
+	for _, r := range repos {
+		s := clusterRepoStatus{Repo: r, ServedBy: []string{}}
+		for _, n := range nodes {
+			if n.Shards[r.Name] == r.Version && r.Version != "" {
+				s.ServedBy = append(s.ServedBy, n.ID)
+			}
+		}
+		switch {
+		case r.Error != "":
+			s.State = "failed: " + r.Error
+		case r.Version == "":
+			s.State = "indexing"
+		case len(s.ServedBy) == 0:
+			s.State = "unserved"
+		default:
+			s.State = "served"
+		}
+		out.Repos = append(out.Repos, s)
+	}
+	return out, nil
+}

@@ -1,0 +1,662 @@
+package tools
+
+// A Quarry cluster (package cluster holds the NATS JetStream side): nodes that index
+// repositories into shards and serve them (RunNode), and the router that searches every
+// shard a request covers and merges their rankings as --workspace all does (ClusterSearch).
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/index/search"
+	"github.com/quarrysearch/quarry/suggest"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// NodeOptions configure a node of a cluster.
+type NodeOptions struct {
+	ID       string // unique in the cluster; default: host name and process id
+	Data     string // the node's directory: sources, builds and loaded shards
+	Index    bool   // take index jobs
+	Serve    bool   // serve the shards assigned to this node
+	Replicas int    // nodes serving each shard; 0: cluster.DefaultReplicas
+	// Logf, when set, hears what the node does.
+	Logf func(format string, args ...any)
+}
+
+// ShardAnswer is a node's answer to a shard search.
+type ShardAnswer struct {
+	Repo    string       `json:"repo"`
+	Version string       `json:"version"`
+	Node    string       `json:"node"`
+	Result  *ShardResult `json:"result,omitempty"`
+	Error   *Error       `json:"error,omitempty"`
+}
+
+// ShardResult is what one shard found.
+type ShardResult struct {
+	Hits      []Hit `json:"hits"`
+	Relaxed   bool  `json:"relaxed"`
+	Truncated bool  `json:"truncated"`
+	TimedOut  bool  `json:"timed_out"`
+	Files     int   `json:"files"`
+}
+
+// shardTick is how often a node beats and reconciles what it serves with the catalog.
+var shardTick = time.Second
+
+type loadedShard struct {
+	version string
+	x       *workspace.SearchIndex
+	sub     *nats.Subscription
+	dir     string
+	inUse   sync.WaitGroup
+}
+
+type node struct {
+	s    *Service
+	c    *cluster.Cluster
+	o    NodeOptions
+	mu   sync.Mutex
+	held map[string]*loadedShard
+}
+
+func (n *node) logf(format string, args ...any) {
+	if n.o.Logf != nil {
+		n.o.Logf(format, args...)
+	}
+}
+
+// RunNode runs a node until ctx ends: it beats, takes index jobs (o.Index) and serves the
+// shards assigned to it (o.Serve).
+func (s *Service) RunNode(ctx context.Context, c *cluster.Cluster, o NodeOptions) error {
+	if o.Data == "" {
+		return Errorf(CodeBadValue, "data", "a node needs a data directory: give --data DIR")
+	}
+	if o.ID == "" {
+		host, _ := os.Hostname()
+		o.ID = fmt.Sprintf("%s-%d", cmp.Or(host, "node"), os.Getpid())
+	}
+	if err := cluster.CheckName(o.ID); err != nil {
+		return Errorf(CodeBadValue, "id", "node id: %v", err)
+	}
+	if o.Replicas <= 0 {
+		o.Replicas = cluster.DefaultReplicas
+	}
+	if err := os.MkdirAll(o.Data, 0o700); err != nil {
+		return AsError(err)
+	}
+	n := &node{s: s, c: c, o: o, held: map[string]*loadedShard{}}
+	defer n.unloadAll()
+	defer func() { _ = c.Leave(context.WithoutCancel(ctx), o.ID) }()
+	var wg sync.WaitGroup
+	errc := make(chan error, 2)
+	if o.Index {
+		wg.Go(func() {
+			if err := n.indexJobs(ctx); err != nil && ctx.Err() == nil {
+				errc <- err
+			}
+		})
+	}
+	tick := time.NewTicker(shardTick)
+	defer tick.Stop()
+	for {
+		if err := n.reconcile(ctx); err != nil && ctx.Err() == nil {
+			n.logf("node %s: %v", o.ID, err)
+		}
+		select {
+		case <-ctx.Done():
+			wg.Wait()
+			return nil
+		case err := <-errc:
+			return err
+		case <-tick.C:
+		}
+	}
+}
+
+// reconcile beats, then loads the shards assigned to this node and drops those it no
+// longer serves once their new nodes answer for them.
+func (n *node) reconcile(ctx context.Context) error {
+	if err := n.c.Beat(ctx, cluster.Node{ID: n.o.ID, Index: n.o.Index, Serve: n.o.Serve, Shards: n.versions()}); err != nil {
+		return err
+	}
+	if !n.o.Serve {
+		return nil
+	}
+	repos, err := n.c.Repos(ctx)
+	if err != nil {
+		return err
+	}
+	nodes, err := n.c.Nodes(ctx)
+	if err != nil {
+		return err
+	}
+	servers := []string{n.o.ID}
+	loadedBy := map[string]map[string]string{} // node -> repo -> version
+	for _, nd := range nodes {
+		if nd.Serve && nd.ID != n.o.ID {
+			servers = append(servers, nd.ID)
+		}
+		loadedBy[nd.ID] = nd.Shards
+	}
+	current := map[string]cluster.Repo{}
+	for _, r := range repos {
+		if r.Version == "" {
+			continue
+		}
+		current[r.Name] = r
+		assigned := cluster.Assign(r.Name, servers, n.o.Replicas)
+		if slices.Contains(assigned, n.o.ID) {
+			if err := n.load(ctx, r); err != nil {
+				n.logf("node %s: load %s: %v", n.o.ID, r.Name, err)
+			}
+			continue
+		}
+		// Not ours: keep answering until every assigned node serves this version.
+		ready := true
+		for _, id := range assigned {
+			if loadedBy[id][r.Name] != r.Version {
+				ready = false
+			}
+		}
+		if ready {
+			n.unload(r.Name)
+		}
+	}
+	n.mu.Lock()
+	var gone []string
+	for name := range n.held {
+		if _, ok := current[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	n.mu.Unlock()
+	for _, name := range gone {
+		n.unload(name)
+	}
+	return nil
+}
+
+func (n *node) versions() map[string]string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make(map[string]string, len(n.held))
+	for name, l := range n.held {
+		out[name] = l.version
+	}
+	return out
+}
+
+// shardDir is where version of repo is kept: always inside the node's data directory
+// (the names come from the catalog, checked).
+func (n *node) shardDir(repo, version string) (string, error) {
+	if err := cluster.CheckName(repo); err != nil {
+		return "", err
+	}
+	if err := cluster.CheckName(version); err != nil {
+		return "", fmt.Errorf("shard version %q: %w", version, err)
+	}
+	return filepath.Join(n.o.Data, "shards", repo+"@"+version), nil
+}
+
+// load makes this node answer r's current shard: downloaded, opened, subscribed; then the
+// version it replaces is dropped.
+func (n *node) load(ctx context.Context, r cluster.Repo) error {
+	n.mu.Lock()
+	old := n.held[r.Name]
+	n.mu.Unlock()
+	if old != nil && old.version == r.Version {
+		return nil
+	}
+	dir, err := n.shardDir(r.Name, r.Version)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+			return err
+		}
+		if err := n.c.Download(ctx, r.Object, dir); err != nil {
+			return err
+		}
+	}
+	x, err := workspace.OpenShard(workspace.Entry{ID: r.Name, Root: dir}, dir)
+	if err != nil {
+		return err
+	}
+	l := &loadedShard{version: r.Version, x: x, dir: dir}
+	sub, err := n.c.NC.QueueSubscribe(cluster.SearchSubject(r.Name), cluster.ShardQueue(r.Name), func(m *nats.Msg) {
+		l.inUse.Add(1)
+		defer l.inUse.Done()
+		n.answer(m, r.Name, l)
+	})
+	if err != nil {
+		x.Close()
+		return err
+	}
+	l.sub = sub
+	n.mu.Lock()
+	n.held[r.Name] = l
+	n.mu.Unlock()
+	n.logf("node %s: serving %s@%s", n.o.ID, r.Name, r.Version)
+	if old != nil {
+		n.drop(old)
+	}
+	return nil
+}
+
+func (n *node) unload(name string) {
+	n.mu.Lock()
+	l := n.held[name]
+	delete(n.held, name)
+	n.mu.Unlock()
+	if l != nil {
+		n.logf("node %s: no longer serving %s@%s", n.o.ID, name, l.version)
+		n.drop(l)
+	}
+}
+
+// drop stops answering from l, waits for the searches under way and removes its files.
+func (n *node) drop(l *loadedShard) {
+	_ = l.sub.Drain()
+	for l.sub.IsValid() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	l.inUse.Wait()
+	l.x.Close()
+	_ = os.RemoveAll(l.dir)
+}
+
+func (n *node) unloadAll() {
+	n.mu.Lock()
+	names := make([]string, 0, len(n.held))
+	for name := range n.held {
+		names = append(names, name)
+	}
+	n.mu.Unlock()
+	for _, name := range names {
+		n.unload(name)
+	}
+}
+
+// answer runs the search request m carries on shard l and replies.
+func (n *node) answer(m *nats.Msg, repo string, l *loadedShard) {
+	ans := ShardAnswer{Repo: repo, Version: l.version, Node: n.o.ID}
+	var req SearchRequest
+	if err := strictUnmarshal(m.Data, &req); err != nil {
+		ans.Error = AsError(err)
+	} else if res, err := n.s.searchShard(context.Background(), l.x, req); err != nil {
+		ans.Error = AsError(err)
+	} else {
+		ans.Result = res
+	}
+	b, err := json.Marshal(ans)
+	if err != nil {
+		b, _ = json.Marshal(ShardAnswer{Repo: repo, Node: n.o.ID, Error: AsError(err)})
+	}
+	_ = m.Respond(b)
+}
+
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// searchShard runs req on one shard as a workspace of --workspace all would be searched.
+func (s *Service) searchShard(ctx context.Context, x *workspace.SearchIndex, req SearchRequest) (*ShardResult, error) {
+	req.Workspace = ""
+	ireq, _, err := s.searchRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := workspace.Search(sctx, []*workspace.SearchIndex{x}, ireq)
+	if err != nil {
+		return nil, err
+	}
+	files, err := filesIn(ctx, []*workspace.SearchIndex{x})
+	if err != nil {
+		return nil, err
+	}
+	return &ShardResult{Hits: res.Hits, Relaxed: res.Relaxed, Truncated: res.Truncated, TimedOut: res.TimedOut, Files: files}, nil
+}
+
+// ClusterSearch runs req on every shard of the cluster it covers (its workspace, or the
+// query's workspace:, names one repository; "all" or none: every one), each answered by one
+// of its serving nodes, and merges the rankings as --workspace all does. A shard that does
+// not answer within the request's time is named in errors, and the answer is truncated.
+func (s *Service) ClusterSearch(ctx context.Context, c *cluster.Cluster, req SearchRequest) (*SearchResult, error) {
+	start := time.Now()
+	if err := checkQueryLength(req); err != nil {
+		return nil, err
+	}
+	ireq, checked, err := s.searchRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Searches) > 0 {
+		return nil, Errorf(CodeBadValue, "searches", "query documents are not searched through a cluster yet: send each line as its own search")
+	}
+	repos, err := c.Repos(ctx)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	var names []string
+	for _, r := range repos {
+		if r.Version != "" {
+			names = append(names, r.Name)
+		}
+	}
+	if ws := checked.workspace; ws != "" && ws != "all" {
+		if !slices.Contains(names, ws) {
+			msg := fmt.Sprintf("the cluster has no repository %q with a shard", ws)
+			if sug := suggest.Candidates(ws, names); len(sug) > 0 {
+				msg += "; did you mean " + sug[0] + "?"
+			}
+			return nil, Errorf(CodeUnknownWorkspace, "workspace", "%s", msg)
+		}
+		names = []string{ws}
+	}
+	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
+	sreq := req
+	sreq.Workspace, sreq.MaxBytes, sreq.Cursor = "", 0, ""
+	payload, err := json.Marshal(sreq)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	answers := make([]ShardAnswer, len(names))
+	failed := make([]error, len(names))
+	var wg sync.WaitGroup
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for i, name := range names {
+		wg.Go(func() {
+			m, err := c.NC.RequestWithContext(rctx, cluster.SearchSubject(name), payload)
+			if err != nil {
+				failed[i] = err
+				return
+			}
+			if err := json.Unmarshal(m.Data, &answers[i]); err != nil {
+				failed[i] = err
+			}
+		})
+	}
+	wg.Wait()
+	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: []ErrorInfo{}}
+	var hits []Hit
+	for i, name := range names {
+		a := answers[i]
+		switch {
+		case failed[i] != nil:
+			why := "no node answered within " + timeout.String()
+			if errors.Is(failed[i], nats.ErrNoResponders) {
+				why = "no node serves it now"
+			}
+			out.Errors = append(out.Errors, ErrorInfo{Code: CodeShardUnavailable, Workspace: name, Message: "shard " + name + ": " + why})
+			continue
+		case a.Error != nil:
+			if a.Error.Code == CodeBadQuery || a.Error.Code == CodeBadValue || a.Error.Code == CodeUnknownField {
+				return nil, a.Error // the request's fault: every shard would say the same
+			}
+			out.Errors = append(out.Errors, ErrorInfo{Code: a.Error.Code, Workspace: name, Message: "shard " + name + ": " + a.Error.Message})
+			continue
+		}
+		for _, h := range a.Result.Hits {
+			if len(names) > 1 {
+				h.Workspace = name
+			}
+			hits = append(hits, h)
+		}
+		out.Relaxed = out.Relaxed || a.Result.Relaxed
+		out.Truncated = out.Truncated || a.Result.Truncated
+		out.TotalFilesSearched += a.Result.Files
+		if a.Result.TimedOut {
+			out.Truncated, out.TruncatedReason = true, TruncatedTimeout
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	if len(hits) > ireq.Limit {
+		hits, out.Truncated = hits[:ireq.Limit], true
+	}
+	out.Results = hits
+	if out.Truncated && out.TruncatedReason == "" {
+		out.TruncatedReason = TruncatedLimit
+	}
+	if len(out.Errors) > 0 {
+		out.Truncated, out.TruncatedReason = true, TruncatedShards
+	}
+	if ireq.Expr == nil && (ireq.Target == search.TargetDefinitions || ireq.Target == search.TargetAuto) && ireq.Offset == 0 {
+		out.Notice = search.MissingDefinition(ireq.Query, hits)
+	}
+	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query))
+	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
+}
+
+// ClusterAdd adds (or, with update, re-indexes) a repository: its catalog entry, then an
+// index job. A local path is made absolute: the indexers read it as given.
+func ClusterAdd(ctx context.Context, c *cluster.Cluster, name, source string, update bool) (cluster.Repo, error) {
+	if !isGitURL(source) {
+		abs, err := filepath.Abs(source)
+		if err != nil {
+			return cluster.Repo{}, AsError(err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return cluster.Repo{}, Errorf(CodeNotFound, "source", "%s is not a directory (give a directory the indexers can read, or a git URL)", source)
+		}
+		source = abs
+	}
+	if name == "" {
+		name = repoNameOf(source)
+	}
+	if err := cluster.CheckName(name); err != nil {
+		return cluster.Repo{}, Errorf(CodeBadValue, "name", "%v; give --name", err)
+	}
+	r, err := c.Repo(ctx, name)
+	switch {
+	case errors.Is(err, cluster.ErrNoRepo):
+		if update {
+			return cluster.Repo{}, Errorf(CodeUnknownWorkspace, "name", "the cluster has no repository %q: add it first", name)
+		}
+		r = cluster.Repo{Name: name, Source: source}
+		if r.Revision, err = c.PutRepo(ctx, r); err != nil {
+			return cluster.Repo{}, AsError(err)
+		}
+	case err != nil:
+		return cluster.Repo{}, AsError(err)
+	case !update && r.Source != source:
+		return cluster.Repo{}, Errorf(CodeBadValue, "name", "the cluster already has a repository %q (from %s): give another --name, or update it", name, r.Source)
+	}
+	if err := c.Enqueue(ctx, cluster.Job{Op: cluster.OpIndex, Repo: name, Source: r.Source}); err != nil {
+		return cluster.Repo{}, AsError(err)
+	}
+	return r, nil
+}
+
+// repoNameOf is the default name of the repository at source: its last path element,
+// without .git, in the characters a name allows.
+func repoNameOf(source string) string {
+	base := strings.TrimSuffix(filepath.Base(strings.TrimRight(source, "/")), ".git")
+	var b strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('-')
+		}
+	}
+	return strings.TrimLeft(b.String(), "-_")
+}
+
+func isGitURL(s string) bool {
+	return strings.Contains(s, "://") || strings.HasPrefix(s, "git@") || strings.HasSuffix(s, ".git") && !isDir(s)
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// indexJobs takes index jobs one at a time until ctx ends.
+func (n *node) indexJobs(ctx context.Context) error {
+	cons, err := n.c.Indexers(ctx)
+	if err != nil {
+		return err
+	}
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			n.logf("node %s: jobs: %v", n.o.ID, err)
+			time.Sleep(time.Second)
+			continue
+		}
+		for m := range batch.Messages() {
+			var j cluster.Job
+			if err := json.Unmarshal(m.Data(), &j); err != nil || cluster.CheckName(j.Repo) != nil {
+				n.logf("node %s: a malformed job dropped: %s", n.o.ID, m.Data())
+				_ = m.Term()
+				continue
+			}
+			stop := make(chan struct{})
+			go func() { // still at it: the job stays this indexer's
+				t := time.NewTicker(cluster.JobAckWait / 3)
+				defer t.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-t.C:
+						_ = m.InProgress()
+					}
+				}
+			}()
+			err := n.runJob(ctx, j)
+			close(stop)
+			if err != nil {
+				n.logf("node %s: %s %s: %v", n.o.ID, j.Op, j.Repo, err)
+				if ctx.Err() != nil {
+					return nil // not acknowledged: another indexer takes it
+				}
+				_ = m.NakWithDelay(5 * time.Second)
+				continue
+			}
+			_ = m.Ack()
+		}
+	}
+	return nil
+}
+
+// runJob builds j's shard and records it in the catalog. A failure of the source (gone,
+// unreadable) is recorded in the catalog and is not retried; a failure of the cluster is.
+func (n *node) runJob(ctx context.Context, j cluster.Job) error {
+	if j.Op != cluster.OpIndex {
+		return nil
+	}
+	r, err := n.c.Repo(ctx, j.Repo)
+	if errors.Is(err, cluster.ErrNoRepo) {
+		return nil // removed since
+	}
+	if err != nil {
+		return err
+	}
+	src := r.Source
+	if isGitURL(src) {
+		if src, err = n.fetchGit(ctx, r); err != nil {
+			return n.recordFailure(ctx, r, err)
+		}
+	}
+	build := filepath.Join(n.o.Data, "build", r.Name)
+	if err := os.MkdirAll(build, 0o700); err != nil {
+		return err
+	}
+	n.logf("node %s: indexing %s from %s", n.o.ID, r.Name, src)
+	sum, err := workspace.Index(ctx, src, build, n.s.langs, workspace.IndexOptions{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return n.recordFailure(ctx, r, err)
+	}
+	version, object, size, err := n.c.Upload(ctx, r.Name, build)
+	if err != nil {
+		return err
+	}
+	for {
+		r, err = n.c.Repo(ctx, j.Repo)
+		if errors.Is(err, cluster.ErrNoRepo) {
+			return n.c.DeleteObject(ctx, object) // removed while it was built
+		}
+		if err != nil {
+			return err
+		}
+		old := r.Object
+		r.Version, r.Object, r.Bytes, r.Indexer, r.Error = version, object, size, n.o.ID, ""
+		r.Files, r.Symbols, r.IndexedAt = sum.Counts.Files, sum.Counts.Symbols, time.Now().UTC()
+		if _, err = n.c.PutRepo(ctx, r); errors.Is(err, cluster.ErrChanged) {
+			continue // another writer came between: read again
+		}
+		if err != nil {
+			return err
+		}
+		if old != "" && old != object {
+			_ = n.c.DeleteObject(ctx, old)
+		}
+		n.logf("node %s: %s@%s: %d files, %d symbols", n.o.ID, r.Name, version, r.Files, r.Symbols)
+		return nil
+	}
+}
+
+func (n *node) recordFailure(ctx context.Context, r cluster.Repo, cause error) error {
+	r.Error = cause.Error()
+	if _, err := n.c.PutRepo(ctx, r); err != nil && !errors.Is(err, cluster.ErrChanged) {
+		return err
+	}
+	return nil
+}
+
+// fetchGit clones (or fetches) the repository's git URL into the node's data directory.
+func (n *node) fetchGit(ctx context.Context, r cluster.Repo) (string, error) {
+	dir := filepath.Join(n.o.Data, "src", r.Name)
+	run := func(args ...string) error {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(string(out)))
+		}
+		return nil
+	}
+	if isDir(filepath.Join(dir, ".git")) {
+		if err := run("-C", dir, "fetch", "--depth", "1", "origin"); err != nil {
+			return "", err
+		}
+		return dir, run("-C", dir, "reset", "--hard", "FETCH_HEAD")
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", err
+	}
+	return dir, run("clone", "--depth", "1", "--", r.Source, dir)
+}
