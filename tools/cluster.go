@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -23,8 +22,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/quarrysearch/quarry/cluster"
-	"github.com/quarrysearch/quarry/index/search"
-	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -39,22 +36,20 @@ type NodeOptions struct {
 	Logf func(format string, args ...any)
 }
 
-// ShardAnswer is a node's answer to a shard search.
-type ShardAnswer struct {
-	Repo    string       `json:"repo"`
-	Version string       `json:"version"`
-	Node    string       `json:"node"`
-	Result  *ShardResult `json:"result,omitempty"`
-	Error   *Error       `json:"error,omitempty"`
+// ShardCall is an operation a router asks of one shard: the contract's operation name and
+// its request, as an MCP client would send them.
+type ShardCall struct {
+	Op   string          `json:"op"`
+	Args json.RawMessage `json:"args"`
 }
 
-// ShardResult is what one shard found.
-type ShardResult struct {
-	Hits      []Hit `json:"hits"`
-	Relaxed   bool  `json:"relaxed"`
-	Truncated bool  `json:"truncated"`
-	TimedOut  bool  `json:"timed_out"`
-	Files     int   `json:"files"`
+// ShardAnswer is a node's answer to a ShardCall: the operation's result, or its error.
+type ShardAnswer struct {
+	Repo    string          `json:"repo"`
+	Version string          `json:"version"`
+	Node    string          `json:"node"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
 }
 
 // shardTick is how often a node beats and reconciles what it serves with the catalog.
@@ -63,6 +58,7 @@ var shardTick = time.Second
 type loadedShard struct {
 	version string
 	x       *workspace.SearchIndex
+	svc     *Service // answers the contract's operations from x alone
 	sub     *nats.Subscription
 	dir     string
 	inUse   sync.WaitGroup
@@ -240,7 +236,7 @@ func (n *node) load(ctx context.Context, r cluster.Repo) error {
 	if err != nil {
 		return err
 	}
-	l := &loadedShard{version: r.Version, x: x, dir: dir}
+	l := &loadedShard{version: r.Version, x: x, dir: dir, svc: n.s.shardService(x)}
 	sub, err := n.c.NC.QueueSubscribe(cluster.SearchSubject(r.Name), cluster.ShardQueue(r.Name), func(m *nats.Msg) {
 		l.inUse.Add(1)
 		defer l.inUse.Done()
@@ -295,16 +291,16 @@ func (n *node) unloadAll() {
 	}
 }
 
-// answer runs the search request m carries on shard l and replies.
+// answer runs the operation m carries on shard l and replies.
 func (n *node) answer(m *nats.Msg, repo string, l *loadedShard) {
 	ans := ShardAnswer{Repo: repo, Version: l.version, Node: n.o.ID}
-	var req SearchRequest
-	if err := strictUnmarshal(m.Data, &req); err != nil {
+	var call ShardCall
+	if err := json.Unmarshal(m.Data, &call); err != nil {
+		ans.Error = AsError(fmt.Errorf("a malformed shard call: %w", err))
+	} else if res, err := l.svc.Call(context.Background(), call.Op, call.Args); err != nil {
 		ans.Error = AsError(err)
-	} else if res, err := n.s.searchShard(context.Background(), l.x, req); err != nil {
+	} else if ans.Result, err = json.Marshal(res); err != nil {
 		ans.Error = AsError(err)
-	} else {
-		ans.Result = res
 	}
 	b, err := json.Marshal(ans)
 	if err != nil {
@@ -313,144 +309,10 @@ func (n *node) answer(m *nats.Msg, repo string, l *loadedShard) {
 	_ = m.Respond(b)
 }
 
-func strictUnmarshal(data []byte, v any) error {
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
-// searchShard runs req on one shard as a workspace of --workspace all would be searched.
-func (s *Service) searchShard(ctx context.Context, x *workspace.SearchIndex, req SearchRequest) (*ShardResult, error) {
-	req.Workspace = ""
-	ireq, _, err := s.searchRequest(req)
-	if err != nil {
-		return nil, err
-	}
-	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
-	sctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := workspace.Search(sctx, []*workspace.SearchIndex{x}, ireq)
-	if err != nil {
-		return nil, err
-	}
-	files, err := filesIn(ctx, []*workspace.SearchIndex{x})
-	if err != nil {
-		return nil, err
-	}
-	return &ShardResult{Hits: res.Hits, Relaxed: res.Relaxed, Truncated: res.Truncated, TimedOut: res.TimedOut, Files: files}, nil
-}
-
-// ClusterSearch runs req on every shard of the cluster it covers (its workspace, or the
-// query's workspace:, names one repository; "all" or none: every one), each answered by one
-// of its serving nodes, and merges the rankings as --workspace all does. A shard that does
-// not answer within the request's time is named in errors, and the answer is truncated.
-func (s *Service) ClusterSearch(ctx context.Context, c *cluster.Cluster, req SearchRequest) (*SearchResult, error) {
-	start := time.Now()
-	if err := checkQueryLength(req); err != nil {
-		return nil, err
-	}
-	ireq, checked, err := s.searchRequest(req)
-	if err != nil {
-		return nil, err
-	}
-	if len(req.Searches) > 0 {
-		return nil, Errorf(CodeBadValue, "searches", "query documents are not searched through a cluster yet: send each line as its own search")
-	}
-	repos, err := c.Repos(ctx)
-	if err != nil {
-		return nil, AsError(err)
-	}
-	var names []string
-	for _, r := range repos {
-		if r.Version != "" {
-			names = append(names, r.Name)
-		}
-	}
-	if ws := checked.workspace; ws != "" && ws != "all" {
-		if !slices.Contains(names, ws) {
-			msg := fmt.Sprintf("the cluster has no repository %q with a shard", ws)
-			if sug := suggest.Candidates(ws, names); len(sug) > 0 {
-				msg += "; did you mean " + sug[0] + "?"
-			}
-			return nil, Errorf(CodeUnknownWorkspace, "workspace", "%s", msg)
-		}
-		names = []string{ws}
-	}
-	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
-	sreq := req
-	sreq.Workspace, sreq.MaxBytes, sreq.Cursor = "", 0, ""
-	payload, err := json.Marshal(sreq)
-	if err != nil {
-		return nil, AsError(err)
-	}
-	answers := make([]ShardAnswer, len(names))
-	failed := make([]error, len(names))
-	var wg sync.WaitGroup
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	for i, name := range names {
-		wg.Go(func() {
-			m, err := c.NC.RequestWithContext(rctx, cluster.SearchSubject(name), payload)
-			if err != nil {
-				failed[i] = err
-				return
-			}
-			if err := json.Unmarshal(m.Data, &answers[i]); err != nil {
-				failed[i] = err
-			}
-		})
-	}
-	wg.Wait()
-	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: []ErrorInfo{}}
-	var hits []Hit
-	for i, name := range names {
-		a := answers[i]
-		switch {
-		case failed[i] != nil:
-			why := "no node answered within " + timeout.String()
-			if errors.Is(failed[i], nats.ErrNoResponders) {
-				why = "no node serves it now"
-			}
-			out.Errors = append(out.Errors, ErrorInfo{Code: CodeShardUnavailable, Workspace: name, Message: "shard " + name + ": " + why})
-			continue
-		case a.Error != nil:
-			if a.Error.Code == CodeBadQuery || a.Error.Code == CodeBadValue || a.Error.Code == CodeUnknownField {
-				return nil, a.Error // the request's fault: every shard would say the same
-			}
-			out.Errors = append(out.Errors, ErrorInfo{Code: a.Error.Code, Workspace: name, Message: "shard " + name + ": " + a.Error.Message})
-			continue
-		}
-		for _, h := range a.Result.Hits {
-			if len(names) > 1 {
-				h.Workspace = name
-			}
-			hits = append(hits, h)
-		}
-		out.Relaxed = out.Relaxed || a.Result.Relaxed
-		out.Truncated = out.Truncated || a.Result.Truncated
-		out.TotalFilesSearched += a.Result.Files
-		if a.Result.TimedOut {
-			out.Truncated, out.TruncatedReason = true, TruncatedTimeout
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > ireq.Limit {
-		hits, out.Truncated = hits[:ireq.Limit], true
-	}
-	out.Results = hits
-	if out.Truncated && out.TruncatedReason == "" {
-		out.TruncatedReason = TruncatedLimit
-	}
-	if len(out.Errors) > 0 {
-		out.Truncated, out.TruncatedReason = true, TruncatedShards
-	}
-	if ireq.Expr == nil && (ireq.Target == search.TargetDefinitions || ireq.Target == search.TargetAuto) && ireq.Offset == 0 {
-		out.Notice = search.MissingDefinition(ireq.Query, hits)
-	}
-	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query))
-	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
-	out.ElapsedMS = elapsedMS(start)
-	return out, nil
+// shardService returns a service answering every operation from x alone: its workspace is
+// the shard, fresh as its version, never forwarded.
+func (s *Service) shardService(x *workspace.SearchIndex) *Service {
+	return &Service{root: x.Entry.Root, langs: s.langs, shard: x}
 }
 
 // ClusterAdd adds (or, with update, re-indexes) a repository: its catalog entry, then an

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,8 +14,6 @@ import (
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/index/search"
-	"github.com/quarrysearch/quarry/languages"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 // natsServer starts an embedded NATS server with JetStream on a free loopback port.
@@ -37,25 +36,27 @@ func natsServer(t *testing.T, user, pass string) *server.Server {
 }
 
 // clusterRepos writes two small repositories (Go and Python) and returns their roots.
+// Their names sort as a local registry lists them (the primary first).
 func clusterRepos(t *testing.T) map[string]string {
 	t.Helper()
 	files := map[string]map[string]string{
-		"gorepo": {
-			"server.go": "package web\n\n// Server answers HTTP requests.\ntype Server struct{ Addr string }\n\n// ServeHTTP answers one request.\nfunc (s *Server) ServeHTTP(w Writer, r *Request) { handle(w, r) }\n\nfunc handle(w Writer, r *Request) {}\n",
-			"pool.go":   "package web\n\n// ConnectionPool keeps idle connections for reuse.\ntype ConnectionPool struct{ idle []Conn }\n\n// Get takes a connection from the pool.\nfunc (p *ConnectionPool) Get() Conn { return p.idle[0] }\n",
+		"a-go": {
+			"server.go": "package web\n\n// Server answers HTTP requests.\ntype Server struct{ Addr string }\n\n// ServeHTTP answers one request.\nfunc (s *Server) ServeHTTP(w Writer, r *Request) { handle(w, r) }\n\nfunc handle(w Writer, r *Request) { serveConn(w) }\n\nfunc serveConn(w Writer) {}\n",
+			"pool.go":   "package web\n\n// ConnectionPool keeps idle connections for reuse.\ntype ConnectionPool struct{ idle []Conn }\n\n// Get takes a connection from the pool.\nfunc (p *ConnectionPool) Get() Conn { return p.idle[0] }\n\nfunc use(p *ConnectionPool) { p.Get(); handle(nil, nil) }\n",
 		},
-		"pyrepo": {
+		"b-py": {
 			"pool.py":   "class ConnectionPool:\n    \"\"\"A pool of database connections.\"\"\"\n\n    def get(self):\n        return self.idle.pop()\n",
 			"server.py": "def serve_http(request):\n    \"\"\"Answer one HTTP request.\"\"\"\n    return handle(request)\n\n\ndef handle(request):\n    return None\n",
 		},
 	}
 	roots := map[string]string{}
+	base := t.TempDir()
 	for repo, fs := range files {
-		root := filepath.Join(t.TempDir(), repo)
+		root := filepath.Join(base, repo)
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		for name, text := range fs {
-			if err := os.MkdirAll(root, 0o755); err != nil {
-				t.Fatal(err)
-			}
 			if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -65,11 +66,11 @@ func clusterRepos(t *testing.T) map[string]string {
 	return roots
 }
 
-// TestClusterSearchMatchesLocal runs a node that indexes and serves two repositories, and
-// checks that a search through the cluster answers what the same two indexes answer in
-// one process (workspace.Search, as --workspace all), hit for hit and score for score;
-// then that a shard nobody serves is named in the answer.
-func TestClusterSearchMatchesLocal(t *testing.T) {
+// TestClusterMatchesWorkspaceAll runs a node that indexes and serves two repositories, and
+// checks that searches over every target, goto, refs and callers through the cluster answer
+// what one process answers with the same two as its workspaces (--workspace all), hit for
+// hit and score for score; then that a shard nobody serves is named in the answer.
+func TestClusterMatchesWorkspaceAll(t *testing.T) {
 	ns := natsServer(t, "", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -79,29 +80,31 @@ func TestClusterSearchMatchesLocal(t *testing.T) {
 	}
 	defer c.Close()
 	roots := clusterRepos(t)
-	svc, err := NewService(t.TempDir())
+	nodeSvc, err := NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	nodeCtx, stopNode := context.WithCancel(ctx)
 	nodeDone := make(chan error, 1)
 	go func() {
-		nodeDone <- svc.RunNode(nodeCtx, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true})
+		nodeDone <- nodeSvc.RunNode(nodeCtx, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true})
 	}()
-	for _, repo := range []string{"gorepo", "pyrepo"} {
+	for _, repo := range []string{"a-go", "b-py"} {
 		if _, err := ClusterAdd(ctx, c, repo, roots[repo], false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ClusterAdd(ctx, c, "gorepo", roots["pyrepo"], false); err == nil {
+	if _, err := ClusterAdd(ctx, c, "a-go", roots["b-py"], false); err == nil {
 		t.Error("adding a second repository under a name in use: no error")
 	}
-	// Until both shards are built and served.
-	req := SearchRequest{Query: "ConnectionPool"}
-	var got *SearchResult
+	router, err := NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	router.SetCluster(c)
 	for deadline := time.Now().Add(90 * time.Second); ; {
-		got, err = svc.ClusterSearch(ctx, c, req)
-		if err == nil && len(got.Errors) == 0 && hasWorkspaces(got.Results, "gorepo", "pyrepo") {
+		got, err := router.Search(ctx, SearchRequest{Query: "ConnectionPool"})
+		if err == nil && len(got.Errors) == 0 && hasWorkspaces(got.Results, "a-go", "b-py") {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -110,51 +113,99 @@ func TestClusterSearchMatchesLocal(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 
-	// The same two indexes in one process.
-	reg, err := languages.Default()
+	// One process: a-go the primary workspace, b-py a reference.
+	local, err := NewService(roots["a-go"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	var xs []*workspace.SearchIndex
-	for _, repo := range []string{"gorepo", "pyrepo"} {
-		dir := filepath.Join(t.TempDir(), repo)
-		if _, err := workspace.Index(ctx, roots[repo], dir, reg, workspace.IndexOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		x, err := workspace.OpenShard(workspace.Entry{ID: repo, Root: roots[repo]}, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer x.Close()
-		xs = append(xs, x)
+	added, err := local.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"})
+	if err != nil {
+		t.Fatal(err)
 	}
+	list, err := local.Workspace(ctx, WorkspaceRequest{Operation: "list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{} // local workspace id -> repository name
+	var primaryID string
+	for _, w := range list.Workspaces {
+		names[w.ID] = filepath.Base(w.Root)
+		if w.Primary {
+			primaryID = w.ID
+		}
+	}
+	_ = added
 	for _, q := range []SearchRequest{
 		{Query: "ConnectionPool"}, {Query: "serve http"}, {Query: "handle", Target: "definitions"},
 		{Query: "request", Target: "content"}, {Query: "pool", Target: "files"}, {Query: "kind:method get"},
 	} {
-		got, err := svc.ClusterSearch(ctx, c, q)
+		got, err := router.Search(ctx, q)
 		if err != nil {
 			t.Fatalf("%+v: %v", q, err)
 		}
-		ireq, _, err := svc.searchRequest(q)
+		q.Workspace = "all"
+		want, err := local.Search(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := workspace.Search(ctx, xs, ireq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g, w := hitKeys(got.Results), hitKeys(want.Hits); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 {
-			t.Errorf("%+v: the cluster answered\n %v\none process\n %v", q, g, w)
+		if g, w := hitKeys(got.Results, nil), hitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 {
+			t.Errorf("search %+v: the cluster answered\n %v\none process\n %v", q, g, w)
 		}
 	}
-	if _, err := svc.ClusterSearch(ctx, c, SearchRequest{Query: "x", Workspace: "gorep"}); err == nil {
+	gotGoto, err := router.Goto(ctx, GotoRequest{Symbol: "ConnectionPool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGoto, err := local.Goto(ctx, GotoRequest{Symbol: "ConnectionPool", Workspace: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := hitKeys(gotGoto.Results, nil), hitKeys(wantGoto.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) != 2 {
+		t.Errorf("goto: the cluster answered\n %v\none process\n %v", g, w)
+	}
+	for _, sym := range []string{"handle", "ConnectionPool", "nothingByThatName"} {
+		gotRefs, gerr := router.Refs(ctx, RefsRequest{Symbol: sym})
+		wantRefs, werr := local.Refs(ctx, RefsRequest{Symbol: sym, Workspace: "all"})
+		if (gerr == nil) != (werr == nil) {
+			t.Errorf("refs %s: the cluster's error %v, one process's %v", sym, gerr, werr)
+			continue
+		}
+		if gerr != nil {
+			continue
+		}
+		if g, w := refKeys(gotRefs.Results, nil), refKeys(wantRefs.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || gotRefs.Total != wantRefs.Total || sym == "handle" && len(w) < 2 {
+			t.Errorf("refs %s: the cluster answered %d\n %v\none process %d\n %v", sym, gotRefs.Total, g, wantRefs.Total, w)
+		}
+	}
+	// handle is defined in both repositories: callers must name one.
+	if _, err := router.Calls(ctx, CallsRequest{Symbol: "handle", Direction: CallsCallers}); err == nil {
+		t.Error("callers of a name defined in two repositories, none named: no error")
+	}
+	gotCalls, err := router.Calls(ctx, CallsRequest{Symbol: "handle", Direction: CallsCallers, Workspace: "a-go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCalls, err := local.Calls(ctx, CallsRequest{Symbol: "handle", Direction: CallsCallers, Workspace: primaryID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := callKeys(gotCalls), callKeys(wantCalls); fmt.Sprint(g) != fmt.Sprint(w) || len(w) < 2 {
+		t.Errorf("callers: the cluster answered\n %v\none process\n %v", g, w)
+	}
+	gotCallees, err := router.Calls(ctx, CallsRequest{Symbol: "serveConn", Direction: CallsCallers})
+	if err != nil || len(gotCallees.Nodes) < 2 {
+		t.Errorf("callers of a name defined in one repository: %v, %+v", err, gotCallees)
+	}
+	if _, err := router.Search(ctx, SearchRequest{Query: "x", Workspace: "a-g"}); err == nil {
 		t.Error("an unknown repository: no error")
-	} else if e := AsError(err); e.Code != CodeUnknownWorkspace {
+	} else if e := AsError(err); e.Code != CodeUnknownWorkspace || !strings.Contains(e.Message, "did you mean a-go") {
 		t.Errorf("an unknown repository: %v", e)
 	}
-	if _, err := svc.ClusterSearch(ctx, c, SearchRequest{Query: "x", Target: "everything"}); err == nil {
+	if _, err := router.Search(ctx, SearchRequest{Query: "x", Target: "everything"}); err == nil {
 		t.Error("a bad target: no error")
+	}
+	if _, err := router.Health(ctx, HealthRequest{}); err == nil {
+		t.Error("health through a cluster: no error")
 	}
 
 	// No node: every shard is named, the answer marked.
@@ -162,7 +213,7 @@ func TestClusterSearchMatchesLocal(t *testing.T) {
 	if err := <-nodeDone; err != nil {
 		t.Fatal(err)
 	}
-	res, err := svc.ClusterSearch(ctx, c, SearchRequest{Query: "ConnectionPool", TimeoutMS: 2000})
+	res, err := router.Search(ctx, SearchRequest{Query: "ConnectionPool", TimeoutMS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,10 +235,35 @@ func hasWorkspaces(hits []Hit, names ...string) bool {
 	return true
 }
 
-func hitKeys(hits []search.Hit) []string {
+// hitKeys are the hits' workspaces (named by names where given), places, names and scores.
+func hitKeys(hits []search.Hit, names map[string]string) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
-		out[i] = fmt.Sprintf("%s:%s:%d:%s:%.4f", h.Workspace, h.Path, h.Line, h.Name, h.Score)
+		ws := h.Workspace
+		if names != nil {
+			ws = names[ws]
+		}
+		out[i] = fmt.Sprintf("%s:%s:%d:%s:%.4f", ws, h.Path, h.Line, h.Name, h.Score)
+	}
+	return out
+}
+
+func refKeys(refs []Ref, names map[string]string) []string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		ws := r.Workspace
+		if names != nil {
+			ws = names[ws]
+		}
+		out[i] = fmt.Sprintf("%s:%s:%d:%d:%s", ws, r.Path, r.Line, r.Column, r.Kind)
+	}
+	return out
+}
+
+func callKeys(r *CallsResult) []string {
+	out := make([]string, len(r.Nodes))
+	for i, n := range r.Nodes {
+		out[i] = fmt.Sprintf("%d:%s:%s:%d", n.Parent, n.Name, n.Symbol.Path, n.Symbol.Line)
 	}
 	return out
 }

@@ -20,6 +20,9 @@ const FreshenLimit = 16
 // of this process keeps the index up to date, or an index run of this process is writing
 // it (and lends it), or xs does not hold the primary workspace.
 func (s *Service) freshness(ctx context.Context, xs []*workspace.SearchIndex) *workspace.Freshness {
+	if s.shard != nil {
+		return nil // a shard is a snapshot: fresh as its version
+	}
 	s.mu.Lock()
 	watching := s.watcher != nil
 	s.mu.Unlock()

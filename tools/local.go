@@ -337,6 +337,17 @@ func (s *Service) callServer(ctx context.Context, op string, req any) (json.RawM
 // forward runs op with req in the workspace's server when s forwards (SetForward) and one
 // answers; ok is false when the caller must run it itself.
 func forward[R any](ctx context.Context, s *Service, op string, req any) (res *R, ok bool, err error) {
+	if s.cluster != nil {
+		out, err := s.clusterCall(ctx, op, req)
+		if err != nil {
+			return nil, true, err
+		}
+		r, ok := out.(*R)
+		if !ok {
+			return nil, true, Errorf(CodeInternal, "", "the cluster's %s answer is a %T", op, out)
+		}
+		return r, true, nil
+	}
 	if !s.forward.Load() || ctx.Value(servedKey{}) != nil { // a request served is never sent on
 		return nil, false, nil
 	}

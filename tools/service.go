@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
@@ -58,6 +59,10 @@ type Service struct {
 	indexMu sync.Mutex
 	// forward: see SetForward.
 	forward atomic.Bool
+	// shard: the one index a node's service of a cluster's shard answers from (shardService).
+	shard *workspace.SearchIndex
+	// cluster: the cluster the operations run on instead of the local indexes (SetCluster).
+	cluster *cluster.Cluster
 }
 
 // SetForward sets whether the operations that use an index (search, goto, symbols, refs,
@@ -117,6 +122,12 @@ func (s *Service) entries(reg *workspace.Registry, id string) ([]workspace.Entry
 // openIndexes opens the indexes of the workspaces id covers; the primary one is indexed
 // first when it has none. The caller releases them.
 func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.SearchIndex, error) {
+	if s.shard != nil {
+		if id != "" && id != "all" && id != s.shard.Entry.ID {
+			return nil, Errorf(CodeUnknownWorkspace, "workspace", "this shard is %s, not %s", s.shard.Entry.ID, id)
+		}
+		return []*workspace.SearchIndex{s.shard}, nil
+	}
 	reg, err := s.registry()
 	if err != nil {
 		return nil, err
@@ -201,6 +212,9 @@ func (s *Service) acquireOpen(ctx context.Context, reg *workspace.Registry, e wo
 // release ends a use of each index of xs; an index no one uses is closed now, or after
 // Keep.
 func (s *Service) release(xs []*workspace.SearchIndex) {
+	if s.shard != nil {
+		return // the node closes its shards
+	}
 	// Lent indexes first, without mu: the run that lent one may be waiting for them while a
 	// search that started it (acquire, holding mu) waits for the run.
 	var own []*workspace.SearchIndex

@@ -23,10 +23,14 @@ type clusterFlags struct {
 	creds string
 }
 
+// clusterCommands are the commands that answer from a cluster with --cluster URL.
+var clusterCommands = map[string]bool{"search": true, "goto": true, "refs": true, "callers": true, "callees": true,
+	"explain": true, "q": true, "serve": true, "mcp": true}
+
 func (c *clusterFlags) add(cmd *cobra.Command, required bool) {
 	help := "the cluster's NATS server(s), nats://HOST:PORT (comma-separated for several)"
 	if !required {
-		help = "search a Quarry cluster instead of the local index: its NATS server(s), nats://HOST:PORT"
+		help = "answer from a Quarry cluster instead of the local index: its NATS server(s), nats://HOST:PORT"
 	}
 	cmd.Flags().StringVar(&c.url, "cluster", "", help)
 	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (else "+cluster.EnvUser+" and "+cluster.EnvPassword+" from the environment)")

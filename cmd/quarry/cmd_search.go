@@ -14,7 +14,6 @@ import (
 )
 
 type searchOptions struct {
-	cluster      clusterFlags
 	target       string
 	lang         string
 	kinds        []string
@@ -82,7 +81,6 @@ If the workspace has no index yet, it is built first.
 	f.BoolVar(&opts.parseOnly, "parse-only", false, "check and print the parsed query (canonical form, target, fields) without searching")
 	f.BoolVar(&opts.debugQuery, "debug-query", false, "print the parsed query and the compiled full-text queries on standard error")
 	_ = f.MarkHidden("debug-query")
-	opts.cluster.add(cmd, false)
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return tools.Targets(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -124,21 +122,11 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 			return jsonFailure(cmd, jsonOut, flagged(err, searchFlags))
 		}
 	}
-	var res *tools.SearchResult
-	if opts.cluster.url != "" {
-		c, cerr := opts.cluster.connect(cmd, "quarry search")
-		if cerr != nil {
-			return jsonFailure(cmd, jsonOut, cerr)
+	res, err := svc.Search(cmd.Context(), req)
+	if err == nil && !jsonOut {
+		for _, e := range res.Errors {
+			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: %s (%s)\n", e.Message, e.Code)
 		}
-		defer c.Close()
-		res, err = svc.ClusterSearch(cmd.Context(), c, req)
-		if err == nil && !jsonOut {
-			for _, e := range res.Errors {
-				fmt.Fprintf(cmd.ErrOrStderr(), "quarry: %s (%s)\n", e.Message, e.Code)
-			}
-		}
-	} else {
-		res, err = svc.Search(cmd.Context(), req)
 	}
 	if err != nil {
 		return jsonFailure(cmd, jsonOut, flagged(err, searchFlags))

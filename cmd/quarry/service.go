@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -33,6 +34,20 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 		if op == "index" || op == "workspace" {
 			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: handing %s to quarry process %d, which serves this workspace\n", op, pid)
 		}
+	}
+	if f := cmd.Flags().Lookup("cluster"); f != nil && f.Value.String() != "" {
+		creds := ""
+		if cf := cmd.Flags().Lookup("nats-creds"); cf != nil {
+			creds = cf.Value.String()
+		}
+		c, err := cluster.Connect(cmd.Context(), cluster.Options{URL: f.Value.String(), CredsFile: creds, Name: "quarry " + cmd.Name()})
+		if err != nil {
+			return nil, err
+		}
+		// Answers come from the cluster's shards: nothing is forwarded to a local server,
+		// and the connection lives as long as the process.
+		svc.SetCluster(c)
+		svc.SetForward(false)
 	}
 	var p *progress
 	svc.OnIndexStart = func(e workspace.Entry) { p = newProgress(cmd.ErrOrStderr(), "indexing "+e.Name) }
