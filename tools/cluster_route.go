@@ -28,6 +28,9 @@ import (
 // refused.
 func (s *Service) SetCluster(c *cluster.Cluster) { s.cluster = c }
 
+// Clustered reports whether the operations run on a cluster (SetCluster).
+func (s *Service) Clustered() bool { return s.cluster != nil }
+
 // clusterTimeout is how long the router waits for the shards of an operation without a
 // time budget of its own.
 const clusterTimeout = DefaultTimeoutMS * time.Millisecond

@@ -156,6 +156,12 @@ func servingService(cmd *cobra.Command, name string) (*tools.Service, string, er
 	stderr := cmd.ErrOrStderr()
 	svc.Keep = tools.KeepOpen
 	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "%s: indexing %s\n", name, e.Root) }
+	if err := attachCluster(cmd, svc); err != nil {
+		return nil, "", err
+	}
+	if svc.Clustered() {
+		root = cmd.Flags().Lookup("cluster").Value.String()
+	}
 	return svc, root, nil
 }
 
@@ -185,6 +191,11 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
 // noWatch; name prefixes its messages. The returned function stops both and waits.
 func serveAndWatch(cmd *cobra.Command, svc *tools.Service, name string, noWatch bool) func() {
 	stderr := cmd.ErrOrStderr()
+	if svc.Clustered() {
+		// Answers come from the cluster: no local index is served or watched.
+		fmt.Fprintf(stderr, "%s: answering from the cluster\n", name)
+		return func() {}
+	}
 	// The server serves the workspace to the other quarry processes and watches it. When
 	// another process serves it already, this one asks that one, and takes over when it stops.
 	sctx, stop := context.WithCancel(cmd.Context())

@@ -35,25 +35,35 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: handing %s to quarry process %d, which serves this workspace\n", op, pid)
 		}
 	}
-	if f := cmd.Flags().Lookup("cluster"); f != nil && f.Value.String() != "" {
-		creds := ""
-		if cf := cmd.Flags().Lookup("nats-creds"); cf != nil {
-			creds = cf.Value.String()
-		}
-		c, err := cluster.Connect(cmd.Context(), cluster.Options{URL: f.Value.String(), CredsFile: creds, Name: "quarry " + cmd.Name()})
-		if err != nil {
-			return nil, err
-		}
-		// Answers come from the cluster's shards: nothing is forwarded to a local server,
-		// and the connection lives as long as the process.
-		svc.SetCluster(c)
-		svc.SetForward(false)
+	if err := attachCluster(cmd, svc); err != nil {
+		return nil, err
 	}
 	var p *progress
 	svc.OnIndexStart = func(e workspace.Entry) { p = newProgress(cmd.ErrOrStderr(), "indexing "+e.Name) }
 	svc.Progress = func(pr workspace.Progress) { p.update(pr) }
 	svc.OnIndexEnd = func() { p.finish() }
 	return svc, nil
+}
+
+// attachCluster makes svc answer from the cluster the command's --cluster names, if any:
+// nothing is forwarded to a local server then, and the connection lives as long as the
+// process.
+func attachCluster(cmd *cobra.Command, svc *tools.Service) error {
+	f := cmd.Flags().Lookup("cluster")
+	if f == nil || f.Value.String() == "" {
+		return nil
+	}
+	creds := ""
+	if cf := cmd.Flags().Lookup("nats-creds"); cf != nil {
+		creds = cf.Value.String()
+	}
+	c, err := cluster.Connect(cmd.Context(), cluster.Options{URL: f.Value.String(), CredsFile: creds, Name: "quarry " + cmd.Name()})
+	if err != nil {
+		return err
+	}
+	svc.SetCluster(c)
+	svc.SetForward(false)
+	return nil
 }
 
 // writeJSON writes v as indented JSON.
