@@ -53,8 +53,14 @@ func CheckName(name string) error {
 // ErrNoRepo is returned for a repository the catalog does not hold.
 var ErrNoRepo = errors.New("no such repository in the cluster")
 
+// opTimeout bounds one request to JetStream: a server that died mid-request is an error,
+// never a hang (the client reconnects to another meanwhile).
+const opTimeout = 5 * time.Second
+
 // Repo returns the catalog's entry of name.
 func (c *Cluster) Repo(ctx context.Context, name string) (Repo, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	e, err := c.repos.Get(ctx, name)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return Repo{}, fmt.Errorf("cluster: %s: %w", name, ErrNoRepo)
@@ -70,9 +76,19 @@ func (c *Cluster) Repo(ctx context.Context, name string) (Repo, error) {
 	return r, nil
 }
 
-// Repos returns every repository of the catalog, by name.
+// Repos returns every repository of the catalog, by name: from the watched copy once
+// WatchRepos has it, else read now.
 func (c *Cluster) Repos(ctx context.Context) ([]Repo, error) {
-	keys, err := c.repos.Keys(ctx)
+	if repos, ok := c.watchedRepos(); ok {
+		return repos, nil
+	}
+	return c.readRepos(ctx)
+}
+
+func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
+	kctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	keys, err := c.repos.Keys(kctx)
 	if errors.Is(err, jetstream.ErrNoKeysFound) {
 		return nil, nil
 	}
@@ -100,6 +116,8 @@ var ErrChanged = errors.New("the catalog entry changed meanwhile")
 // PutRepo writes r if its entry is still at r.Revision (0: the entry must not exist), and
 // returns the new revision.
 func (c *Cluster) PutRepo(ctx context.Context, r Repo) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	b, err := json.Marshal(r)
 	if err != nil {
 		return 0, err
@@ -126,6 +144,8 @@ func isWrongSequence(err error) bool {
 
 // DeleteRepo removes name from the catalog and its shard's object.
 func (c *Cluster) DeleteRepo(ctx context.Context, name string) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	r, err := c.Repo(ctx, name)
 	if err != nil {
 		return err
@@ -143,6 +163,8 @@ func (c *Cluster) DeleteRepo(ctx context.Context, name string) error {
 
 // Beat records n as live until NodeTTL from now.
 func (c *Cluster) Beat(ctx context.Context, n Node) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	n.Seen = time.Now().UTC()
 	b, err := json.Marshal(n)
 	if err != nil {
@@ -156,11 +178,15 @@ func (c *Cluster) Beat(ctx context.Context, n Node) error {
 
 // Leave removes node id from the live nodes at once.
 func (c *Cluster) Leave(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	return c.nodes.Delete(ctx, id)
 }
 
 // Nodes returns the live nodes, by id.
 func (c *Cluster) Nodes(ctx context.Context) ([]Node, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	keys, err := c.nodes.Keys(ctx)
 	if errors.Is(err, jetstream.ErrNoKeysFound) {
 		return nil, nil
@@ -231,4 +257,59 @@ func mix(x uint64) uint64 {
 	x *= 0xc4ceb9fe1a85ec53
 	x ^= x >> 33
 	return x
+}
+
+// WatchRepos keeps a copy of the catalog in memory, updated as it changes, until ctx ends:
+// a router reads the repositories of every request from it instead of asking JetStream.
+func (c *Cluster) WatchRepos(ctx context.Context) error {
+	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return c.repos.WatchAll(ctx) })
+	if err != nil {
+		return fmt.Errorf("cluster: watch the catalog: %w", err)
+	}
+	go func() {
+		defer w.Stop()
+		repos := map[string]Repo{}
+		ready := false
+		for {
+			select {
+			case <-ctx.Done():
+				c.watchMu.Lock()
+				c.watched = nil
+				c.watchMu.Unlock()
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				if e == nil { // the initial values are all in
+					ready = true
+				} else if e.Operation() != jetstream.KeyValuePut {
+					delete(repos, e.Key())
+				} else {
+					var r Repo
+					if json.Unmarshal(e.Value(), &r) == nil {
+						r.Revision = e.Revision()
+						repos[e.Key()] = r
+					}
+				}
+				if ready {
+					out := make([]Repo, 0, len(repos))
+					for _, r := range repos {
+						out = append(out, r)
+					}
+					sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+					c.watchMu.Lock()
+					c.watched = out
+					c.watchMu.Unlock()
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+func (c *Cluster) watchedRepos() ([]Repo, bool) {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	return c.watched, c.watched != nil
 }

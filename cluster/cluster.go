@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -47,6 +48,9 @@ type Options struct {
 	// Replicas of the streams and buckets this connection creates; 0: 3 when the server is
 	// part of a cluster, else 1.
 	Replicas int
+	// Logf, when set, hears the connection's asynchronous events: disconnections,
+	// reconnections, errors of subscriptions (else they are dropped, not printed).
+	Logf func(format string, args ...any)
 }
 
 // Cluster is a connection to a Quarry cluster.
@@ -58,6 +62,9 @@ type Cluster struct {
 	nodes  jetstream.KeyValue
 	shards jetstream.ObjectStore
 	jobs   jetstream.Stream
+
+	watchMu sync.Mutex
+	watched []Repo // the catalog as WatchRepos last saw it (nil: not watched)
 }
 
 // ErrRefused is returned when a server refuses the credentials.
@@ -70,8 +77,19 @@ func Connect(ctx context.Context, o Options) (*Cluster, error) {
 	if strings.TrimSpace(o.URL) == "" {
 		return nil, errors.New("cluster: no cluster URL: give --cluster nats://HOST:PORT")
 	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
 	opts := []nats.Option{nats.Name(cmpOr(o.Name, "quarry")), nats.Timeout(5 * time.Second),
-		nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond)}
+		nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { logf("cluster: %v", err) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				logf("cluster: disconnected: %v", err)
+			}
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) { logf("cluster: reconnected to %s", nc.ConnectedUrlRedacted()) })}
 	user, pass := os.Getenv(EnvUser), os.Getenv(EnvPassword)
 	switch {
 	case o.CredsFile != "":
@@ -117,26 +135,78 @@ func (c *Cluster) setUp(ctx context.Context, replicas int) error {
 			replicas = 3
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, setUpTimeout)
 	defer cancel()
-	if c.repos, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: ReposBucket, History: 1, Replicas: replicas,
+	// Open what exists, create only what does not: creating (an update of the stream's
+	// configuration) needs every replica, opening only the stream's leader, so a cluster
+	// missing one of its servers still lets a node join. Each request is tried again while
+	// a stream elects a new leader.
+	kv := func(cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+		b, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValue, error) { return js.KeyValue(ctx, cfg.Bucket) })
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			b, err = js.CreateKeyValue(ctx, cfg)
+			if errors.Is(err, jetstream.ErrBucketExists) {
+				b, err = js.KeyValue(ctx, cfg.Bucket)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cluster: %s: the %s bucket (is JetStream enabled on the server?): %w", c.URL, cfg.Bucket, err)
+		}
+		return b, nil
+	}
+	if c.repos, err = kv(jetstream.KeyValueConfig{Bucket: ReposBucket, History: 1, Replicas: replicas,
 		Description: "Quarry: repositories and their shards"}); err != nil {
-		return fmt.Errorf("cluster: %s: the %s bucket (is JetStream enabled on the server?): %w", c.URL, ReposBucket, err)
+		return err
 	}
-	if c.nodes, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: NodesBucket, History: 1, Replicas: replicas,
+	if c.nodes, err = kv(jetstream.KeyValueConfig{Bucket: NodesBucket, History: 1, Replicas: replicas,
 		TTL: NodeTTL, Description: "Quarry: live nodes (heartbeats)"}); err != nil {
-		return fmt.Errorf("cluster: %s: the %s bucket: %w", c.URL, NodesBucket, err)
+		return err
 	}
-	if c.shards, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ShardsBucket, Replicas: replicas,
-		Description: "Quarry: shards' files"}); err != nil {
+	c.shards, err = retry(ctx, func(ctx context.Context) (jetstream.ObjectStore, error) { return js.ObjectStore(ctx, ShardsBucket) })
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		c.shards, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ShardsBucket, Replicas: replicas,
+			Description: "Quarry: shards' files"})
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			c.shards, err = js.ObjectStore(ctx, ShardsBucket)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("cluster: %s: the %s object store: %w", c.URL, ShardsBucket, err)
 	}
-	if c.jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobsStream, Subjects: []string{JobsSubject + ".>"},
-		Retention: jetstream.WorkQueuePolicy, Replicas: replicas, Duplicates: time.Minute,
-		Description: "Quarry: index jobs"}); err != nil {
+	c.jobs, err = retry(ctx, func(ctx context.Context) (jetstream.Stream, error) { return js.Stream(ctx, JobsStream) })
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		c.jobs, err = js.CreateStream(ctx, jetstream.StreamConfig{Name: JobsStream, Subjects: []string{JobsSubject + ".>"},
+			Retention: jetstream.WorkQueuePolicy, Replicas: replicas, Duplicates: time.Minute,
+			Description: "Quarry: index jobs"})
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			c.jobs, err = js.Stream(ctx, JobsStream)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("cluster: %s: the %s stream: %w", c.URL, JobsStream, err)
 	}
 	return nil
+}
+
+// setUpTimeout bounds opening the cluster's buckets and stream.
+const setUpTimeout = 30 * time.Second
+
+// retry calls f, each call given a few seconds, until it succeeds, fails for a reason other
+// than time (a missing bucket), or ctx ends.
+func retry[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		v, err := f(cctx)
+		cancel()
+		if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoStreamResponse) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // Close closes the connection, sending what is buffered first.

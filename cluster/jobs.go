@@ -37,10 +37,23 @@ func (c *Cluster) Enqueue(ctx context.Context, j Job) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.JS.Publish(ctx, JobsSubject+"."+j.Repo, b); err != nil {
-		return fmt.Errorf("cluster: queue the %s job of %s: %w", j.Op, j.Repo, err)
+	// While the stream elects a new leader (a server of the cluster died), a publish finds
+	// no one to answer: it is tried again for a while.
+	ctx, cancel := context.WithTimeout(ctx, 3*opTimeout)
+	defer cancel()
+	for {
+		pctx, pcancel := context.WithTimeout(ctx, opTimeout)
+		_, err := c.JS.Publish(pctx, JobsSubject+"."+j.Repo, b, jetstream.WithRetryAttempts(10), jetstream.WithRetryWait(250*time.Millisecond))
+		pcancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cluster: queue the %s job of %s: %w", j.Op, j.Repo, err)
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
-	return nil
 }
 
 // Indexers returns the consumer the indexers share: each job goes to one of them, and comes
@@ -58,6 +71,8 @@ func (c *Cluster) Indexers(ctx context.Context) (jetstream.Consumer, error) {
 
 // PendingJobs returns how many jobs wait or are being done.
 func (c *Cluster) PendingJobs(ctx context.Context) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	info, err := c.jobs.Info(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("cluster: the jobs stream: %w", err)

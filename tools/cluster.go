@@ -97,6 +97,9 @@ func (s *Service) RunNode(ctx context.Context, c *cluster.Cluster, o NodeOptions
 	if err := os.MkdirAll(o.Data, 0o700); err != nil {
 		return AsError(err)
 	}
+	if err := c.WatchRepos(ctx); err != nil {
+		return err
+	}
 	n := &node{s: s, c: c, o: o, held: map[string]*loadedShard{}}
 	defer n.unloadAll()
 	defer func() { _ = c.Leave(context.WithoutCancel(ctx), o.ID) }()

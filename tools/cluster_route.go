@@ -22,11 +22,17 @@ import (
 	"github.com/quarrysearch/quarry/suggest"
 )
 
-// SetCluster makes the operations run on cluster c: each shard a request covers answers
-// it (its workspace, or all), and the answers are merged as --workspace all merges
-// workspaces. Operations on a local workspace itself (index, health, manage_workspace) are
-// refused.
-func (s *Service) SetCluster(c *cluster.Cluster) { s.cluster = c }
+// SetCluster makes the operations run on cluster c until ctx ends: each shard a request
+// covers answers it (its workspace, or all), and the answers are merged as --workspace all
+// merges workspaces. Operations on a local workspace itself (index, health,
+// manage_workspace) are refused. The catalog is watched, not read on every request.
+func (s *Service) SetCluster(ctx context.Context, c *cluster.Cluster) error {
+	if err := c.WatchRepos(ctx); err != nil {
+		return err
+	}
+	s.cluster = c
+	return nil
+}
 
 // Clustered reports whether the operations run on a cluster (SetCluster).
 func (s *Service) Clustered() bool { return s.cluster != nil }

@@ -101,7 +101,9 @@ func TestClusterMatchesWorkspaceAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router.SetCluster(c)
+	if err := router.SetCluster(ctx, c); err != nil {
+		t.Fatal(err)
+	}
 	for deadline := time.Now().Add(90 * time.Second); ; {
 		got, err := router.Search(ctx, SearchRequest{Query: "ConnectionPool"})
 		if err == nil && len(got.Errors) == 0 && hasWorkspaces(got.Results, "a-go", "b-py") {

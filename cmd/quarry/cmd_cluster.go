@@ -64,7 +64,13 @@ It runs until interrupted.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			c, err := cf.connect(cmd, "quarry node "+o.ID)
+			o.Logf = func(format string, args ...any) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+			}
+			if cf.url == "" {
+				return usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required")
+			}
+			c, err := cluster.Connect(cmd.Context(), cluster.Options{URL: cf.url, CredsFile: cf.creds, Name: "quarry node " + o.ID, Logf: o.Logf})
 			if err != nil {
 				return err
 			}
@@ -72,9 +78,6 @@ It runs until interrupted.`,
 			svc, err := newService(cmd)
 			if err != nil {
 				return err
-			}
-			o.Logf = func(format string, args ...any) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
 			}
 			return svc.RunNode(ctx, c, o)
 		},

@@ -3,6 +3,7 @@ package main
 // The service every command is a shell over, and the printing of its answers and failures.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,7 +62,9 @@ func attachCluster(cmd *cobra.Command, svc *tools.Service) error {
 	if err != nil {
 		return err
 	}
-	svc.SetCluster(c)
+	if err := svc.SetCluster(context.Background(), c); err != nil {
+		return err
+	}
 	svc.SetForward(false)
 	return nil
 }

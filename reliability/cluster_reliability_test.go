@@ -1,0 +1,510 @@
+package reliability
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/tools"
+)
+
+// The cluster suite (issue 33): three nats-server processes as one JetStream cluster and
+// three quarry node processes on loopback, twelve repositories, the answers compared with
+// one process searching the same twelve as --workspace all, then faults.
+
+// clusterTrees are the repositories of the suite: directories of Go's own source, which
+// every machine with Go has, copied so that nothing writes under GOROOT.
+var clusterTrees = []string{"archive", "bufio", "compress", "container", "context", "encoding/json",
+	"flag", "go/ast", "html", "mime", "net/url", "text/template"}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	log  string
+}
+
+func startProc(t *testing.T, dir, name, bin string, args ...string) *proc {
+	t.Helper()
+	logPath := filepath.Join(dir, name+".log")
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{name: name, cmd: cmd, log: logPath}
+	t.Cleanup(func() { p.kill() })
+	return p
+}
+
+func (p *proc) kill() {
+	if p.cmd.Process != nil && p.cmd.ProcessState == nil {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		_ = p.cmd.Wait()
+	}
+}
+
+func (p *proc) logText() string {
+	b, _ := os.ReadFile(p.log)
+	return string(b)
+}
+
+// copyTree copies the directory src to dst (regular files only).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCluster(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	natsBin := filepath.Join(dir, "nats-server")
+	if out, err := exec.Command("go", "build", "-o", natsBin, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
+		t.Fatalf("build nats-server: %v\n%s", err, out)
+	}
+
+	// Three NATS servers, one JetStream cluster.
+	clientPorts := []int{freePort(t), freePort(t), freePort(t)}
+	routePorts := []int{freePort(t), freePort(t), freePort(t)}
+	var routes []string
+	for _, p := range routePorts {
+		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", p))
+	}
+	servers := make([]*proc, 3)
+	startServer := func(i int) {
+		servers[i] = startProc(t, dir, fmt.Sprintf("nats-%d", i), natsBin, "-js", "-a", "127.0.0.1", "-p", fmt.Sprint(clientPorts[i]),
+			"-n", fmt.Sprintf("s%d", i), "-sd", filepath.Join(dir, fmt.Sprintf("js-%d", i)), "--cluster_name", "quarry",
+			"--cluster", routes[i], "--routes", strings.Join(routes, ","))
+	}
+	for i := range 3 {
+		startServer(i)
+	}
+	var urls []string
+	for _, p := range clientPorts {
+		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", p))
+	}
+	url := strings.Join(urls, ",")
+	var c *cluster.Cluster
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		var err error
+		if c, err = cluster.Connect(ctx, cluster.Options{URL: url, Name: "suite"}); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the JetStream cluster never came up: %v\n%s", err, servers[0].logText())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	defer c.Close()
+	for _, name := range []string{"KV_" + cluster.ReposBucket, "KV_" + cluster.NodesBucket, "OBJ_" + cluster.ShardsBucket, cluster.JobsStream} {
+		st, err := c.JS.Stream(ctx, name)
+		if err != nil {
+			t.Fatalf("stream %s: %v", name, err)
+		}
+		info := st.CachedInfo()
+		if info.Config.Replicas != 3 {
+			t.Errorf("stream %s has %d replicas, want 3", name, info.Config.Replicas)
+		}
+	}
+
+	// Twelve repositories.
+	roots := map[string]string{}
+	var names []string
+	goroot := runtime.GOROOT()
+	for i, tree := range clusterTrees {
+		name := fmt.Sprintf("r%02d-%s", i, strings.ReplaceAll(tree, "/", "-"))
+		root := filepath.Join(dir, "repos", name)
+		copyTree(t, filepath.Join(goroot, "src", filepath.FromSlash(tree)), root)
+		roots[name] = root
+		names = append(names, name)
+	}
+
+	// Three nodes.
+	nodes := map[string]*proc{}
+	startNode := func(id string) {
+		nodes[id] = startProc(t, dir, id, quarryBin, "node", "--cluster", url, "--data", filepath.Join(dir, "data-"+id), "--id", id)
+	}
+	for _, id := range []string{"n1", "n2", "n3"} {
+		startNode(id)
+	}
+	start := time.Now()
+	for _, name := range names {
+		if _, err := tools.ClusterAdd(ctx, c, name, roots[name], false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitServed(t, ctx, c, names, 2, 5*time.Minute)
+	t.Logf("12 repositories indexed and served by 2 nodes each in %v", time.Since(start).Round(time.Second))
+
+	// One process with the twelve as its workspaces.
+	local, err := tools.NewService(roots[names[0]])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names[1:] {
+		if _, err := local.Workspace(ctx, tools.WorkspaceRequest{Operation: "add", Path: roots[name], Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := local.Workspace(ctx, tools.WorkspaceRequest{Operation: "list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	localName, localID := map[string]string{}, map[string]string{}
+	for _, w := range list.Workspaces {
+		localName[w.ID] = filepath.Base(w.Root)
+		localID[filepath.Base(w.Root)] = w.ID
+	}
+	router, err := tools.NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := router.SetCluster(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+
+	queries := clusterQueries()
+	compare := func(what string) (same, total int, cms, lms []float64) {
+		for _, q := range queries {
+			total++
+			g, gms, gerr := q.run(ctx, router, nil)
+			w, lms1, werr := q.run(ctx, local, localID)
+			cms, lms = append(cms, gms), append(lms, lms1)
+			if gerr != nil || werr != nil {
+				if (gerr == nil) != (werr == nil) {
+					t.Errorf("%s: %s: the cluster's error %v, one process's %v", what, q, gerr, werr)
+				} else {
+					same++
+				}
+				continue
+			}
+			for i := range w {
+				w[i] = mapWorkspace(w[i], localName)
+			}
+			if slices.Equal(g, w) {
+				same++
+			} else {
+				t.Errorf("%s: %s: top 10 differ\n cluster %v\n process %v", what, q, g, w)
+			}
+		}
+		return
+	}
+	same, total, cms, lms := compare("steady")
+	t.Logf("steady: %d of %d operations answer the same top 10 through the cluster as one process over the 12 (cluster p50 %.1f ms, p95 %.1f ms; one process p50 %.1f ms, p95 %.1f ms)",
+		same, total, pct(cms, 50), pct(cms, 95), pct(lms, 50), pct(lms, 95))
+	if total < 50 {
+		t.Errorf("only %d operations compared", total)
+	}
+
+	// A serving node killed: answers stay complete or flagged, and complete again in 10 s.
+	probe := tools.SearchRequest{Query: "Marshal", TimeoutMS: 3000}
+	nodes["n1"].kill()
+	killed := time.Now()
+	complete := waitComplete(t, ctx, router, probe, 10*time.Second)
+	t.Logf("kill -9 of node n1 (serving): answers complete again after %v", complete.Round(time.Millisecond))
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		ns, err := c.Nodes(ctx)
+		if err == nil && !slices.ContainsFunc(ns, func(n cluster.Node) bool { return n.ID == "n1" }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the killed node n1 is still listed live after 30 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	gone := time.Since(killed)
+	waitServed(t, ctx, c, names, 2, 60*time.Second)
+	t.Logf("n1 out of the live nodes after %v; every shard on 2 live nodes again %v after the kill", gone.Round(time.Second), time.Since(killed).Round(time.Second))
+
+	// A NATS server killed: the cluster goes on with 2 of 3.
+	servers[0].kill()
+	complete = waitComplete(t, ctx, router, probe, 10*time.Second)
+	t.Logf("kill -9 of NATS server s0: answers complete after %v", complete.Round(time.Millisecond))
+	if _, err := tools.ClusterAdd(ctx, c, names[1], roots[names[1]], true); err != nil {
+		t.Errorf("a job queued with 2 of 3 NATS servers: %v", err)
+	}
+
+	// A node added: shards move to it, and it serves them.
+	startNode("n4")
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		ns, err := c.Nodes(ctx)
+		if err == nil {
+			if i := slices.IndexFunc(ns, func(n cluster.Node) bool { return n.ID == "n4" }); i >= 0 && len(ns[i].Shards) > 0 {
+				t.Logf("node n4 joined and serves %d shards", len(ns[i].Shards))
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node n4 never served a shard:\n%s", nodes["n4"].logText())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	waitServed(t, ctx, c, names, 2, 60*time.Second)
+
+	// A repository updated: the new version served everywhere, the old one until then.
+	target := names[2]
+	f := filepath.Join(roots[target], "zz_cluster_update.go")
+	if err := os.WriteFile(f, []byte("package x\n\n// ClusterUpdateMarker is new in this version.\nfunc ClusterUpdateMarker() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := c.Repo(ctx, target)
+	if _, err := tools.ClusterAdd(ctx, c, target, roots[target], true); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		res, err := router.Goto(ctx, tools.GotoRequest{Symbol: "ClusterUpdateMarker"})
+		if err != nil {
+			t.Fatalf("during the update: %v", err)
+		}
+		if len(res.Errors) > 0 {
+			t.Errorf("during the update: shards missing %+v", res.Errors)
+		}
+		if len(res.Results) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the updated repository's new definition never answered")
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	after, _ := c.Repo(ctx, target)
+	if after.Version == before.Version {
+		t.Errorf("the update kept version %s", after.Version)
+	}
+	waitServed(t, ctx, c, names, 2, 60*time.Second)
+	t.Logf("repository %s updated: version %s -> %s, served by 2 nodes", target, before.Version, after.Version)
+
+	// An indexer killed mid-job: the job comes back and the shard is built.
+	big := "r12-net-http"
+	copyTree(t, filepath.Join(goroot, "src", "net", "http"), filepath.Join(dir, "repos", big))
+	roots[big] = filepath.Join(dir, "repos", big)
+	if _, err := tools.ClusterAdd(ctx, c, big, roots[big], false); err != nil {
+		t.Fatal(err)
+	}
+	var victim string
+	for deadline := time.Now().Add(60 * time.Second); victim == ""; {
+		for id, p := range nodes {
+			if p.cmd.ProcessState == nil && strings.Contains(p.logText(), "indexing "+big) {
+				victim = id
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no node took the job")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	nodes[victim].kill()
+	redone := time.Now()
+	waitServed(t, ctx, c, append(slices.Clone(names), big), 1, 3*time.Minute)
+	r, _ := c.Repo(ctx, big)
+	if r.Indexer == victim {
+		t.Errorf("the shard of %s is recorded as built by the killed indexer %s", big, victim)
+	}
+	t.Logf("kill -9 of indexer %s mid-job: the job was redone by %s, the shard served %v later", victim, r.Indexer, time.Since(redone).Round(time.Second))
+	res, err := router.Goto(ctx, tools.GotoRequest{Symbol: "ServeHTTP", Workspace: big})
+	if err != nil || len(res.Results) == 0 {
+		t.Errorf("the rebuilt shard answers nothing: %v", err)
+	}
+}
+
+func mapWorkspace(key string, names map[string]string) string {
+	ws, rest, ok := strings.Cut(key, "|")
+	if !ok {
+		return key
+	}
+	return names[ws] + "|" + rest
+}
+
+func pct(ms []float64, p int) float64 {
+	if len(ms) == 0 {
+		return 0
+	}
+	s := slices.Clone(ms)
+	sort.Float64s(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+// waitServed waits until every repository of names has a shard served by at least
+// replicas live nodes.
+func waitServed(t *testing.T, ctx context.Context, c *cluster.Cluster, names []string, replicas int, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		repos, err1 := c.Repos(ctx)
+		nodes, err2 := c.Nodes(ctx)
+		if err1 == nil && err2 == nil {
+			served := 0
+			for _, r := range repos {
+				if !slices.Contains(names, r.Name) || r.Version == "" {
+					continue
+				}
+				n := 0
+				for _, nd := range nodes {
+					if nd.Shards[r.Name] == r.Version {
+						n++
+					}
+				}
+				if n >= replicas {
+					served++
+				}
+			}
+			if served == len(names) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v, not every repository is served by %d nodes (%v, %v): %+v", limit, replicas, err1, err2, repos)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// waitComplete searches req until an answer has every shard, and returns how long that
+// took; an answer missing shards must say so (errors), never be silently short.
+func waitComplete(t *testing.T, ctx context.Context, router *tools.Service, req tools.SearchRequest, limit time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		res, err := router.Search(ctx, req)
+		if err == nil && len(res.Errors) == 0 {
+			return time.Since(start)
+		}
+		if err == nil && res.TruncatedReason != tools.TruncatedShards {
+			t.Errorf("an answer missing shards not flagged: %+v", res)
+		}
+		if time.Since(start) > limit {
+			t.Fatalf("answers still incomplete after %v: %v %+v", limit, err, res)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// clusterQuery is one compared operation.
+type clusterQuery struct {
+	op, arg, target string
+}
+
+func (q clusterQuery) String() string { return q.op + " " + q.target + " " + q.arg }
+
+// clusterQueries are the compared operations: searches over every target, goto, refs and
+// callers of names the twelve trees define and use.
+func clusterQueries() []clusterQuery {
+	var qs []clusterQuery
+	for _, w := range []string{"Marshal", "Reader", "NewReader", "escape string", "parse template", "Writer Flush",
+		"context.Context", "FlagSet", "Inspect", "deadline", "compress", "heap", "ParseQuery"} {
+		for _, target := range []string{"auto", "definitions", "content", "files"} {
+			qs = append(qs, clusterQuery{"search", w, target})
+		}
+	}
+	for _, s := range []string{"Marshal", "NewReader", "Parse", "WithCancel", "Unescape"} {
+		qs = append(qs, clusterQuery{"goto", s, ""}, clusterQuery{"refs", s, ""})
+	}
+	for _, s := range []string{"r03-container:Fix", "r04-context:WithCancel", "r01-bufio:NewReaderSize"} {
+		qs = append(qs, clusterQuery{"callers", s, ""})
+	}
+	return qs
+}
+
+// run runs q on svc and returns its top 10 as keys "workspace|place"; ids maps a repository
+// name to svc's workspace id (nil: the cluster's own names).
+func (q clusterQuery) run(ctx context.Context, svc *tools.Service, ids map[string]string) ([]string, float64, error) {
+	start := time.Now()
+	limit := 10
+	ws := "all"
+	if ids == nil {
+		ws = ""
+	}
+	var keys []string
+	hit := func(w, p string, line int, name string, score float64) {
+		keys = append(keys, fmt.Sprintf("%s|%s:%d:%s:%.4f", w, p, line, name, score))
+	}
+	switch q.op {
+	case "search":
+		res, err := svc.Search(ctx, tools.SearchRequest{Query: q.arg, Target: q.target, Limit: &limit, Workspace: ws})
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, h := range res.Results {
+			hit(h.Workspace, h.Path, h.Line, h.Name, h.Score)
+		}
+	case "goto":
+		res, err := svc.Goto(ctx, tools.GotoRequest{Symbol: q.arg, Limit: &limit, Workspace: ws})
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, h := range res.Results {
+			hit(h.Workspace, h.Path, h.Line, h.Name, h.Score)
+		}
+	case "refs":
+		res, err := svc.Refs(ctx, tools.RefsRequest{Symbol: q.arg, Limit: limit, Workspace: ws})
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, r := range res.Results {
+			hit(r.Workspace, r.Path, r.Line, r.Kind, 0)
+		}
+	case "callers":
+		repo, sym, _ := strings.Cut(q.arg, ":")
+		w := repo
+		if ids != nil {
+			w = ids[repo]
+		}
+		res, err := svc.Calls(ctx, tools.CallsRequest{Symbol: sym, Direction: tools.CallsCallers, Workspace: w})
+		if err != nil {
+			return nil, 0, err
+		}
+		for i, n := range res.Nodes {
+			if i < limit {
+				keys = append(keys, fmt.Sprintf("%d#%s:%d:%s", n.Parent, n.Symbol.Path, n.Symbol.Line, n.Name))
+			}
+		}
+	}
+	return keys, float64(time.Since(start).Microseconds()) / 1000, nil
+}
