@@ -74,6 +74,44 @@ func (p *proc) logText() string {
 	return string(b)
 }
 
+// splitTree returns the regular files under root (relative, sorted) in two halves.
+func splitTree(t *testing.T, root string) [2][]string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".quarry" {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			rel, _ := filepath.Rel(root, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil || len(files) < 2 {
+		t.Fatalf("%s: %d files, %v", root, len(files), err)
+	}
+	sort.Strings(files)
+	return [2][]string{files[:len(files)/2], files[len(files)/2:]}
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // copyTree copies the directory src to dst (regular files only).
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
@@ -153,17 +191,34 @@ func TestCluster(t *testing.T) {
 		}
 	}
 
-	// Twelve repositories.
+	// Twelve repositories: with QUARRY_CORPUS (corpus.sh small), each of its six language
+	// trees split in two halves by path; else directories of Go's own source.
 	roots := map[string]string{}
 	var names []string
 	goroot := runtime.GOROOT()
-	for i, tree := range clusterTrees {
-		name := fmt.Sprintf("r%02d-%s", i, strings.ReplaceAll(tree, "/", "-"))
-		root := filepath.Join(dir, "repos", name)
-		copyTree(t, filepath.Join(goroot, "src", filepath.FromSlash(tree)), root)
-		roots[name] = root
-		names = append(names, name)
+	corpus := os.Getenv("QUARRY_CORPUS")
+	if corpus != "" {
+		for _, lang := range []string{"c", "go", "java", "python", "rust", "typescript"} {
+			for half, files := range splitTree(t, filepath.Join(corpus, lang)) {
+				name := fmt.Sprintf("%s-%d", lang, half+1)
+				root := filepath.Join(dir, "repos", name)
+				for _, rel := range files {
+					copyFile(t, filepath.Join(corpus, lang, rel), filepath.Join(root, rel))
+				}
+				roots[name] = root
+				names = append(names, name)
+			}
+		}
+	} else {
+		for i, tree := range clusterTrees {
+			name := fmt.Sprintf("r%02d-%s", i, strings.ReplaceAll(tree, "/", "-"))
+			root := filepath.Join(dir, "repos", name)
+			copyTree(t, filepath.Join(goroot, "src", filepath.FromSlash(tree)), root)
+			roots[name] = root
+			names = append(names, name)
+		}
 	}
+	sort.Strings(names)
 
 	// Three nodes.
 	nodes := map[string]*proc{}
@@ -210,7 +265,16 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	queries := clusterQueries()
+	queries := clusterQueries(corpus != "")
+	if corpus != "" {
+		// Callers of names each defined in one repository, found through the cluster.
+		for _, sym := range []string{"ServeHTTP", "QuerySet", "spawn_blocking", "mergeMap", "sqlite3VdbeExec", "HashMap", "get_connection"} {
+			res, err := router.Goto(ctx, tools.GotoRequest{Symbol: sym})
+			if err == nil && len(res.Results) > 0 && res.Results[0].Workspace != "" {
+				queries = append(queries, clusterQuery{"callers", res.Results[0].Workspace + ":" + res.Results[0].SymbolID, ""})
+			}
+		}
+	}
 	compare := func(what string) (same, total int, cms, lms []float64) {
 		for _, q := range queries {
 			total++
@@ -435,20 +499,32 @@ type clusterQuery struct {
 func (q clusterQuery) String() string { return q.op + " " + q.target + " " + q.arg }
 
 // clusterQueries are the compared operations: searches over every target, goto, refs and
-// callers of names the twelve trees define and use.
-func clusterQueries() []clusterQuery {
+// callers of names the twelve trees define and use (corpus: corpus.sh small's).
+func clusterQueries(corpus bool) []clusterQuery {
 	var qs []clusterQuery
-	for _, w := range []string{"Marshal", "Reader", "NewReader", "escape string", "parse template", "Writer Flush",
-		"context.Context", "FlagSet", "Inspect", "deadline", "compress", "heap", "ParseQuery"} {
+	words := []string{"Marshal", "Reader", "NewReader", "escape string", "parse template", "Writer Flush",
+		"context.Context", "FlagSet", "Inspect", "deadline", "compress", "heap", "ParseQuery"}
+	if corpus {
+		words = []string{"ServeHTTP", "sqlite3VdbeExec", "mergeMap", "ErrNoRows", "QuerySet", "HashMap", "NewReader",
+			"Unmarshal", "parse_args", "TcpStream", "StringBuilder", "malloc", "connection pool", "read timeout",
+			"retry", "context.Context", "fn new", "def __init__", `"end of file"`, "Serializer", "tokenize"}
+	}
+	for _, w := range words {
 		for _, target := range []string{"auto", "definitions", "content", "files"} {
 			qs = append(qs, clusterQuery{"search", w, target})
 		}
 	}
-	for _, s := range []string{"Marshal", "NewReader", "Parse", "WithCancel", "Unescape"} {
+	gotos := []string{"Marshal", "NewReader", "Parse", "WithCancel", "Unescape"}
+	if corpus {
+		gotos = []string{"ServeHTTP", "QuerySet", "spawn_blocking", "Observable", "HashMap", "sqlite3_exec", "Unmarshal"}
+	}
+	for _, s := range gotos {
 		qs = append(qs, clusterQuery{"goto", s, ""}, clusterQuery{"refs", s, ""})
 	}
-	for _, s := range []string{"r03-container:Fix", "r04-context:WithCancel", "r01-bufio:NewReaderSize"} {
-		qs = append(qs, clusterQuery{"callers", s, ""})
+	if !corpus {
+		for _, s := range []string{"r03-container:Fix", "r04-context:WithCancel", "r01-bufio:NewReaderSize"} {
+			qs = append(qs, clusterQuery{"callers", s, ""})
+		}
 	}
 	return qs
 }

@@ -24,7 +24,7 @@ import (
 const MetaFieldLengths = "fulltext_field_lengths"
 
 // fieldLengthSample is how many symbols the averages are measured on.
-const fieldLengthSample = 4000
+const fieldLengthSample = 20000
 
 // FieldLengths are the average lengths in tokens of the symbol text fields, over every
 // symbol document (an absent doc comment counts as 0), and the count of symbol documents.
@@ -46,14 +46,11 @@ const fieldLengthDrift = 0.1
 // full build (force), when none were measured, or when the count of symbols moved by more
 // than fieldLengthDrift since they were.
 func (f *Index) MeasureFieldLengths(ctx context.Context, st *store.Store, force bool) error {
-	// Counted from the files' totals (a covering index) and the largest rowid (the end of
-	// the table's b-tree): count(*) over the symbols read every page of the table, a third
-	// of a second on corpus.sh full at the end of every update.
-	var n, maxRow int64
+	// Counted from the files' totals (a covering index): count(*) over the symbols read
+	// every page of the table, a third of a second on corpus.sh full at the end of every
+	// update.
+	var n int64
 	if err := st.DB().QueryRowContext(ctx, `SELECT coalesce(sum(symbol_count), 0) FROM files WHERE skipped = ''`).Scan(&n); err != nil {
-		return fmt.Errorf("index: count symbols: %w", err)
-	}
-	if err := st.DB().QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM symbols`).Scan(&maxRow); err != nil {
 		return fmt.Errorf("index: count symbols: %w", err)
 	}
 	if !force {
@@ -68,9 +65,15 @@ func (f *Index) MeasureFieldLengths(ctx context.Context, st *store.Store, force 
 	if n == 0 {
 		return saveFieldLengths(st, fl)
 	}
-	step := max(maxRow/fieldLengthSample, 1)
+	// The sample is the symbols whose id (a hash, hex) is below a threshold: the same
+	// symbols give the same sample and the same lengths whatever order a run wrote them in
+	// (by rowid, two builds of one tree scored alike names apart in the fourth digit).
+	below := "g" // above every hex id: all of them
+	if n > fieldLengthSample {
+		below = fmt.Sprintf("%016x", uint64(float64(math.MaxUint64)*float64(fieldLengthSample)/float64(n)))
+	}
 	rows, err := st.DB().QueryContext(ctx, `SELECT f.path, s.language, s.kind, s.name, s.signature, s.doc_comment, s.start_byte, s.end_byte
-		FROM symbols s JOIN files f ON f.id = s.file WHERE s.rowid % ? = 0 ORDER BY f.path`, step)
+		FROM symbols s JOIN files f ON f.id = s.file WHERE s.id < ? ORDER BY f.path, s.id`, below)
 	if err != nil {
 		return fmt.Errorf("index: sample symbols: %w", err)
 	}
