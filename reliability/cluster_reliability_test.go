@@ -307,6 +307,29 @@ func TestCluster(t *testing.T) {
 		t.Errorf("only %d operations compared", total)
 	}
 
+	// The fan-out's cost: one query over every shard against the same over one, through
+	// the cluster and in one process, alternately.
+	p50 := func(svc *tools.Service, ws string) float64 {
+		limit := 10
+		var ms []float64
+		for range 30 {
+			start := time.Now()
+			if _, err := svc.Search(ctx, tools.SearchRequest{Query: "NewReader", Limit: &limit, Workspace: ws}); err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+		}
+		return pct(ms, 50)
+	}
+	var cAll, cOne, lAll, lOne []float64
+	for range 3 {
+		cAll, cOne = append(cAll, p50(router, "")), append(cOne, p50(router, names[0]))
+		lAll, lOne = append(lAll, p50(local, "all")), append(lOne, p50(local, localID[names[0]]))
+	}
+	ca, co, la, lo := pct(cAll, 50), pct(cOne, 50), pct(lAll, 50), pct(lOne, 50)
+	t.Logf("fan-out (search NewReader, p50 of 30, median of 3 alternating rounds): cluster %d shards %.2f ms, 1 shard %.2f ms (%.2f ms a shard more); one process %d workspaces %.2f ms, 1 workspace %.2f ms (%.2f ms a workspace more)",
+		len(names), ca, co, (ca-co)/float64(len(names)-1), len(names), la, lo, (la-lo)/float64(len(names)-1))
+
 	// A serving node killed: answers stay complete or flagged, and complete again in 10 s.
 	probe := tools.SearchRequest{Query: "Marshal", TimeoutMS: 3000}
 	nodes["n1"].kill()
