@@ -237,6 +237,7 @@ func (n *node) load(ctx context.Context, r cluster.Repo) error {
 	}
 	x, err := workspace.OpenShard(workspace.Entry{ID: r.Name, Root: dir}, dir)
 	if err != nil {
+		_ = os.RemoveAll(dir) // downloaded again next time, not opened again as it is
 		return err
 	}
 	l := &loadedShard{version: r.Version, x: x, dir: dir, svc: n.s.shardService(x)}
