@@ -8,6 +8,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,7 +82,7 @@ func Connect(ctx context.Context, o Options) (*Cluster, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	opts := []nats.Option{nats.Name(cmpOr(o.Name, "quarry")), nats.Timeout(5 * time.Second),
+	opts := []nats.Option{nats.Name(cmp.Or(o.Name, "quarry")), nats.Timeout(5 * time.Second),
 		nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { logf("cluster: %v", err) }),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
@@ -113,13 +114,6 @@ func Connect(ctx context.Context, o Options) (*Cluster, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // setUp opens (creating where missing) the cluster's buckets and stream.

@@ -241,7 +241,7 @@ func (n *node) load(ctx context.Context, r cluster.Repo) error {
 		return err
 	}
 	l := &loadedShard{version: r.Version, x: x, dir: dir, svc: n.s.shardService(x)}
-	sub, err := n.c.NC.QueueSubscribe(cluster.SearchSubject(r.Name), cluster.ShardQueue(r.Name), func(m *nats.Msg) {
+	sub, err := n.c.NC.QueueSubscribe(cluster.ShardSubject(r.Name), cluster.ShardQueue(r.Name), func(m *nats.Msg) {
 		l.inUse.Add(1)
 		defer l.inUse.Done()
 		n.answer(m, r.Name, l)

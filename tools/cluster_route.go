@@ -80,7 +80,7 @@ func (s *Service) shardAnswers(ctx context.Context, repos []string, op string, r
 	var wg sync.WaitGroup
 	for i, name := range repos {
 		wg.Go(func() {
-			m, err := s.cluster.NC.RequestWithContext(rctx, cluster.SearchSubject(name), payload)
+			m, err := s.cluster.NC.RequestWithContext(rctx, cluster.ShardSubject(name), payload)
 			if err == nil {
 				err = json.Unmarshal(m.Data, &answers[i])
 			}
@@ -153,6 +153,41 @@ func requestFault(e *Error) bool {
 	return e.Code == CodeBadQuery || e.Code == CodeBadValue || e.Code == CodeUnknownField
 }
 
+// shardResults decodes the result of each shard of names that answered, in names' order,
+// and hands it to use; a shard's failure is returned as an ErrorInfo, or as the request's
+// error when it is the request's fault.
+func shardResults[R any](names []string, answers map[string]ShardAnswer, use func(name string, r *R)) ([]ErrorInfo, error) {
+	var failed []ErrorInfo
+	for _, name := range names {
+		a, ok := answers[name]
+		if !ok {
+			continue
+		}
+		r, e := decodeAnswer[R](a)
+		if e != nil {
+			if requestFault(e) {
+				return nil, e
+			}
+			failed = append(failed, shardError(name, e))
+			continue
+		}
+		use(name, r)
+	}
+	return failed, nil
+}
+
+// appendShardHits appends shard name's hits to hits, naming the shard when several answer
+// (as --workspace all names the workspace).
+func appendShardHits(hits, shard []Hit, name string, several bool) []Hit {
+	for _, h := range shard {
+		if several {
+			h.Workspace = name
+		}
+		hits = append(hits, h)
+	}
+	return hits
+}
+
 // shardError is the ErrorInfo of shard name's failure e.
 func shardError(name string, e *Error) ErrorInfo {
 	return ErrorInfo{Code: e.Code, Workspace: name, Message: "shard " + name + ": " + e.Message}
@@ -190,32 +225,19 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
 	var hits []Hit
-	for _, name := range names {
-		a, ok := answers[name]
-		if !ok {
-			continue
-		}
-		r, e := decodeAnswer[SearchResult](a)
-		if e != nil {
-			if requestFault(e) {
-				return nil, e
-			}
-			out.Errors = append(out.Errors, shardError(name, e))
-			continue
-		}
-		for _, h := range r.Results {
-			if len(names) > 1 {
-				h.Workspace = name
-			}
-			hits = append(hits, h)
-		}
+	failed, err := shardResults(names, answers, func(name string, r *SearchResult) {
+		hits = appendShardHits(hits, r.Results, name, len(names) > 1)
 		out.Relaxed = out.Relaxed || r.Relaxed
 		out.Truncated = out.Truncated || r.Truncated
 		out.TotalFilesSearched += r.TotalFilesSearched
 		if r.TruncatedReason == TruncatedTimeout {
 			out.TruncatedReason = TruncatedTimeout
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
+	out.Errors = append(out.Errors, failed...)
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	if len(hits) > ireq.Limit {
 		hits, out.Truncated = hits[:ireq.Limit], true
@@ -255,28 +277,15 @@ func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult
 	}
 	out := &GotoResult{Symbol: req.Symbol, Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
 	var hits []Hit
-	for _, name := range repos {
-		a, ok := answers[name]
-		if !ok {
-			continue
-		}
-		r, e := decodeAnswer[GotoResult](a)
-		if e != nil {
-			if requestFault(e) {
-				return nil, e
-			}
-			out.Errors = append(out.Errors, shardError(name, e))
-			continue
-		}
-		for _, h := range r.Results {
-			if len(repos) > 1 {
-				h.Workspace = name
-			}
-			hits = append(hits, h)
-		}
+	failed, err := shardResults(repos, answers, func(name string, r *GotoResult) {
+		hits = appendShardHits(hits, r.Results, name, len(repos) > 1)
 		out.Total += r.Total
 		out.TotalFilesSearched += r.TotalFilesSearched
+	})
+	if err != nil {
+		return nil, err
 	}
+	out.Errors = append(out.Errors, failed...)
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	if len(hits) > limit {
 		hits, out.Truncated, out.TruncatedReason = hits[:limit], true, TruncatedLimit
