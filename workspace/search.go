@@ -7,9 +7,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/nav"
@@ -153,6 +155,9 @@ const consistentTries = 3
 func (x *SearchIndex) search(ctx context.Context, req search.Request) (*search.Result, error) {
 	// The generation and the stored states are read even when the search ran out of
 	// time: its results so far are answered, marked.
+	if x.shard {
+		return x.searcher.Search(ctx, req) // a cluster's shard is never written: one state
+	}
 	quick := context.WithoutCancel(ctx)
 	for try := 1; ; try++ {
 		before, err := x.store.Generation(quick)
@@ -183,14 +188,32 @@ func (x *SearchIndex) search(ctx context.Context, req search.Request) (*search.R
 }
 
 // Search runs req on every index and merges the rankings. With more than one index, each
-// hit names its workspace.
+// hit names its workspace. The indexes are searched at once, as many at a time as there
+// are cores; the merge takes them in the order given, so the answer does not depend on
+// which finished first.
 func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*search.Result, error) {
 	if len(indexes) == 0 {
 		return nil, errors.New("workspace: no workspace to search")
 	}
+	results := make([]*search.Result, len(indexes))
+	errs := make([]error, len(indexes))
+	if len(indexes) == 1 {
+		results[0], errs[0] = indexes[0].search(ctx, req)
+	} else {
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		var wg sync.WaitGroup
+		for i, x := range indexes {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				results[i], errs[i] = x.search(ctx, req)
+			})
+		}
+		wg.Wait()
+	}
 	merged := &search.Result{Hits: []search.Hit{}}
-	for _, x := range indexes {
-		res, err := x.search(ctx, req)
+	for i, x := range indexes {
+		res, err := results[i], errs[i]
 		if err != nil {
 			return nil, err
 		}
