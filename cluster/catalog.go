@@ -27,7 +27,10 @@ type Repo struct {
 	IndexedAt time.Time `json:"indexed_at,omitzero"`
 	Indexer   string    `json:"indexer,omitempty"` // the node that built it
 	Error     string    `json:"error,omitempty"`   // why the last job failed
-	Revision  uint64    `json:"-"`                 // the catalog entry's revision (compare-and-set)
+	// Shard is the compound shard the repository's index is served in with other small
+	// repositories (PlaceRepo); empty: a shard of its own, named as the repository.
+	Shard    string `json:"shard,omitempty"`
+	Revision uint64 `json:"-"` // the catalog entry's revision (compare-and-set)
 }
 
 // Node is a live node, as its heartbeat says.
@@ -35,7 +38,7 @@ type Node struct {
 	ID     string            `json:"id"`
 	Index  bool              `json:"index"`
 	Serve  bool              `json:"serve"`
-	Shards map[string]string `json:"shards,omitempty"` // repository -> shard version loaded and answering
+	Shards map[string]string `json:"shards,omitempty"` // shard -> its version, loaded and answering
 	Seen   time.Time         `json:"seen"`
 }
 

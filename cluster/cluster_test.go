@@ -118,3 +118,85 @@ func TestCheckName(t *testing.T) {
 		}
 	}
 }
+
+// TestShards: repositories without an index are in no shard; a compound's version changes
+// with any member's version and with its members, and not with their order.
+func TestShards(t *testing.T) {
+	repos := []Repo{
+		{Name: "b", Version: "v2", Shard: "_c0001"},
+		{Name: "a", Version: "v1", Shard: "_c0001"},
+		{Name: "big", Version: "v3"},
+		{Name: "new", Shard: "_c0001"}, // not built yet
+	}
+	got := Shards(repos)
+	if len(got) != 2 || got[0].Name != "_c0001" || got[1].Name != "big" {
+		t.Fatalf("shards %+v", got)
+	}
+	if c := got[0]; !c.Compound() || len(c.Repos) != 2 || c.Repos[0].Name != "a" || c.Repos[1].Name != "b" {
+		t.Fatalf("compound %+v", c)
+	}
+	if got[1].Compound() || got[1].Version != "v3" {
+		t.Fatalf("own shard %+v", got[1])
+	}
+	v := got[0].Version
+	slices.Reverse(repos)
+	if w := Shards(repos)[0].Version; w != v {
+		t.Errorf("the compound's version depends on the catalog's order: %s, %s", v, w)
+	}
+	repos[2].Version = "v1b" // a
+	if w := Shards(repos)[0].Version; w == v {
+		t.Errorf("a member's new version left the compound's version %s", v)
+	}
+	repos[2].Version = "v1"
+	repos[0].Version = "v4" // new is built: a member more
+	if w := Shards(repos)[0].Version; w == v {
+		t.Errorf("a new member left the compound's version %s", v)
+	}
+	if !IsCompound(CompoundName(12)) || IsCompound("c0001") || CheckName(CompoundName(1)) == nil || CheckShardName(CompoundName(1)) != nil {
+		t.Errorf("a compound's name must be one no repository can have")
+	}
+}
+
+// TestPlaceRepo: a large repository keeps a shard of its own; small ones fill the fullest
+// compound they fit in, then open a new one; a member stays where it is while it fits, and
+// leaves when it grows past Small.
+func TestPlaceRepo(t *testing.T) {
+	c := Compounding{Small: 10, Max: 25}
+	var repos []Repo
+	add := func(name string, size int64) string {
+		r := Repo{Name: name, Version: "v", Bytes: size}
+		for _, o := range repos {
+			if o.Name == name {
+				r.Shard = o.Shard
+			}
+		}
+		r.Shard = c.PlaceRepo(repos, r, size)
+		repos = slices.DeleteFunc(repos, func(o Repo) bool { return o.Name == name })
+		repos = append(repos, r)
+		return r.Shard
+	}
+	steps := []struct {
+		name string
+		size int64
+		want string
+	}{
+		{"big", 11, ""},
+		{"a", 10, "_c0001"},
+		{"b", 10, "_c0001"},
+		{"c", 6, "_c0002"}, // 26 > 25
+		{"d", 5, "_c0001"}, // the fullest it fits in
+		{"e", 9, "_c0002"},
+		{"a", 8, "_c0001"},  // updated, smaller: stays
+		{"c", 10, "_c0002"}, // 19 still fits
+		{"b", 12, ""},       // grew past Small
+		{"f", 1, "_c0002"},  // _c0002 (19) is fuller than _c0001 (13)
+	}
+	for _, s := range steps {
+		if got := add(s.name, s.size); got != s.want {
+			t.Fatalf("%s (%d): placed in %q, want %q; catalog %+v", s.name, s.size, got, s.want, repos)
+		}
+	}
+	if got := (Compounding{}).PlaceRepo(repos, Repo{Name: "g"}, 1); got != "" {
+		t.Errorf("compounding off placed a repository in %q", got)
+	}
+}

@@ -1,10 +1,10 @@
 package cluster
 
-// ShardSubject is the subject a repository's shard is asked on (any operation of the
-// contract, a tools.ShardCall); its serving nodes answer it in the queue group
-// ShardQueue(repo), so NATS spreads the requests over them and one that dies stops getting
-// them.
-func ShardSubject(repo string) string { return "quarry.shard." + repo + ".call" }
+// ShardSubject is the subject a shard (a repository's, or a compound's) is asked on: any
+// operation of the contract, a tools.ShardCall. Its serving nodes answer it in the queue
+// group ShardQueue(shard), so NATS spreads the requests over them and one that dies stops
+// getting them.
+func ShardSubject(shard string) string { return "quarry.shard." + shard + ".call" }
 
-// ShardQueue is the queue group of repo's serving nodes.
-func ShardQueue(repo string) string { return "quarry.shard." + repo }
+// ShardQueue is the queue group of shard's serving nodes.
+func ShardQueue(shard string) string { return "quarry.shard." + shard }

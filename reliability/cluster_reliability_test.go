@@ -222,8 +222,16 @@ func TestCluster(t *testing.T) {
 
 	// Three nodes.
 	nodes := map[string]*proc{}
+	// Small repositories in compound shards: QUARRY_CLUSTER_COMPOUND_MB="SMALL,MAX" (MB;
+	// "0,0": a shard each); by default sizes that make a mix of compounds and shards of
+	// their own out of the suite's repositories.
+	small, max := "3", "12"
+	if v := os.Getenv("QUARRY_CLUSTER_COMPOUND_MB"); v != "" {
+		small, max, _ = strings.Cut(v, ",")
+	}
 	startNode := func(id string) {
-		nodes[id] = startProc(t, dir, id, quarryBin, "node", "--cluster", url, "--data", filepath.Join(dir, "data-"+id), "--id", id)
+		nodes[id] = startProc(t, dir, id, quarryBin, "node", "--cluster", url, "--data", filepath.Join(dir, "data-"+id), "--id", id,
+			"--compound-small-mb", small, "--compound-max-mb", max)
 	}
 	for _, id := range []string{"n1", "n2", "n3"} {
 		startNode(id)
@@ -236,6 +244,18 @@ func TestCluster(t *testing.T) {
 	}
 	waitServed(t, ctx, c, names, 2, 5*time.Minute)
 	t.Logf("12 repositories indexed and served by 2 nodes each in %v", time.Since(start).Round(time.Second))
+	repos, err := c.Repos(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shards := cluster.Shards(repos)
+	for _, sh := range shards {
+		var what []string
+		for _, r := range sh.Repos {
+			what = append(what, fmt.Sprintf("%s %.1f MB", r.Name, float64(r.Bytes)/(1<<20)))
+		}
+		t.Logf("shard %s: %s", sh.Name, strings.Join(what, ", "))
+	}
 
 	// One process with the twelve as its workspaces.
 	local, err := tools.NewService(roots[names[0]])
@@ -327,8 +347,25 @@ func TestCluster(t *testing.T) {
 		lAll, lOne = append(lAll, p50(local, "all")), append(lOne, p50(local, localID[names[0]]))
 	}
 	ca, co, la, lo := pct(cAll, 50), pct(cOne, 50), pct(lAll, 50), pct(lOne, 50)
-	t.Logf("fan-out (search NewReader, p50 of 30, median of 3 alternating rounds): cluster %d shards %.2f ms, 1 shard %.2f ms (%.2f ms a shard more); one process %d workspaces %.2f ms, 1 workspace %.2f ms (%.2f ms a workspace more)",
-		len(names), ca, co, (ca-co)/float64(len(names)-1), len(names), la, lo, (la-lo)/float64(len(names)-1))
+	t.Logf("fan-out (search NewReader, p50 of 30, median of 3 alternating rounds): cluster %d repositories in %d shards %.2f ms, 1 repository %.2f ms (%.2f ms a repository more); one process %d workspaces %.2f ms, 1 workspace %.2f ms (%.2f ms a workspace more)",
+		len(names), len(shards), ca, co, (ca-co)/float64(len(names)-1), len(names), la, lo, (la-lo)/float64(len(names)-1))
+
+	// What serving costs a node in memory: its resident size and the indexes it holds.
+	if ns, err := c.Nodes(ctx); err == nil {
+		var parts []string
+		for _, nd := range ns {
+			held := 0
+			for _, sh := range shards {
+				if nd.Shards[sh.Name] == sh.Version {
+					held += len(sh.Repos)
+				}
+			}
+			if p := nodes[nd.ID]; p != nil {
+				parts = append(parts, fmt.Sprintf("%s %d MB with %d repositories in %d shards", nd.ID, rssMB(p.cmd.Process.Pid), held, len(nd.Shards)))
+			}
+		}
+		t.Logf("nodes' resident memory: %s", strings.Join(parts, "; "))
+	}
 
 	// A serving node killed: answers stay complete or flagged, and complete again in 10 s.
 	probe := tools.SearchRequest{Query: "Marshal", TimeoutMS: 3000}
@@ -407,7 +444,19 @@ func TestCluster(t *testing.T) {
 		t.Errorf("the update kept version %s", after.Version)
 	}
 	waitServed(t, ctx, c, names, 2, 60*time.Second)
-	t.Logf("repository %s updated: version %s -> %s, served by 2 nodes", target, before.Version, after.Version)
+	built := fmt.Sprintf("%s@%s: ", target, after.Version)
+	var buildLine string
+	for _, p := range nodes {
+		for _, line := range strings.Split(p.logText(), "\n") {
+			if strings.Contains(line, built) {
+				buildLine = line
+			}
+		}
+	}
+	if !strings.Contains(buildLine, "files extracted 1,") {
+		t.Errorf("the update of %s extracted more than its new file: %q", target, buildLine)
+	}
+	t.Logf("repository %s updated: version %s -> %s (built by %s, then by %s: files extracted 1), served by 2 nodes", target, before.Version, after.Version, before.Indexer, after.Indexer)
 
 	// An indexer killed mid-job: the job comes back and the shard is built.
 	big := "r12-net-http"
@@ -442,6 +491,22 @@ func TestCluster(t *testing.T) {
 	}
 }
 
+// rssMB is process pid's resident memory in MB (0 when it cannot be read).
+func rssMB(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb int
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
 func mapWorkspace(key string, names map[string]string) string {
 	ws, rest, ok := strings.Cut(key, "|")
 	if !ok {
@@ -469,13 +534,17 @@ func waitServed(t *testing.T, ctx context.Context, c *cluster.Cluster, names []s
 		nodes, err2 := c.Nodes(ctx)
 		if err1 == nil && err2 == nil {
 			served := 0
+			shardVersion := map[string]string{}
+			for _, sh := range cluster.Shards(repos) {
+				shardVersion[sh.Name] = sh.Version
+			}
 			for _, r := range repos {
 				if !slices.Contains(names, r.Name) || r.Version == "" {
 					continue
 				}
 				n := 0
 				for _, nd := range nodes {
-					if nd.Shards[r.Name] == r.Version {
+					if v := shardVersion[r.ShardName()]; v != "" && nd.Shards[r.ShardName()] == v {
 						n++
 					}
 				}

@@ -32,6 +32,8 @@ type NodeOptions struct {
 	Index    bool   // take index jobs
 	Serve    bool   // serve the shards assigned to this node
 	Replicas int    // nodes serving each shard; 0: cluster.DefaultReplicas
+	// Compounding places the indexes this node builds (nil: cluster.DefaultCompounding).
+	Compounding *cluster.Compounding
 	// Logf, when set, hears what the node does.
 	Logf func(format string, args ...any)
 }
@@ -45,7 +47,8 @@ type ShardCall struct {
 
 // ShardAnswer is a node's answer to a ShardCall: the operation's result, or its error.
 type ShardAnswer struct {
-	Repo    string          `json:"repo"`
+	Shard   string          `json:"shard"`
+	Repos   []string        `json:"repos"` // the repositories it answered from
 	Version string          `json:"version"`
 	Node    string          `json:"node"`
 	Result  json.RawMessage `json:"result,omitempty"`
@@ -55,13 +58,21 @@ type ShardAnswer struct {
 // shardTick is how often a node beats and reconciles what it serves with the catalog.
 var shardTick = time.Second
 
+// loadedShard is a shard a node answers: one repository's index, or a compound's members'.
 type loadedShard struct {
+	name    string
 	version string
-	x       *workspace.SearchIndex
-	svc     *Service // answers the contract's operations from x alone
+	members []loadedRepo // by name
+	svc     *Service     // answers the contract's operations from the members alone
 	sub     *nats.Subscription
-	dir     string
 	inUse   sync.WaitGroup
+}
+
+// loadedRepo is one repository's index in a loaded shard.
+type loadedRepo struct {
+	repo, version string
+	x             *workspace.SearchIndex
+	dir           string
 }
 
 type node struct {
@@ -69,7 +80,7 @@ type node struct {
 	c    *cluster.Cluster
 	o    NodeOptions
 	mu   sync.Mutex
-	held map[string]*loadedShard
+	held map[string]*loadedShard // by shard name
 }
 
 func (n *node) logf(format string, args ...any) {
@@ -93,6 +104,9 @@ func (s *Service) RunNode(ctx context.Context, c *cluster.Cluster, o NodeOptions
 	}
 	if o.Replicas <= 0 {
 		o.Replicas = cluster.DefaultReplicas
+	}
+	if o.Compounding == nil {
+		o.Compounding = &cluster.DefaultCompounding
 	}
 	if err := os.MkdirAll(o.Data, 0o700); err != nil {
 		return AsError(err)
@@ -147,41 +161,38 @@ func (n *node) reconcile(ctx context.Context) error {
 		return err
 	}
 	servers := []string{n.o.ID}
-	loadedBy := map[string]map[string]string{} // node -> repo -> version
+	loadedBy := map[string]map[string]string{} // node -> shard -> version
 	for _, nd := range nodes {
 		if nd.Serve && nd.ID != n.o.ID {
 			servers = append(servers, nd.ID)
 		}
 		loadedBy[nd.ID] = nd.Shards
 	}
-	current := map[string]cluster.Repo{}
-	for _, r := range repos {
-		if r.Version == "" {
-			continue
-		}
-		current[r.Name] = r
-		assigned := cluster.Assign(r.Name, servers, n.o.Replicas)
+	current := map[string]bool{}
+	for _, sh := range cluster.Shards(repos) {
+		current[sh.Name] = true
+		assigned := cluster.Assign(sh.Name, servers, n.o.Replicas)
 		if slices.Contains(assigned, n.o.ID) {
-			if err := n.load(ctx, r); err != nil {
-				n.logf("node %s: load %s: %v", n.o.ID, r.Name, err)
+			if err := n.load(ctx, sh); err != nil {
+				n.logf("node %s: load %s: %v", n.o.ID, sh.Name, err)
 			}
 			continue
 		}
 		// Not ours: keep answering until every assigned node serves this version.
 		ready := true
 		for _, id := range assigned {
-			if loadedBy[id][r.Name] != r.Version {
+			if loadedBy[id][sh.Name] != sh.Version {
 				ready = false
 			}
 		}
 		if ready {
-			n.unload(r.Name)
+			n.unload(sh.Name)
 		}
 	}
 	n.mu.Lock()
 	var gone []string
 	for name := range n.held {
-		if _, ok := current[name]; !ok {
+		if !current[name] {
 			gone = append(gone, name)
 		}
 	}
@@ -202,63 +213,99 @@ func (n *node) versions() map[string]string {
 	return out
 }
 
-// shardDir is where version of repo is kept: always inside the node's data directory
+// repoDir is where shard keeps version of repo: always inside the node's data directory
 // (the names come from the catalog, checked).
-func (n *node) shardDir(repo, version string) (string, error) {
+func (n *node) repoDir(shard, repo, version string) (string, error) {
+	if err := cluster.CheckShardName(shard); err != nil {
+		return "", err
+	}
 	if err := cluster.CheckName(repo); err != nil {
 		return "", err
 	}
 	if err := cluster.CheckName(version); err != nil {
 		return "", fmt.Errorf("shard version %q: %w", version, err)
 	}
-	return filepath.Join(n.o.Data, "shards", repo+"@"+version), nil
+	return filepath.Join(n.o.Data, "shards", shard, repo+"@"+version), nil
 }
 
-// load makes this node answer r's current shard: downloaded, opened, subscribed; then the
-// version it replaces is dropped.
-func (n *node) load(ctx context.Context, r cluster.Repo) error {
+// load makes this node answer sh's current version: each member's index downloaded (or
+// kept from the version loaded) and opened, the subject subscribed; then the version it
+// replaces is dropped.
+func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	n.mu.Lock()
-	old := n.held[r.Name]
+	old := n.held[sh.Name]
 	n.mu.Unlock()
-	if old != nil && old.version == r.Version {
+	if old != nil && old.version == sh.Version {
 		return nil
 	}
-	dir, err := n.shardDir(r.Name, r.Version)
-	if err != nil {
+	kept := map[string]bool{} // the old version's members the new one keeps, by directory
+	l := &loadedShard{name: sh.Name, version: sh.Version}
+	fail := func(err error) error {
+		for _, m := range l.members {
+			if !kept[m.dir] {
+				m.x.Close()
+			}
+		}
 		return err
+	}
+	for _, r := range sh.Repos {
+		if old != nil {
+			if i := slices.IndexFunc(old.members, func(m loadedRepo) bool { return m.repo == r.Name && m.version == r.Version }); i >= 0 {
+				kept[old.members[i].dir] = true
+				l.members = append(l.members, old.members[i])
+				continue
+			}
+		}
+		m, err := n.openRepo(ctx, sh.Name, r)
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", r.Name, err))
+		}
+		l.members = append(l.members, m)
+	}
+	xs := make([]*workspace.SearchIndex, len(l.members))
+	for i, m := range l.members {
+		xs[i] = m.x
+	}
+	l.svc = n.s.shardService(xs)
+	sub, err := n.c.NC.QueueSubscribe(cluster.ShardSubject(sh.Name), cluster.ShardQueue(sh.Name), func(m *nats.Msg) {
+		l.inUse.Add(1)
+		defer l.inUse.Done()
+		n.answer(m, l)
+	})
+	if err != nil {
+		return fail(err)
+	}
+	l.sub = sub
+	n.mu.Lock()
+	n.held[sh.Name] = l
+	n.mu.Unlock()
+	n.logf("node %s: serving %s@%s (%d repositories)", n.o.ID, sh.Name, sh.Version, len(l.members))
+	if old != nil {
+		n.drop(old, kept)
+	}
+	return nil
+}
+
+// openRepo downloads r's index for shard (unless it is on disk already) and opens it.
+func (n *node) openRepo(ctx context.Context, shard string, r cluster.Repo) (loadedRepo, error) {
+	dir, err := n.repoDir(shard, r.Name, r.Version)
+	if err != nil {
+		return loadedRepo{}, err
 	}
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-			return err
+			return loadedRepo{}, err
 		}
 		if err := n.c.Download(ctx, r.Object, dir); err != nil {
-			return err
+			return loadedRepo{}, err
 		}
 	}
 	x, err := workspace.OpenShard(workspace.Entry{ID: r.Name, Root: dir}, dir)
 	if err != nil {
 		_ = os.RemoveAll(dir) // downloaded again next time, not opened again as it is
-		return err
+		return loadedRepo{}, err
 	}
-	l := &loadedShard{version: r.Version, x: x, dir: dir, svc: n.s.shardService(x)}
-	sub, err := n.c.NC.QueueSubscribe(cluster.ShardSubject(r.Name), cluster.ShardQueue(r.Name), func(m *nats.Msg) {
-		l.inUse.Add(1)
-		defer l.inUse.Done()
-		n.answer(m, r.Name, l)
-	})
-	if err != nil {
-		x.Close()
-		return err
-	}
-	l.sub = sub
-	n.mu.Lock()
-	n.held[r.Name] = l
-	n.mu.Unlock()
-	n.logf("node %s: serving %s@%s", n.o.ID, r.Name, r.Version)
-	if old != nil {
-		n.drop(old)
-	}
-	return nil
+	return loadedRepo{repo: r.Name, version: r.Version, x: x, dir: dir}, nil
 }
 
 func (n *node) unload(name string) {
@@ -268,19 +315,25 @@ func (n *node) unload(name string) {
 	n.mu.Unlock()
 	if l != nil {
 		n.logf("node %s: no longer serving %s@%s", n.o.ID, name, l.version)
-		n.drop(l)
+		n.drop(l, nil)
+		_ = os.Remove(filepath.Join(n.o.Data, "shards", name)) // once empty
 	}
 }
 
-// drop stops answering from l, waits for the searches under way and removes its files.
-func (n *node) drop(l *loadedShard) {
+// drop stops answering from l, waits for the searches under way and closes and removes
+// its members but those kept (by directory) by the version that replaces it.
+func (n *node) drop(l *loadedShard, kept map[string]bool) {
 	_ = l.sub.Drain()
 	for l.sub.IsValid() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	l.inUse.Wait()
-	l.x.Close()
-	_ = os.RemoveAll(l.dir)
+	for _, m := range l.members {
+		if !kept[m.dir] {
+			m.x.Close()
+			_ = os.RemoveAll(m.dir)
+		}
+	}
 }
 
 func (n *node) unloadAll() {
@@ -296,8 +349,11 @@ func (n *node) unloadAll() {
 }
 
 // answer runs the operation m carries on shard l and replies.
-func (n *node) answer(m *nats.Msg, repo string, l *loadedShard) {
-	ans := ShardAnswer{Repo: repo, Version: l.version, Node: n.o.ID}
+func (n *node) answer(m *nats.Msg, l *loadedShard) {
+	ans := ShardAnswer{Shard: l.name, Version: l.version, Node: n.o.ID}
+	for _, r := range l.members {
+		ans.Repos = append(ans.Repos, r.repo)
+	}
 	var call ShardCall
 	if err := json.Unmarshal(m.Data, &call); err != nil {
 		ans.Error = AsError(fmt.Errorf("a malformed shard call: %w", err))
@@ -308,15 +364,16 @@ func (n *node) answer(m *nats.Msg, repo string, l *loadedShard) {
 	}
 	b, err := json.Marshal(ans)
 	if err != nil {
-		b, _ = json.Marshal(ShardAnswer{Repo: repo, Node: n.o.ID, Error: AsError(err)})
+		b, _ = json.Marshal(ShardAnswer{Shard: l.name, Node: n.o.ID, Error: AsError(err)})
 	}
 	_ = m.Respond(b)
 }
 
-// shardService returns a service answering every operation from x alone: its workspace is
-// the shard, fresh as its version, never forwarded.
-func (s *Service) shardService(x *workspace.SearchIndex) *Service {
-	return &Service{root: x.Entry.Root, langs: s.langs, shard: x}
+// shardService returns a service answering every operation from xs alone (a shard's
+// repositories, named by their ids): its workspaces are the shard's, fresh as its version,
+// never forwarded.
+func (s *Service) shardService(xs []*workspace.SearchIndex) *Service {
+	return &Service{root: xs[0].Entry.Root, langs: s.langs, shard: xs}
 }
 
 // ClusterAdd adds (or, with update, re-indexes) a repository: its catalog entry, then an
@@ -456,6 +513,14 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		}
 	}
 	build := filepath.Join(n.o.Data, "build", r.Name)
+	if _, err := os.Stat(workspace.StorePath(build)); errors.Is(err, os.ErrNotExist) && r.Object != "" {
+		// Another indexer built the current version: start from it, so that only what
+		// changed since is read and extracted again.
+		_ = os.RemoveAll(build)
+		if err := n.c.Download(ctx, r.Object, build); err != nil {
+			n.logf("node %s: %s: the current shard could not be fetched to build on (%v): indexing from scratch", n.o.ID, r.Name, err)
+		}
+	}
 	if err := os.MkdirAll(build, 0o700); err != nil {
 		return err
 	}
@@ -480,6 +545,11 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 			return err
 		}
 		old := r.Object
+		all, err := n.c.Repos(ctx)
+		if err != nil {
+			return err
+		}
+		r.Shard = n.o.Compounding.PlaceRepo(all, r, size)
 		r.Version, r.Object, r.Bytes, r.Indexer, r.Error = version, object, size, n.o.ID, ""
 		r.Files, r.Symbols, r.IndexedAt = sum.Counts.Files, sum.Counts.Symbols, time.Now().UTC()
 		if _, err = n.c.PutRepo(ctx, r); errors.Is(err, cluster.ErrChanged) {
@@ -491,7 +561,8 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		if old != "" && old != object {
 			_ = n.c.DeleteObject(ctx, old)
 		}
-		n.logf("node %s: %s@%s: %d files, %d symbols", n.o.ID, r.Name, version, r.Files, r.Symbols)
+		n.logf("node %s: %s@%s: %d files, %d symbols, %d bytes, in shard %s; files extracted %d, unchanged %d",
+			n.o.ID, r.Name, version, r.Files, r.Symbols, size, r.ShardName(), sum.Extracted, sum.Unchanged)
 		return nil
 	}
 }

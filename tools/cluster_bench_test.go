@@ -34,7 +34,7 @@ func BenchmarkShardCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer x.Close()
-	svc := s.shardService(x)
+	svc := s.shardService([]*workspace.SearchIndex{x})
 	for _, q := range []string{"NewDecoder", "Unmarshal", "valid utf8", "decode.go"} {
 		b.Run(q, func(b *testing.B) {
 			args, _ := json.Marshal(SearchRequest{Query: q, Workspace: "all"})

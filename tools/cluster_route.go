@@ -51,38 +51,54 @@ func (s *Service) clusterCall(ctx context.Context, op string, req any) (any, err
 	case RefsRequest:
 		return s.clusterRefs(ctx, r)
 	case CallsRequest:
-		ws := r.Workspace
-		r.Workspace = ""
-		return clusterOne[CallsResult](ctx, s, op, r, ws, r.Symbol)
+		return clusterOne[CallsResult](ctx, s, op, func(ws string) any { r.Workspace = ws; return r }, r.Workspace, r.Symbol)
 	case ExplainRequest:
-		ws := r.Workspace
-		r.Workspace = ""
-		return clusterOne[ExplainResult](ctx, s, op, r, ws, r.Symbol)
+		return clusterOne[ExplainResult](ctx, s, op, func(ws string) any { r.Workspace = ws; return r }, r.Workspace, r.Symbol)
 	}
 	return nil, Errorf(CodeNotAllowed, "", "%s works on a local workspace, not through a cluster", op)
 }
 
-// shardAnswers asks op of the shards of repos at once and returns the answers of those
-// that answered, and an ErrorInfo for each that did not within timeout.
-func (s *Service) shardAnswers(ctx context.Context, repos []string, op string, req any, timeout time.Duration) (map[string]ShardAnswer, []ErrorInfo, error) {
-	args, err := json.Marshal(req)
-	if err != nil {
-		return nil, nil, AsError(err)
+// shardPart is a shard an operation asks, and the repositories of it the operation covers.
+type shardPart struct {
+	shard string
+	repos []string // by name
+}
+
+// workspace is what a part's request names: its one repository, or all of its shard's.
+func (p shardPart) workspace() string {
+	if len(p.repos) == 1 {
+		return p.repos[0]
 	}
-	payload, err := json.Marshal(ShardCall{Op: op, Args: args})
-	if err != nil {
-		return nil, nil, AsError(err)
+	return "all"
+}
+
+// shardAnswers asks op of each part at once, with the request ask(part) gives, and returns
+// the answers in parts' order (nil: none came), with an ErrorInfo for each repository of a
+// part that did not answer within timeout, or whose answer did not come from it.
+func (s *Service) shardAnswers(ctx context.Context, parts []shardPart, op string, ask func(shardPart) any, timeout time.Duration) ([]*ShardAnswer, []ErrorInfo, error) {
+	payloads := make([][]byte, len(parts))
+	for i, p := range parts {
+		args, err := json.Marshal(ask(p))
+		if err != nil {
+			return nil, nil, AsError(err)
+		}
+		if payloads[i], err = json.Marshal(ShardCall{Op: op, Args: args}); err != nil {
+			return nil, nil, AsError(err)
+		}
 	}
-	answers := make([]ShardAnswer, len(repos))
-	failed := make([]error, len(repos))
+	answers := make([]*ShardAnswer, len(parts))
+	failed := make([]error, len(parts))
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var wg sync.WaitGroup
-	for i, name := range repos {
+	for i, p := range parts {
 		wg.Go(func() {
-			m, err := s.cluster.NC.RequestWithContext(rctx, cluster.ShardSubject(name), payload)
+			m, err := s.cluster.NC.RequestWithContext(rctx, cluster.ShardSubject(p.shard), payloads[i])
 			if err == nil {
-				err = json.Unmarshal(m.Data, &answers[i])
+				answers[i] = new(ShardAnswer)
+				if err = json.Unmarshal(m.Data, answers[i]); err != nil {
+					answers[i] = nil
+				}
 			}
 			failed[i] = err
 		})
@@ -91,59 +107,104 @@ func (s *Service) shardAnswers(ctx context.Context, repos []string, op string, r
 	if ctx.Err() != nil {
 		return nil, nil, AsError(ctx.Err())
 	}
-	out := map[string]ShardAnswer{}
 	var missing []ErrorInfo
-	for i, name := range repos {
+	for i, p := range parts {
 		if err := failed[i]; err != nil {
 			why := "no node answered within " + timeout.String()
 			if errors.Is(err, nats.ErrNoResponders) {
 				why = "no node serves it now"
 			}
-			missing = append(missing, ErrorInfo{Code: CodeShardUnavailable, Workspace: name, Message: "shard " + name + ": " + why})
+			for _, repo := range p.repos {
+				missing = append(missing, ErrorInfo{Code: CodeShardUnavailable, Workspace: repo, Message: shardLabel(p, repo) + ": " + why})
+			}
 			continue
 		}
-		out[name] = answers[i]
+		if answers[i].Error != nil {
+			continue
+		}
+		for _, repo := range p.repos {
+			if !slices.Contains(answers[i].Repos, repo) {
+				missing = append(missing, ErrorInfo{Code: CodeShardUnavailable, Workspace: repo, Message: shardLabel(p, repo) + ": the node that answered (" + answers[i].Node + ") does not serve this repository's index yet"})
+			}
+		}
 	}
-	return out, missing, nil
+	return answers, missing, nil
 }
 
-// clusterRepos returns the repositories with a shard that workspace ws covers ("" or
-// "all": every one), by name.
-func (s *Service) clusterRepos(ctx context.Context, ws string) ([]string, error) {
+// shardLabel names repo's shard in a message.
+func shardLabel(p shardPart, repo string) string {
+	if p.shard == repo {
+		return "shard " + repo
+	}
+	return "shard " + p.shard + " (repository " + repo + ")"
+}
+
+// clusterParts returns the repositories with an index that workspace ws covers ("" or
+// "all": every one), by name, and the shards to ask for them, in the order of their first
+// repository.
+func (s *Service) clusterParts(ctx context.Context, ws string) ([]string, []shardPart, error) {
 	repos, err := s.cluster.Repos(ctx)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, nil, AsError(err)
 	}
 	var names []string
+	shardOf := map[string]string{}
 	for _, r := range repos {
 		if r.Version != "" {
 			names = append(names, r.Name)
+			shardOf[r.Name] = r.ShardName()
 		}
 	}
-	if ws == "" || ws == "all" {
+	sort.Strings(names)
+	switch {
+	case ws == "" || ws == "all":
 		if len(names) == 0 {
-			return nil, Errorf(CodeNotIndexed, "", "the cluster has no repository with a shard yet: quarry cluster add, and a node with --index")
+			return nil, nil, Errorf(CodeNotIndexed, "", "the cluster has no repository with a shard yet: quarry cluster add, and a node with --index")
 		}
-		return names, nil
-	}
-	if !slices.Contains(names, ws) {
+	case slices.Contains(names, ws):
+		names = []string{ws}
+	default:
 		msg := fmt.Sprintf("the cluster has no repository %q with a shard", ws)
 		if sug := suggest.Candidates(ws, names); len(sug) > 0 {
 			msg += "; did you mean " + sug[0] + "?"
 		}
-		return nil, Errorf(CodeUnknownWorkspace, "workspace", "%s", msg)
+		return nil, nil, Errorf(CodeUnknownWorkspace, "workspace", "%s", msg)
 	}
-	return []string{ws}, nil
+	var parts []shardPart
+	at := map[string]int{}
+	for _, name := range names {
+		sh := shardOf[name]
+		i, ok := at[sh]
+		if !ok {
+			i = len(parts)
+			at[sh] = i
+			parts = append(parts, shardPart{shard: sh})
+		}
+		parts[i].repos = append(parts[i].repos, name)
+	}
+	return names, parts, nil
+}
+
+// eachRepo splits parts into one part per repository: for operations on one workspace at
+// a time.
+func eachRepo(parts []shardPart) []shardPart {
+	var out []shardPart
+	for _, p := range parts {
+		for _, r := range p.repos {
+			out = append(out, shardPart{shard: p.shard, repos: []string{r}})
+		}
+	}
+	return out
 }
 
 // decodeAnswer decodes a shard's result into R, or returns the shard's error.
-func decodeAnswer[R any](a ShardAnswer) (*R, *Error) {
+func decodeAnswer[R any](a *ShardAnswer) (*R, *Error) {
 	if a.Error != nil {
 		return nil, a.Error
 	}
 	r := new(R)
 	if err := json.Unmarshal(a.Result, r); err != nil {
-		return nil, Errorf(CodeInternal, "", "shard %s answered a malformed result: %v", a.Repo, err)
+		return nil, Errorf(CodeInternal, "", "shard %s answered a malformed result: %v", a.Shard, err)
 	}
 	return r, nil
 }
@@ -153,14 +214,14 @@ func requestFault(e *Error) bool {
 	return e.Code == CodeBadQuery || e.Code == CodeBadValue || e.Code == CodeUnknownField
 }
 
-// shardResults decodes the result of each shard of names that answered, in names' order,
-// and hands it to use; a shard's failure is returned as an ErrorInfo, or as the request's
-// error when it is the request's fault.
-func shardResults[R any](names []string, answers map[string]ShardAnswer, use func(name string, r *R)) ([]ErrorInfo, error) {
+// shardResults decodes the result of each part that answered, in parts' order, and hands
+// it to use; a part's failure is returned as an ErrorInfo for each of its repositories, or
+// as the request's error when it is the request's fault.
+func shardResults[R any](parts []shardPart, answers []*ShardAnswer, use func(p shardPart, a *ShardAnswer, r *R)) ([]ErrorInfo, error) {
 	var failed []ErrorInfo
-	for _, name := range names {
-		a, ok := answers[name]
-		if !ok {
+	for i, p := range parts {
+		a := answers[i]
+		if a == nil {
 			continue
 		}
 		r, e := decodeAnswer[R](a)
@@ -168,29 +229,82 @@ func shardResults[R any](names []string, answers map[string]ShardAnswer, use fun
 			if requestFault(e) {
 				return nil, e
 			}
-			failed = append(failed, shardError(name, e))
+			failed = append(failed, shardErrors(p, e)...)
 			continue
 		}
-		use(name, r)
+		use(p, a, r)
 	}
 	return failed, nil
 }
 
-// appendShardHits appends shard name's hits to hits, naming the shard when several answer
-// (as --workspace all names the workspace).
-func appendShardHits(hits, shard []Hit, name string, several bool) []Hit {
-	for _, h := range shard {
-		if several {
-			h.Workspace = name
-		}
-		hits = append(hits, h)
+// answerRepo is the repository a shard's hit or use named ws comes from: named when the
+// shard searched several; else the one it answered from.
+func answerRepo(ws string, p shardPart, a *ShardAnswer) string {
+	switch {
+	case ws != "":
+		return ws
+	case len(a.Repos) == 1:
+		return a.Repos[0]
 	}
-	return hits
+	return p.repos[0]
 }
 
-// shardError is the ErrorInfo of shard name's failure e.
-func shardError(name string, e *Error) ErrorInfo {
-	return ErrorInfo{Code: e.Code, Workspace: name, Message: "shard " + name + ": " + e.Message}
+// placedHits merges the shards' hits as --workspace all merges workspaces: by score, then
+// by repository, then in the order each gave them; each is named by its repository when
+// the operation covers several.
+type placedHits struct {
+	names []string
+	index map[string]int
+	hits  []Hit
+	repo  []int
+}
+
+func newPlacedHits(names []string) *placedHits {
+	p := &placedHits{names: names, index: map[string]int{}}
+	for i, n := range names {
+		p.index[n] = i
+	}
+	return p
+}
+
+func (ph *placedHits) add(hits []Hit, p shardPart, a *ShardAnswer) {
+	for _, h := range hits {
+		repo := answerRepo(h.Workspace, p, a)
+		h.Workspace = ""
+		if len(ph.names) > 1 {
+			h.Workspace = repo
+		}
+		ph.hits = append(ph.hits, h)
+		ph.repo = append(ph.repo, ph.index[repo])
+	}
+}
+
+func (ph *placedHits) merged() []Hit {
+	order := make([]int, len(ph.hits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if ph.hits[a].Score != ph.hits[b].Score {
+			return ph.hits[a].Score > ph.hits[b].Score
+		}
+		return ph.repo[a] < ph.repo[b]
+	})
+	out := make([]Hit, len(order))
+	for i, k := range order {
+		out[i] = ph.hits[k]
+	}
+	return out
+}
+
+// shardErrors are the ErrorInfos of part p's failure e: one for each of its repositories.
+func shardErrors(p shardPart, e *Error) []ErrorInfo {
+	var out []ErrorInfo
+	for _, repo := range p.repos {
+		out = append(out, ErrorInfo{Code: e.Code, Workspace: repo, Message: shardLabel(p, repo) + ": " + e.Message})
+	}
+	return out
 }
 
 // clusterSearch runs req on every shard it covers (its workspace, or the query's
@@ -212,21 +326,23 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	if req.Cursor != "" {
 		return nil, Errorf(CodeBadValue, "cursor", "paging through a cluster is not supported yet: raise limit")
 	}
-	names, err := s.clusterRepos(ctx, checked.workspace)
+	names, parts, err := s.clusterParts(ctx, checked.workspace)
 	if err != nil {
 		return nil, err
 	}
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
-	sreq := req
-	sreq.Workspace, sreq.MaxBytes = "", 0
-	answers, missing, err := s.shardAnswers(ctx, names, "search", sreq, timeout)
+	answers, missing, err := s.shardAnswers(ctx, parts, "search", func(p shardPart) any {
+		sreq := req
+		sreq.Workspace, sreq.MaxBytes = p.workspace(), 0
+		return sreq
+	}, timeout)
 	if err != nil {
 		return nil, err
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
-	var hits []Hit
-	failed, err := shardResults(names, answers, func(name string, r *SearchResult) {
-		hits = appendShardHits(hits, r.Results, name, len(names) > 1)
+	ph := newPlacedHits(names)
+	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *SearchResult) {
+		ph.add(r.Results, p, a)
 		out.Relaxed = out.Relaxed || r.Relaxed
 		out.Truncated = out.Truncated || r.Truncated
 		out.TotalFilesSearched += r.TotalFilesSearched
@@ -238,7 +354,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 		return nil, err
 	}
 	out.Errors = append(out.Errors, failed...)
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	hits := ph.merged()
 	if len(hits) > ireq.Limit {
 		hits, out.Truncated = hits[:ireq.Limit], true
 	}
@@ -261,7 +377,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 // clusterGoto merges the shards' definitions by score, as goto over --workspace all does.
 func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult, error) {
 	start := time.Now()
-	repos, err := s.clusterRepos(ctx, req.Workspace)
+	names, parts, err := s.clusterParts(ctx, req.Workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -269,16 +385,18 @@ func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult
 	if err != nil {
 		return nil, err
 	}
-	sreq := req
-	sreq.Workspace = ""
-	answers, missing, err := s.shardAnswers(ctx, repos, "goto", sreq, clusterTimeout)
+	answers, missing, err := s.shardAnswers(ctx, parts, "goto", func(p shardPart) any {
+		sreq := req
+		sreq.Workspace = p.workspace()
+		return sreq
+	}, clusterTimeout)
 	if err != nil {
 		return nil, err
 	}
 	out := &GotoResult{Symbol: req.Symbol, Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
-	var hits []Hit
-	failed, err := shardResults(repos, answers, func(name string, r *GotoResult) {
-		hits = appendShardHits(hits, r.Results, name, len(repos) > 1)
+	ph := newPlacedHits(names)
+	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *GotoResult) {
+		ph.add(r.Results, p, a)
 		out.Total += r.Total
 		out.TotalFilesSearched += r.TotalFilesSearched
 	})
@@ -286,7 +404,7 @@ func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult
 		return nil, err
 	}
 	out.Errors = append(out.Errors, failed...)
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
+	hits := ph.merged()
 	if len(hits) > limit {
 		hits, out.Truncated, out.TruncatedReason = hits[:limit], true, TruncatedLimit
 	}
@@ -298,12 +416,12 @@ func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult
 	return out, nil
 }
 
-// clusterRefs lists each shard's uses, shard after shard by name, paged as refs over
-// --workspace all pages them: where some shard defines the name, a shard that does not adds
-// nothing.
+// clusterRefs lists each repository's uses, repository after repository by name, paged as
+// refs over --workspace all pages them: where some repository defines the name, one that
+// does not adds nothing.
 func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult, error) {
 	start := time.Now()
-	repos, err := s.clusterRepos(ctx, req.Workspace)
+	names, parts, err := s.clusterParts(ctx, req.Workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -315,19 +433,24 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 	if err != nil {
 		return nil, err
 	}
-	sreq := req
-	sreq.Workspace, sreq.Cursor, sreq.Limit = "all", "", min(offset+limit, maxRefsLimit)
-	answers, missing, err := s.shardAnswers(ctx, repos, "refs", sreq, clusterTimeout)
+	answers, missing, err := s.shardAnswers(ctx, parts, "refs", func(p shardPart) any {
+		sreq := req
+		sreq.Workspace, sreq.Cursor, sreq.Limit = "all", "", min(offset+limit, maxRefsLimit)
+		if len(p.repos) == 1 {
+			sreq.Workspace = p.repos[0]
+		}
+		return sreq
+	}, clusterTimeout)
 	if err != nil {
 		return nil, err
 	}
-	results := map[string]*RefsResult{}
+	results := make([]*RefsResult, len(parts))
 	defined := false
 	var firstErr *Error
 	out := &RefsResult{Symbol: strings.TrimSpace(req.Symbol), Results: []Ref{}, Errors: append([]ErrorInfo{}, missing...)}
-	for _, name := range repos {
-		a, ok := answers[name]
-		if !ok {
+	for i, p := range parts {
+		a := answers[i]
+		if a == nil {
 			continue
 		}
 		r, e := decodeAnswer[RefsResult](a)
@@ -336,20 +459,28 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 				return nil, e
 			}
 			if e.Code != CodeNotFound {
-				out.Errors = append(out.Errors, shardError(name, e))
+				out.Errors = append(out.Errors, shardErrors(p, e)...)
 			}
 			firstErr = cmp.Or(firstErr, e)
 			continue
 		}
-		results[name] = r
+		results[i] = r
 		defined = defined || r.Definition != nil
 	}
-	if len(results) == 0 && firstErr != nil && len(missing) == 0 {
+	if !slices.ContainsFunc(results, func(r *RefsResult) bool { return r != nil }) && firstErr != nil && len(missing) == 0 {
 		return nil, firstErr
 	}
-	var all []Ref
-	for _, name := range repos {
-		r := results[name]
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	type placedRef struct {
+		ref  Ref
+		repo int
+	}
+	var all []placedRef
+	for i, p := range parts {
+		r := results[i]
 		if r == nil || defined && r.Definition == nil {
 			continue
 		}
@@ -363,13 +494,18 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 		out.Unresolved += r.Unresolved
 		out.TotalFilesSearched += r.TotalFilesSearched
 		for _, ref := range r.Results {
-			if len(repos) > 1 {
-				ref.Workspace = name
+			repo := answerRepo(ref.Workspace, p, answers[i])
+			ref.Workspace = ""
+			if len(names) > 1 {
+				ref.Workspace = repo
 			}
-			all = append(all, ref)
+			all = append(all, placedRef{ref, index[repo]})
 		}
 	}
-	out.Results = append(out.Results, all[min(offset, len(all)):min(offset+limit, len(all))]...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].repo < all[j].repo })
+	for _, pr := range all[min(offset, len(all)):min(offset+limit, len(all))] {
+		out.Results = append(out.Results, pr.ref)
+	}
 	if offset+len(out.Results) < out.Total {
 		out.Truncated, out.TruncatedReason = true, TruncatedLimit
 	}
@@ -380,23 +516,23 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 	return out, nil
 }
 
-// clusterOne runs an operation about one definition (calls, explain): on the named
-// repository, or on every shard, answered by the one shard that has the definition; found
-// in several, the request must name one.
-func clusterOne[R any](ctx context.Context, s *Service, op string, req any, ws, what string) (*R, error) {
-	repos, err := s.clusterRepos(ctx, ws)
+// clusterOne runs an operation about one definition (calls, explain) on each repository
+// ws covers (the named one, or every one), answered by the one that has the definition;
+// found in several, the request must name one.
+func clusterOne[R any](ctx context.Context, s *Service, op string, ask func(ws string) any, ws, what string) (*R, error) {
+	_, parts, err := s.clusterParts(ctx, ws)
 	if err != nil {
 		return nil, err
 	}
-	answers, missing, err := s.shardAnswers(ctx, repos, op, req, clusterTimeout)
+	parts = eachRepo(parts)
+	answers, missing, err := s.shardAnswers(ctx, parts, op, func(p shardPart) any { return ask(p.repos[0]) }, clusterTimeout)
 	if err != nil {
 		return nil, err
 	}
-	var found []string
+	var found []int
 	var firstErr *Error
-	for _, name := range repos {
-		a, ok := answers[name]
-		if !ok {
+	for i, a := range answers {
+		if a == nil {
 			continue
 		}
 		if a.Error != nil {
@@ -406,7 +542,7 @@ func clusterOne[R any](ctx context.Context, s *Service, op string, req any, ws, 
 			firstErr = cmp.Or(firstErr, a.Error)
 			continue
 		}
-		found = append(found, name)
+		found = append(found, i)
 	}
 	switch {
 	case len(found) == 1:
@@ -416,7 +552,11 @@ func clusterOne[R any](ctx context.Context, s *Service, op string, req any, ws, 
 		}
 		return r, nil
 	case len(found) > 1:
-		return nil, Errorf(CodeBadValue, "workspace", "%s is defined in %d repositories of the cluster (%s): name one with workspace", what, len(found), strings.Join(found, ", "))
+		var in []string
+		for _, i := range found {
+			in = append(in, parts[i].repos[0])
+		}
+		return nil, Errorf(CodeBadValue, "workspace", "%s is defined in %d repositories of the cluster (%s): name one with workspace", what, len(found), strings.Join(in, ", "))
 	case len(missing) > 0:
 		return nil, &Error{Code: CodeShardUnavailable, Message: fmt.Sprintf("%s is in no shard that answered; %d did not: %s", what, len(missing), missing[0].Message)}
 	case firstErr != nil:

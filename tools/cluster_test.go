@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,8 +70,14 @@ func clusterRepos(t *testing.T) map[string]string {
 // TestClusterMatchesWorkspaceAll runs a node that indexes and serves two repositories, and
 // checks that searches over every target, goto, refs and callers through the cluster answer
 // what one process answers with the same two as its workspaces (--workspace all), hit for
-// hit and score for score; then that a shard nobody serves is named in the answer.
+// hit and score for score; then that a shard nobody serves is named in the answer. It runs
+// with each repository in a shard of its own, and with both in one compound shard.
 func TestClusterMatchesWorkspaceAll(t *testing.T) {
+	t.Run("own", func(t *testing.T) { testClusterMatches(t, cluster.Compounding{}) })
+	t.Run("compound", func(t *testing.T) { testClusterMatches(t, cluster.DefaultCompounding) })
+}
+
+func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	ns := natsServer(t, "", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -87,7 +94,7 @@ func TestClusterMatchesWorkspaceAll(t *testing.T) {
 	nodeCtx, stopNode := context.WithCancel(ctx)
 	nodeDone := make(chan error, 1)
 	go func() {
-		nodeDone <- nodeSvc.RunNode(nodeCtx, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true})
+		nodeDone <- nodeSvc.RunNode(nodeCtx, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &compounding})
 	}()
 	for _, repo := range []string{"a-go", "b-py"} {
 		if _, err := ClusterAdd(ctx, c, repo, roots[repo], false); err != nil {
@@ -113,6 +120,23 @@ func TestClusterMatchesWorkspaceAll(t *testing.T) {
 			t.Fatalf("the cluster never answered from both shards: %v, %+v", err, got)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+
+	repos, err := c.Repos(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	for _, sh := range cluster.Shards(repos) {
+		shards = append(shards, sh.Name)
+	}
+	if want := []string{"a-go", "b-py"}; compounding.Max > 0 {
+		want = []string{cluster.CompoundName(1)}
+		if fmt.Sprint(shards) != fmt.Sprint(want) {
+			t.Fatalf("shards %v, want %v", shards, want)
+		}
+	} else if fmt.Sprint(shards) != fmt.Sprint(want) {
+		t.Fatalf("shards %v, want %v", shards, want)
 	}
 
 	// One process: a-go the primary workspace, b-py a reference.
@@ -287,4 +311,70 @@ func TestClusterRefusedCredentials(t *testing.T) {
 		t.Fatalf("right password: %v", err)
 	}
 	c.Close()
+}
+
+// TestClusterBuildsOnTheCurrentShard: an indexer that did not build a repository's current
+// shard starts from it, and extracts only the file that changed since.
+func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
+	ns := natsServer(t, "", "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := cluster.Connect(ctx, cluster.Options{URL: ns.ClientURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	root := clusterRepos(t)["a-go"]
+	svc, err := NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// runIndexer runs an indexer on its own data directory until the repository is at a
+	// version other than from, and returns what it said.
+	runIndexer := func(id, from string) (cluster.Repo, string) {
+		var mu sync.Mutex
+		var log strings.Builder
+		nctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() {
+			done <- svc.RunNode(nctx, c, NodeOptions{ID: id, Data: t.TempDir(), Index: true, Logf: func(format string, args ...any) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(&log, format+"\n", args...)
+			}})
+		}()
+		defer func() {
+			stop()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}()
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			if r, err := c.Repo(ctx, "a-go"); err == nil && r.Version != "" && r.Version != from {
+				mu.Lock()
+				defer mu.Unlock()
+				return r, log.String()
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("indexer %s built nothing:\n%s", id, log.String())
+			}
+		}
+	}
+	if _, err := ClusterAdd(ctx, c, "a-go", root, false); err != nil {
+		t.Fatal(err)
+	}
+	first, log1 := runIndexer("i1", "")
+	if !strings.Contains(log1, "files extracted 2, unchanged 0") {
+		t.Errorf("the first build:\n%s", log1)
+	}
+	if err := os.WriteFile(filepath.Join(root, "extra.go"), []byte("package web\n\nfunc Extra() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClusterAdd(ctx, c, "a-go", root, true); err != nil {
+		t.Fatal(err)
+	}
+	second, log2 := runIndexer("i2", first.Version)
+	if second.Indexer != "i2" || second.Files != 3 || !strings.Contains(log2, "files extracted 1, unchanged 2") {
+		t.Errorf("another indexer's update: %+v\n%s", second, log2)
+	}
 }

@@ -232,6 +232,10 @@ func (s *Service) navTarget(ctx context.Context, op, ws, symbol string) ([]*work
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(xs) > 1 { // a compound shard's service, asked without a workspace
+		s.release(xs)
+		return nil, nil, Errorf(CodeBadValue, "workspace", "%s covers one workspace at a time: give its id", op)
+	}
 	def, err := pickDefinition(ctx, xs[0], symbol)
 	if err != nil {
 		s.release(xs)

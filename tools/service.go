@@ -59,8 +59,9 @@ type Service struct {
 	indexMu sync.Mutex
 	// forward: see SetForward.
 	forward atomic.Bool
-	// shard: the one index a node's service of a cluster's shard answers from (shardService).
-	shard *workspace.SearchIndex
+	// shard: the indexes a node's service of a cluster's shard answers from (shardService):
+	// one repository's, or a compound's members', by name.
+	shard []*workspace.SearchIndex
 	// cluster: the cluster the operations run on instead of the local indexes (SetCluster).
 	cluster *cluster.Cluster
 }
@@ -123,10 +124,17 @@ func (s *Service) entries(reg *workspace.Registry, id string) ([]workspace.Entry
 // first when it has none. The caller releases them.
 func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.SearchIndex, error) {
 	if s.shard != nil {
-		if id != "" && id != "all" && id != s.shard.Entry.ID {
-			return nil, Errorf(CodeUnknownWorkspace, "workspace", "this shard is %s, not %s", s.shard.Entry.ID, id)
+		if id == "" || id == "all" {
+			return s.shard, nil
 		}
-		return []*workspace.SearchIndex{s.shard}, nil
+		var ids []string
+		for _, x := range s.shard {
+			if x.Entry.ID == id {
+				return []*workspace.SearchIndex{x}, nil
+			}
+			ids = append(ids, x.Entry.ID)
+		}
+		return nil, Errorf(CodeUnknownWorkspace, "workspace", "this shard holds %s, not %s", strings.Join(ids, ", "), id)
 	}
 	reg, err := s.registry()
 	if err != nil {

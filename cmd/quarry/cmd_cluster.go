@@ -46,6 +46,7 @@ func (c *clusterFlags) connect(cmd *cobra.Command, name string) (*cluster.Cluste
 func newNodeCmd() *cobra.Command {
 	var cf clusterFlags
 	var o tools.NodeOptions
+	var smallMB, compoundMB int64
 	cmd := &cobra.Command{
 		Use:   "node --cluster URL --data DIR [--index] [--serve]",
 		Short: "Run a node of a Quarry cluster: index repositories into shards, serve shards",
@@ -54,7 +55,9 @@ jobs (quarry cluster add/update): it reads the repository (a path it can read, o
 it clones into --data), indexes it as quarry index does, uploads the shard and records it
 in the catalog. With --serve it loads the shards placed on it (each on 2 nodes, by
 rendezvous hashing over the live nodes) and answers their searches. With neither, both.
-It runs until interrupted.`,
+A repository whose index is small joins a compound shard with other small ones (each
+keeps its own index; a compound is placed, loaded and asked as one shard). It runs
+until interrupted.`,
 		Example: `  quarry node --cluster nats://127.0.0.1:4222 --data /var/lib/quarry/node1
   QUARRY_NATS_USER=quarry QUARRY_NATS_PASSWORD=... quarry node --cluster nats://nats1:4222 --data ./n1 --serve`,
 		Args: cobra.NoArgs,
@@ -62,6 +65,10 @@ It runs until interrupted.`,
 			if !o.Index && !o.Serve {
 				o.Index, o.Serve = true, true
 			}
+			if smallMB < 0 || compoundMB < 0 {
+				return usagef(cmd.CommandPath(), "--compound-small-mb and --compound-max-mb take a size in MB, 0 or more")
+			}
+			o.Compounding = &cluster.Compounding{Small: smallMB << 20, Max: compoundMB << 20}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			o.Logf = func(format string, args ...any) {
@@ -89,6 +96,8 @@ It runs until interrupted.`,
 	f.BoolVar(&o.Index, "index", false, "take index jobs")
 	f.BoolVar(&o.Serve, "serve", false, "serve the shards placed on this node")
 	f.IntVar(&o.Replicas, "replicas", cluster.DefaultReplicas, "nodes serving each shard")
+	f.Int64Var(&smallMB, "compound-small-mb", cluster.DefaultCompounding.Small>>20, "an index this indexer builds of at most this many MB joins a compound shard")
+	f.Int64Var(&compoundMB, "compound-max-mb", cluster.DefaultCompounding.Max>>20, "the size of a compound shard, in MB (0: every repository a shard of its own)")
 	return cmd
 }
 
@@ -172,9 +181,9 @@ func newClusterCmd() *cobra.Command {
 				return writeJSON(cmd.OutOrStdout(), st)
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "REPOSITORY\tSHARD\tFILES\tSYMBOLS\tSERVED BY\tSTATE")
+			fmt.Fprintln(tw, "REPOSITORY\tVERSION\tSHARD\tFILES\tSYMBOLS\tMB\tSERVED BY\tSTATE")
 			for _, r := range st.Repos {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%v\t%s\n", r.Name, r.Version, r.Files, r.Symbols, r.ServedBy, r.State)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%v\t%s\n", r.Name, r.Version, r.ShardName(), r.Files, r.Symbols, float64(r.Bytes)/(1<<20), r.ServedBy, r.State)
 			}
 			tw.Flush()
 			fmt.Fprintf(cmd.OutOrStdout(), "%d nodes live, %d jobs queued\n", len(st.Nodes), st.PendingJobs)
@@ -214,10 +223,14 @@ func clusterStatus(ctx context.Context, c *cluster.Cluster) (*clusterStatusOut, 
 		return nil, err
 	}
 	out := &clusterStatusOut{Repos: []clusterRepoStatus{}, Nodes: nodes, PendingJobs: pending}
+	shardVersion := map[string]string{}
+	for _, sh := range cluster.Shards(repos) {
+		shardVersion[sh.Name] = sh.Version
+	}
 	for _, r := range repos {
 		s := clusterRepoStatus{Repo: r, ServedBy: []string{}}
 		for _, n := range nodes {
-			if n.Shards[r.Name] == r.Version && r.Version != "" {
+			if v := shardVersion[r.ShardName()]; v != "" && n.Shards[r.ShardName()] == v {
 				s.ServedBy = append(s.ServedBy, n.ID)
 			}
 		}
