@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,5 +56,44 @@ func TestSearchRequestChecked(t *testing.T) {
 	if got.Query.String() != `"a b" c` || got.Target != search.TargetAuto || got.Limit != DefaultLimit ||
 		got.Language != "python" || len(got.Kinds) != 1 || got.Kinds[0] != "class" || got.Tests != search.TestsInclude {
 		t.Errorf("indexRequest gave %+v (query %s); want the defaults filled and names made canonical", got, got.Query)
+	}
+}
+
+// TestWorkspaceAllPages: the pages of a content search over several workspaces, followed
+// by cursor, are the one long answer cut in pages: no hit lost or repeated.
+func TestWorkspaceAllPages(t *testing.T) {
+	ctx := context.Background()
+	roots := clusterRepos(t)
+	local, err := NewService(roots["a-go"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := local.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"content", "files"} {
+		q := map[string]string{"content": "request", "files": "p"}[target]
+		big := 50
+		whole, err := local.Search(ctx, SearchRequest{Query: q, Target: target, Workspace: "all", Limit: &big})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paged []string
+		one := 1
+		req := SearchRequest{Query: q, Target: target, Workspace: "all", Limit: &one}
+		for range 100 {
+			res, err := local.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paged = append(paged, hitKeys(res.Results, nil)...)
+			if res.NextCursor == "" {
+				break
+			}
+			req.Cursor = res.NextCursor
+		}
+		if want := hitKeys(whole.Results, nil); len(want) < 3 || fmt.Sprint(paged) != fmt.Sprint(want) {
+			t.Errorf("%s %q: pages of one\n %v\none page\n %v", target, q, paged, want)
+		}
 	}
 }

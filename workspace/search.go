@@ -197,6 +197,12 @@ func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*s
 	}
 	results := make([]*search.Result, len(indexes))
 	errs := make([]error, len(indexes))
+	page := req
+	if len(indexes) > 1 && req.Offset > 0 {
+		// A page of the merged list: each index's first Offset+Limit, merged, then cut
+		// (an index cutting its own first Offset would drop hits the merge never showed).
+		page.Offset, page.Limit = 0, req.Offset+req.Limit
+	}
 	if len(indexes) == 1 {
 		results[0], errs[0] = indexes[0].search(ctx, req)
 	} else {
@@ -206,7 +212,7 @@ func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*s
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				results[i], errs[i] = x.search(ctx, req)
+				results[i], errs[i] = x.search(ctx, page)
 			})
 		}
 		wg.Wait()
@@ -229,6 +235,9 @@ func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*s
 	}
 	if len(indexes) > 1 {
 		sort.SliceStable(merged.Hits, func(i, j int) bool { return merged.Hits[i].Score > merged.Hits[j].Score })
+		if page.Offset != req.Offset {
+			merged.Hits = merged.Hits[min(req.Offset, len(merged.Hits)):]
+		}
 		if len(merged.Hits) > req.Limit {
 			merged.Hits, merged.Truncated = merged.Hits[:req.Limit], true
 		}
