@@ -323,8 +323,10 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	if len(req.Searches) > 0 {
 		return nil, Errorf(CodeBadValue, "searches", "query documents are not searched through a cluster yet: send each line as its own search")
 	}
-	if req.Cursor != "" {
-		return nil, Errorf(CodeBadValue, "cursor", "paging through a cluster is not supported yet: raise limit")
+	// A page is cut from the merged list of every shard's first offset+limit.
+	offset := ireq.Offset
+	if offset+ireq.Limit > MaxLimit {
+		return nil, Errorf(CodeBadValue, "cursor", "a cluster pages through the first %d results, and this page ends at %d: narrow the query (lang:, path:, a longer literal)", MaxLimit, offset+ireq.Limit)
 	}
 	names, parts, err := s.clusterParts(ctx, checked.workspace)
 	if err != nil {
@@ -333,7 +335,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	answers, missing, err := s.shardAnswers(ctx, parts, "search", func(p shardPart) any {
 		sreq := req
-		sreq.Workspace, sreq.MaxBytes = p.workspace(), 0
+		sreq.Workspace, sreq.MaxBytes, sreq.Cursor, sreq.Limit = p.workspace(), 0, "", &[]int{offset + ireq.Limit}[0]
 		return sreq
 	}, timeout)
 	if err != nil {
@@ -355,21 +357,29 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	}
 	out.Errors = append(out.Errors, failed...)
 	hits := ph.merged()
+	hits = hits[min(offset, len(hits)):]
 	if len(hits) > ireq.Limit {
 		hits, out.Truncated = hits[:ireq.Limit], true
 	}
 	out.Results = hits
+	pages := ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles
 	if out.Truncated && out.TruncatedReason == "" {
 		out.TruncatedReason = TruncatedLimit
+		if pages {
+			out.NextCursor = encodeCursor(req, ireq, offset+len(hits))
+		}
 	}
 	if len(out.Errors) > 0 {
-		out.Truncated, out.TruncatedReason = true, TruncatedShards
+		out.Truncated, out.TruncatedReason, out.NextCursor = true, TruncatedShards, ""
 	}
 	if ireq.Expr == nil && (ireq.Target == search.TargetDefinitions || ireq.Target == search.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = search.MissingDefinition(ireq.Query, hits)
 	}
 	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query))
 	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	if out.TruncatedReason == TruncatedMaxBytes && pages {
+		out.NextCursor = encodeCursor(req, ireq, offset+len(out.Results)) // the next page starts after what fit
+	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }

@@ -178,6 +178,41 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 			t.Errorf("search %+v: the cluster answered\n %v\none process\n %v", q, g, w)
 		}
 	}
+	// Pages, followed by cursor: the same as one process's pages of --workspace all.
+	pagesOf := func(svc *Service, req SearchRequest, names map[string]string) []string {
+		one := 1
+		req.Limit = &one
+		var keys []string
+		for range 50 {
+			res, err := svc.Search(ctx, req)
+			if err != nil {
+				t.Fatalf("%+v: %v", req, err)
+			}
+			keys = append(keys, hitKeys(res.Results, names)...)
+			if res.NextCursor == "" {
+				return keys
+			}
+			req.Cursor = res.NextCursor
+		}
+		return keys
+	}
+	for _, q := range []SearchRequest{{Query: "request", Target: "content"}, {Query: "p", Target: "files"}} {
+		g := pagesOf(router, q, nil)
+		q.Workspace = "all"
+		if w := pagesOf(local, q, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) < 3 {
+			t.Errorf("pages of %+v: the cluster's\n %v\none process's\n %v", q, g, w)
+		}
+	}
+	deep := 400
+	deepReq := SearchRequest{Query: "request", Target: "content", Limit: &deep}
+	ireq, _, err := router.searchRequest(deepReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deepReq.Cursor = encodeCursor(deepReq, ireq, 400)
+	if _, err := router.Search(ctx, deepReq); err == nil || !strings.Contains(err.Error(), "pages through the first 500") {
+		t.Errorf("a page past the first 500 results through a cluster: %v", err)
+	}
 	gotGoto, err := router.Goto(ctx, GotoRequest{Symbol: "ConnectionPool"})
 	if err != nil {
 		t.Fatal(err)
