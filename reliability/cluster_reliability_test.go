@@ -142,10 +142,23 @@ func TestCluster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	natsBin := filepath.Join(dir, "nats-server")
-	if out, err := exec.Command("go", "build", "-o", natsBin, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
-		t.Fatalf("build nats-server: %v\n%s", err, out)
+	// The NATS server: QUARRY_NATS_SERVER, else the one installed (Debian's nats-server,
+	// which .ci/run installs), else built from the module.
+	natsBin := os.Getenv("QUARRY_NATS_SERVER")
+	if natsBin == "" {
+		natsBin, _ = exec.LookPath("nats-server")
 	}
+	if natsBin == "" {
+		natsBin = filepath.Join(dir, "nats-server")
+		if out, err := exec.Command("go", "build", "-o", natsBin, "github.com/nats-io/nats-server/v2").CombinedOutput(); err != nil {
+			t.Fatalf("build nats-server: %v\n%s", err, out)
+		}
+	}
+	version, err := exec.Command(natsBin, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s --version: %v\n%s", natsBin, err, version)
+	}
+	t.Logf("NATS server: %s (%s)", natsBin, strings.TrimSpace(string(version)))
 
 	// Three NATS servers, one JetStream cluster.
 	clientPorts := []int{freePort(t), freePort(t), freePort(t)}
