@@ -44,7 +44,7 @@ const (
 // Options say how to reach the cluster.
 type Options struct {
 	URL       string // nats://HOST:PORT, several comma-separated
-	CredsFile string // a NATS credentials file (JWT and seed), else EnvUser/EnvPassword
+	CredsFile string // a NATS credentials file (a user JWT and its seed) or an nkey seed file, else EnvUser/EnvPassword
 	Name      string // the connection's name, shown by the servers
 	// Replicas of the streams and buckets this connection creates; 0: 3 when the server is
 	// part of a cluster, else 1.
@@ -94,10 +94,11 @@ func Connect(ctx context.Context, o Options) (*Cluster, error) {
 	user, pass := os.Getenv(EnvUser), os.Getenv(EnvPassword)
 	switch {
 	case o.CredsFile != "":
-		if _, err := os.Stat(o.CredsFile); err != nil {
-			return nil, fmt.Errorf("cluster: the credentials file: %w", err)
+		opt, err := credentials(o.CredsFile)
+		if err != nil {
+			return nil, err
 		}
-		opts = append(opts, nats.UserCredentials(o.CredsFile))
+		opts = append(opts, opt)
 	case user != "" || pass != "":
 		opts = append(opts, nats.UserInfo(user, pass))
 	}
@@ -208,4 +209,30 @@ func (c *Cluster) Close() {
 	if c != nil && c.NC != nil {
 		_ = c.NC.Drain()
 	}
+}
+
+// credentials returns the option that authenticates with file: a NATS credentials file (a
+// user JWT and its nkey seed, as nsc writes it) or a file holding a user's nkey seed. The
+// file must be private to its owner (a key readable by others is refused, as ssh refuses
+// one).
+func credentials(file string) (nats.Option, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: the credentials file: %w", err)
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("cluster: the credentials file %s can be read by other users (mode %04o): chmod 600 it", file, st.Mode().Perm())
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: the credentials file: %w", err)
+	}
+	text := string(b)
+	switch {
+	case strings.Contains(text, "BEGIN NATS USER JWT"):
+		return nats.UserCredentials(file), nil
+	case strings.HasPrefix(strings.TrimSpace(text), "SU"):
+		return nats.NkeyOptionFromSeed(file)
+	}
+	return nil, fmt.Errorf("cluster: %s is neither a NATS credentials file (a user JWT and its seed) nor a user's nkey seed (a line starting SU)", file)
 }

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nkeys"
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/index/search"
@@ -24,16 +26,7 @@ func natsServer(t *testing.T, user, pass string) *server.Server {
 	if user != "" {
 		opts.Username, opts.Password = user, pass
 	}
-	ns, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
-	t.Cleanup(ns.Shutdown)
-	return ns
+	return startServer(t, opts)
 }
 
 // clusterRepos writes two small repositories (Go and Python) and returns their roots.
@@ -412,4 +405,117 @@ func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
 	if second.Indexer != "i2" || second.Files != 3 || !strings.Contains(log2, "files extracted 1, unchanged 2") {
 		t.Errorf("another indexer's update: %+v\n%s", second, log2)
 	}
+}
+
+// TestClusterCredentialFiles: --nats-creds takes a user's nkey seed or a credentials file
+// (a user JWT and its seed, operator mode); a wrong key is refused at once, a key file
+// others can read is refused before it is used, and a file that is neither is named.
+func TestClusterCredentialFiles(t *testing.T) {
+	write := func(text string, mode os.FileMode) string {
+		f := filepath.Join(t.TempDir(), "user.creds")
+		if err := os.WriteFile(f, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	user := func() (seed, pub string) {
+		kp, err := nkeys.CreateUser()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := kp.Seed()
+		p, _ := kp.PublicKey()
+		return string(s), p
+	}
+	connect := func(url, file string) error {
+		c, err := cluster.Connect(context.Background(), cluster.Options{URL: url, CredsFile: file})
+		if err == nil {
+			c.Close()
+		}
+		return err
+	}
+
+	// An nkey user.
+	seed, pub := user()
+	opts := &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+		Nkeys: []*server.NkeyUser{{Nkey: pub}}}
+	ns := startServer(t, opts)
+	if err := connect(ns.ClientURL(), write(seed+"\n", 0o600)); err != nil {
+		t.Errorf("the user's seed: %v", err)
+	}
+	other, _ := user()
+	if err := connect(ns.ClientURL(), write(other+"\n", 0o600)); !errors.Is(err, cluster.ErrRefused) {
+		t.Errorf("another user's seed: %v, want refused", err)
+	}
+	if err := connect(ns.ClientURL(), write(seed+"\n", 0o644)); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a seed others can read: %v", err)
+	}
+	if err := connect(ns.ClientURL(), write("password=hunter2\n", 0o600)); err == nil || !strings.Contains(err.Error(), "neither a NATS credentials file") {
+		t.Errorf("a file that is not a key: %v", err)
+	}
+
+	// Operator mode: a user JWT signed by an account with JetStream.
+	okp, _ := nkeys.CreateOperator()
+	opub, _ := okp.PublicKey()
+	oc := jwt.NewOperatorClaims(opub)
+	account := func(js bool) (nkeys.KeyPair, string, string) {
+		akp, _ := nkeys.CreateAccount()
+		apub, _ := akp.PublicKey()
+		ac := jwt.NewAccountClaims(apub)
+		if js {
+			ac.Limits.JetStreamLimits = jwt.JetStreamLimits{MemoryStorage: -1, DiskStorage: -1, Streams: -1, Consumer: -1}
+		}
+		aj, err := ac.Encode(okp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return akp, apub, aj
+	}
+	_, sysPub, sysJWT := account(false)
+	akp, apub, ajwt := account(true)
+	oc.SystemAccount = sysPub
+	ojwt, err := oc.Encode(okp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ocDecoded, err := jwt.DecodeOperatorClaims(ojwt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolver := &server.MemAccResolver{}
+	_ = resolver.Store(sysPub, sysJWT)
+	_ = resolver.Store(apub, ajwt)
+	useed, upub := user()
+	uc := jwt.NewUserClaims(upub)
+	ujwt, err := uc.Encode(akp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds, err := jwt.FormatUserConfig(ujwt, []byte(useed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+		TrustedOperators: []*jwt.OperatorClaims{ocDecoded}, AccountResolver: resolver, SystemAccount: sysPub}
+	ns = startServer(t, opts)
+	if err := connect(ns.ClientURL(), write(string(creds), 0o600)); err != nil {
+		t.Errorf("a user's credentials file: %v", err)
+	}
+	if err := connect(ns.ClientURL(), write(seed+"\n", 0o600)); !errors.Is(err, cluster.ErrRefused) {
+		t.Errorf("a seed the operator does not know: %v, want refused", err)
+	}
+}
+
+func startServer(t *testing.T, opts *server.Options) *server.Server {
+	t.Helper()
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	t.Cleanup(ns.Shutdown)
+	return ns
 }

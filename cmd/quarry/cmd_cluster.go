@@ -33,7 +33,7 @@ func (c *clusterFlags) add(cmd *cobra.Command, required bool) {
 		help = "answer from a Quarry cluster instead of the local index: its NATS server(s), nats://HOST:PORT"
 	}
 	cmd.Flags().StringVar(&c.url, "cluster", "", help)
-	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (else "+cluster.EnvUser+" and "+cluster.EnvPassword+" from the environment)")
+	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (a user JWT and its seed) or a user's nkey seed, mode 600 (else "+cluster.EnvUser+" and "+cluster.EnvPassword+" from the environment)")
 }
 
 func (c *clusterFlags) connect(cmd *cobra.Command, name string) (*cluster.Cluster, error) {

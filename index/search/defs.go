@@ -270,11 +270,22 @@ func (s rows) symbolsByID(ctx context.Context, ids []string) (map[string]Hit, er
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
+	// The list is padded (with its last id) to a power of two, so that a handful of
+	// statements, prepared once each, serve every search: preparing one was an eighth of a
+	// small index's search.
+	n := 8
+	for n < len(ids) {
+		n *= 2
 	}
-	rows, err := s.DB().QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	args := make([]any, n)
+	for i := range args {
+		args[i] = ids[min(i, len(ids)-1)]
+	}
+	st, err := s.Stmt(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE s.id IN (?`+strings.Repeat(",?", n-1)+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("index: read symbols: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbols: %w", err)
 	}
