@@ -30,6 +30,9 @@ type Repo struct {
 	// Shard is the compound shard the repository's index is served in with other small
 	// repositories (PlaceRepo); empty: a shard of its own, named as the repository.
 	Shard    string `json:"shard,omitempty"`
+	// Languages are the languages of its indexed files (nil: not known, from an older
+	// indexer): a search in another language skips its shard.
+	Languages []string `json:"languages,omitempty"`
 	Revision uint64 `json:"-"` // the catalog entry's revision (compare-and-set)
 }
 

@@ -342,23 +342,29 @@ func TestCluster(t *testing.T) {
 
 	// The fan-out's cost: one query over every shard against the same over one, through
 	// the cluster and in one process, alternately.
-	p50 := func(svc *tools.Service, ws string) float64 {
+	p50 := func(svc *tools.Service, ws string, q ...string) float64 {
 		limit := 10
 		var ms []float64
 		for range 30 {
 			start := time.Now()
-			if _, err := svc.Search(ctx, tools.SearchRequest{Query: "NewReader", Limit: &limit, Workspace: ws}); err != nil {
+			if _, err := svc.Search(ctx, tools.SearchRequest{Query: strings.Join(append([]string{"NewReader"}, q...), " "), Limit: &limit, Workspace: ws}); err != nil {
 				t.Fatal(err)
 			}
 			ms = append(ms, float64(time.Since(start).Microseconds())/1000)
 		}
 		return pct(ms, 50)
 	}
-	var cAll, cOne, lAll, lOne []float64
+	var cAll, cOne, lAll, lOne, cLang, lLang []float64
+	lang := "lang:" + strings.TrimSuffix(names[0], "-1") // the language of two of the twelve, in corpus.sh small
+	if corpus == "" {
+		lang = "lang:go"
+	}
 	for range 3 {
 		cAll, cOne = append(cAll, p50(router, "")), append(cOne, p50(router, names[0]))
 		lAll, lOne = append(lAll, p50(local, "all")), append(lOne, p50(local, localID[names[0]]))
+		cLang, lLang = append(cLang, p50(router, "", lang)), append(lLang, p50(local, "all", lang))
 	}
+	t.Logf("a search in one language (NewReader %s): cluster %.2f ms, asking only the repositories that hold it; one process %.2f ms", lang, pct(cLang, 50), pct(lLang, 50))
 	ca, co, la, lo := pct(cAll, 50), pct(cOne, 50), pct(lAll, 50), pct(lOne, 50)
 	t.Logf("fan-out (search NewReader, p50 of 30, median of 3 alternating rounds): cluster %d repositories in %d shards %.2f ms, 1 repository %.2f ms (%.2f ms a repository more); one process %d workspaces %.2f ms, 1 workspace %.2f ms (%.2f ms a workspace more)",
 		len(names), len(shards), ca, co, (ca-co)/float64(len(names)-1), len(names), la, lo, (la-lo)/float64(len(names)-1))

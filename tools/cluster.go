@@ -552,6 +552,12 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		r.Shard = n.o.Compounding.PlaceRepo(all, r, size)
 		r.Version, r.Object, r.Bytes, r.Indexer, r.Error = version, object, size, n.o.ID, ""
 		r.Files, r.Symbols, r.IndexedAt = sum.Counts.Files, sum.Counts.Symbols, time.Now().UTC()
+		r.Languages = []string{}
+		for _, l := range sum.Languages {
+			if l.Files > 0 {
+				r.Languages = append(r.Languages, l.Language)
+			}
+		}
 		if _, err = n.c.PutRepo(ctx, r); errors.Is(err, cluster.ErrChanged) {
 			continue // another writer came between: read again
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/suggest"
 )
@@ -141,18 +142,21 @@ func shardLabel(p shardPart, repo string) string {
 
 // clusterParts returns the repositories with an index that workspace ws covers ("" or
 // "all": every one), by name, and the shards to ask for them, in the order of their first
-// repository.
-func (s *Service) clusterParts(ctx context.Context, ws string) ([]string, []shardPart, error) {
+// repository. With langs, a repository known to hold none of them is asked nothing: it
+// could answer nothing (it stays in the names, which order and name the hits).
+func (s *Service) clusterParts(ctx context.Context, ws string, langs ...string) ([]string, []shardPart, error) {
 	repos, err := s.cluster.Repos(ctx)
 	if err != nil {
 		return nil, nil, AsError(err)
 	}
 	var names []string
 	shardOf := map[string]string{}
+	skipped := map[string]bool{}
 	for _, r := range repos {
 		if r.Version != "" {
 			names = append(names, r.Name)
 			shardOf[r.Name] = r.ShardName()
+			skipped[r.Name] = len(langs) > 0 && r.Languages != nil && !slices.ContainsFunc(langs, func(l string) bool { return slices.Contains(r.Languages, l) })
 		}
 	}
 	sort.Strings(names)
@@ -173,6 +177,9 @@ func (s *Service) clusterParts(ctx context.Context, ws string) ([]string, []shar
 	var parts []shardPart
 	at := map[string]int{}
 	for _, name := range names {
+		if skipped[name] {
+			continue
+		}
 		sh := shardOf[name]
 		i, ok := at[sh]
 		if !ok {
@@ -328,7 +335,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	if offset+ireq.Limit > MaxLimit {
 		return nil, Errorf(CodeBadValue, "cursor", "a cluster pages through the first %d results, and this page ends at %d: narrow the query (lang:, path:, a longer literal)", MaxLimit, offset+ireq.Limit)
 	}
-	names, parts, err := s.clusterParts(ctx, checked.workspace)
+	names, parts, err := s.clusterParts(ctx, checked.workspace, requiredLanguages(ireq)...)
 	if err != nil {
 		return nil, err
 	}
@@ -573,4 +580,43 @@ func clusterOne[R any](ctx context.Context, s *Service, op string, ask func(ws s
 		return nil, firstErr
 	}
 	return nil, Errorf(CodeNotFound, "", "%s is in no repository of the cluster", what)
+}
+
+// requiredLanguages returns languages one of which every hit of r is in (none: any
+// language): its language, or those its expression requires (lang:go, lang:go AND x,
+// lang:go OR lang:rust; never under a NOT).
+func requiredLanguages(r search.Request) []string {
+	if r.Language != "" {
+		return []string{r.Language}
+	}
+	var need func(n query.Node) ([]string, bool)
+	need = func(n query.Node) ([]string, bool) {
+		switch x := n.(type) {
+		case *query.Leaf:
+			if x.Field == "lang" && x.Kind == query.Word {
+				return []string{x.Text}, true
+			}
+		case *query.Bool:
+			var out []string
+			found := false
+			for _, c := range x.Clauses {
+				ls, ok := need(c)
+				switch {
+				case x.Op == query.Or && !ok:
+					return nil, false // a clause in any language
+				case x.Op == query.Or:
+					out, found = append(out, ls...), true
+				case ok && (!found || len(ls) < len(out)):
+					out, found = ls, true // AND: any required set holds; the smallest prunes most
+				}
+			}
+			return out, found
+		}
+		return nil, false
+	}
+	if r.Expr == nil {
+		return nil
+	}
+	langs, _ := need(r.Expr)
+	return langs
 }

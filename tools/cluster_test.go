@@ -29,6 +29,20 @@ func natsServer(t *testing.T, user, pass string) *server.Server {
 	return startServer(t, opts)
 }
 
+// testCluster connects to an embedded NATS server for the test, for up to 2 minutes.
+func testCluster(t *testing.T) (context.Context, *cluster.Cluster) {
+	t.Helper()
+	ns := natsServer(t, "", "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	c, err := cluster.Connect(ctx, cluster.Options{URL: ns.ClientURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return ctx, c
+}
+
 // clusterRepos writes two small repositories (Go and Python) and returns their roots.
 // Their names sort as a local registry lists them (the primary first).
 func clusterRepos(t *testing.T) map[string]string {
@@ -71,14 +85,7 @@ func TestClusterMatchesWorkspaceAll(t *testing.T) {
 }
 
 func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
-	ns := natsServer(t, "", "")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	c, err := cluster.Connect(ctx, cluster.Options{URL: ns.ClientURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, c := testCluster(t)
 	roots := clusterRepos(t)
 	nodeSvc, err := NewService(t.TempDir())
 	if err != nil {
@@ -171,6 +178,25 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 			t.Errorf("search %+v: the cluster answered\n %v\none process\n %v", q, g, w)
 		}
 	}
+	// A search in one language asks only the repositories that hold it.
+	for _, q := range []SearchRequest{{Query: "lang:python handle"}, {Query: "handle", Language: "py"}, {Query: "lang:py OR lang:go", Target: "files"}} {
+		got, err := router.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Workspace = "all"
+		want, err := local.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := hitKeys(got.Results, nil), hitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 {
+			t.Errorf("search %+v: the cluster answered\n %v\none process\n %v", q, g, w)
+		}
+		if files := map[bool]int{true: 4, false: 2}[strings.Contains(q.Query, "OR")]; got.TotalFilesSearched != files {
+			t.Errorf("search %+v searched %d files, want %d: a repository without the language was asked", q, got.TotalFilesSearched, files)
+		}
+	}
+
 	// Pages, followed by cursor: the same as one process's pages of --workspace all.
 	pagesOf := func(svc *Service, req SearchRequest, names map[string]string) []string {
 		one := 1
@@ -344,14 +370,7 @@ func TestClusterRefusedCredentials(t *testing.T) {
 // TestClusterBuildsOnTheCurrentShard: an indexer that did not build a repository's current
 // shard starts from it, and extracts only the file that changed since.
 func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
-	ns := natsServer(t, "", "")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	c, err := cluster.Connect(ctx, cluster.Options{URL: ns.ClientURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, c := testCluster(t)
 	root := clusterRepos(t)["a-go"]
 	svc, err := NewService(t.TempDir())
 	if err != nil {
@@ -518,4 +537,35 @@ func startServer(t *testing.T, opts *server.Options) *server.Server {
 	}
 	t.Cleanup(ns.Shutdown)
 	return ns
+}
+
+// TestRequiredLanguages: the languages a search's hits must be in, which let a router skip
+// repositories: its language, or what its expression requires; none under a NOT or beside
+// an alternative in any language.
+func TestRequiredLanguages(t *testing.T) {
+	s, err := NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		req  SearchRequest
+		want string
+	}{
+		{SearchRequest{Query: "handle"}, "[]"},
+		{SearchRequest{Query: "handle", Language: "py"}, "[python]"},
+		{SearchRequest{Query: "lang:go handle"}, "[go]"},
+		{SearchRequest{Query: "lang:go OR lang:rust"}, "[go rust]"},
+		{SearchRequest{Query: "(lang:go OR lang:rust) lang:rust x"}, "[rust]"},
+		{SearchRequest{Query: "-lang:go handle"}, "[]"},
+		{SearchRequest{Query: "lang:go OR handle"}, "[]"},
+		{SearchRequest{Query: "NOT (lang:go) x"}, "[]"},
+	} {
+		ireq, _, err := s.searchRequest(c.req)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.req, err)
+		}
+		if got := fmt.Sprint(requiredLanguages(ireq)); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.req, got, c.want)
+		}
+	}
 }
