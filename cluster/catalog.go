@@ -29,11 +29,11 @@ type Repo struct {
 	Error     string    `json:"error,omitempty"`   // why the last job failed
 	// Shard is the compound shard the repository's index is served in with other small
 	// repositories (PlaceRepo); empty: a shard of its own, named as the repository.
-	Shard    string `json:"shard,omitempty"`
+	Shard string `json:"shard,omitempty"`
 	// Languages are the languages of its indexed files (nil: not known, from an older
 	// indexer): a search in another language skips its shard.
 	Languages []string `json:"languages,omitempty"`
-	Revision uint64 `json:"-"` // the catalog entry's revision (compare-and-set)
+	Revision  uint64   `json:"-"` // the catalog entry's revision (compare-and-set)
 }
 
 // Node is a live node, as its heartbeat says.
