@@ -475,7 +475,7 @@ func TestCluster(t *testing.T) {
 	if !strings.Contains(buildLine, "files extracted 1,") {
 		t.Errorf("the update of %s extracted more than its new file: %q", target, buildLine)
 	}
-	t.Logf("repository %s updated: version %s -> %s (built by %s, then by %s: files extracted 1), served by 2 nodes", target, before.Version, after.Version, before.Indexer, after.Indexer)
+	t.Logf("repository %s updated: version %s -> %s (built by %s, then by %s: %s), served by 2 nodes", target, before.Version, after.Version, before.Indexer, after.Indexer, buildLine[strings.LastIndex(buildLine, ";")+1:])
 
 	// An indexer killed mid-job: the job comes back and the shard is built.
 	big := "r12-net-http"
@@ -631,6 +631,16 @@ func clusterQueries(corpus bool) []clusterQuery {
 	}
 	for _, s := range gotos {
 		qs = append(qs, clusterQuery{"goto", s, ""}, clusterQuery{"refs", s, ""})
+	}
+	// Query documents: lines searched on every shard, fused by the router.
+	docs := []string{"lex: NewReader\nvec: read a stream in chunks", "expand: parse a template", "vec: cancel work when the deadline passes\nintent: context"}
+	if corpus {
+		docs = []string{"lex: ServeHTTP\nvec: answer an http request", "expand: open a database connection",
+			"vec: run a blocking task on another thread\nintent: tokio", "hyde: def get_connection(self): return self.pool.get()\nlex: get_connection",
+			"lex: mergeMap\nlex: switchMap\nvec: flatten an observable of observables"}
+	}
+	for _, d := range docs {
+		qs = append(qs, clusterQuery{"search", d, "auto"})
 	}
 	if !corpus {
 		for _, s := range []string{"r03-container:Fix", "r04-context:WithCancel", "r01-bufio:NewReaderSize"} {

@@ -357,7 +357,7 @@ func (n *node) answer(m *nats.Msg, l *loadedShard) {
 	var call ShardCall
 	if err := json.Unmarshal(m.Data, &call); err != nil {
 		ans.Error = AsError(fmt.Errorf("a malformed shard call: %w", err))
-	} else if res, err := l.svc.Call(context.Background(), call.Op, call.Args); err != nil {
+	} else if res, err := l.svc.shardCall(context.Background(), call); err != nil {
 		ans.Error = AsError(err)
 	} else if ans.Result, err = json.Marshal(res); err != nil {
 		ans.Error = AsError(err)
@@ -367,6 +367,15 @@ func (n *node) answer(m *nats.Msg, l *loadedShard) {
 		b, _ = json.Marshal(ShardAnswer{Shard: l.name, Node: n.o.ID, Error: AsError(err)})
 	}
 	_ = m.Respond(b)
+}
+
+// shardCall runs a router's call on a shard's service: an operation of the contract, or
+// one of a query document's (shardOp).
+func (s *Service) shardCall(ctx context.Context, call ShardCall) (any, error) {
+	if res, ok, err := s.shardOp(ctx, call.Op, call.Args); ok {
+		return res, err
+	}
+	return s.Call(ctx, call.Op, call.Args)
 }
 
 // shardService returns a service answering every operation from xs alone (a shard's
@@ -493,6 +502,9 @@ func (n *node) indexJobs(ctx context.Context) error {
 	return nil
 }
 
+// seedWait is how long an indexer tries to fetch a repository's current shard to build on.
+var seedWait = 30 * time.Second
+
 // runJob builds j's shard and records it in the catalog. A failure of the source (gone,
 // unreadable) is recorded in the catalog and is not retried; a failure of the cluster is.
 func (n *node) runJob(ctx context.Context, j cluster.Job) error {
@@ -516,9 +528,19 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 	if _, err := os.Stat(workspace.StorePath(build)); errors.Is(err, os.ErrNotExist) && r.Object != "" {
 		// Another indexer built the current version: start from it, so that only what
 		// changed since is read and extracted again.
+		// A NATS server that just died leaves the object store without a leader for a few
+		// seconds: worth waiting for, as a build from scratch costs far more.
 		_ = os.RemoveAll(build)
-		if err := n.c.Download(ctx, r.Object, build); err != nil {
-			n.logf("node %s: %s: the current shard could not be fetched to build on (%v): indexing from scratch", n.o.ID, r.Name, err)
+		for deadline := time.Now().Add(seedWait); ; {
+			err := n.c.Download(ctx, r.Object, build)
+			if err == nil {
+				break
+			}
+			if errors.Is(err, jetstream.ErrObjectNotFound) || time.Now().After(deadline) || ctx.Err() != nil {
+				n.logf("node %s: %s: the current shard could not be fetched to build on (%v): indexing from scratch", n.o.ID, r.Name, err)
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
 		}
 	}
 	if err := os.MkdirAll(build, 0o700); err != nil {

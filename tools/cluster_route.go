@@ -323,12 +323,16 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	if err := checkQueryLength(req); err != nil {
 		return nil, err
 	}
-	ireq, checked, err := s.searchRequest(req)
+	doc, err := queryDocument(req)
 	if err != nil {
 		return nil, err
 	}
-	if len(req.Searches) > 0 {
-		return nil, Errorf(CodeBadValue, "searches", "query documents are not searched through a cluster yet: send each line as its own search")
+	if doc != nil {
+		return s.fuseDocument(ctx, req, doc, &clusterLines{s: s, ws: req.Workspace})
+	}
+	ireq, checked, err := s.searchRequest(req)
+	if err != nil {
+		return nil, err
 	}
 	// A page is cut from the merged list of every shard's first offset+limit.
 	offset := ireq.Offset

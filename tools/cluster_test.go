@@ -178,6 +178,30 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 			t.Errorf("search %+v: the cluster answered\n %v\none process\n %v", q, g, w)
 		}
 	}
+	// Query documents: each line searched on every shard, fused by the router.
+	for _, q := range []SearchRequest{
+		{Query: "lex: ConnectionPool\nvec: a pool of database connections"},
+		{Searches: []SearchLine{{Type: "lex", Query: "serve http"}, {Type: "vec", Query: "answer one request"}}, Intent: "http server"},
+		{Query: "expand: connection pool"},
+		{Query: "hyde: def get(self): return self.idle.pop()\nlex: get", Explain: true},
+	} {
+		got, err := router.Search(ctx, q)
+		if err != nil {
+			t.Fatalf("document %+v: %v", q, err)
+		}
+		q.Workspace = "all"
+		want, err := local.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := hitKeys(got.Results, nil), hitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 || len(got.Errors) > 0 {
+			t.Errorf("document %+v: the cluster answered\n %v %+v\none process\n %v", q, g, got.Errors, w)
+		}
+		if got.TotalFilesSearched != want.TotalFilesSearched || got.Notice != want.Notice {
+			t.Errorf("document %+v: files %d, notice %q; one process: %d, %q", q, got.TotalFilesSearched, got.Notice, want.TotalFilesSearched, want.Notice)
+		}
+	}
+
 	// A search in one language asks only the repositories that hold it.
 	for _, q := range []SearchRequest{{Query: "lang:python handle"}, {Query: "handle", Language: "py"}, {Query: "lang:py OR lang:go", Target: "files"}} {
 		got, err := router.Search(ctx, q)

@@ -87,6 +87,67 @@ func fusedKey(h Hit) string {
 // rank fusion, the first line's weighing double; the intent adds to the results that share
 // its words.
 func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *query.Document) (*SearchResult, error) {
+	return s.fuseDocument(ctx, req, doc, &localLines{s: s})
+}
+
+// docLines runs a query document's lines: on this service's indexes (localLines), or on a
+// cluster's shards (clusterLines).
+type docLines interface {
+	// fresh brings the workspaces up to date, as a search does, and says how fresh they are.
+	fresh(ctx context.Context, ws string) *workspace.Freshness
+	// search runs one line: sub is its plain search request, vector the text whose vector a
+	// vec: or hyde: line searches. A fault of the request is returned as bad, and is the
+	// document's error; one of the search as err.
+	search(ctx, sctx context.Context, sub SearchRequest, vector string) (res *search.Result, bad, err error)
+	// expand returns an expand: query's variant: the nearest terms of text's words in the
+	// searched workspaces' models.
+	expand(ctx context.Context, text string) (string, error)
+	// files is the number of files the first line searched.
+	files(ctx context.Context) (int, error)
+	// missing names what did not answer (a cluster's shards).
+	missing() []ErrorInfo
+	release()
+}
+
+// localLines runs a document's lines on the service's own indexes.
+type localLines struct {
+	s        *Service
+	searched []*workspace.SearchIndex // the first line's indexes, kept for expand and the count of files
+}
+
+func (l *localLines) fresh(ctx context.Context, ws string) *workspace.Freshness {
+	return l.s.freshenFirst(ctx, ws)
+}
+
+func (l *localLines) search(ctx, sctx context.Context, sub SearchRequest, vector string) (*search.Result, error, error) {
+	ireq, xs, err := l.s.prepareSearch(ctx, sub)
+	if err != nil {
+		l.s.release(xs)
+		return nil, err, nil
+	}
+	ireq.Vector = vector
+	res, err := workspace.Search(sctx, xs, ireq)
+	if l.searched == nil {
+		l.searched = xs
+	} else {
+		l.s.release(xs)
+	}
+	return res, nil, err
+}
+
+func (l *localLines) expand(ctx context.Context, text string) (string, error) {
+	if len(l.searched) == 0 {
+		return "", nil
+	}
+	return expandVariant(ctx, l.searched, text)
+}
+
+func (l *localLines) files(ctx context.Context) (int, error) { return filesIn(ctx, l.searched) }
+func (l *localLines) missing() []ErrorInfo                   { return nil }
+func (l *localLines) release()                               { l.s.release(l.searched) }
+
+// fuseDocument runs doc's lines with run and fuses their results.
+func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *query.Document, run docLines) (*SearchResult, error) {
 	start := time.Now()
 	if req.Cursor != "" {
 		return nil, Errorf(CodeBadValue, "cursor", "a query document has no next page: ask for a larger limit")
@@ -96,7 +157,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		return nil, err
 	}
 	depth := min(max(limit*3, fusionDepth), MaxLimit)
-	fresh := s.freshenFirst(ctx, req.Workspace)
+	fresh := run.fresh(ctx, req.Workspace)
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -106,8 +167,7 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	byKey := map[string]Hit{}
 	var skipped, failed []string // vector lines without vectors, and those whose embedder failed
 	var embedErr error
-	var searched []*workspace.SearchIndex // the first line's indexes, kept for the count of files
-	defer func() { s.release(searched) }()
+	defer run.release()
 	lines := slices.Clone(doc.Searches)
 	names := make([]string, len(lines))
 	for i, l := range lines {
@@ -115,10 +175,10 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 	}
 	for li := 0; li < len(lines); li++ {
 		line := lines[li]
-		if li == 1 && doc.Expanded && len(searched) > 0 {
+		if li == 1 && doc.Expanded {
 			// expand: the query's words' nearest workspace terms, a lex line of their own
 			// after the query's own.
-			variant, err := expandVariant(ctx, searched, lines[0].Text)
+			variant, err := run.expand(ctx, lines[0].Text)
 			if err != nil {
 				return nil, AsError(err)
 			}
@@ -136,23 +196,17 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		} else {
 			sub.Query = line.Text
 		}
-		ireq, xs, err := s.prepareSearch(ctx, sub)
-		if err != nil {
-			s.release(xs)
+		vectorText := ""
+		if vector {
+			vectorText = strings.TrimSpace(line.Text + " " + doc.Intent) // the intent biases the vector
+		}
+		res, bad, err := run.search(ctx, sctx, sub, vectorText)
+		if bad != nil {
 			var e *Error
-			if errors.As(err, &e) && (e.Path == "query" || e.Path == "") {
+			if errors.As(bad, &e) && (e.Path == "query" || e.Path == "") {
 				e.Message = fmt.Sprintf("%s: %s", names[li], e.Message)
 			}
-			return nil, err
-		}
-		if vector {
-			ireq.Vector = strings.TrimSpace(line.Text + " " + doc.Intent) // the intent biases the vector
-		}
-		res, err := workspace.Search(sctx, xs, ireq)
-		if searched == nil {
-			searched = xs
-		} else {
-			s.release(xs)
+			return nil, bad
 		}
 		if errors.Is(err, vectors.ErrNoVectors) {
 			skipped = append(skipped, names[li])
@@ -230,8 +284,12 @@ func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *qu
 		h.Score = f.Score
 		out.Results = append(out.Results, h)
 	}
-	if out.TotalFilesSearched, err = filesIn(ctx, searched); err != nil {
+	if out.TotalFilesSearched, err = run.files(ctx); err != nil {
 		return nil, err
+	}
+	if missing := run.missing(); len(missing) > 0 {
+		out.Errors = append(out.Errors, missing...)
+		out.Truncated, out.TruncatedReason = true, TruncatedShards
 	}
 	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)

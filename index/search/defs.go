@@ -337,3 +337,23 @@ func MissingDefinition(q *query.Query, hits []Hit) string {
 	}
 	return fmt.Sprintf("no definition named %s; showing related", q.String())
 }
+
+// RankFacts are what ranking reads of a definition hit beyond its wire fields: a cluster's
+// shard sends them with a query document's line, so that the router fuses the lines as one
+// process does.
+type RankFacts struct {
+	Parent      string `json:"parent,omitempty"`
+	Visibility  string `json:"visibility,omitempty"`
+	Declaration bool   `json:"declaration,omitempty"`
+	Example     bool   `json:"example,omitempty"`
+}
+
+// RankFacts returns h's ranking facts.
+func (h Hit) RankFacts() RankFacts {
+	return RankFacts{Parent: h.parent, Visibility: h.visibility, Declaration: h.declaration, Example: h.example}
+}
+
+// SetRankFacts sets h's ranking facts, as RankFacts gave them.
+func (h *Hit) SetRankFacts(f RankFacts) {
+	h.parent, h.visibility, h.declaration, h.example = f.Parent, f.Visibility, f.Declaration, f.Example
+}

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/query"
@@ -42,7 +41,10 @@ func (s *Searcher) vectorSearch(ctx context.Context, req Request, keepTests bool
 		h.Score = f.Score * h.parts.path
 		hits = append(hits, h)
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].Score > hits[b].Score })
+	// Equal scores (definitions of one name and signature have one vector) in the order of
+	// their places, as the other targets: never in the order the vectors were stored, which
+	// differs between two builds of one tree.
+	sortHits(hits, nil)
 	if req.Offset >= len(hits) {
 		return nil, nil
 	}

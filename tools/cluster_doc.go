@@ -1,0 +1,239 @@
+package tools
+
+// Query documents through a cluster: the router runs the document as one process does
+// (fuseDocument), each line on every shard it covers (clusterLines.search), merged as
+// --workspace all merges a line's workspaces; then fuses the lines itself.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarrysearch/quarry/index/search"
+	"github.com/quarrysearch/quarry/index/vectors"
+	"github.com/quarrysearch/quarry/workspace"
+)
+
+// The operations a router asks of a shard for a query document: not the contract's, so
+// no MCP client can name them.
+const (
+	opSearchLine  = "quarry.search_line"
+	opExpandWords = "quarry.expand_words"
+)
+
+// lineCall is one line of a query document, as a router sends it to a shard.
+type lineCall struct {
+	Request SearchRequest `json:"request"`
+	Vector  string        `json:"vector,omitempty"` // a vec: or hyde: line's text
+}
+
+// lineHit is a hit of a line with the facts its fusion reads.
+type lineHit struct {
+	search.Hit
+	Facts search.RankFacts `json:"facts"`
+}
+
+// lineResult is a shard's answer to a lineCall.
+type lineResult struct {
+	Hits      []lineHit `json:"hits"`
+	Relaxed   bool      `json:"relaxed,omitempty"`
+	Truncated bool      `json:"truncated,omitempty"`
+	TimedOut  bool      `json:"timed_out,omitempty"`
+	Files     int       `json:"files"`
+	NoVectors bool      `json:"no_vectors,omitempty"` // the index has no symbol vectors yet
+	Embedder  string    `json:"embedder,omitempty"`   // the embedder failed: why
+}
+
+// expandCall asks a shard's repository for the nearest terms of a text's words.
+type expandCall struct {
+	Workspace string `json:"workspace"`
+	Text      string `json:"text"`
+}
+
+// shardOp answers a router's internal operation on a shard's service; ok false for an
+// operation of the contract.
+func (s *Service) shardOp(ctx context.Context, op string, args json.RawMessage) (res any, ok bool, err error) {
+	switch op {
+	case opSearchLine:
+		var c lineCall
+		if err := json.Unmarshal(args, &c); err != nil {
+			return nil, true, AsError(err)
+		}
+		res, err := s.searchLine(ctx, c)
+		return res, true, err
+	case opExpandWords:
+		var c expandCall
+		if err := json.Unmarshal(args, &c); err != nil {
+			return nil, true, AsError(err)
+		}
+		xs, err := s.openIndexes(ctx, c.Workspace)
+		if err != nil {
+			return nil, true, err
+		}
+		defer s.release(xs)
+		words, err := expandVariant(ctx, xs, c.Text)
+		if err != nil {
+			return nil, true, AsError(err)
+		}
+		return words, true, nil
+	}
+	return nil, false, nil
+}
+
+// searchLine runs one line of a query document on the shard's indexes.
+func (s *Service) searchLine(ctx context.Context, c lineCall) (*lineResult, error) {
+	ireq, xs, err := s.prepareSearch(ctx, c.Request)
+	if err != nil {
+		s.release(xs)
+		return nil, err
+	}
+	defer s.release(xs)
+	ireq.Vector = c.Vector
+	sctx, cancel := context.WithTimeout(ctx, time.Duration(max(c.Request.TimeoutMS, DefaultTimeoutMS))*time.Millisecond)
+	defer cancel()
+	res, err := workspace.Search(sctx, xs, ireq)
+	out := &lineResult{Hits: []lineHit{}}
+	switch {
+	case errors.Is(err, vectors.ErrNoVectors):
+		out.NoVectors = true
+	case errors.Is(err, vectors.ErrEmbedder):
+		out.Embedder = err.Error()
+	case err != nil:
+		return nil, AsError(err)
+	default:
+		for _, h := range res.Hits {
+			out.Hits = append(out.Hits, lineHit{Hit: h, Facts: h.RankFacts()})
+		}
+		out.Relaxed, out.Truncated, out.TimedOut = res.Relaxed, res.Truncated, res.TimedOut
+	}
+	if out.Files, err = filesIn(ctx, xs); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// clusterLines runs a document's lines on a cluster's shards.
+type clusterLines struct {
+	s        *Service
+	ws       string // the document's workspace ("" or "all": every repository)
+	lines    int
+	first    int // files the first line searched
+	gone     []ErrorInfo
+	goneSeen map[string]bool
+}
+
+func (c *clusterLines) fresh(context.Context, string) *workspace.Freshness { return nil }
+func (c *clusterLines) files(context.Context) (int, error)                 { return c.first, nil }
+func (c *clusterLines) missing() []ErrorInfo                               { return c.gone }
+func (c *clusterLines) release()                                           {}
+
+func (c *clusterLines) note(infos []ErrorInfo) {
+	if c.goneSeen == nil {
+		c.goneSeen = map[string]bool{}
+	}
+	for _, e := range infos {
+		if !c.goneSeen[e.Workspace] {
+			c.goneSeen[e.Workspace] = true
+			c.gone = append(c.gone, e)
+		}
+	}
+}
+
+func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vector string) (*search.Result, error, error) {
+	ireq, checked, err := c.s.searchRequest(sub)
+	if err != nil {
+		return nil, err, nil
+	}
+	names, parts, err := c.s.clusterParts(ctx, checked.workspace, requiredLanguages(ireq)...)
+	if err != nil {
+		return nil, err, nil
+	}
+	timeout := clusterTimeout
+	if d, ok := sctx.Deadline(); ok {
+		timeout = max(time.Until(d), time.Millisecond)
+	}
+	answers, gone, err := c.s.shardAnswers(ctx, parts, opSearchLine, func(p shardPart) any {
+		r := sub
+		r.Workspace = p.workspace()
+		return lineCall{Request: r, Vector: vector}
+	}, timeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.note(gone)
+	ph := newPlacedHits(names)
+	res := &search.Result{}
+	files := 0
+	var noVectors bool
+	var embedder string
+	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *lineResult) {
+		noVectors = noVectors || r.NoVectors
+		if r.Embedder != "" {
+			embedder = r.Embedder
+		}
+		hits := make([]Hit, len(r.Hits))
+		for i, lh := range r.Hits {
+			hits[i] = lh.Hit
+			hits[i].SetRankFacts(lh.Facts)
+		}
+		ph.add(hits, p, a)
+		res.Relaxed = res.Relaxed || r.Relaxed
+		res.Truncated = res.Truncated || r.Truncated
+		res.TimedOut = res.TimedOut || r.TimedOut
+		files += r.Files
+	})
+	if err != nil {
+		return nil, err, nil
+	}
+	c.note(failed)
+	if c.lines++; c.lines == 1 {
+		c.first = files
+	}
+	switch { // as one process: a line any workspace cannot search is skipped
+	case noVectors:
+		return nil, nil, vectors.ErrNoVectors
+	case embedder != "":
+		return nil, nil, fmt.Errorf("%w: %s", vectors.ErrEmbedder, embedder)
+	}
+	res.Hits = ph.merged()
+	if len(res.Hits) > ireq.Limit {
+		res.Hits, res.Truncated = res.Hits[:ireq.Limit], true
+	}
+	return res, nil, nil
+}
+
+// expand asks each repository the document covers for its words' nearest terms, and joins
+// them in the repositories' order, each once (as one process over them does).
+func (c *clusterLines) expand(ctx context.Context, text string) (string, error) {
+	names, parts, err := c.s.clusterParts(ctx, c.ws)
+	if err != nil {
+		return "", err
+	}
+	parts = eachRepo(parts)
+	answers, gone, err := c.s.shardAnswers(ctx, parts, opExpandWords, func(p shardPart) any {
+		return expandCall{Workspace: p.repos[0], Text: text}
+	}, clusterTimeout)
+	if err != nil {
+		return "", err
+	}
+	c.note(gone)
+	of := map[string]string{} // repository -> its words
+	failed, err := shardResults(parts, answers, func(p shardPart, _ *ShardAnswer, r *string) { of[p.repos[0]] = *r })
+	if err != nil {
+		return "", err
+	}
+	c.note(failed)
+	var words []string
+	for _, name := range names {
+		for _, w := range strings.Fields(of[name]) {
+			if !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+	}
+	return strings.Join(words, " "), nil
+}
