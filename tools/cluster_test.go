@@ -20,7 +20,7 @@ import (
 )
 
 // natsServer starts an embedded NATS server with JetStream on a free loopback port.
-func natsServer(t *testing.T, user, pass string) *server.Server {
+func natsServer(t testing.TB, user, pass string) *server.Server {
 	t.Helper()
 	opts := &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
 	if user != "" {
@@ -30,7 +30,7 @@ func natsServer(t *testing.T, user, pass string) *server.Server {
 }
 
 // testCluster connects to an embedded NATS server for the test, for up to 2 minutes.
-func testCluster(t *testing.T) (context.Context, *cluster.Cluster) {
+func testCluster(t testing.TB) (context.Context, *cluster.Cluster) {
 	t.Helper()
 	ns := natsServer(t, "", "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -549,7 +549,7 @@ func TestClusterCredentialFiles(t *testing.T) {
 	}
 }
 
-func startServer(t *testing.T, opts *server.Options) *server.Server {
+func startServer(t testing.TB, opts *server.Options) *server.Server {
 	t.Helper()
 	ns, err := server.NewServer(opts)
 	if err != nil {
