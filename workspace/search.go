@@ -50,6 +50,10 @@ func OpenShard(e Entry, indexDir string) (*SearchIndex, error) {
 		return nil, err
 	}
 	x.shard = true
+	if err := x.store.Freeze(context.Background()); err != nil {
+		x.Close()
+		return nil, err
+	}
 	return x, nil
 }
 

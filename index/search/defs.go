@@ -248,7 +248,11 @@ func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 
 // symbolsNamed returns the symbols named name (exactly, or but for case), as hits.
 func (s rows) symbolsNamed(ctx context.Context, name string, limit int) ([]Hit, error) {
-	rows, err := s.DB().QueryContext(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE lower(s.name) = lower(?) LIMIT ?`, name, limit)
+	st, err := s.Stmt(ctx, `SELECT `+symbolColumns+` FROM `+symbolsFrom+` WHERE lower(s.name) = lower(?) LIMIT ?`)
+	if err != nil {
+		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
+	}
+	rows, err := st.QueryContext(ctx, name, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbols named %q: %w", name, err)
 	}

@@ -142,6 +142,7 @@ type Store struct {
 	bulk      bool                     // see setBulk
 	readOnly  bool                     // see ReadOnly
 	fileCount atomic.Pointer[genCount] // FileCount's last count, and the generation it is of
+	frozen    atomic.Pointer[int64]    // the generation, once nothing writes the store (Freeze)
 	exts      sync.Map                 // what packages above keep with the store (Store.Extension)
 	stmtMu    sync.Mutex
 	stmts     map[string]*sql.Stmt // prepared read statements (Store.stmt)
@@ -462,6 +463,9 @@ func (s *Store) SetMeta(key, value string) error {
 // Generation returns the number of batches committed to the store so far: a reader that
 // reads it before and after reading several rows knows whether they are of one state.
 func (s *Store) Generation(ctx context.Context) (int64, error) {
+	if g := s.frozen.Load(); g != nil {
+		return *g, nil
+	}
 	var v string
 	st, err := s.Stmt(ctx, `SELECT value FROM meta WHERE key = 'generation'`)
 	if err != nil {
@@ -475,6 +479,18 @@ func (s *Store) Generation(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("index: read the generation: %w", err)
 	}
 	return strconv.ParseInt(v, 10, 64)
+}
+
+// Freeze tells the store that nothing will write it any more (a copy of an index, as a
+// cluster's node serves it): Generation answers the generation it reads now, without
+// asking the database again.
+func (s *Store) Freeze(ctx context.Context) error {
+	g, err := s.Generation(ctx)
+	if err != nil {
+		return err
+	}
+	s.frozen.Store(&g)
+	return nil
 }
 
 // Empty reports whether the store holds no file at all (not even a skipped one).
