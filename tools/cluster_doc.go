@@ -170,6 +170,7 @@ func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vect
 	files := 0
 	var noVectors bool
 	var embedder string
+	var relaxed workspace.Relaxation
 	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *lineResult) {
 		noVectors = noVectors || r.NoVectors
 		if r.Embedder != "" {
@@ -181,7 +182,7 @@ func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vect
 			hits[i].SetRankFacts(lh.Facts)
 		}
 		ph.add(hits, p, a)
-		res.Relaxed = res.Relaxed || r.Relaxed
+		relaxed.Add(r.Relaxed, len(r.Hits))
 		res.Truncated = res.Truncated || r.Truncated
 		res.TimedOut = res.TimedOut || r.TimedOut
 		files += r.Files
@@ -199,6 +200,7 @@ func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vect
 	case embedder != "":
 		return nil, nil, fmt.Errorf("%w: %s", vectors.ErrEmbedder, embedder)
 	}
+	res.Relaxed = relaxed.Relaxed()
 	res.Hits = ph.merged()
 	if len(res.Hits) > ireq.Limit {
 		res.Hits, res.Truncated = res.Hits[:ireq.Limit], true

@@ -21,6 +21,7 @@ import (
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/suggest"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 // SetCluster makes the operations run on cluster c until ctx ends: each shard a request
@@ -354,9 +355,10 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	}
 	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
 	ph := newPlacedHits(names)
+	var relaxed workspace.Relaxation
 	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *SearchResult) {
 		ph.add(r.Results, p, a)
-		out.Relaxed = out.Relaxed || r.Relaxed
+		relaxed.Add(r.Relaxed, len(r.Results))
 		out.Truncated = out.Truncated || r.Truncated
 		out.TotalFilesSearched += r.TotalFilesSearched
 		if r.TruncatedReason == TruncatedTimeout {
@@ -367,6 +369,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 		return nil, err
 	}
 	out.Errors = append(out.Errors, failed...)
+	out.Relaxed = relaxed.Relaxed()
 	hits := ph.merged()
 	hits = hits[min(offset, len(hits)):]
 	if len(hits) > ireq.Limit {

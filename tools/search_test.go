@@ -97,3 +97,30 @@ func TestWorkspaceAllPages(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceAllRelaxed: an answer over several workspaces says its query was relaxed
+// (no result holds every word) only when no workspace found a result that does.
+func TestWorkspaceAllRelaxed(t *testing.T) {
+	ctx := context.Background()
+	roots := clusterRepos(t)
+	local, err := NewService(roots["a-go"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := local.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"}); err != nil {
+		t.Fatal(err)
+	}
+	relaxed := func(q, ws string) bool {
+		res, err := local.Search(ctx, SearchRequest{Query: q, Workspace: ws})
+		if err != nil || len(res.Results) == 0 {
+			t.Fatalf("%q in %s: %v, %+v", q, ws, err, res)
+		}
+		return res.Relaxed
+	}
+	if relaxed("serve conn", "") || !relaxed("serve conn", "b-py") || relaxed("serve conn", "all") {
+		t.Error(`"serve conn": a-go holds both words, b-py one: the answer over both is not relaxed`)
+	}
+	if !relaxed("conn reuse", "all") {
+		t.Error(`"conn reuse": no workspace holds both words: the answer over both is relaxed`)
+	}
+}

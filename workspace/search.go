@@ -222,21 +222,23 @@ func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*s
 		wg.Wait()
 	}
 	merged := &search.Result{Hits: []search.Hit{}}
+	var relaxed Relaxation
 	for i, x := range indexes {
 		res, err := results[i], errs[i]
 		if err != nil {
 			return nil, err
 		}
+		relaxed.Add(res.Relaxed, len(res.Hits))
 		for _, h := range res.Hits {
 			if len(indexes) > 1 {
 				h.Workspace = x.Entry.ID
 			}
 			merged.Hits = append(merged.Hits, h)
 		}
-		merged.Relaxed = merged.Relaxed || res.Relaxed
 		merged.Truncated = merged.Truncated || res.Truncated
 		merged.TimedOut = merged.TimedOut || res.TimedOut
 	}
+	merged.Relaxed = relaxed.Relaxed()
 	if len(indexes) > 1 {
 		sort.SliceStable(merged.Hits, func(i, j int) bool { return merged.Hits[i].Score > merged.Hits[j].Score })
 		if page.Offset != req.Offset {
@@ -248,6 +250,19 @@ func Search(ctx context.Context, indexes []*SearchIndex, req search.Request) (*s
 	}
 	return merged, nil
 }
+
+// Relaxation merges the Relaxed of several answers: relaxed only when no answer that found
+// something held every word (one that did makes "no result held every word" untrue).
+type Relaxation struct{ relaxed, strict bool }
+
+// Add counts an answer: whether it relaxed its query, and how many hits it has.
+func (r *Relaxation) Add(relaxed bool, hits int) {
+	r.relaxed = r.relaxed || relaxed
+	r.strict = r.strict || !relaxed && hits > 0
+}
+
+// Relaxed is the merged answer's Relaxed.
+func (r Relaxation) Relaxed() bool { return r.relaxed && !r.strict }
 
 // Goto returns the definitions named by req's query (a definitions search), best first:
 // exact names of definition kinds only. With contextFile (workspace-relative or absolute
