@@ -28,10 +28,16 @@ const socketWait = 30 * time.Second
 func wideModes(t *testing.T, dir string) (wide []string, n int) {
 	t.Helper()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // gone since its directory was listed (a temporary file renamed)
+		}
 		if err != nil {
 			return err
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // a running server's registry.json.tmp, renamed in place meanwhile
+		}
 		if err != nil {
 			return err
 		}
