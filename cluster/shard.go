@@ -95,7 +95,9 @@ type Compounding struct {
 
 // DefaultCompounding: a repository whose index is at most 16 MB joins a compound of up to
 // 128 MB. See the README's sizing: a shard costs a query about half a millisecond of a
-// node's CPU however small it is, and a compound of 128 MB loads in about a second.
+// node's CPU however small it is; a compound is moved as a whole when a node joins or
+// leaves, and 128 MB takes about a second on a 1 Gb/s network (a 72 MB index downloads
+// from a local JetStream object store in 0.18 s and opens in 6 ms).
 var DefaultCompounding = Compounding{Small: 16 << 20, Max: 128 << 20}
 
 // PlaceRepo returns the shard r's new index of size bytes goes in, among the catalog's
