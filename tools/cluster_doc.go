@@ -1,10 +1,11 @@
 package tools
 
-// Query documents through a cluster: the router runs the document as one process does
-// (fuseDocument), each line on every shard it covers (clusterLines.search), merged as
-// --workspace all merges a line's workspaces; then fuses the lines itself.
+// Searches through a cluster: each on every shard it covers (shardSearch, the shards'
+// answers merged as --workspace all merges workspaces); a query document as one process
+// runs it (fuseDocument), each line such a search (clusterLines), fused by the router.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -144,19 +145,51 @@ func (c *clusterLines) note(infos []ErrorInfo) {
 }
 
 func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vector string) (*search.Result, error, error) {
-	ireq, checked, err := c.s.searchRequest(sub)
-	if err != nil {
-		return nil, err, nil
-	}
-	names, parts, err := c.s.clusterParts(ctx, checked.workspace, requiredLanguages(ireq)...)
-	if err != nil {
-		return nil, err, nil
-	}
 	timeout := clusterTimeout
 	if d, ok := sctx.Deadline(); ok {
 		timeout = max(time.Until(d), time.Millisecond)
 	}
-	answers, gone, err := c.s.shardAnswers(ctx, parts, opSearchLine, func(p shardPart) any {
+	r, bad, err := c.s.shardSearch(ctx, sub, vector, timeout)
+	if bad != nil || err != nil {
+		return nil, bad, err
+	}
+	c.note(r.gone)
+	if c.lines++; c.lines == 1 {
+		c.first = r.files
+	}
+	switch { // as one process: a line any workspace cannot search is skipped
+	case r.noVectors:
+		return nil, nil, vectors.ErrNoVectors
+	case r.embedder != "":
+		return nil, nil, fmt.Errorf("%w: %s", vectors.ErrEmbedder, r.embedder)
+	}
+	return &r.Result, nil, nil
+}
+
+// shardSearched is one search merged from the shards it covers.
+type shardSearched struct {
+	// Result: the hits ordered and named as --workspace all orders and names them, each
+	// with its rank facts, cut at the request's limit.
+	search.Result
+	files     int         // files the shards searched
+	gone      []ErrorInfo // the repositories whose shard did not answer, or failed
+	noVectors bool        // a shard has no symbol vectors yet
+	embedder  string      // a shard's embedder failed: why
+}
+
+// shardSearch runs sub (a plain search; with vector, a vec: or hyde: line's) on every shard
+// it covers, within timeout, and merges the answers as --workspace all merges workspaces.
+// A fault of the request is returned as bad.
+func (s *Service) shardSearch(ctx context.Context, sub SearchRequest, vector string, timeout time.Duration) (out *shardSearched, bad, err error) {
+	ireq, checked, err := s.searchRequest(sub)
+	if err != nil {
+		return nil, err, nil
+	}
+	names, parts, err := s.clusterParts(ctx, checked.workspace, requiredLanguages(ireq)...)
+	if err != nil {
+		return nil, err, nil
+	}
+	answers, gone, err := s.shardAnswers(ctx, parts, opSearchLine, func(p shardPart) any {
 		r := sub
 		r.Workspace = p.workspace()
 		return lineCall{Request: r, Vector: vector}
@@ -164,18 +197,12 @@ func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vect
 	if err != nil {
 		return nil, nil, err
 	}
-	c.note(gone)
+	out = &shardSearched{gone: gone}
 	ph := newPlacedHits(names)
-	res := &search.Result{}
-	files := 0
-	var noVectors bool
-	var embedder string
 	var relaxed workspace.Relaxation
 	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *lineResult) {
-		noVectors = noVectors || r.NoVectors
-		if r.Embedder != "" {
-			embedder = r.Embedder
-		}
+		out.noVectors = out.noVectors || r.NoVectors
+		out.embedder = cmp.Or(r.Embedder, out.embedder)
 		hits := make([]Hit, len(r.Hits))
 		for i, lh := range r.Hits {
 			hits[i] = lh.Hit
@@ -183,29 +210,20 @@ func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vect
 		}
 		ph.add(hits, p, a)
 		relaxed.Add(r.Relaxed, len(r.Hits))
-		res.Truncated = res.Truncated || r.Truncated
-		res.TimedOut = res.TimedOut || r.TimedOut
-		files += r.Files
+		out.Truncated = out.Truncated || r.Truncated
+		out.TimedOut = out.TimedOut || r.TimedOut
+		out.files += r.Files
 	})
 	if err != nil {
 		return nil, err, nil
 	}
-	c.note(failed)
-	if c.lines++; c.lines == 1 {
-		c.first = files
+	out.gone = append(out.gone, failed...)
+	out.Relaxed = relaxed.Relaxed()
+	out.Hits = ph.merged()
+	if len(out.Hits) > ireq.Limit {
+		out.Hits, out.Truncated = out.Hits[:ireq.Limit], true
 	}
-	switch { // as one process: a line any workspace cannot search is skipped
-	case noVectors:
-		return nil, nil, vectors.ErrNoVectors
-	case embedder != "":
-		return nil, nil, fmt.Errorf("%w: %s", vectors.ErrEmbedder, embedder)
-	}
-	res.Relaxed = relaxed.Relaxed()
-	res.Hits = ph.merged()
-	if len(res.Hits) > ireq.Limit {
-		res.Hits, res.Truncated = res.Hits[:ireq.Limit], true
-	}
-	return res, nil, nil
+	return out, nil, nil
 }
 
 // expand asks each repository the document covers for its words' nearest terms, and joins

@@ -21,7 +21,6 @@ import (
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/suggest"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 // SetCluster makes the operations run on cluster c until ctx ends: each shard a request
@@ -331,7 +330,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	if doc != nil {
 		return s.fuseDocument(ctx, req, doc, &clusterLines{s: s, ws: req.Workspace})
 	}
-	ireq, checked, err := s.searchRequest(req)
+	ireq, _, err := s.searchRequest(req)
 	if err != nil {
 		return nil, err
 	}
@@ -340,38 +339,22 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	if offset+ireq.Limit > MaxLimit {
 		return nil, Errorf(CodeBadValue, "cursor", "a cluster pages through the first %d results, and this page ends at %d: narrow the query (lang:, path:, a longer literal)", MaxLimit, offset+ireq.Limit)
 	}
-	names, parts, err := s.clusterParts(ctx, checked.workspace, requiredLanguages(ireq)...)
+	pageLimit := offset + ireq.Limit
+	sub := req
+	sub.MaxBytes, sub.Cursor, sub.Limit = 0, "", &pageLimit
+	r, bad, err := s.shardSearch(ctx, sub, "", time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS))*time.Millisecond)
+	if bad != nil {
+		return nil, bad
+	}
 	if err != nil {
 		return nil, err
 	}
-	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
-	answers, missing, err := s.shardAnswers(ctx, parts, "search", func(p shardPart) any {
-		sreq := req
-		sreq.Workspace, sreq.MaxBytes, sreq.Cursor, sreq.Limit = p.workspace(), 0, "", &[]int{offset + ireq.Limit}[0]
-		return sreq
-	}, timeout)
-	if err != nil {
-		return nil, err
+	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: append([]ErrorInfo{}, r.gone...),
+		Relaxed: r.Relaxed, Truncated: r.Truncated, TotalFilesSearched: r.files}
+	if r.TimedOut {
+		out.TruncatedReason = TruncatedTimeout
 	}
-	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
-	ph := newPlacedHits(names)
-	var relaxed workspace.Relaxation
-	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *SearchResult) {
-		ph.add(r.Results, p, a)
-		relaxed.Add(r.Relaxed, len(r.Results))
-		out.Truncated = out.Truncated || r.Truncated
-		out.TotalFilesSearched += r.TotalFilesSearched
-		if r.TruncatedReason == TruncatedTimeout {
-			out.TruncatedReason = TruncatedTimeout
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Errors = append(out.Errors, failed...)
-	out.Relaxed = relaxed.Relaxed()
-	hits := ph.merged()
-	hits = hits[min(offset, len(hits)):]
+	hits := r.Hits[min(offset, len(r.Hits)):]
 	if len(hits) > ireq.Limit {
 		hits, out.Truncated = hits[:ireq.Limit], true
 	}

@@ -130,24 +130,15 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	for _, sh := range cluster.Shards(repos) {
 		shards = append(shards, sh.Name)
 	}
-	if want := []string{"a-go", "b-py"}; compounding.Max > 0 {
+	want := []string{"a-go", "b-py"}
+	if compounding.Max > 0 {
 		want = []string{cluster.CompoundName(1)}
-		if fmt.Sprint(shards) != fmt.Sprint(want) {
-			t.Fatalf("shards %v, want %v", shards, want)
-		}
-	} else if fmt.Sprint(shards) != fmt.Sprint(want) {
+	}
+	if fmt.Sprint(shards) != fmt.Sprint(want) {
 		t.Fatalf("shards %v, want %v", shards, want)
 	}
 
-	// One process: a-go the primary workspace, b-py a reference.
-	local, err := NewService(roots["a-go"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	added, err := local.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	local := localPair(t, roots)
 	list, err := local.Workspace(ctx, WorkspaceRequest{Operation: "list"})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +151,6 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 			primaryID = w.ID
 		}
 	}
-	_ = added
 	for _, q := range []SearchRequest{
 		{Query: "ConnectionPool"}, {Query: "serve http"}, {Query: "handle", Target: "definitions"},
 		{Query: "request", Target: "content"}, {Query: "pool", Target: "files"}, {Query: "kind:method get"},
@@ -223,27 +213,10 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	}
 
 	// Pages, followed by cursor: the same as one process's pages of --workspace all.
-	pagesOf := func(svc *Service, req SearchRequest, names map[string]string) []string {
-		one := 1
-		req.Limit = &one
-		var keys []string
-		for range 50 {
-			res, err := svc.Search(ctx, req)
-			if err != nil {
-				t.Fatalf("%+v: %v", req, err)
-			}
-			keys = append(keys, hitKeys(res.Results, names)...)
-			if res.NextCursor == "" {
-				return keys
-			}
-			req.Cursor = res.NextCursor
-		}
-		return keys
-	}
 	for _, q := range []SearchRequest{{Query: "request", Target: "content"}, {Query: "p", Target: "files"}} {
-		g := pagesOf(router, q, nil)
+		g := pageKeys(t, router, q, nil)
 		q.Workspace = "all"
-		if w := pagesOf(local, q, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) < 3 {
+		if w := pageKeys(t, local, q, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) < 3 {
 			t.Errorf("pages of %+v: the cluster's\n %v\none process's\n %v", q, g, w)
 		}
 	}

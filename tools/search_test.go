@@ -59,39 +59,53 @@ func TestSearchRequestChecked(t *testing.T) {
 	}
 }
 
-// TestWorkspaceAllPages: the pages of a content search over several workspaces, followed
-// by cursor, are the one long answer cut in pages: no hit lost or repeated.
-func TestWorkspaceAllPages(t *testing.T) {
-	ctx := context.Background()
-	roots := clusterRepos(t)
+// localPair is one process over clusterRepos' two repositories: a-go the primary
+// workspace, b-py a reference.
+func localPair(t testing.TB, roots map[string]string) *Service {
+	t.Helper()
 	local, err := NewService(roots["a-go"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := local.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"}); err != nil {
+	if _, err := local.Workspace(context.Background(), WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"}); err != nil {
 		t.Fatal(err)
 	}
+	return local
+}
+
+// pageKeys follows req's pages, a result a page, and returns their hits' keys (hitKeys).
+func pageKeys(t testing.TB, svc *Service, req SearchRequest, names map[string]string) []string {
+	t.Helper()
+	one := 1
+	req.Limit = &one
+	var keys []string
+	for range 100 {
+		res, err := svc.Search(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%+v: %v", req, err)
+		}
+		keys = append(keys, hitKeys(res.Results, names)...)
+		if res.NextCursor == "" {
+			return keys
+		}
+		req.Cursor = res.NextCursor
+	}
+	t.Fatalf("%+v: more than 100 pages", req)
+	return nil
+}
+
+// TestWorkspaceAllPages: the pages of a content search over several workspaces, followed
+// by cursor, are the one long answer cut in pages: no hit lost or repeated.
+func TestWorkspaceAllPages(t *testing.T) {
+	local := localPair(t, clusterRepos(t))
 	for _, target := range []string{"content", "files"} {
 		q := map[string]string{"content": "request", "files": "p"}[target]
 		big := 50
-		whole, err := local.Search(ctx, SearchRequest{Query: q, Target: target, Workspace: "all", Limit: &big})
+		whole, err := local.Search(context.Background(), SearchRequest{Query: q, Target: target, Workspace: "all", Limit: &big})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var paged []string
-		one := 1
-		req := SearchRequest{Query: q, Target: target, Workspace: "all", Limit: &one}
-		for range 100 {
-			res, err := local.Search(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			paged = append(paged, hitKeys(res.Results, nil)...)
-			if res.NextCursor == "" {
-				break
-			}
-			req.Cursor = res.NextCursor
-		}
+		paged := pageKeys(t, local, SearchRequest{Query: q, Target: target, Workspace: "all"}, nil)
 		if want := hitKeys(whole.Results, nil); len(want) < 3 || fmt.Sprint(paged) != fmt.Sprint(want) {
 			t.Errorf("%s %q: pages of one\n %v\none page\n %v", target, q, paged, want)
 		}
@@ -101,17 +115,9 @@ func TestWorkspaceAllPages(t *testing.T) {
 // TestWorkspaceAllRelaxed: an answer over several workspaces says its query was relaxed
 // (no result holds every word) only when no workspace found a result that does.
 func TestWorkspaceAllRelaxed(t *testing.T) {
-	ctx := context.Background()
-	roots := clusterRepos(t)
-	local, err := NewService(roots["a-go"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := local.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: roots["b-py"], Name: "b-py"}); err != nil {
-		t.Fatal(err)
-	}
+	local := localPair(t, clusterRepos(t))
 	relaxed := func(q, ws string) bool {
-		res, err := local.Search(ctx, SearchRequest{Query: q, Workspace: ws})
+		res, err := local.Search(context.Background(), SearchRequest{Query: q, Workspace: ws})
 		if err != nil || len(res.Results) == 0 {
 			t.Fatalf("%q in %s: %v, %+v", q, ws, err, res)
 		}
