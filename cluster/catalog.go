@@ -85,7 +85,7 @@ func (c *Cluster) Repo(ctx context.Context, name string) (Repo, error) {
 // Repos returns every repository of the catalog, by name: from the watched copy once
 // WatchRepos has it, else read now.
 func (c *Cluster) Repos(ctx context.Context) ([]Repo, error) {
-	if repos, ok := c.watchedRepos(); ok {
+	if repos, ok := c.repoCopy.get(); ok {
 		return repos, nil
 	}
 	return c.readRepos(ctx)
@@ -189,8 +189,12 @@ func (c *Cluster) Leave(ctx context.Context, id string) error {
 	return c.nodes.Delete(ctx, id)
 }
 
-// Nodes returns the live nodes, by id.
+// Nodes returns the live nodes, by id: from the watched copy once WatchNodes has it, else
+// read now.
 func (c *Cluster) Nodes(ctx context.Context) ([]Node, error) {
+	if nodes, ok := c.nodeCopy.get(); ok {
+		return slices.DeleteFunc(slices.Clone(nodes), func(n Node) bool { return time.Since(n.Seen) > NodeTTL }), nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	keys, err := c.nodes.Keys(ctx)
@@ -268,54 +272,22 @@ func mix(x uint64) uint64 {
 // WatchRepos keeps a copy of the catalog in memory, updated as it changes, until ctx ends:
 // a router reads the repositories of every request from it instead of asking JetStream.
 func (c *Cluster) WatchRepos(ctx context.Context) error {
-	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return c.repos.WatchAll(ctx) })
-	if err != nil {
-		return fmt.Errorf("cluster: watch the catalog: %w", err)
-	}
-	go func() {
-		defer w.Stop()
-		repos := map[string]Repo{}
-		ready := false
-		for {
-			select {
-			case <-ctx.Done():
-				c.watchMu.Lock()
-				c.watched = nil
-				c.watchMu.Unlock()
-				return
-			case e, ok := <-w.Updates():
-				if !ok {
-					return
-				}
-				if e == nil { // the initial values are all in
-					ready = true
-				} else if e.Operation() != jetstream.KeyValuePut {
-					delete(repos, e.Key())
-				} else {
-					var r Repo
-					if json.Unmarshal(e.Value(), &r) == nil {
-						r.Revision = e.Revision()
-						repos[e.Key()] = r
-					}
-				}
-				if ready {
-					out := make([]Repo, 0, len(repos))
-					for _, r := range repos {
-						out = append(out, r)
-					}
-					sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-					c.watchMu.Lock()
-					c.watched = out
-					c.watchMu.Unlock()
-				}
-			}
+	return watch(ctx, c.repos, &c.repoCopy, "the catalog", func(e jetstream.KeyValueEntry) (Repo, bool) {
+		var r Repo
+		if json.Unmarshal(e.Value(), &r) != nil {
+			return r, false
 		}
-	}()
-	return nil
+		r.Revision = e.Revision()
+		return r, true
+	})
 }
 
-func (c *Cluster) watchedRepos() ([]Repo, bool) {
-	c.watchMu.Lock()
-	defer c.watchMu.Unlock()
-	return c.watched, c.watched != nil
+// WatchNodes keeps a copy of the nodes' heartbeats in memory, updated as they come, until
+// ctx ends: a node reads the live nodes every second from it instead of asking JetStream
+// (whose listing of keys can stall for a while after a server of the cluster died).
+func (c *Cluster) WatchNodes(ctx context.Context) error {
+	return watch(ctx, c.nodes, &c.nodeCopy, "the nodes", func(e jetstream.KeyValueEntry) (Node, bool) {
+		var n Node
+		return n, json.Unmarshal(e.Value(), &n) == nil
+	})
 }

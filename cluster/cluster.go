@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -64,8 +63,8 @@ type Cluster struct {
 	shards jetstream.ObjectStore
 	jobs   jetstream.Stream
 
-	watchMu sync.Mutex
-	watched []Repo // the catalog as WatchRepos last saw it (nil: not watched)
+	repoCopy watched[Repo] // the catalog, as WatchRepos last saw it
+	nodeCopy watched[Node] // the heartbeats, as WatchNodes last saw them
 }
 
 // ErrRefused is returned when a server refuses the credentials.

@@ -193,6 +193,9 @@ func TestCluster(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	defer c.Close()
+	if err := c.WatchNodes(ctx); err != nil { // as the nodes read them
+		t.Fatal(err)
+	}
 	for _, name := range []string{"KV_" + cluster.ReposBucket, "KV_" + cluster.NodesBucket, "OBJ_" + cluster.ShardsBucket, cluster.JobsStream} {
 		st, err := c.JS.Stream(ctx, name)
 		if err != nil {

@@ -114,6 +114,9 @@ func (s *Service) RunNode(ctx context.Context, c *cluster.Cluster, o NodeOptions
 	if err := c.WatchRepos(ctx); err != nil {
 		return err
 	}
+	if err := c.WatchNodes(ctx); err != nil {
+		return err
+	}
 	n := &node{s: s, c: c, o: o, held: map[string]*loadedShard{}}
 	defer n.unloadAll()
 	defer func() { _ = c.Leave(context.WithoutCancel(ctx), o.ID) }()
