@@ -44,6 +44,29 @@ type jsExtractor struct {
 	// local counts the object-literal methods being walked that are not symbols: what
 	// they declare is local, though no symbol encloses it.
 	local int
+	// anonymous counts the function expressions being walked that are not symbols (a
+	// callback, an IIFE): the object literals in them are not members of anything.
+	anonymous int
+	// topNames are the names the file's top level declares (functions, classes, variables;
+	// not require imports): X.y = ... defines y as a member of X only for those.
+	topNames map[string]bool
+	// topObjects and localObjects are the variables holding an object literal whose
+	// members are definitions, by name: at module level, and in the module-level function
+	// being walked (the object it builds and returns). o.y = ... and
+	// Object.defineProperties(o, {...}) add members to them.
+	topObjects, localObjects map[string]*Symbol
+	// members are the member names already defined for an owner (jsOwnerKey): o.y = ...
+	// does not define y again.
+	members map[string]map[string]bool
+	// accessors are the getters and setters of the class body or object literal being
+	// walked, by name: a getter and a setter of one name are one definition.
+	accessors map[string]*Symbol
+	// overloads are the TypeScript overload signatures by the start of their statement:
+	// the declaration right after one, of the same name, is merged into it.
+	overloads map[uint32]*Symbol
+	// exportsAs are the top-level names the module exports as a whole (module.exports = X:
+	// "module", export default X: "default"; lang_javascript_uses.go).
+	exportsAs map[string]string
 }
 
 // extractJS walks a JavaScript, JSX, TypeScript or TSX file: imports (ES, CommonJS require,
@@ -52,8 +75,10 @@ type jsExtractor struct {
 // namespaces and modules, and the calls, member accesses, type usages and JSX component uses
 // inside them.
 func extractJS(w *walker, root *Node) {
-	x := &jsExtractor{w: w, exported: map[string]bool{}}
+	x := &jsExtractor{w: w, exported: map[string]bool{}, topNames: jsTopNames(w, root)}
 	x.walk(root)
+	x.dedupeUses()
+	x.markExports()
 	receivers := map[string]*Symbol{}
 	for _, s := range w.syms {
 		if s.ParentID == "" && (s.Kind == Class || s.Kind == Function) {
@@ -65,9 +90,11 @@ func extractJS(w *walker, root *Node) {
 			s.Visibility = Public
 		}
 	}
-	for _, s := range w.syms { // Foo.prototype.bar = function () {} attaches to Foo
-		if t := receivers[s.Metadata[jsMetaReceiver]]; s.Kind == Method && t != nil && s.ParentID == "" {
-			s.ParentID = t.ID
+	for _, s := range w.syms { // Foo.prototype.bar = function () {} and Foo.bar = 1 attach to Foo
+		if r := s.Metadata[jsMetaReceiver]; r != "" && s.ParentID == "" {
+			if t := receivers[r]; t != nil && t != s {
+				s.ParentID = t.ID
+			}
 		}
 	}
 }
@@ -108,9 +135,15 @@ func (x *jsExtractor) node(n *Node) {
 		}
 		return
 	case "expression_statement":
-		if a := childOfType(n, "assignment_expression"); a != nil && x.atModuleLevel() && x.assignment(n, a) {
-			return
+		if a := childOfType(n, "assignment_expression"); a != nil {
+			x.assignedObject(a) // X of X.y = ...: a use of X (lang_javascript_uses.go)
+			if x.assignment(n, a) {
+				return
+			}
 		}
+	case "shorthand_property_identifier": // { a }: a use of the variable a
+		w.ident(n, VariableRef)
+		return
 	case "call_expression":
 		x.callExpression(n)
 		return
@@ -121,6 +154,11 @@ func (x *jsExtractor) node(n *Node) {
 	case "method_definition": // an object literal's (a class's are the class's members)
 		x.inLocal(n)
 		return
+	case "arrow_function", "function_expression", "function", "generator_function": // no symbol
+		x.anonymous++
+		x.walk(n)
+		x.anonymous--
+		return
 	case "pair":
 		if v := field(n, "value"); v != nil && jsFunctionValues[v.Type()] {
 			x.inLocal(n)
@@ -128,6 +166,9 @@ func (x *jsExtractor) node(n *Node) {
 		}
 	case "new_expression":
 		w.call(field(n, "constructor"))
+		if c := field(n, "constructor"); c != nil && c.Type() != "identifier" && c.Type() != "member_expression" {
+			x.node(c) // new class extends X {...}, new M[k]()
+		}
 		x.walk(field(n, "arguments"))
 		x.variableRefs(field(n, "arguments"))
 		return
@@ -164,7 +205,19 @@ func (x *jsExtractor) node(n *Node) {
 		if r := field(n, "right"); r != nil && r.Type() == "identifier" {
 			w.ident(r, VariableRef)
 		}
+	case "identifier": // a name read in an expression (lang_javascript_uses.go)
+		if jsIdentUse(n) {
+			w.ident(n, VariableRef)
+		}
+		return
+	case "subscript_expression": // o['name'] accesses the member name
+		if i := field(n, "index"); i != nil && i.Type() == "string" {
+			x.stringKey(i, field(n, "object"))
+		}
 	case "variable_declarator":
+		if x.requireBinding(n, field(n, "name"), field(n, "value")) { // inside a function
+			return
+		}
 		if v := field(n, "value"); v != nil && v.Type() == "identifier" {
 			w.ident(v, VariableRef)
 		}
@@ -410,6 +463,11 @@ func (x *jsExtractor) exportStatement(n *Node) {
 	for _, c := range childrenOfType(n, "decorator") {
 		x.node(c)
 	}
+	if w.hasChild(n, "default") {
+		x.defaultExport(n)
+	} else if x.exportEquals(n) { // TypeScript's export = X
+		return
+	}
 	if d := field(n, "declaration"); d != nil {
 		if !x.declaration(d, n, true) {
 			x.node(d)
@@ -417,8 +475,7 @@ func (x *jsExtractor) exportStatement(n *Node) {
 		return
 	}
 	if src := field(n, "source"); src != nil {
-		sym := w.importName(n, src, w.text(src))
-		meta(sym, "reexport", "true")
+		x.reexport(w.importName(n, src, w.text(src)), n)
 		return
 	}
 	for _, spec := range childrenOfType(childOfType(n, "export_clause"), "export_specifier") {
@@ -474,6 +531,7 @@ func (x *jsExtractor) importStatement(n *Node) {
 		switch c.Type() {
 		case "identifier":
 			meta(sym, jsMetaDefault, w.text(c))
+			w.ident(c, ImportRef) // the default export's own name (lang_javascript_uses.go)
 		case "namespace_import":
 			meta(sym, jsMetaAlias, w.text(childOfType(c, "identifier")))
 		case "named_imports":
@@ -501,6 +559,9 @@ func (x *jsExtractor) callExpression(n *Node) {
 			return
 		}
 	}
+	if fn != nil && fn.Type() == "member_expression" && x.defineProperties(n, fn, args) {
+		return
+	}
 	w.call(fn)
 	if fn != nil && fn.Type() == "member_expression" {
 		x.node(field(fn, "object"))
@@ -514,12 +575,17 @@ func (x *jsExtractor) callExpression(n *Node) {
 // expression.
 func (x *jsExtractor) function(n, outer *Node, name string) *Symbol {
 	w := x.w
+	if sym := x.overloaded(outer, name, Function); sym != nil {
+		x.mergeOverload(sym, n, outer)
+		return sym
+	}
 	sym := w.addNamed(outer, name, Function)
 	if sym == nil {
 		return nil
 	}
 	sym.Signature = jsSignature(w, outer, field(n, "body"))
 	x.functionParts(sym, n)
+	x.overloadSignature(sym, n, outer)
 	return sym
 }
 
@@ -544,7 +610,7 @@ func (x *jsExtractor) functionParts(sym *Symbol, n *Node) {
 			x.node(p)
 		}
 		x.node(ret)
-		x.node(field(n, "body"))
+		x.functionBody(sym, field(n, "body"))
 	})
 }
 
@@ -564,11 +630,8 @@ func (x *jsExtractor) variables(n, outer *Node, exported bool) {
 			def = outer
 		}
 		nameNode, value := field(d, "name"), field(d, "value")
-		if value != nil && value.Type() == "call_expression" && w.text(field(value, "function")) == "require" && nameNode != nil {
-			if s := childOfType(field(value, "arguments"), "string"); s != nil {
-				meta(w.importName(def, s, w.text(s)), jsMetaAlias, w.text(nameNode))
-				continue
-			}
+		if x.requireBinding(def, nameNode, value) { // x = require("m"), { a } = require("m")
+			continue
 		}
 		if nameNode != nil && nameNode.Type() != "identifier" { // destructuring
 			for _, id := range jsPatternNames(nameNode) {
@@ -610,10 +673,17 @@ func (x *jsExtractor) declarator(d, def *Node, kind Kind) *Symbol {
 	}
 	sym.Signature = jsSignature(w, def, nil)
 	w.typeInfo(sym, "declared", jsTypeOf(typ))
+	top := x.atModuleLevel()
 	w.within(sym, func() {
 		x.node(typ)
 		if value != nil && value.Type() == "identifier" {
 			w.ident(value, VariableRef)
+		}
+		// The members of an object literal are definitions inside it, but for a local of a
+		// callback at module level (anonymous), which is no object of the module.
+		if x.anonymous == 0 && x.objectValue(value, sym, "") {
+			x.holder(w.text(name), sym, top)
+			return
 		}
 		x.node(value)
 	})
@@ -643,10 +713,17 @@ func jsPatternNames(n *Node) []*Node {
 	return out
 }
 
-// assignment extracts the module-level CommonJS and prototype definitions
-// (module.exports = {...}, exports.f = function, Foo.prototype.m = function). It reports
-// whether the statement was one.
+// assignment extracts the definitions of a module-level assignment: CommonJS exports
+// (module.exports = {...}, exports.f = function, module.exports.x = 1), prototype members
+// (Foo.prototype.m = function, Foo.prototype.x = 1, Foo.prototype = {...}), static members
+// (Foo.m = function, Foo.x = 1) and members added to an object literal (o.x = 1); inside a
+// module-level function, the members added to the object it builds and returns
+// (app.y = function y () {}). It reports whether the statement was one.
 func (x *jsExtractor) assignment(stmt, a *Node) bool {
+	top := x.atModuleLevel()
+	if !top && len(x.localObjects) == 0 {
+		return false
+	}
 	w := x.w
 	left, right := field(a, "left"), field(a, "right")
 	if left == nil || right == nil || left.Type() != "member_expression" {
@@ -654,19 +731,22 @@ func (x *jsExtractor) assignment(stmt, a *Node) bool {
 	}
 	obj, prop := field(left, "object"), field(left, "property")
 	objText := w.text(obj)
+	if !top {
+		if owner := x.localObjects[objText]; owner != nil && obj.Type() == "identifier" {
+			return x.memberAssignment(stmt, prop, right, owner, "", false)
+		}
+		return false
+	}
 	switch {
 	case w.text(left) == "module.exports":
 		x.commonJSExports(right)
-		return false
-	case (objText == "exports" || objText == "module.exports") && jsFunctionValues[right.Type()]:
-		sym := w.add(stmt, prop, Function)
-		if sym == nil {
+		if jsObjectIn(w, right) == nil {
 			return false
 		}
-		sym.Visibility = Public
-		sym.Signature = jsSignature(w, stmt, field(right, "body"))
-		x.functionParts(sym, right)
-		return true
+		x.node(left)
+		return x.objectValue(right, nil, "")
+	case objText == "exports" || objText == "module.exports":
+		return x.exportAssignment(stmt, prop, right)
 	case strings.HasSuffix(objText, ".prototype") && jsFunctionValues[right.Type()]:
 		sym := w.add(stmt, prop, Method)
 		if sym == nil {
@@ -677,8 +757,49 @@ func (x *jsExtractor) assignment(stmt, a *Node) bool {
 		sym.Signature = jsSignature(w, stmt, field(right, "body"))
 		x.functionParts(sym, right)
 		return true
+	case x.anonymous > 0: // in a callback at module level: a change to the module's objects
+	case strings.HasSuffix(objText, ".prototype") && x.topNames[strings.TrimSuffix(objText, ".prototype")]:
+		return x.memberAssignment(stmt, prop, right, nil, strings.TrimSuffix(objText, ".prototype"), false)
+	case obj.Type() != "identifier":
+	case w.text(prop) == "prototype" && x.topNames[objText]: // Foo.prototype = {...}
+		return x.objectValue(right, nil, objText)
+	case x.topObjects[objText] != nil:
+		return x.memberAssignment(stmt, prop, right, x.topObjects[objText], "", false)
+	case x.topNames[objText]:
+		return x.memberAssignment(stmt, prop, right, nil, objText, true)
 	}
 	return false
+}
+
+// exportAssignment extracts exports.x = value (or module.exports.x): a public module-level
+// function, or constant. exports.x = x exports x, and exports.x = require("m") imports m.
+func (x *jsExtractor) exportAssignment(stmt, prop, right *Node) bool {
+	w := x.w
+	name := w.text(prop)
+	switch {
+	case prop.Type() != "property_identifier" || jsIsRequire(w, right):
+		return false
+	case right.Type() == "identifier" && w.text(right) == name:
+		x.exported[name] = true
+		return false
+	}
+	kind := Constant
+	if jsFunctionValues[right.Type()] {
+		kind = Function
+	}
+	sym := w.addNamed(stmt, name, kind)
+	if sym == nil {
+		return false
+	}
+	sym.Visibility = Public
+	if kind == Function {
+		sym.Signature = jsSignature(w, stmt, field(right, "body"))
+		x.functionParts(sym, right)
+		return true
+	}
+	sym.Signature = jsSignature(w, stmt, nil)
+	x.valueOf(sym, right)
+	return true
 }
 
 // commonJSExports marks the names assigned to module.exports as exported.
@@ -687,6 +808,7 @@ func (x *jsExtractor) commonJSExports(v *Node) {
 	switch v.Type() {
 	case "identifier":
 		x.exported[w.text(v)] = true
+		x.exportAs(w.text(v), "module")
 	case "object":
 		for _, c := range namedChildren(v) {
 			switch c.Type() {
@@ -778,6 +900,8 @@ func (x *jsExtractor) relateTypes(sym *Symbol, bases []*Node, kind RelKind) {
 
 // classBody extracts the members of a class body.
 func (x *jsExtractor) classBody(cls *Symbol, body *Node) {
+	defer func(saved map[string]*Symbol) { x.accessors = saved }(x.accessors)
+	x.accessors = nil
 	for _, m := range namedChildren(body) {
 		switch m.Type() {
 		case "method_definition", "method_signature", "abstract_method_signature":
@@ -838,24 +962,28 @@ func (x *jsExtractor) memberModifiers(sym *Symbol, m *Node) {
 	}
 }
 
-// method extracts a method, constructor, getter or setter of a class.
-func (x *jsExtractor) method(cls *Symbol, m *Node) {
+// method extracts a method, constructor, getter or setter of the class cls, or of an object
+// literal when cls is nil, and returns its symbol. A getter and a setter of one name are one
+// property, and TypeScript's overload signatures of a method with its implementation one
+// method: the later ones are merged into the first (mergedMember).
+func (x *jsExtractor) method(cls *Symbol, m *Node) *Symbol {
 	w := x.w
 	nameNode := field(m, "name")
 	name := jsMemberName(w, nameNode)
 	kind := Method
-	accessor := ""
+	accessor := jsAccessor(m, nameNode)
 	switch {
-	case name == "constructor":
+	case accessor != "":
+		kind = Property
+	case name == "constructor" && cls != nil:
 		kind = Constructor
-	case w.hasChild(m, "get"):
-		kind, accessor = Property, "get"
-	case w.hasChild(m, "set"):
-		kind, accessor = Property, "set"
+	}
+	if sym := x.mergedMember(m, name, kind, accessor); sym != nil {
+		return sym
 	}
 	sym := w.addNamed(m, name, kind)
 	if sym == nil {
-		return
+		return nil
 	}
 	body := field(m, "body")
 	sym.Signature = strings.TrimSpace(strings.TrimSuffix(w.signatureRange(jsMemberStart(m), int(jsEnd(m, body))), ";"))
@@ -866,6 +994,15 @@ func (x *jsExtractor) method(cls *Symbol, m *Node) {
 		x.parameterProperties(field(m, "parameters"))
 	}
 	x.functionParts(sym, m)
+	if accessor != "" {
+		if x.accessors == nil {
+			x.accessors = map[string]*Symbol{}
+		}
+		x.accessors[jsAccessorKey(w, m, name)] = sym
+	} else {
+		x.overloadSignature(sym, m, m)
+	}
+	return sym
 }
 
 // jsEnd returns where a member's signature ends: at its body, or at its end without one.
@@ -969,8 +1106,16 @@ func (x *jsExtractor) typeMembers(body *Node) {
 				meta(sym, "optional", "true")
 			}
 		case "method_signature":
-			sym = w.addNamed(m, jsMemberName(w, field(m, "name")), Method)
+			name := jsMemberName(w, field(m, "name"))
+			if prev := x.overloaded(m, name, Method); prev != nil { // an overload: one method
+				x.extend(prev, m)
+				x.overloadSignature(prev, m, m)
+				w.within(prev, func() { x.walk(m) })
+				continue
+			}
+			sym = w.addNamed(m, name, Method)
 			w.typeInfo(sym, "return", jsTypeOf(field(m, "return_type")))
+			x.overloadSignature(sym, m, m)
 		case "comment":
 			continue
 		}
@@ -1054,4 +1199,598 @@ func (x *jsExtractor) namespace(n, outer *Node) *Symbol {
 	sym.Signature = jsSignature(w, outer, body)
 	w.within(sym, func() { x.walk(body) })
 	return sym
+}
+
+// jsTopNames returns the names the top level of root declares that may get members by
+// assignment (X.y = ..., X.prototype.y = ...), as TypeScript's expando declarations: functions,
+// classes, and variables holding a function, a class or an object literal.
+func jsTopNames(w *walker, root *Node) map[string]bool {
+	names := map[string]bool{}
+	for _, st := range namedChildren(root) {
+		if d := field(st, "declaration"); d != nil && st.Type() == "export_statement" {
+			st = d
+		}
+		switch st.Type() {
+		case "function_declaration", "generator_function_declaration", "class_declaration", "abstract_class_declaration":
+			names[w.text(field(st, "name"))] = true
+		case "lexical_declaration", "variable_declaration":
+			for _, d := range childrenOfType(st, "variable_declarator") {
+				name, v := field(d, "name"), field(d, "value")
+				if name == nil || name.Type() != "identifier" || v == nil {
+					continue
+				}
+				if jsFunctionValues[v.Type()] || v.Type() == "class" || jsObjectIn(w, v) != nil {
+					names[w.text(name)] = true
+				}
+			}
+		}
+	}
+	return names
+}
+
+// jsIsRequire reports whether v is a require("m") call.
+func jsIsRequire(w *walker, v *Node) bool {
+	return v != nil && v.Type() == "call_expression" && w.text(field(v, "function")) == "require"
+}
+
+// jsObjectIn returns the object literal v is, or wraps: (…), … as const, … satisfies T,
+// Object.freeze(…); nil when it is none.
+func jsObjectIn(w *walker, v *Node) *Node {
+	for v != nil {
+		switch v.Type() {
+		case "object":
+			return v
+		case "parenthesized_expression", "as_expression", "satisfies_expression":
+			v = v.NamedChild(0)
+		case "call_expression":
+			args := namedChildren(field(v, "arguments"))
+			if len(args) != 1 || w.text(field(v, "function")) != "Object.freeze" {
+				return nil
+			}
+			v = args[0]
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// objectValue extracts the members of the object literal value is or wraps (jsObjectIn) as
+// objectMembers does, and walks the wrappers' other parts. It reports whether value was one.
+func (x *jsExtractor) objectValue(value *Node, owner *Symbol, receiver string) bool {
+	w := x.w
+	obj := jsObjectIn(w, value)
+	if obj == nil {
+		return false
+	}
+	for v := value; v != obj; {
+		if v.Type() == "call_expression" { // Object.freeze({...})
+			w.call(field(v, "function"))
+			v = namedChildren(field(v, "arguments"))[0]
+			continue
+		}
+		parts := namedChildren(v)
+		for _, c := range parts[1:] { // the type of … satisfies T
+			x.node(c)
+		}
+		v = parts[0]
+	}
+	x.objectMembers(obj, owner, receiver)
+	return true
+}
+
+// objectMembers extracts the entries of an object literal that defines members: the value
+// of a module-level variable (owner), of a member (owner, nested), an object a module-level
+// function returns (owner the function), Foo.prototype = {...} (receiver Foo), or
+// module.exports = {...} (neither: the entries are public module-level functions and
+// constants). Methods and function values are methods, getters and setters properties (a
+// pair of them one), other values properties whose object literals are walked alike. A
+// shorthand {a} and a pair a: a are uses of a, not definitions; computed and numeric keys
+// define nothing.
+func (x *jsExtractor) objectMembers(obj *Node, owner *Symbol, receiver string) {
+	defer func(saved map[string]*Symbol) { x.accessors = saved }(x.accessors)
+	x.accessors = nil
+	top := owner == nil && receiver == ""
+	for _, c := range namedChildren(obj) {
+		var sym *Symbol
+		switch c.Type() {
+		case "method_definition":
+			if n := field(c, "name"); n == nil || n.Type() == "computed_property_name" || n.Type() == "number" {
+				x.node(c)
+				continue
+			}
+			sym = x.method(nil, c)
+			if sym != nil && top && sym.Kind == Method {
+				sym.Kind = Function
+			}
+		case "pair":
+			sym = x.pairMember(c, top)
+		default:
+			x.node(c)
+		}
+		if sym == nil {
+			continue
+		}
+		meta(sym, jsMetaReceiver, receiver)
+		if !top {
+			x.member(jsOwnerKey(owner, receiver, false), sym.Name)
+		}
+	}
+}
+
+// pairMember extracts the pair key: value of an object literal whose entries are members
+// (objectMembers), top for module.exports's, and returns its symbol (nil when it defines
+// nothing).
+func (x *jsExtractor) pairMember(c *Node, top bool) *Symbol {
+	w := x.w
+	val := field(c, "value")
+	name := jsKeyName(w, field(c, "key"))
+	switch {
+	case val != nil && val.Type() == "identifier" && w.text(val) == name:
+		w.ident(val, VariableRef)
+		return nil
+	case name == "" || val == nil:
+		x.node(c)
+		return nil
+	}
+	fn := jsFunctionValues[val.Type()]
+	kind := Property
+	switch {
+	case fn && top:
+		kind = Function
+	case fn:
+		kind = Method
+	case top:
+		kind = Constant
+	}
+	sym := w.addNamed(c, name, kind)
+	if sym == nil {
+		x.node(c)
+		return nil
+	}
+	sym.Visibility = Public
+	if fn {
+		sym.Signature = jsSignature(w, c, field(val, "body"))
+		x.functionParts(sym, val)
+		return sym
+	}
+	sym.Signature = jsSignature(w, c, nil)
+	x.valueOf(sym, val)
+	return sym
+}
+
+// jsKeyName returns the name an object literal's key defines: an identifier, or a string's
+// text; "" for a computed or numeric key.
+func jsKeyName(w *walker, key *Node) string {
+	if key == nil {
+		return ""
+	}
+	switch key.Type() {
+	case "property_identifier":
+		return w.text(key)
+	case "string":
+		return jsMemberName(w, key)
+	}
+	return ""
+}
+
+// valueOf walks v, the value of the variable, constant or property sym: the members of an
+// object literal, else the expression.
+func (x *jsExtractor) valueOf(sym *Symbol, v *Node) {
+	x.w.within(sym, func() {
+		if v.Type() == "identifier" {
+			x.w.ident(v, VariableRef)
+		}
+		if !x.objectValue(v, sym, "") {
+			x.node(v)
+		}
+	})
+}
+
+// jsOwnerKey is the key of x.members for the members of owner, or of the receiver's
+// prototype, or (static) of the receiver itself.
+func jsOwnerKey(owner *Symbol, receiver string, static bool) string {
+	switch {
+	case owner != nil:
+		return owner.ID
+	case static:
+		return "static " + receiver
+	}
+	return receiver
+}
+
+// member records that name is defined as a member for the owner key.
+func (x *jsExtractor) member(key, name string) {
+	if x.members == nil {
+		x.members = map[string]map[string]bool{}
+	}
+	m := x.members[key]
+	if m == nil {
+		m = map[string]bool{}
+		x.members[key] = m
+	}
+	m[name] = true
+}
+
+// holder records sym, holding an object literal whose members are definitions, under name:
+// o.y = ... and Object.defineProperties(o, ...) then define members of it. top says it is a
+// module-level variable, else a local of the module-level function being walked.
+func (x *jsExtractor) holder(name string, sym *Symbol, top bool) {
+	if top {
+		if x.topObjects == nil {
+			x.topObjects = map[string]*Symbol{}
+		}
+		x.topObjects[name] = sym
+		return
+	}
+	m := make(map[string]*Symbol, len(x.localObjects)+1) // a copy: functionBody restores the old
+	for k, v := range x.localObjects {
+		m[k] = v
+	}
+	m[name] = sym
+	x.localObjects = m
+}
+
+// memberAssignment extracts o.name = right, which defines a member name of owner (a
+// holder of an object literal), or of the receiver's prototype, or (static) of the receiver:
+// a method for a function value, else a property. o.x = x, o.x = require("m") and a name
+// already defined for the owner define nothing. It reports whether the statement defined
+// one.
+func (x *jsExtractor) memberAssignment(stmt, prop, right *Node, owner *Symbol, receiver string, static bool) bool {
+	w := x.w
+	name := w.text(prop)
+	key := jsOwnerKey(owner, receiver, static)
+	switch {
+	case prop.Type() != "property_identifier", jsIsRequire(w, right),
+		right.Type() == "identifier" && w.text(right) == name,
+		x.members[key][name]:
+		return false
+	}
+	kind := Property
+	if jsFunctionValues[right.Type()] {
+		kind = Method
+	}
+	sym := w.addNamed(stmt, name, kind)
+	if sym == nil {
+		return false
+	}
+	if owner != nil {
+		sym.ParentID = owner.ID
+	}
+	x.member(key, name)
+	sym.Visibility = Public
+	meta(sym, jsMetaReceiver, receiver)
+	if static {
+		meta(sym, jsMetaStatic, "true")
+	}
+	if kind == Method {
+		sym.Signature = jsSignature(w, stmt, field(right, "body"))
+		x.functionParts(sym, right)
+		return true
+	}
+	sym.Signature = jsSignature(w, stmt, nil)
+	x.valueOf(sym, right)
+	return true
+}
+
+// defineProperties extracts the properties Object.defineProperty(X.prototype, "y", {...})
+// and Object.defineProperties(X.prototype, {y: {...}}) define, n the call and fn its
+// function: at module level, of the prototype of a function or class of the file or of X
+// itself (static), or of an object literal variable; inside a module-level function, of the
+// object it builds. It reports whether n was one.
+func (x *jsExtractor) defineProperties(n, fn, args *Node) bool {
+	w := x.w
+	f := w.text(fn)
+	if f != "Object.defineProperty" && f != "Object.defineProperties" {
+		return false
+	}
+	as := namedChildren(args)
+	if len(as) < 2 {
+		return false
+	}
+	owner, receiver, static := x.propertyOwner(as[0])
+	if owner == nil && receiver == "" {
+		return false
+	}
+	w.call(fn)
+	x.variableRefs(args)
+	x.node(as[0])
+	props := as[1]
+	if f == "Object.defineProperty" {
+		if name := jsKeyName(w, as[1]); len(as) == 3 && as[2].Type() == "object" && name != "" {
+			x.describedProperty(n, name, as[2], owner, receiver, static)
+			return true
+		}
+		props = nil
+	}
+	if props == nil || props.Type() != "object" {
+		for _, a := range as[1:] {
+			x.node(a)
+		}
+		return true
+	}
+	for _, c := range namedChildren(props) {
+		if c.Type() == "pair" {
+			desc := field(c, "value")
+			if name := jsKeyName(w, field(c, "key")); name != "" && desc != nil && desc.Type() == "object" {
+				x.describedProperty(c, name, desc, owner, receiver, static)
+				continue
+			}
+		}
+		x.node(c)
+	}
+	return true
+}
+
+// propertyOwner returns whose properties Object.defineProperty(target, ...) defines: a
+// holder of an object literal, or the name of a function or class of the file (static when
+// target is it, not its prototype).
+func (x *jsExtractor) propertyOwner(target *Node) (owner *Symbol, receiver string, static bool) {
+	w := x.w
+	top := x.atModuleLevel() && x.anonymous == 0
+	switch target.Type() {
+	case "identifier":
+		name := w.text(target)
+		switch {
+		case !top:
+			return x.localObjects[name], "", false
+		case x.topObjects[name] != nil:
+			return x.topObjects[name], "", false
+		case x.topNames[name]:
+			return nil, name, true
+		}
+	case "member_expression":
+		obj := field(target, "object")
+		if top && obj.Type() == "identifier" && w.text(field(target, "property")) == "prototype" && x.topNames[w.text(obj)] {
+			return nil, w.text(obj), false
+		}
+	}
+	return nil, "", false
+}
+
+// describedProperty extracts the property name defined by the descriptor desc of
+// Object.defineProperty, def its definition (the call, or the pair of
+// Object.defineProperties): a property with its getter and setter, or a method when the
+// descriptor's value is a function.
+func (x *jsExtractor) describedProperty(def *Node, name string, desc *Node, owner *Symbol, receiver string, static bool) {
+	w := x.w
+	key := jsOwnerKey(owner, receiver, static)
+	if x.members[key][name] {
+		x.node(desc)
+		return
+	}
+	kind, accessor := Property, ""
+	var first *Node // the first function of the descriptor: the signature ends at its body
+	for _, c := range namedChildren(desc) {
+		k, v := "", c
+		switch c.Type() {
+		case "method_definition":
+			k = w.text(field(c, "name"))
+		case "pair":
+			if k, v = jsKeyName(w, field(c, "key")), field(c, "value"); v == nil || !jsFunctionValues[v.Type()] {
+				continue
+			}
+		default:
+			continue
+		}
+		switch k {
+		case "get", "set":
+			accessor = jsJoinAccessor(accessor, k)
+		case "value":
+			kind = Method
+		default:
+			continue
+		}
+		if first == nil {
+			first = v
+		}
+	}
+	sym := w.addNamed(def, name, kind)
+	if sym == nil {
+		x.node(desc)
+		return
+	}
+	if owner != nil {
+		sym.ParentID = owner.ID
+	}
+	x.member(key, name)
+	sym.Visibility = Public
+	sym.Signature = jsSignature(w, def, field(first, "body"))
+	meta(sym, jsMetaAccessor, accessor)
+	meta(sym, jsMetaReceiver, receiver)
+	if static {
+		meta(sym, jsMetaStatic, "true")
+	}
+	w.within(sym, func() { x.node(desc) })
+}
+
+// jsJoinAccessor adds the accessor k (get or set) to those a property has.
+func jsJoinAccessor(have, k string) string {
+	if have == "" || have == k {
+		return k
+	}
+	return "get,set"
+}
+
+// functionBody walks the body of the function fn. The object a module-level function builds
+// and returns has members that are definitions (a factory's API): those of an object literal
+// it returns (return { a () {} }) are fn's, and a variable holding an object literal it
+// returns (const app = {...}; ...; return app) is a definition inside fn, whose members
+// are the literal's and those added to it later (app.y = ..., Object.defineProperties(app,
+// {...})).
+func (x *jsExtractor) functionBody(fn *Symbol, body *Node) {
+	if body == nil || body.Type() != "statement_block" || fn.Kind != Function || fn.ParentID != "" || x.local > 0 || x.anonymous > 0 {
+		x.node(body)
+		return
+	}
+	w := x.w
+	stmts := namedChildren(body)
+	var returned []string
+	for _, st := range stmts {
+		if v := st.NamedChild(0); st.Type() == "return_statement" && v != nil && v.Type() == "identifier" {
+			returned = append(returned, w.text(v))
+		}
+	}
+	defer func(saved map[string]*Symbol) { x.localObjects = saved }(x.localObjects)
+	for _, st := range stmts {
+		switch st.Type() {
+		case "return_statement":
+			if x.objectValue(st.NamedChild(0), fn, "") {
+				continue
+			}
+		case "lexical_declaration", "variable_declaration":
+			if d := x.returnedHolder(st, returned); d != nil {
+				kind := Variable
+				if st.Child(0).Type() == "const" {
+					kind = Constant
+				}
+				x.declarator(d, st, kind)
+				continue
+			}
+		}
+		x.node(st)
+	}
+}
+
+// returnedHolder returns the declarator of the declaration st when it is the only one, and
+// binds one of the names returned to an object literal.
+func (x *jsExtractor) returnedHolder(st *Node, returned []string) *Node {
+	if len(returned) == 0 {
+		return nil
+	}
+	decls := childrenOfType(st, "variable_declarator")
+	if len(decls) != 1 {
+		return nil
+	}
+	name := field(decls[0], "name")
+	if name == nil || name.Type() != "identifier" || jsObjectIn(x.w, field(decls[0], "value")) == nil {
+		return nil
+	}
+	for _, r := range returned {
+		if r == x.w.text(name) {
+			return decls[0]
+		}
+	}
+	return nil
+}
+
+// jsAccessor returns get or set for a getter or setter m named by nameNode, else "" (a
+// method named get is no getter).
+func jsAccessor(m, nameNode *Node) string {
+	for i := 0; i < int(m.ChildCount()); i++ {
+		c := m.Child(i)
+		if c.Equal(nameNode) {
+			break
+		}
+		if t := c.Type(); t == "get" || t == "set" {
+			return t
+		}
+	}
+	return ""
+}
+
+// jsAccessorKey is the key of x.accessors for the getter or setter m named name.
+func jsAccessorKey(w *walker, m *Node, name string) string {
+	if w.hasChild(m, "static") {
+		return "static " + name
+	}
+	return name
+}
+
+// mergedMember merges the class or object member m into the definition it continues, and
+// returns that: a setter into the getter of the same name before it (or the reverse), an
+// overload signature or implementation into the overload signature right before it. It
+// returns nil when m starts a definition.
+func (x *jsExtractor) mergedMember(m *Node, name string, kind Kind, accessor string) *Symbol {
+	if accessor == "" {
+		sym := x.overloaded(m, name, kind)
+		if sym != nil {
+			x.mergeOverload(sym, m, m)
+		}
+		return sym
+	}
+	prev := x.accessors[jsAccessorKey(x.w, m, name)]
+	if prev == nil || prev.Metadata[jsMetaAccessor] == accessor || prev.Metadata[jsMetaAccessor] == "get,set" {
+		return nil
+	}
+	meta(prev, jsMetaAccessor, "get,set")
+	if p := jsPrevMember(m); p != nil && int(p.EndByte()) == prev.EndByte { // the two side by side
+		x.extend(prev, m)
+	}
+	if prev.DocComment == "" {
+		prev.DocComment = x.w.docComment(m)
+	}
+	x.mergeParts(prev, m)
+	return prev
+}
+
+// overloaded returns the symbol of the TypeScript overload signature right before outer
+// when it declares name as kind: outer continues it.
+func (x *jsExtractor) overloaded(outer *Node, name string, kind Kind) *Symbol {
+	if len(x.overloads) == 0 {
+		return nil
+	}
+	p := jsPrevMember(outer)
+	if p == nil {
+		return nil
+	}
+	if sym := x.overloads[p.StartByte()]; sym != nil && sym.Name == name && sym.Kind == kind && sym.EndByte == int(p.EndByte()) {
+		return sym
+	}
+	return nil
+}
+
+// overloadSignature records sym, declared by n whose statement is outer, as an overload
+// signature when n has no body: a declaration of the same name right after it continues it.
+func (x *jsExtractor) overloadSignature(sym *Symbol, n, outer *Node) {
+	if sym == nil || field(n, "body") != nil {
+		return
+	}
+	if x.overloads == nil {
+		x.overloads = map[uint32]*Symbol{}
+	}
+	x.overloads[outer.StartByte()] = sym
+}
+
+// mergeOverload merges n, an overload signature or the implementation of sym's overloads
+// (outer its statement), into sym: sym spans it, and what it holds is inside sym. The
+// signature, type parameters and return type stay the first overload's.
+func (x *jsExtractor) mergeOverload(sym *Symbol, n, outer *Node) {
+	x.extend(sym, outer)
+	if sym.DocComment == "" {
+		sym.DocComment = x.w.docComment(outer)
+	}
+	x.mergeParts(sym, n)
+	x.overloadSignature(sym, n, outer)
+}
+
+// mergeParts walks the parameters, return type and body of the function-like n inside sym,
+// which n continues.
+func (x *jsExtractor) mergeParts(sym *Symbol, n *Node) {
+	if x.w.hasChild(n, "async") {
+		meta(sym, jsMetaAsync, "true")
+	}
+	x.w.within(sym, func() {
+		x.node(field(n, "parameters"))
+		if p := field(n, "parameter"); p != nil {
+			x.node(p)
+		}
+		x.node(field(n, "return_type"))
+		x.functionBody(sym, field(n, "body"))
+	})
+}
+
+// extend makes sym's span end where n ends.
+func (x *jsExtractor) extend(sym *Symbol, n *Node) {
+	sp := x.w.span(n)
+	sym.EndLine, sym.EndColumn, sym.EndByte = sp.EndLine, sp.EndColumn, sp.EndByte
+}
+
+// jsPrevMember returns the statement or member before n, comments and decorators skipped.
+func jsPrevMember(n *Node) *Node {
+	p := n.PrevNamedSibling()
+	for p != nil && (p.Type() == "comment" || p.Type() == "decorator") {
+		p = p.PrevNamedSibling()
+	}
+	return p
 }

@@ -13,6 +13,7 @@ const (
 	pyModuleScope = iota
 	pyClassScope
 	pyFuncScope
+	pyInnerScope // a lambda's or a comprehension's: the names it binds are its own
 )
 
 // pyMaxValueRunes is the longest assigned value kept in a variable's signature; a longer
@@ -44,21 +45,102 @@ type pyScope struct {
 	kind   int
 	owner  *Symbol  // the class or function of the scope (nil at module level)
 	class  *pyScope // for a method's scope: the scope of its class
+	up     *pyScope // the enclosing scope (nil for the module's)
 	enum   bool     // a class scope of an enum: assignments are enum members
 	fields map[string]bool
+	// bound (a function's, a lambda's, a comprehension's scope): the local variables, the
+	// names the scope binds that are neither definitions nor imports (parameters,
+	// assignment, loop, with, except and match targets, del); global: the names a
+	// function declares global
+	bound, global map[string]bool
+}
+
+// local reports whether name, used in scope s, is a local variable of s or of an
+// enclosing function (a closure's): such a use is never one of a definition's, and is not
+// recorded. A class's scope is not seen from the functions inside it.
+func (s *pyScope) local(name string) bool {
+	for c := s; c != nil; c = c.up {
+		if c.kind == pyFuncScope || c.kind == pyInnerScope {
+			if c.global[name] {
+				return false
+			}
+			if c.bound[name] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // extractPython walks a Python file: imports, module variables and constants, type aliases,
 // functions, classes (enums, protocols, nested classes) with their methods, properties,
 // class attributes and the instance attributes assigned through self.
 func extractPython(w *walker, root *Node) {
-	top := &pyScope{kind: pyModuleScope}
+	top := &pyScope{kind: pyModuleScope, fields: map[string]bool{}}
 	w.walk(root, func(w *walker, n *Node) { pyNode(w, n, top) })
 }
 
-// pyNode extracts the definitions and uses of names under n in scope s.
+// pyNode extracts the definitions and uses of names under n in scope s: every name read in
+// an expression (a variable_ref, a call, a member access, a type usage), except the local
+// variables of the functions around it (pyScope.local) and the names a statement binds.
 func pyNode(w *walker, n *Node, s *pyScope) {
+	if n == nil {
+		return
+	}
 	switch n.Type() {
+	case "identifier":
+		if !s.local(w.text(n)) {
+			w.ident(n, VariableRef)
+		}
+		return
+	case "keyword_argument": // f(name=value): name is the parameter's
+		pyNode(w, field(n, "value"), s)
+		return
+	case "global_statement": // the module's variables, named in a function
+		pyVarRefs(w, n)
+		return
+	case "nonlocal_statement":
+		return
+	case "assignment": // the inner one of a = b = c
+		pyAssignment(w, n, n, s)
+		return
+	case "for_statement", "for_in_clause":
+		for i := 0; i < int(n.ChildCount()); i++ {
+			if c := n.Child(i); n.FieldNameForChild(i) == "left" {
+				pyTargets(w, c, s)
+			} else if c.IsNamed() {
+				pyNode(w, c, s)
+			}
+		}
+		return
+	case "as_pattern": // with x as y, except E as e, case P as y
+		for i := 0; i < int(n.ChildCount()); i++ {
+			if c := n.Child(i); n.FieldNameForChild(i) == "alias" {
+				pyTargets(w, c, s)
+			} else if c.IsNamed() {
+				pyNode(w, c, s)
+			}
+		}
+		return
+	case "named_expression": // (name := value)
+		pyTargets(w, field(n, "name"), s)
+		pyNode(w, field(n, "value"), s)
+		return
+	case "lambda":
+		inner := &pyScope{kind: pyInnerScope, up: s, bound: map[string]bool{}}
+		pyParams(w, field(n, "parameters"), s, inner)
+		pyNode(w, field(n, "body"), inner)
+		return
+	case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+		inner := &pyScope{kind: pyInnerScope, up: s, bound: map[string]bool{}}
+		for _, c := range childrenOfType(n, "for_in_clause") {
+			pyBoundNames(w, field(c, "left"), inner.bound)
+		}
+		w.walk(n, func(w *walker, c *Node) { pyNode(w, c, inner) })
+		return
+	case "case_pattern":
+		pyCasePattern(w, n, s)
+		return
 	case "import_statement", "import_from_statement", "future_import_statement":
 		pyImport(w, n)
 		return
@@ -86,30 +168,226 @@ func pyNode(w *walker, n *Node, s *pyScope) {
 	case "type":
 		pyTypeRefs(w, n)
 		return
-	case "return_statement", "argument_list":
-		pyVarRefs(w, n)
 	}
 	w.walk(n, func(w *walker, c *Node) { pyNode(w, c, s) })
 }
 
-// pyCall records a call and walks its callee's object and arguments.
+// pyCall records a call and walks its callee's object and arguments. A call of a local
+// variable (a callback passed in) is not recorded; a callee that is not a name (f()(),
+// handlers[k]()) is walked as an expression.
 func pyCall(w *walker, n *Node, s *pyScope) {
 	fn := field(n, "function")
-	w.call(fn)
-	if fn != nil && fn.Type() == "attribute" {
+	switch {
+	case fn == nil:
+	case fn.Type() == "identifier":
+		if !s.local(w.text(fn)) {
+			w.call(fn)
+		}
+	case fn.Type() == "attribute":
+		w.call(fn)
 		pyNode(w, field(fn, "object"), s)
+	default:
+		pyNode(w, fn, s)
 	}
-	if args := field(n, "arguments"); args != nil {
-		pyNode(w, args, s)
-	}
+	pyNode(w, field(n, "arguments"), s)
 }
 
-// pyVarRefs records a variable_ref for each plain identifier directly under n (a call's
-// arguments, a returned value).
+// pyVarRefs records a variable_ref for each plain identifier directly under n (the names
+// of a global statement).
 func pyVarRefs(w *walker, n *Node) {
 	for _, c := range namedChildren(n) {
 		if c.Type() == "identifier" {
 			w.ident(c, VariableRef)
+		}
+	}
+}
+
+// pyTargets walks the target of an assignment, a for loop, a with or an except (a name, a
+// tuple of them, an attribute, a subscript): a name is bound, not used (a function's
+// variable declared global is the module's, and recorded); the objects of attributes and
+// subscripts are used.
+func pyTargets(w *walker, n *Node, s *pyScope) {
+	if n == nil {
+		return
+	}
+	switch n.Type() {
+	case "identifier":
+		if s.kind == pyFuncScope && s.global[w.text(n)] {
+			w.ident(n, VariableRef)
+		}
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression",
+		"as_pattern_target", "list_splat_pattern", "list_splat":
+		for _, c := range namedChildren(n) {
+			pyTargets(w, c, s)
+		}
+	default:
+		pyNode(w, n, s)
+	}
+}
+
+// pyBoundNames adds the names a target binds (a, b of a, (b, c.d) = ...; not c) to bound.
+func pyBoundNames(w *walker, n *Node, bound map[string]bool) {
+	if n == nil {
+		return
+	}
+	switch n.Type() {
+	case "identifier":
+		bound[w.text(n)] = true
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression",
+		"as_pattern_target", "list_splat_pattern", "list_splat", "expression_list":
+		for _, c := range namedChildren(n) {
+			pyBoundNames(w, c, bound)
+		}
+	}
+}
+
+// pyLocals collects the local variables of a function whose body is n into inner: the
+// names its statements bind (pyBoundNames) but not those it defines (def, class) or
+// imports, nor those it declares global; a nonlocal name is the enclosing function's. Nested
+// functions, classes and lambdas are not entered (their names are their own), comprehensions
+// only for the names := binds.
+func pyLocals(w *walker, n *Node, inner *pyScope) {
+	assigned, imported, nonlocal := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var visit func(n *Node, comp bool)
+	visit = func(n *Node, comp bool) {
+		if n == nil {
+			return
+		}
+		switch n.Type() {
+		case "function_definition", "class_definition", "decorated_definition", "lambda":
+			return
+		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
+			comp = true
+		case "named_expression":
+			pyBoundNames(w, field(n, "name"), assigned)
+		case "global_statement":
+			for _, c := range childrenOfType(n, "identifier") {
+				inner.global[w.text(c)] = true
+			}
+			return
+		case "nonlocal_statement":
+			for _, c := range childrenOfType(n, "identifier") {
+				nonlocal[w.text(c)] = true
+			}
+			return
+		case "import_statement", "import_from_statement", "future_import_statement":
+			for _, c := range namedChildren(n) {
+				switch {
+				case c.Type() == "aliased_import":
+					imported[w.text(field(c, "alias"))] = true
+				case c.Type() == "dotted_name" && c.NamedChildCount() > 0:
+					imported[w.text(c.NamedChild(0))] = true
+				}
+			}
+			return
+		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
+			if !comp {
+				pyBoundNames(w, field(n, "left"), assigned)
+			}
+		case "as_pattern":
+			if !comp {
+				pyBoundNames(w, field(n, "alias"), assigned)
+			}
+		case "delete_statement":
+			for _, c := range namedChildren(n) {
+				pyBoundNames(w, c, assigned)
+			}
+		case "case_pattern":
+			pyCaptures(w, n, assigned)
+		}
+		for _, c := range namedChildren(n) {
+			visit(c, comp)
+		}
+	}
+	visit(n, false)
+	for name := range assigned {
+		if !imported[name] && !inner.global[name] && !nonlocal[name] {
+			inner.bound[name] = true
+		}
+	}
+}
+
+// pyCaptures adds the names a match statement's case pattern n binds (case Point(x=px), case
+// [a, *rest], case _ as y; not Color.RED, which is a value) to bound.
+func pyCaptures(w *walker, n *Node, bound map[string]bool) {
+	for i, c := range namedChildren(n) {
+		switch c.Type() {
+		case "dotted_name":
+			if c.NamedChildCount() == 1 && !(n.Type() == "class_pattern" && i == 0) {
+				bound[w.text(c)] = true
+			}
+		case "identifier":
+			if n.Type() != "keyword_pattern" || i > 0 {
+				bound[w.text(c)] = true
+			}
+		default:
+			pyCaptures(w, c, bound)
+		}
+	}
+}
+
+// pyCasePattern records the uses in a case pattern: the class of a class pattern and the
+// values of value patterns (Color.RED), not the names the pattern binds.
+func pyCasePattern(w *walker, n *Node, s *pyScope) {
+	for i, c := range namedChildren(n) {
+		switch c.Type() {
+		case "dotted_name":
+			ids := childrenOfType(c, "identifier")
+			class := n.Type() == "class_pattern" && i == 0
+			if len(ids) < 2 && !class {
+				continue // a capture
+			}
+			if len(ids) > 0 && !s.local(w.text(ids[0])) {
+				kind := VariableRef
+				if class && len(ids) == 1 {
+					kind = TypeUsage
+				}
+				w.ident(ids[0], kind)
+			}
+			for j, id := range ids[1:] {
+				kind := MemberAccess
+				if class && j == len(ids)-2 {
+					kind = TypeUsage
+				}
+				w.member(id, c, kind)
+			}
+		case "identifier": // a keyword pattern's keyword, or a capture
+		case "string", "integer", "float", "true", "false", "none", "concatenated_string":
+		default:
+			if strings.HasSuffix(c.Type(), "_pattern") {
+				pyCasePattern(w, c, s)
+			} else {
+				pyNode(w, c, s)
+			}
+		}
+	}
+}
+
+// pyParams walks the parameters of a function or lambda: their names are inner's local
+// variables, their annotations types used, their defaults values used in the scope s
+// around the function.
+func pyParams(w *walker, params *Node, s, inner *pyScope) {
+	for _, p := range namedChildren(params) {
+		switch p.Type() {
+		case "identifier":
+			inner.bound[w.text(p)] = true
+		case "list_splat_pattern", "dictionary_splat_pattern":
+			if id := childOfType(p, "identifier"); id != nil {
+				inner.bound[w.text(id)] = true
+			}
+		case "typed_parameter", "default_parameter", "typed_default_parameter":
+			name := field(p, "name")
+			if name == nil {
+				name = childOfType(p, "identifier", "list_splat_pattern", "dictionary_splat_pattern")
+			}
+			if name != nil && name.Type() != "identifier" {
+				name = childOfType(name, "identifier")
+			}
+			if name != nil {
+				inner.bound[w.text(name)] = true
+			}
+			pyTypeRefs(w, field(p, "type"))
+			pyNode(w, field(p, "value"), s)
 		}
 	}
 }
@@ -124,8 +402,9 @@ func pyTypeRefs(w *walker, n *Node) {
 	case "identifier":
 		w.ident(n, TypeUsage)
 		return
-	case "attribute":
-		w.ident(field(n, "attribute"), TypeUsage)
+	case "attribute": // m.Type: Type in the module m
+		w.member(field(n, "attribute"), n, TypeUsage)
+		pyObjectRefs(w, field(n, "object"))
 		return
 	case "string":
 		if c := childOfType(n, "string_content"); c != nil && pyIsName(w.text(c)) {
@@ -135,6 +414,19 @@ func pyTypeRefs(w *walker, n *Node) {
 	}
 	for _, c := range namedChildren(n) {
 		pyTypeRefs(w, c)
+	}
+}
+
+// pyObjectRefs records the uses in the object of a type's attribute (m of m.Type, a and b of
+// a.b.Type).
+func pyObjectRefs(w *walker, n *Node) {
+	switch {
+	case n == nil:
+	case n.Type() == "identifier":
+		w.ident(n, VariableRef)
+	case n.Type() == "attribute":
+		w.member(field(n, "attribute"), n, MemberAccess)
+		pyObjectRefs(w, field(n, "object"))
 	}
 }
 
@@ -340,13 +632,14 @@ func pyFunction(w *walker, outer, def *Node, s *pyScope) {
 	}
 	ret := field(def, "return_type")
 	w.typeInfo(sym, "return", ret)
-	inner := &pyScope{kind: pyFuncScope, owner: sym}
+	inner := &pyScope{kind: pyFuncScope, owner: sym, up: s, bound: map[string]bool{}, global: map[string]bool{}}
 	if s.kind == pyClassScope {
 		inner.class = s
 	}
+	pyLocals(w, field(def, "body"), inner)
 	w.within(sym, func() {
 		pyWalkDecorators(w, outer, s)
-		pyNode(w, field(def, "parameters"), inner)
+		pyParams(w, field(def, "parameters"), s, inner)
 		pyTypeRefs(w, ret)
 		w.walk(field(def, "body"), func(w *walker, c *Node) { pyNode(w, c, inner) })
 	})
@@ -384,10 +677,11 @@ func pyClass(w *walker, outer, def *Node, s *pyScope) {
 	for _, b := range namedChildren(supers) {
 		if b.Type() == "keyword_argument" {
 			meta(sym, w.text(field(b, "name")), w.text(field(b, "value")))
+			pyNode(w, field(b, "value"), s)
 			continue
 		}
 		if name := pyBaseName(b); name != nil {
-			w.ident(name, TypeUsage)
+			pyTypeRefs(w, b)
 			w.relate(sym, w.text(name), Extends, b)
 		}
 	}
@@ -477,9 +771,18 @@ func pyAssignment(w *walker, stmt, a *Node, s *pyScope) {
 	var targets []*Node
 	switch {
 	case s.kind == pyFuncScope:
-		if s.class != nil && left != nil && left.Type() == "attribute" && w.text(field(left, "object")) == "self" {
-			pyInstanceAttribute(w, stmt, a, s.class)
+		if s.class != nil && left != nil {
+			targets := []*Node{left} // self.x = ..., self.a, self.b = ...
+			if left.Type() == "pattern_list" || left.Type() == "tuple_pattern" {
+				targets = namedChildren(left)
+			}
+			for _, t := range targets {
+				if t.Type() == "attribute" && w.text(field(t, "object")) == "self" {
+					pyInstanceAttribute(w, stmt, a, t, s.class)
+				}
+			}
 		}
+	case s.kind == pyInnerScope:
 	case left != nil && left.Type() == "identifier":
 		targets = []*Node{left}
 	case left != nil && (left.Type() == "pattern_list" || left.Type() == "tuple_pattern"):
@@ -488,14 +791,11 @@ func pyAssignment(w *walker, stmt, a *Node, s *pyScope) {
 	for _, t := range targets {
 		pyAssignTarget(w, stmt, a, t, s)
 	}
-	if left != nil && left.Type() != "identifier" {
-		pyNode(w, left, s)
-	}
+	pyTargets(w, left, s)
 	pyTypeRefs(w, typ)
-	if right != nil {
-		if right.Type() == "identifier" {
-			w.ident(right, VariableRef)
-		}
+	if right != nil && right.Type() == "assignment" { // a = b = value
+		pyAssignment(w, stmt, right, s)
+	} else {
 		pyNode(w, right, s)
 	}
 }
@@ -514,15 +814,18 @@ func pyAssignTarget(w *walker, stmt, a, name *Node, s *pyScope) {
 	case s.kind == pyClassScope:
 		kind = Field
 	}
-	if s.kind == pyClassScope && s.fields[text] {
-		return
+	if s.fields[text] { // assigned again: a use of what the first assignment defined
+		w.ident(name, VariableRef)
+		if s.kind == pyClassScope {
+			return
+		}
 	}
 	sym := w.add(stmt, name, kind)
 	if sym == nil {
 		return
 	}
+	s.fields[text] = true
 	if s.kind == pyClassScope {
-		s.fields[text] = true
 		if kind == Field || kind == Constant {
 			meta(sym, "static", "true")
 		}
@@ -536,10 +839,10 @@ func pyAssignTarget(w *walker, stmt, a, name *Node, s *pyScope) {
 	w.typeInfo(sym, "declared", typ)
 }
 
-// pyInstanceAttribute adds a field of class for an assignment to self.name in a method, the
-// first time the class assigns it.
-func pyInstanceAttribute(w *walker, stmt, a *Node, class *pyScope) {
-	name := w.text(field(field(a, "left"), "attribute"))
+// pyInstanceAttribute adds a field of class for an assignment to self.name (target, maybe one
+// of several: self.a, self.b = ...) in a method, the first time the class assigns it.
+func pyInstanceAttribute(w *walker, stmt, a, target *Node, class *pyScope) {
+	name := w.text(field(target, "attribute"))
 	if name == "" || class.fields[name] {
 		return
 	}
@@ -551,7 +854,9 @@ func pyInstanceAttribute(w *walker, stmt, a *Node, class *pyScope) {
 		}
 		sym.Signature = pyAssignSignature(w, stmt, a)
 		sym.Visibility = pyVisibility(name)
-		w.typeInfo(sym, "declared", field(a, "type"))
+		if target == field(a, "left") {
+			w.typeInfo(sym, "declared", field(a, "type"))
+		}
 	})
 }
 

@@ -43,6 +43,7 @@ const PromoteOutOfCodeShare = 0.2
 type Definition struct {
 	Name, Kind string
 	Parent     string // the name of the enclosing symbol, if any
+	ParentKind string // the kind of the enclosing symbol, if any
 	Path       string // workspace-relative, POSIX
 	Signature  string
 	Visibility string // as extract records it ("" when the language has none)
@@ -140,6 +141,11 @@ const (
 	// NestedWeight: a member of another definition below a top-level one (ListenAndServe the
 	// function over Server.ListenAndServe, EMPTY the constant over Ready::EMPTY).
 	NestedWeight = 0.9
+	// LocalWeight: a definition inside a function or method (a helper local to it, not a
+	// member such as a constructor function's prototype method) below
+	// a member of a type, object or module (the nested function send of reply.js's
+	// sendTrailer below Reply.prototype.send).
+	LocalWeight = 0.8
 	// DepthWeight, per directory of the path: the shallower of two definitions is more
 	// likely the main one (http/request.go over http/httptest/httptest.go).
 	DepthWeight = 0.97
@@ -155,6 +161,13 @@ const (
 // 1]: its kind's weight (KindWeight) times its Placement.
 func Prior(d Definition) float64 { return KindWeight(d.Kind) * Placement(d) }
 
+// callableKinds are the kinds whose definitions' own definitions are local to a body.
+var callableKinds = map[string]bool{"function": true, "method": true, "constructor": true, "destructor": true, "operator": true}
+
+// memberKinds are the kinds of a member: under a function (a JavaScript constructor
+// function's prototype methods) they are its members, not helpers local to its body.
+var memberKinds = map[string]bool{"method": true, "property": true, "field": true, "constructor": true}
+
 // Placement returns the part of d's prior that is not its kind, in (0, 1]: whether it is
 // only a declaration, its visibility, whether it is nested, the depth of its path and
 // whether its file is named after it.
@@ -167,7 +180,10 @@ func Placement(d Definition) float64 {
 	case "private", "fileprivate", "package", "internal":
 		w *= NonPublicWeight
 	}
-	if d.Parent != "" {
+	switch {
+	case d.Parent != "" && callableKinds[d.ParentKind] && !memberKinds[d.Kind]:
+		w *= LocalWeight
+	case d.Parent != "":
 		w *= NestedWeight
 	}
 	w *= math.Pow(DepthWeight, float64(strings.Count(d.Path, "/")))

@@ -24,7 +24,7 @@ func (r *resolver) pyReexported(where, name string, cands []*Def) (*Def, error) 
 }
 
 func (r *resolver) pyReexport(where, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
-	if d := pickUnder(cands, where, false); d != nil {
+	if d := pyPick(cands, where); d != nil {
 		return d, nil
 	}
 	if depth >= maxReexports || len(cands) == 0 {

@@ -119,7 +119,10 @@ type resolver struct {
 	pyModules  map[string][]string          // Python module files, by module path (pyModuleFiles)
 	goMod      *string                      // the go.mod's module path (goModulePath)
 	returns    map[string]map[string]string // callables' declared results, by path and id
+	pyTypes    map[string]map[string]string // Python variables' annotations, by path and id (pyDeclared)
 	localDepth int                          // local bindings being followed (localType)
+	goc        *goState                     // Go's expressions and types (gochain.go)
+	js         *jsState                     // JavaScript's modules (jsmodule.go)
 }
 
 // fileCtx is what resolution needs of the file a use is in.
@@ -137,6 +140,9 @@ type importDef struct {
 	module string // Python from-import's module
 	// wildcard: a Python from-import of every name (from m import *; target is the module)
 	wildcard bool
+	// line, endLine: the import statement's lines (a use of kind import is its own
+	// statement's, pyImportRef)
+	line, endLine int
 }
 
 func newResolver(ctx context.Context, s Reader) *resolver {
@@ -282,20 +288,21 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		return f, nil
 	}
 	f = &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
-	st, err := r.s.Stmt(r.ctx, `SELECT s.name, s.kind, s.metadata, s.parent_id FROM symbols s JOIN files f ON f.id = s.file
+	st, err := r.s.Stmt(r.ctx, `SELECT s.name, s.kind, s.metadata, s.parent_id, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.kind IN ('import', 'namespace', 'module') ORDER BY s.start_line`)
 	if err != nil {
 		return nil, fmt.Errorf("index: imports of %s: %w", p, err)
 	}
 	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var name, kind, meta, parent string
-		if err := rows.Scan(&name, &kind, &meta, &parent); err != nil {
+		var line, endLine int
+		if err := rows.Scan(&name, &kind, &meta, &parent, &line, &endLine); err != nil {
 			return err
 		}
 		switch {
 		case kind == extract.Import.String():
 			m := metaMap(meta)
-			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true"})
+			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true", line: line, endLine: endLine})
 		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.pkg == "":
 			f.pkg = name
 		}
@@ -393,12 +400,7 @@ func (r *resolver) reachable(f *fileCtx, def *Def) (bool, error) {
 		}
 		return false, nil
 	case "javascript", "typescript", "tsx", "jsx":
-		for _, im := range f.imports {
-			if where := jsModulePath(im.target, f.path); where != "" && pickUnder(one, where, false) != nil {
-				return true, nil
-			}
-		}
-		return false, nil
+		return r.jsReachable(f, def)
 	case "java":
 		pk, err := r.pkgOf(def.Path, def.Language)
 		if err != nil {

@@ -43,19 +43,33 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return nil, "", nil
 		}
 	}
+	if jsLang(f.lang) { // JavaScript's and TypeScript's scopes, modules and this (jsresolve.go)
+		if d, why, decided, err := r.jsResolve(f, u, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, why, nil
+		}
+	}
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
 	if u.Kind == extract.ImportRef {
 		// An import names what it imports: never a definition of the importing file.
 		var d *Def
-		if q == "" {
+		switch {
+		case f.lang == "python":
+			d, err = r.pyImportRef(f, u, sameLang)
+		case q == "":
 			d, err = r.importedAs(f, u.Name, sameLang, true)
-		} else {
+		default:
 			d, _, err = r.inImported(f, q, u.Name, sameLang)
 		}
 		if d == nil || err != nil {
 			return nil, "", err
 		}
 		return d, ResolvedImport, nil
+	}
+	if q == "" && f.lang == "go" { // Go's scopes: a local hides the package's (gochain.go)
+		return r.goBare(f, u, sameLang)
 	}
 	if q == "" {
 		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
@@ -97,8 +111,23 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		}
 		return nil, "", nil // an import names where it is, and it is not in the workspace
 	}
+	if f.lang == "go" && !isPath { // the member Go selects in the qualifier's type (gochain.go)
+		if d, decided, err := r.goQualified(f, u, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, ResolvedReceiver, nil
+		}
+	}
 	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
 		return d, ResolvedReceiver, err
+	}
+	if f.lang == "python" { // python.go: what Python's annotations and values say, or nothing
+		d, err := r.pyTyped(f, u, q, sameLang)
+		if d == nil || err != nil {
+			return nil, "", err
+		}
+		return d, ResolvedReceiver, nil
 	}
 	if !isPath {
 		if d, err := r.onDeclaredType(f, u, q, sameLang); d != nil || err != nil {
@@ -193,8 +222,8 @@ func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def
 		if !implicitMembers(f.lang) { // a member is reached through self, this or a receiver
 			if p, err := r.symbol(d.ParentID); err != nil {
 				return nil, err
-			} else if p != nil && isTypeKind(p.Kind) {
-				continue
+			} else if p != nil && (isTypeKind(p.Kind) || memberOnly(d.Kind)) {
+				continue // a member of a type, an object literal or a prototype
 			}
 		}
 		local = append(local, d)
@@ -616,4 +645,15 @@ func sameFamily(a, b string) bool {
 func isTypeKind(kind string) bool {
 	k, ok := extract.KindNamed(kind)
 	return ok && (k.IsType() || k.IsContainer())
+}
+
+// memberOnly reports whether a definition of kind k with a parent is reached only through
+// a qualifier, a receiver or this (a method or property of an object literal or of a
+// constructor function's prototype), never as a bare name.
+func memberOnly(k string) bool {
+	switch k {
+	case "method", "property", "field":
+		return true
+	}
+	return false
 }

@@ -196,7 +196,7 @@ func (h Hit) pathWeight(keepTests bool) float64 {
 
 // definition returns what ranking knows of a definition hit.
 func (h Hit) definition() scoring.Definition {
-	return scoring.Definition{Name: h.Name, Kind: h.Kind, Parent: h.parent, Path: h.Path, Signature: h.Signature,
+	return scoring.Definition{Name: h.Name, Kind: h.Kind, Parent: h.parent, ParentKind: h.parentKind, Path: h.Path, Signature: h.Signature,
 		Visibility: h.visibility, Declaration: h.declaration, Category: languages.CategoryOf(h.Language)}
 }
 
@@ -233,16 +233,16 @@ func sortPromoted(hits []Hit) {
 }
 
 // symbolColumns are the columns of a symbol a hit shows, in the order scanSymbolHit reads.
-// With symbolsFrom, they include the name of the symbol's parent.
+// With symbolsFrom, they include the name and kind of the symbol's parent.
 const (
 	symbolColumns = `s.id, f.path, s.name, s.kind, s.language, s.signature, s.start_line, s.end_line, s.visibility, ` +
-		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, ''), s.metadata LIKE '%"example":"true"%'`
+		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, ''), s.metadata LIKE '%"example":"true"%', coalesce(p.kind, '')`
 	symbolsFrom = `symbols s JOIN files f ON f.id = s.file LEFT JOIN symbols p ON p.id = s.parent_id`
 )
 
 func scanSymbolHit(rows *sql.Rows) (Hit, error) {
 	h := Hit{Hit: HitDefinition}
-	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent, &h.example)
+	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent, &h.example, &h.parentKind)
 	return h, err
 }
 
@@ -347,6 +347,7 @@ func MissingDefinition(q *query.Query, hits []Hit) string {
 // process does.
 type RankFacts struct {
 	Parent      string `json:"parent,omitempty"`
+	ParentKind  string `json:"parent_kind,omitempty"`
 	Visibility  string `json:"visibility,omitempty"`
 	Declaration bool   `json:"declaration,omitempty"`
 	Example     bool   `json:"example,omitempty"`
@@ -354,10 +355,10 @@ type RankFacts struct {
 
 // RankFacts returns h's ranking facts.
 func (h Hit) RankFacts() RankFacts {
-	return RankFacts{Parent: h.parent, Visibility: h.visibility, Declaration: h.declaration, Example: h.example}
+	return RankFacts{Parent: h.parent, ParentKind: h.parentKind, Visibility: h.visibility, Declaration: h.declaration, Example: h.example}
 }
 
 // SetRankFacts sets h's ranking facts, as RankFacts gave them.
 func (h *Hit) SetRankFacts(f RankFacts) {
-	h.parent, h.visibility, h.declaration, h.example = f.Parent, f.Visibility, f.Declaration, f.Example
+	h.parent, h.parentKind, h.visibility, h.declaration, h.example = f.Parent, f.ParentKind, f.Visibility, f.Declaration, f.Example
 }

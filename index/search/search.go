@@ -135,6 +135,8 @@ type Hit struct {
 	class   scoring.PathClass
 	bonus   float64 // promotion of an exact match, in auto's units
 	parent  string  // the name of a definition's parent
+	// parentKind is the kind of a definition's parent (a function: a local helper).
+	parentKind string
 	// visibility and declaration are a definition's visibility and whether it is a
 	// declaration only (a C prototype); example says it is code in documentation (a
 	// Markdown code block).

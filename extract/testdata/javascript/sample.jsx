@@ -94,3 +94,30 @@ function Title(props) {
 
 export { helper, Dog as Hound };
 module.exports = { Animal };
+
+/** codes are the error codes. */
+const codes = {
+  /** E_TOO_LARGE is returned for a large body. */
+  E_TOO_LARGE: createError("E_TOO_LARGE", 413),
+  limits: { body: 1024 },
+  get size() {
+    return this.limits.body;
+  },
+  set size(v) {
+    this.limits.body = v;
+  },
+  format(code) {
+    return `${code}`;
+  },
+  helper,
+};
+
+Dog.prototype.fetch = function (thing) {
+  return thing;
+};
+Dog.breeds = [];
+Object.defineProperty(Dog.prototype, "legs", {
+  get() {
+    return 4;
+  },
+});

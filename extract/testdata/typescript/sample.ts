@@ -92,3 +92,16 @@ export default Base;
 
 /** Point is an object type. */
 type Point = { x: number; readonly y?: number; move(dx: number): Point };
+
+/** parse reads a value. */
+export function parse(input: string): number;
+export function parse(input: Buffer): number;
+export function parse(input: string | Buffer): number {
+  return Number(input.toString());
+}
+
+/** settings are the defaults. */
+export const settings = {
+  retries: 3,
+  backoff: (n: number): number => n * 2,
+} as const;

@@ -1,0 +1,681 @@
+package nav
+
+// JavaScript and TypeScript uses, resolved as the TypeScript compiler binds them (the rules
+// of resolve.go, as these languages have them; modules in jsmodule.go):
+//
+//	scope     a bare name: the definition in the functions around the use, innermost
+//	          first, unless one of them binds the name itself (a parameter, a local
+//	          declaration above the use, a parameter of a function literal around it: the
+//	          use is the local's, unresolved); then the file's top level. An object
+//	          literal's, a class's or a prototype's members are never bare names.
+//	import    a bare name an import binds (import {x}, import x, const {x} = require(),
+//	          const x = require() of a module whose value is x): what the module exports
+//	          under the name; the name an import statement imports (its own use, kind
+//	          import) likewise
+//	receiver  this.x: a member of what this is in the function around the use: the class
+//	          of a method (its statics in a static method), the function whose prototype
+//	          holds the method (X.prototype.m = function), the object literal holding
+//	          the method, a constructor function's own prototype members
+//	qualified q.x where q is a name bound in the file (by the same scope rule, or an
+//	          import): a member of the definition q means (a class's and its bases', an
+//	          object literal's keys, a function's statics; of X.prototype, its prototype
+//	          members), or for a module q means (import * as q, const q = require() of a
+//	          module exporting names), what it exports as x; require("m").x and
+//	          exports.x likewise
+//
+// A qualifier that is a local variable goes on to the general rules (a parameter's or
+// local's declared type, a local bound to new X()); anything else stays unresolved.
+
+import (
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// jsResolve resolves a use in a JavaScript or TypeScript file: decided reports that these
+// rules settle it (d nil: unresolved), else the general ones go on.
+func (r *resolver) jsResolve(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
+	q := u.Qualifier
+	switch {
+	case u.Kind == extract.ImportRef:
+		d, err := r.jsImportUse(f, u, cands)
+		return d, ResolvedImport, true, err
+	case q == "":
+		d, why, err := r.jsBare(f, u, cands)
+		return d, why, true, err
+	case q == "this":
+		d, err := r.jsThis(f, u, cands)
+		return d, ResolvedReceiver, true, err
+	}
+	return r.jsQualified(f, u, q, cands)
+}
+
+// jsImportUse resolves the name an import statement imports (kind import): what the module
+// exports under it ({x} of import {x} from, export {x} from, const {x} = require()), or the
+// module's value or default export bound to it (const x = require(), import x from).
+func (r *resolver) jsImportUse(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	var at []importDef // the use's own statement's, else any
+	for _, im := range f.imports {
+		if im.line <= u.StartLine && u.StartLine <= im.endLine {
+			at = append(at, im)
+		}
+	}
+	if len(at) == 0 {
+		at = f.imports
+	}
+	for _, im := range at {
+		var role string
+		switch {
+		case jsNamesImported(im.names, u.Name):
+			role = "name"
+		case im.alias == u.Name:
+			role = "*"
+		case im.deflt == u.Name:
+			role = "default"
+		case im.wildcard:
+			role = "name"
+		default:
+			continue
+		}
+		files, err := r.jsModuleFiles(im.target, f.path)
+		if err != nil {
+			return nil, err
+		}
+		for _, mf := range files {
+			var d *Def
+			switch role {
+			case "name":
+				d, err = r.jsExport(mf, u.Name, cands, map[string]bool{}, 0)
+			case "*":
+				var w *jsWholeExport
+				if w, err = r.jsWhole(mf); w != nil {
+					d = w.module
+				}
+			case "default":
+				d, err = r.jsDefault(mf, map[string]bool{}, 0)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if d != nil && jsAmong(d, cands) {
+				return d, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// jsBare resolves a bare name.
+func (r *resolver) jsBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, error) {
+	d, local, b, err := r.jsLookup(f, u, u.Name, cands)
+	switch {
+	case err != nil || local:
+		return nil, "", err
+	case d != nil:
+		return d, ResolvedScope, nil
+	case b.def != nil && jsAmong(b.def, cands):
+		return b.def, ResolvedImport, nil
+	}
+	return nil, "", nil
+}
+
+// jsLookup finds what the bare name means at the use u: a definition among cands in scope
+// (d), a local of a function around the use (local), or what an import binds it to (b).
+func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands []*Def) (d *Def, local bool, b jsBinding, err error) {
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, false, b, err
+	}
+	var fn *Def // the innermost function around the use
+	for _, id := range chain {
+		c, err := r.symbol(id)
+		if err != nil || c == nil {
+			return nil, false, b, err
+		}
+		var hit, self []*Def // a definition inside c; c itself (a function's name in its body)
+		for _, d := range cands {
+			switch {
+			case d.Path != f.path || !jsBareName(d):
+			case d.ParentID == id:
+				hit = append(hit, d)
+			case d.ID == id && jsNamesItself(d):
+				self = append(self, d)
+			}
+		}
+		if len(hit) == 0 {
+			hit = self
+		}
+		if d := one(hit); d != nil {
+			return d, false, b, nil
+		}
+		if len(hit) > 1 {
+			return nil, true, b, nil // several: not one the use can be told to mean
+		}
+		if k, _ := extract.KindNamed(c.Kind); k.IsCallable() || k == extract.Property {
+			if fn == nil {
+				fn = c
+			}
+			if local, err := r.jsLocal(f, c, name, u.StartLine, u.StartColumn, false); local || err != nil {
+				return nil, local, b, err
+			}
+		}
+	}
+	if fn == nil { // at the top level: a function literal's parameter or local around the use
+		if local, err := r.jsLocal(f, &Def{Line: 1}, name, u.StartLine, u.StartColumn, true); local || err != nil {
+			return nil, local, b, err
+		}
+	}
+	var top []*Def
+	for _, d := range cands {
+		if d.Path == f.path && d.ParentID == "" && jsBareName(d) {
+			if ok, err := r.jsVisible(f, d, u.StartLine); err != nil {
+				return nil, false, b, err
+			} else if ok {
+				top = append(top, d)
+			}
+		}
+	}
+	if d := one(top); d != nil {
+		return d, false, b, nil
+	}
+	if len(top) > 1 {
+		return nil, true, b, nil
+	}
+	b, err = r.jsBound(f, name)
+	return nil, false, b, err
+}
+
+// jsBareName reports whether a bare name can mean the definition d: not a member of an
+// object literal, a class or a prototype, nor an entry of module.exports = {...}.
+func jsBareName(d *Def) bool {
+	switch d.Kind {
+	case extract.Method.String(), extract.Property.String(), extract.Field.String(), extract.Constructor.String(), extract.EnumMember.String():
+		return false
+	}
+	return !strings.Contains(d.Metadata, `"receiver":`) && !jsObjectEntry(d) &&
+		!strings.HasPrefix(d.Signature, "exports.") && !strings.HasPrefix(d.Signature, "module.exports.")
+}
+
+// jsObjectEntry reports whether the definition d is an entry of an object literal (name:
+// value, name () {...}, 'name': value), by its signature.
+func jsObjectEntry(d *Def) bool {
+	sig := strings.TrimLeft(d.Signature, "'\"")
+	for _, p := range []string{"async ", "get ", "set ", "*"} {
+		sig = strings.TrimPrefix(sig, p)
+	}
+	rest, ok := strings.CutPrefix(sig, d.Name)
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(strings.TrimLeft(rest, "'\""), " \t")
+	return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "(")
+}
+
+// jsNamesItself reports whether the name of d means d inside d itself: a named function
+// or class (recursion), not a variable's initializer nor a method's body.
+func jsNamesItself(d *Def) bool {
+	return d.Kind == extract.Function.String() || d.Kind == extract.Class.String()
+}
+
+// jsLocal reports whether the function fn around the use at line and col binds name
+// itself: a parameter of its signature, of a function literal around the use, or a
+// declaration above the use in it (const, let, var, a destructuring, catch, function,
+// class). With indented, only declarations not at the start of a line count (fn is the
+// file: a top-level declaration is the file's).
+func (r *resolver) jsLocal(f *fileCtx, fn *Def, name string, line, col int, indented bool) (bool, error) {
+	if fn.Signature != "" && jsParamsBind(fn.Signature, name) {
+		return true, nil
+	}
+	if _, found, err := r.literalParam(f, fn, name, line, col); found || err != nil {
+		return found, err
+	}
+	lines, err := r.lines(f.path)
+	if err != nil {
+		return false, err
+	}
+	from := fn.Line
+	if !indented {
+		from++ // fn's own line declares fn
+	}
+	depth := 0 // blocks closed between the line and the use
+	for n := min(line, len(lines)); n >= max(from, 1); n-- {
+		text := lines[n-1]
+		if n == line {
+			text = text[:max(min(col-1, len(text)), 0)]
+		}
+		if !jsEnclosing(text, &depth) || !strings.Contains(text, name) || indented && jsIndent(text) == 0 {
+			continue // in a block closed before the use, or a top-level declaration (the file's)
+		}
+		if jsDeclares(text, name) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// jsDeclares reports whether the line text declares name: const, let or var name (or a
+// destructuring that binds it), catch (name), function name, class name.
+func jsDeclares(text, name string) bool {
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		i = at + len(name)
+		if at > 0 && isIdentByte(text[at-1]) || i < len(text) && isIdentByte(text[i]) {
+			continue
+		}
+		before := strings.TrimRight(text[:at], " \t")
+		after := strings.TrimLeft(text[i:], " \t")
+		switch {
+		case jsEndsWithWord(before, "const"), jsEndsWithWord(before, "let"), jsEndsWithWord(before, "var"),
+			jsEndsWithWord(before, "function"), jsEndsWithWord(before, "class"):
+			return true
+		case strings.HasSuffix(before, "catch (") || strings.HasSuffix(before, "catch("):
+			return true
+		case strings.HasPrefix(after, ":") && !strings.HasPrefix(after, "::"):
+			continue // a key of a destructuring or an object: { name: x }
+		}
+		// Inside a destructuring of a declaration: const { a, name } = x, let [name] = y.
+		for _, kw := range []string{"const", "let", "var"} {
+			k := jsLastWord(before, kw)
+			if k < 0 {
+				continue
+			}
+			pat := strings.TrimLeft(before[k+len(kw):], " \t")
+			if (strings.HasPrefix(pat, "{") || strings.HasPrefix(pat, "[")) && !strings.Contains(pat, "=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsEndsWithWord reports whether s ends with the word w.
+func jsEndsWithWord(s, w string) bool {
+	return strings.HasSuffix(s, w) && (len(s) == len(w) || !isIdentByte(s[len(s)-len(w)-1]))
+}
+
+// jsLastWord returns where the last occurrence of the word w in s starts, -1 if none.
+func jsLastWord(s, w string) int {
+	for end := len(s); end > 0; {
+		i := strings.LastIndex(s[:end], w)
+		if i < 0 {
+			return -1
+		}
+		if (i == 0 || !isIdentByte(s[i-1])) && (i+len(w) == len(s) || !isIdentByte(s[i+len(w)])) {
+			return i
+		}
+		end = i
+	}
+	return -1
+}
+
+// jsParamsBind reports whether the parameters of a function's signature (the first
+// parenthesized list: function f (a, b), X.prototype.m = function (a), m (a = 1, ...rest),
+// const f = ({ a }) =>) bind name; a destructured parameter binds every name in it.
+func jsParamsBind(sig, name string) bool {
+	i := strings.IndexByte(sig, '(')
+	if i < 0 {
+		return false
+	}
+	end := closeParen(sig, i)
+	if end < 0 {
+		end = len(sig)
+	} else {
+		end--
+	}
+	for _, p := range splitTop(sig[i+1:end], ',') {
+		p = strings.TrimSpace(p)
+		if k := assignAt(p); k >= 0 {
+			p = strings.TrimSpace(p[:k])
+		}
+		if strings.HasPrefix(p, "{") || strings.HasPrefix(p, "[") {
+			if wordIn(p, name) {
+				return true
+			}
+			continue
+		}
+		if k := colonAt(p); k >= 0 {
+			p = p[:k]
+		}
+		f := strings.Fields(strings.TrimSuffix(strings.TrimSpace(p), "?"))
+		if len(f) > 0 && strings.TrimLeft(f[len(f)-1], ".") == name {
+			return true
+		}
+	}
+	return false
+}
+
+// jsThis resolves this.x: a member of what this is in the function around the use.
+func (r *resolver) jsThis(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range chain {
+		c, err := r.symbol(id)
+		if err != nil || c == nil {
+			return nil, err
+		}
+		if isTypeKind(c.Kind) { // a class's field initializer
+			return r.jsThisMember(f, *c, cands, false)
+		}
+		k, _ := extract.KindNamed(c.Kind)
+		switch k {
+		case extract.Method, extract.Constructor, extract.Property:
+			p, err := r.symbol(c.ParentID)
+			if err != nil || p == nil {
+				return nil, err
+			}
+			return r.jsThisMember(f, *p, cands, metaMap(c.Metadata)["static"] == "true")
+		case extract.Function:
+			if c.ParentID != "" || strings.Contains(c.Metadata, `"receiver":`) {
+				p, err := r.symbol(c.ParentID)
+				if err != nil || p == nil {
+					return nil, err
+				}
+				if !isTypeKind(p.Kind) && p.Kind != extract.Function.String() {
+					return r.jsThisMember(f, *p, cands, false) // a function an object literal holds
+				}
+				return nil, nil // a function's local function: this is not the function's
+			}
+			return r.jsThisMember(f, *c, cands, false) // a constructor function's instance
+		case extract.Variable, extract.Constant:
+			continue // an initializer: what is around it decides
+		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+// jsThisMember returns the one candidate that is a member of t as this sees it: a class's
+// instance members (its statics in a static method) or its bases', a function's prototype
+// members, an object literal's keys.
+func (r *resolver) jsThisMember(f *fileCtx, t Def, cands []*Def, static bool) (*Def, error) {
+	var hit []*Def
+	for _, d := range cands {
+		if d.ParentID != t.ID {
+			continue
+		}
+		m := metaMap(d.Metadata)
+		switch t.Kind {
+		case extract.Function.String():
+			if m["static"] == "true" || m["receiver"] != t.Name {
+				continue // a static of the function, or a local of its body
+			}
+		case extract.Variable.String(), extract.Constant.String(), extract.Property.String():
+		default:
+			if (m["static"] == "true") != static {
+				continue
+			}
+		}
+		hit = append(hit, d)
+	}
+	if d := one(hit); d != nil || len(hit) > 0 {
+		return d, nil
+	}
+	if !isTypeKind(t.Kind) {
+		return nil, nil
+	}
+	return r.inherited(f, t, cands, 0)
+}
+
+// jsQualified resolves q.x where q names a definition or a module in the file.
+func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, string, bool, error) {
+	if spec, ok := jsRequireCall(q); ok { // require("m").x
+		files, err := r.jsModuleFiles(spec, f.path)
+		if err != nil {
+			return nil, "", true, err
+		}
+		for _, mf := range files {
+			if d, err := r.jsExport(mf, u.Name, cands, map[string]bool{}, 0); d != nil || err != nil {
+				return d, ResolvedImport, true, err
+			}
+		}
+		return nil, "", true, nil
+	}
+	if q == "exports" || q == "module.exports" { // the module's own export
+		d, err := r.jsExport(f.path, u.Name, cands, map[string]bool{}, 0)
+		return d, ResolvedScope, true, err
+	}
+	base, proto := strings.CutSuffix(q, ".prototype")
+	if !isIdent(base) {
+		return nil, "", false, nil
+	}
+	defs, err := r.jsDefs(base)
+	if err != nil {
+		return nil, "", true, err
+	}
+	use := u
+	use.Name, use.Qualifier = base, ""
+	t, local, b, err := r.jsLookup(f, use, base, defs)
+	switch {
+	case err != nil:
+		return nil, "", true, err
+	case local && !proto:
+		// A local bound to new X() or to a factory's call: a member of X's instances.
+		if t, err := r.jsLocalInstance(f, u, base); t != nil || err != nil {
+			if err != nil {
+				return nil, "", true, err
+			}
+			d, err := r.jsInstanceMember(f, *t, cands)
+			return d, ResolvedReceiver, true, err
+		}
+		return nil, "", false, nil // the general rules: a declared type
+	case local || !b.bound && t == nil:
+		return nil, "", false, nil // no name of the file: the general rules
+	case t != nil:
+		d, err := r.jsQualifiedMember(f, *t, cands, proto)
+		return d, ResolvedQualified, true, err
+	case b.def != nil:
+		for _, t := range append([]*Def{b.def}, b.merged...) {
+			if d, err := r.jsQualifiedMember(f, *t, cands, proto); d != nil || err != nil {
+				return d, ResolvedImport, true, err
+			}
+		}
+	case !proto:
+		for _, mf := range b.module {
+			if d, err := r.jsExport(mf, u.Name, cands, map[string]bool{}, 0); d != nil || err != nil {
+				return d, ResolvedImport, true, err
+			}
+		}
+	}
+	return nil, "", true, nil
+}
+
+// jsQualifiedMember returns the member of t that t.x (or t.prototype.x, proto) means.
+func (r *resolver) jsQualifiedMember(f *fileCtx, t Def, cands []*Def, proto bool) (*Def, error) {
+	if proto {
+		return r.jsThisMember(f, t, cands, false)
+	}
+	return r.jsMember(t, cands)
+}
+
+// jsRequireCall returns the specifier of a qualifier that is require("m").
+func jsRequireCall(q string) (string, bool) {
+	rest, ok := strings.CutPrefix(q, "require(")
+	if !ok || !strings.HasSuffix(rest, ")") {
+		return "", false
+	}
+	s := strings.TrimSpace(strings.TrimSuffix(rest, ")"))
+	if len(s) < 2 || s[0] != s[len(s)-1] || !strings.ContainsRune("'\"`", rune(s[0])) {
+		return "", false
+	}
+	return s[1 : len(s)-1], true
+}
+
+// jsLocalInstance returns what the local name is an instance of at the use u, from its
+// nearest binding above the use in the function around it (or, at the top level, in the
+// function literal around it): a class or constructor function X of name = new X(...), a
+// factory function f (whose returned object's members are definitions) of name = f(...);
+// nil when the binding says neither (a declared type is the general rules').
+func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string) (*Def, error) {
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	fn := &Def{Line: 1}
+	for _, id := range chain {
+		if c, err := r.symbol(id); err != nil || c == nil {
+			return nil, err
+		} else if k, _ := extract.KindNamed(c.Kind); k.IsCallable() {
+			fn = c
+			break
+		}
+	}
+	if _, found, err := r.literalParam(f, fn, name, u.StartLine, u.StartColumn); found || err != nil {
+		return nil, err // a function literal's parameter
+	}
+	lines, err := r.lines(f.path)
+	if err != nil {
+		return nil, err
+	}
+	depth := 0 // blocks closed between the line and the use
+	for n := min(u.StartLine, len(lines)); n >= fn.Line && n >= 1; n-- {
+		text := lines[n-1]
+		if n == u.StartLine {
+			text = text[:max(min(u.StartColumn-1, len(text)), 0)]
+		}
+		if !jsEnclosing(text, &depth) {
+			continue // inside a block that closed before the use
+		}
+		typ, rhs, ok := bindingOf(text, name, f.lang)
+		if !ok {
+			continue
+		}
+		if typ != "" || rhs == "" {
+			return nil, nil
+		}
+		e := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rhs), "await "))
+		isNew := strings.HasPrefix(e, "new ")
+		e = strings.TrimSpace(strings.TrimPrefix(e, "new "))
+		callee := calleePath(e)
+		rest := strings.TrimSpace(e[len(callee):])
+		if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+			return nil, nil // not one call, or a call followed by more
+		}
+		t, err := r.jsValueNamed(f, u, callee)
+		if t == nil || err != nil {
+			return nil, err
+		}
+		if isNew && (isTypeKind(t.Kind) || t.Kind == extract.Function.String()) || !isNew && t.Kind == extract.Function.String() {
+			return t, nil
+		}
+		return nil, nil
+	}
+	return nil, nil
+}
+
+// jsValueNamed resolves the name path (X, ns.X) as written at the use u: the definition it
+// means, nil when it is not one of the file's names or imports.
+func (r *resolver) jsValueNamed(f *fileCtx, u extract.Identifier, p string) (*Def, error) {
+	name, q := splitQualified(p)
+	if !isIdent(name) {
+		return nil, nil
+	}
+	cands, err := r.jsDefs(name)
+	if err != nil || len(cands) == 0 {
+		return nil, err
+	}
+	use := u
+	use.Name, use.Qualifier, use.Kind = name, q, extract.VariableRef
+	if q == "" {
+		d, _, err := r.jsBare(f, use, cands)
+		return d, err
+	}
+	d, _, _, err := r.jsQualified(f, use, q, cands)
+	return d, err
+}
+
+// jsInstanceMember returns the one candidate that is a member of t's instances: a class's
+// instance members (or its bases'), a constructor function's prototype members, a factory
+// function's returned object's members.
+func (r *resolver) jsInstanceMember(f *fileCtx, t Def, cands []*Def) (*Def, error) {
+	if t.Kind != extract.Function.String() {
+		return r.jsThisMember(f, t, cands, false)
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if d.ParentID != t.ID {
+			continue
+		}
+		m := metaMap(d.Metadata)
+		if m["static"] == "true" {
+			continue
+		}
+		if m["receiver"] == t.Name || m["receiver"] == "" && (d.Kind == extract.Method.String() || d.Kind == extract.Property.String()) {
+			hit = append(hit, d)
+		}
+	}
+	return one(hit), nil
+}
+
+// jsBraces counts the braces that open and close blocks on the line text, outside strings
+// and comments.
+func jsBraces(text string) (opens, closes int) {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '{':
+			opens++
+		case '}':
+			closes++
+		case '"', '\'', '`':
+			for i++; i < len(text) && text[i] != c; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(text) && (text[i+1] == '/' || text[i+1] == '*') {
+				return opens, closes
+			}
+		}
+	}
+	return opens, closes
+}
+
+// jsEnclosing reports, going up from the use, whether the line n is in a block around the
+// use: depth counts the blocks closed between the line and the use (0: none); it is
+// updated for the line.
+func jsEnclosing(text string, depth *int) bool {
+	opens, closes := jsBraces(text)
+	*depth = max(0, *depth+closes-opens)
+	return *depth == 0
+}
+
+// jsVisible reports whether the top-level definition d of f is in scope at line: a
+// definition at the start of its line is; one indented (a declaration in a function literal
+// at the top level: test('x', () => { const a = 1 })) only below it, in its block: no
+// brace between closes a block the definition is in.
+func (r *resolver) jsVisible(f *fileCtx, d *Def, line int) (bool, error) {
+	lines, err := r.lines(f.path)
+	if err != nil || d.Line < 1 || d.Line > len(lines) {
+		return err == nil, err
+	}
+	if jsIndent(lines[d.Line-1]) <= 0 {
+		return true, nil
+	}
+	if line < d.Line {
+		return false, nil
+	}
+	depth := 0
+	for n := d.Line; n < line && n <= len(lines); n++ {
+		opens, closes := jsBraces(lines[n-1])
+		if depth += opens - closes; depth < 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// jsIndent returns the indentation of the line text, -1 for a blank line.
+func jsIndent(text string) int {
+	for i := 0; i < len(text); i++ {
+		if text[i] != ' ' && text[i] != '\t' {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,701 @@
+package nav
+
+// Python: the module a from-import takes a name from (pyPick), the import statement a use of
+// kind import is part of (pyImportRef), and the types of receivers (pyTyped): q.name where q
+// is self or a method's first parameter, a parameter with an annotation, a local variable
+// bound to a value whose type is known, a module's variable, or a chain of those through
+// attributes (self.command.x: the type of the value __init__ assigned to self.command) and
+// calls of methods with a return annotation (ctx.find_root().x). An annotation is read as
+// Python means it: "Context" (a forward reference), t.Optional[Context], Context | None,
+// t.Type[Context] and Self name a type. A receiver whose type is not known stays
+// unresolved: nothing is guessed.
+
+import (
+	"database/sql"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/store"
+)
+
+// maxPyTypeDepth bounds the values followed from one another when typing a receiver
+// (self.a is bound to b.c, whose type is the value of ...).
+const maxPyTypeDepth = 6
+
+// pyPick returns the one candidate defined at the top level of the Python module where (a
+// path without extension: a/b for a/b.py and a/b/__init__.py, maybe a suffix of the
+// workspace path). A from-import takes a module's name: never a member of one of its
+// classes, nor a definition elsewhere in the package's directory.
+func pyPick(cands []*Def, where string) *Def {
+	where = strings.Trim(path.Clean(where), "/")
+	if where == "" || where == "." {
+		return nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if d.ParentID != "" {
+			continue
+		}
+		mod := strings.TrimSuffix(strings.TrimSuffix(d.Path, path.Ext(d.Path)), "/__init__")
+		if mod == where || strings.HasSuffix(mod, "/"+where) {
+			hit = append(hit, d)
+		}
+	}
+	return one(hit)
+}
+
+// pyImportRef resolves the name an import statement of f imports (u, of kind import):
+// from m import name (as alias) means name in the module m, or where m re-exports it from.
+// The import is the one whose statement holds the use, so that from urllib3 import
+// SSLError as _SSLError is never the workspace's SSLError that another import of the file
+// brings in.
+func (r *resolver) pyImportRef(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+	for _, im := range f.imports {
+		if u.StartLine < im.line || u.StartLine > im.endLine || im.wildcard || im.module == "" {
+			continue
+		}
+		if lastSegment(im.target, ".") != u.Name {
+			continue
+		}
+		return r.pyReexported(pyModulePath(im.module, f.path), u.Name, cands)
+	}
+	return nil, nil
+}
+
+// pyTyped resolves q.name where q's type is known (see the file's comment): a member of the
+// type, or of its nearest base that has one.
+func (r *resolver) pyTyped(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, error) {
+	segs := pyQualifierParts(q)
+	if segs == nil {
+		return nil, nil
+	}
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil || len(chain) == 0 {
+		return nil, err
+	}
+	t, err := r.pyNameType(f, segs[0], chain, u.StartLine, u.StartColumn, 0)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	for _, s := range segs[1:] {
+		if t, err = r.pyMemberType(*t, s, 0); err != nil || t == nil {
+			return nil, err
+		}
+	}
+	return r.memberOf(f, *t, cands)
+}
+
+// pyQualifierParts splits a qualifier into its parts: self, command of self.command; ctx,
+// find_root() of ctx.find_root() (a call keeps its parentheses, its arguments dropped). nil
+// when a part is neither a name nor a call of one (a subscript, an operator).
+func pyQualifierParts(q string) []string {
+	var out []string
+	for _, p := range splitTop(q, '.') {
+		p = strings.TrimSpace(p)
+		name, args, call := strings.Cut(p, "(")
+		if !isIdent(name) || call && (!strings.HasSuffix(args, ")") || skipGroup("("+args, '(', ')') != "") {
+			return nil
+		}
+		if call {
+			name += "()"
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// pyNameType returns the type of the value the name has where it is used (line, col) inside
+// the symbols chain (innermost first): the instance of the enclosing class for self (a
+// method's first parameter, cls of a class method), the annotation of a parameter, the value
+// of a local variable's nearest binding above the use, else what the name means in the file
+// (a module's variable, a class: its instances' members are the class's).
+func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col, depth int) (*Def, error) {
+	if depth > maxPyTypeDepth {
+		return nil, nil
+	}
+	if name == "super()" { // super().x: a base's member (onReceiver) when the base is a workspace type
+		return nil, nil
+	}
+	call := strings.HasSuffix(name, "()")
+	name = strings.TrimSuffix(name, "()")
+	for i, id := range chain {
+		fn, err := r.symbol(id)
+		if err != nil || fn == nil {
+			return nil, err
+		}
+		if !pyCallable(fn.Kind) {
+			continue
+		}
+		if call {
+			break // a call of a local function: its result is not followed
+		}
+		class, err := r.pyMethodClass(fn, chain[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		params, err := r.pyFnParams(fn)
+		if err != nil {
+			return nil, err
+		}
+		if class != nil && len(params) > 0 && params[0].name == name && !strings.Contains(","+metaMap(fn.Metadata)["decorators"]+",", ",staticmethod,") {
+			return class, nil // self, cls, or __self
+		}
+		for _, p := range params {
+			if p.name == name {
+				if p.typ == "" {
+					return nil, nil // a parameter without an annotation: its type is not known
+				}
+				return r.pyAnnotated(f, p.typ, fn, class)
+			}
+		}
+		t, bound, err := r.pyLocalType(f, fn, class, name, line, col, depth)
+		if bound || err != nil {
+			return t, err
+		}
+		// Not fn's: an enclosing function's (a closure's), else the module's.
+	}
+	if call {
+		name += "()"
+	}
+	return r.pyModuleNameType(f, name, line, depth)
+}
+
+// pyMemberType returns the type of t's member part: an attribute (field), a property's
+// result, a method's called (m()).
+func (r *resolver) pyMemberType(t Def, part string, depth int) (*Def, error) {
+	if depth > maxPyTypeDepth {
+		return nil, nil
+	}
+	name, call := strings.CutSuffix(part, "()")
+	m, err := r.pyMember(t, name, 0)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	if call || m.Kind == extract.Property.String() {
+		return r.pyResultType(m)
+	}
+	return r.pyValueOf(*m, depth+1)
+}
+
+// pyMember returns t's member named name, or its nearest base's.
+func (r *resolver) pyMember(t Def, name string, depth int) (*Def, error) {
+	if depth > 8 {
+		return nil, nil
+	}
+	defs, err := r.defs(name)
+	if err != nil {
+		return nil, err
+	}
+	var hit []*Def
+	for i := range defs {
+		if defs[i].ParentID == t.ID {
+			hit = append(hit, &defs[i])
+		}
+	}
+	if len(hit) > 0 {
+		return hit[0], nil // the first assignment of an attribute, or a method
+	}
+	bases, err := r.bases(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bases {
+		if m, err := r.pyMember(*b, name, depth+1); m != nil || err != nil {
+			return m, err
+		}
+	}
+	return nil, nil
+}
+
+// pyValueOf returns the type of the variable or attribute d: its annotation, else the value
+// its definition assigns (self.command = command in __init__: the parameter's annotation;
+// self.x = Foo(...); x = make() of a function with a return annotation).
+func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
+	if depth > maxPyTypeDepth || d.Language != "python" {
+		return nil, nil
+	}
+	switch d.Kind {
+	case extract.Field.String(), extract.Variable.String(), extract.Constant.String():
+	default:
+		return nil, nil
+	}
+	df, err := r.file(d.Path, d.Language)
+	if err != nil {
+		return nil, err
+	}
+	class, err := r.symbol(d.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	if class != nil && !isTypeKind(class.Kind) {
+		class = nil
+	}
+	typ, err := r.pyDeclared(d)
+	if err != nil {
+		return nil, err
+	}
+	if typ != "" {
+		return r.pyAnnotated(df, typ, &d, class)
+	}
+	rhs, err := r.pyAssigned(d)
+	if err != nil || rhs == "" {
+		return nil, err
+	}
+	// The value is read where it is assigned: in a method for self.x = ..., else in d's
+	// class or module.
+	fn, err := r.pyEnclosing(d)
+	if err != nil {
+		return nil, err
+	}
+	if fn == nil {
+		fn = class
+	}
+	scope := []string{}
+	if fn != nil {
+		if scope, err = r.chain(fn.ID); err != nil {
+			return nil, err
+		}
+	}
+	return r.pyExprType(df, rhs, scope, d.Line, depth+1)
+}
+
+// pyExprType returns the type of the value of the expression e written in the scope chain
+// (innermost first; empty: the module) on line: a name, a call (a class's instance, a
+// function's result), and the attributes and calls that follow it. nil when a step is not
+// known or e is anything else (an operator, a literal, a subscript, a conditional).
+func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth int) (*Def, error) {
+	e = strings.TrimSpace(e)
+	e = strings.TrimSpace(strings.TrimPrefix(e, "await "))
+	if e == "" || strings.HasPrefix(e, "(") {
+		return nil, nil
+	}
+	// The expression's parts up to the first thing that is not a name, a call or a dot (a
+	// call going on past the line ends it).
+	var parts []string
+	for e != "" {
+		name := calleePath(e)
+		if name == "" || strings.Contains(name, ":") {
+			return nil, nil
+		}
+		first, _, _ := strings.Cut(name, ".")
+		e = strings.TrimSpace(e[len(first):])
+		if strings.HasPrefix(e, "(") {
+			first += "()"
+			e = strings.TrimSpace(skipGroup(e, '(', ')'))
+		}
+		parts = append(parts, first)
+		if !strings.HasPrefix(e, ".") {
+			break
+		}
+		e = strings.TrimSpace(e[1:])
+	}
+	if e != "" && !strings.HasPrefix(e, "#") {
+		return nil, nil // an operator, a subscript, a conditional: not one value this reads
+	}
+	var t *Def
+	var err error
+	if len(scope) == 0 {
+		t, err = r.pyModuleNameType(f, parts[0], line, depth)
+	} else {
+		t, err = r.pyNameType(f, parts[0], scope, line, 0, depth+1)
+	}
+	if t == nil && err == nil && len(parts) > 1 && !strings.HasSuffix(parts[0], "()") {
+		// m.f(), m.Foo(), m.x: a name of the module an import binds to m
+		name, call := strings.CutSuffix(parts[1], "()")
+		d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: parts[0], Kind: extract.VariableRef, ContainingSymbolID: pyFirst(scope), Span: extract.Span{StartLine: line}})
+		if err != nil || d == nil {
+			return nil, err
+		}
+		if t, err = r.pyDefType(d, call, depth); t == nil || err != nil {
+			return nil, err
+		}
+		parts = parts[1:]
+	}
+	for _, p := range parts[1:] {
+		if t == nil || err != nil {
+			break
+		}
+		t, err = r.pyMemberType(*t, p, depth+1)
+	}
+	return t, err
+}
+
+// pyModuleNameType returns the type of the value a name has at the top level of the file f:
+// a class (its instances for Foo()), a function's result, a variable's value.
+func (r *resolver) pyModuleNameType(f *fileCtx, name string, line, depth int) (*Def, error) {
+	call := strings.HasSuffix(name, "()")
+	name = strings.TrimSuffix(name, "()")
+	d, _, err := r.resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return r.pyDefType(d, call, depth)
+}
+
+// pyDefType returns the type of the value the definition d names (call: of the value a call
+// of it makes): a class (its instances: their members are the class's), a function's result,
+// a variable's value.
+func (r *resolver) pyDefType(d *Def, call bool, depth int) (*Def, error) {
+	switch {
+	case isTypeKind(d.Kind):
+		return d, nil
+	case call:
+		return r.pyResultType(d)
+	}
+	return r.pyValueOf(*d, depth+1)
+}
+
+// pyFirst returns the first of ids, "" for none.
+func pyFirst(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ids[0]
+}
+
+// pyResultType returns the type a callable's return annotation names (a property's too).
+func (r *resolver) pyResultType(d *Def) (*Def, error) {
+	k, _ := extract.KindNamed(d.Kind)
+	if !k.IsCallable() && d.Kind != extract.Property.String() {
+		return nil, nil
+	}
+	ret, err := r.returnType(*d)
+	if err != nil || ret == "" {
+		return nil, err
+	}
+	df, err := r.file(d.Path, d.Language)
+	if err != nil {
+		return nil, err
+	}
+	class, err := r.symbol(d.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	if class != nil && !isTypeKind(class.Kind) {
+		class = nil
+	}
+	return r.pyAnnotated(df, ret, d, class)
+}
+
+// pyAnnotated returns the workspace type an annotation written in the file f inside the
+// symbol in names (Self: class, the class around it).
+func (r *resolver) pyAnnotated(f *fileCtx, typ string, in, class *Def) (*Def, error) {
+	name := pyTypeName(typ)
+	if name == "" {
+		return nil, nil
+	}
+	if name == "Self" || strings.HasSuffix(name, ".Self") {
+		return class, nil
+	}
+	container := ""
+	if in != nil {
+		container = in.ID
+	}
+	return r.typeNamed(f, name, container)
+}
+
+// pyTypeName returns the class an annotation names: Context of "Context", t.Optional[Context],
+// Optional["Context"], Context | None, t.Union[Context, None], t.Type[Context],
+// ClassVar[Context]; m.Context of m.Context; "" for a union of several types, a container
+// (list[Context]) or anything else.
+func pyTypeName(typ string) string {
+	t := strings.TrimSpace(typ)
+	for range 8 {
+		if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+			t = strings.TrimSpace(t[1 : len(t)-1])
+			continue
+		}
+		if parts := splitTop(t, '|'); len(parts) > 1 {
+			t = pyOneType(parts)
+			continue
+		}
+		head, args, ok := strings.Cut(t, "[")
+		if !ok {
+			break
+		}
+		if !strings.HasSuffix(args, "]") {
+			return ""
+		}
+		args = args[:len(args)-1]
+		switch lastSegment(strings.TrimSpace(head), ".") {
+		case "Optional", "Type", "ClassVar", "Final", "type":
+			t = strings.TrimSpace(args)
+		case "Annotated":
+			t = strings.TrimSpace(splitTop(args, ',')[0])
+		case "Union":
+			t = pyOneType(splitTop(args, ','))
+		default:
+			t = strings.TrimSpace(head) // a generic class of the workspace: Foo[T]
+		}
+	}
+	for _, s := range strings.Split(t, ".") {
+		if !isIdent(s) {
+			return ""
+		}
+	}
+	if t == "None" || t == "Any" || strings.HasSuffix(t, ".Any") {
+		return ""
+	}
+	return t
+}
+
+// pyOneType returns the one type of a union's members other than None, "" when there are
+// several.
+func pyOneType(parts []string) string {
+	out := ""
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "None" || p == `"None"` || p == "type(None)" {
+			continue
+		}
+		if out != "" {
+			return ""
+		}
+		out = p
+	}
+	return out
+}
+
+// pyParam is a parameter of a Python signature: its name and annotation.
+type pyParam struct{ name, typ string }
+
+// pyParams returns the parameters of a def's signature (decorators before it skipped): self,
+// ctx: "Context" = None, *args, **kwargs give self; ctx, "Context"; args; kwargs.
+func pyParams(sig string) []pyParam {
+	i := strings.Index(sig, "def ")
+	if i < 0 {
+		return nil
+	}
+	groups := parenGroups(sig[i:])
+	if len(groups) == 0 {
+		return nil
+	}
+	var out []pyParam
+	for _, p := range splitTop(groups[0], ',') {
+		p = strings.TrimSpace(p)
+		p = strings.TrimSpace(p[:pyTopIndex(p, '=')])
+		name, typ, _ := strings.Cut(p, ":")
+		name = strings.TrimLeft(strings.TrimSpace(name), "*")
+		if !isIdent(name) {
+			continue // / and * separators
+		}
+		out = append(out, pyParam{name, strings.TrimSpace(typ)})
+	}
+	return out
+}
+
+// pyFnParams returns the parameters of the function fn: from its signature, or when that
+// was cut short, from its header in the file.
+func (r *resolver) pyFnParams(fn *Def) ([]pyParam, error) {
+	if i := strings.Index(fn.Signature, "def "); i >= 0 && len(parenGroups(fn.Signature[i:])) > 0 {
+		return pyParams(fn.Signature), nil
+	}
+	lines, err := r.lines(fn.Path)
+	if err != nil || fn.Line < 1 || fn.Line > len(lines) {
+		return nil, err
+	}
+	return pyParams(strings.Join(lines[fn.Line-1:min(fn.EndLine, fn.Line+60, len(lines))], "\n")), nil
+}
+
+// pyTopIndex returns the index of s's first c outside brackets and quotes, len(s) if none.
+func pyTopIndex(s string, c byte) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '(', '{':
+			depth++
+		case ']', ')', '}':
+			depth--
+		case '"', '\'':
+			if j := strings.IndexByte(s[i+1:], s[i]); j >= 0 {
+				i += j + 1
+			}
+		case c:
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+// pyCallable reports whether a symbol of kind has a body of statements with local variables
+// (a function, a method, a property).
+func pyCallable(kind string) bool {
+	k, _ := extract.KindNamed(kind)
+	return k.IsCallable() || kind == extract.Property.String()
+}
+
+// pyMethodClass returns the class fn is a method of (outer: the chain of symbols around fn,
+// innermost first), nil for a function.
+func (r *resolver) pyMethodClass(fn *Def, outer []string) (*Def, error) {
+	if len(outer) == 0 || outer[0] != fn.ParentID {
+		return nil, nil
+	}
+	p, err := r.symbol(fn.ParentID)
+	if err != nil || p == nil || !isTypeKind(p.Kind) {
+		return nil, err
+	}
+	return p, nil
+}
+
+// pyLocalType returns the type of the local variable name of the function fn at line and
+// col, from its nearest binding above in fn: name = value, name: T = value, except T as
+// name. bound reports that a binding was found (its type maybe not known: a loop variable,
+// with ... as name, a tuple's part), so the name is fn's and not the module's.
+func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, col, depth int) (t *Def, bound bool, err error) {
+	lines, err := r.lines(f.path)
+	if err != nil || line > len(lines) || line <= fn.Line {
+		return nil, false, err
+	}
+	scope, err := r.chain(fn.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	for n := line; n > fn.Line; n-- {
+		text := lines[n-1]
+		if n == line {
+			if col <= 1 {
+				continue
+			}
+			text = text[:min(col-1, len(text))]
+		}
+		if !strings.Contains(text, name) {
+			continue
+		}
+		s := strings.TrimSpace(text)
+		switch {
+		case strings.HasPrefix(s, "except ") || strings.HasPrefix(s, "except("):
+			typ, as, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(s, "except"), ":"), " as ")
+			if !ok || strings.TrimSpace(as) != name {
+				continue
+			}
+			t, err := r.pyAnnotated(f, typ, fn, class)
+			return t, true, err
+		case strings.HasPrefix(strings.TrimPrefix(s, "async "), "for "):
+			if target, _, ok := strings.Cut(s, " in "); ok && wordIn(target, name) {
+				return nil, true, nil // a loop's variable: its type is not said
+			}
+			continue
+		case strings.HasPrefix(strings.TrimPrefix(s, "async "), "with "):
+			if _, as, ok := strings.Cut(s, " as "); ok && wordIn(as, name) {
+				return nil, true, nil // what a context manager's __enter__ gives: not read
+			}
+			continue
+		}
+		i := assignAt(s)
+		if i < 0 {
+			continue
+		}
+		lhs, rhs := strings.TrimSpace(s[:i]), s[i+1:]
+		if c := colonAt(lhs); c >= 0 { // name: T = value
+			if strings.TrimSpace(lhs[:c]) != name {
+				continue
+			}
+			t, err := r.pyAnnotated(f, lhs[c+1:], fn, class)
+			return t, true, err
+		}
+		if lhs != name {
+			if wordIn(lhs, name) && !strings.Contains(lhs, ".") && !strings.Contains(lhs, "[") {
+				return nil, true, nil // a, name = ...
+			}
+			continue
+		}
+		if j := assignAt(rhs); j >= 0 && isIdent(strings.TrimSpace(rhs[:j])) { // name = other = value
+			rhs = rhs[j+1:]
+		}
+		t, err := r.pyExprType(f, rhs, scope, n, depth+1)
+		return t, true, err
+	}
+	return nil, false, nil
+}
+
+// pyEnclosing returns the callable (a method, for self.x = ...) whose body holds the
+// definition d, nil when d is not inside one.
+func (r *resolver) pyEnclosing(d Def) (*Def, error) {
+	st, err := r.s.Stmt(r.ctx, `SELECT s.id, s.kind FROM symbols s JOIN files f ON f.id = s.file
+		WHERE f.path = ? AND s.start_line < ? AND s.end_line >= ? ORDER BY s.start_line DESC, s.end_line ASC`)
+	if err != nil {
+		return nil, fmt.Errorf("index: the function around %s: %w", d.Name, err)
+	}
+	var id string
+	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+		var sid, kind string
+		if err := rows.Scan(&sid, &kind); err != nil {
+			return err
+		}
+		if id == "" && pyCallable(kind) {
+			id = sid
+		}
+		return nil
+	}, d.Path, d.Line, d.Line)
+	if err != nil || id == "" {
+		return nil, err
+	}
+	return r.symbol(id)
+}
+
+// pyAssigned returns the value the assignment defining d assigns (the text after its =, to
+// the end of the statement), "" when it assigns none or several (a, b = ...).
+func (r *resolver) pyAssigned(d Def) (string, error) {
+	lines, err := r.lines(d.Path)
+	if err != nil || d.Line < 1 || d.Line > len(lines) {
+		return "", err
+	}
+	stmt := strings.Join(lines[d.Line-1:min(d.EndLine, len(lines))], "\n")
+	i := assignAt(stmt)
+	if i < 0 {
+		return "", nil
+	}
+	lhs, rhs := strings.TrimSpace(stmt[:i]), stmt[i+1:]
+	if strings.Contains(lhs, ",") {
+		return "", nil
+	}
+	for { // a = b = value
+		j := assignAt(rhs)
+		if j < 0 || !pyIsTarget(strings.TrimSpace(rhs[:j])) {
+			break
+		}
+		rhs = rhs[j+1:]
+	}
+	return strings.TrimSpace(rhs), nil
+}
+
+// pyIsTarget reports whether s is a name or an attribute of one (self.x), as an assignment's
+// target is written.
+func pyIsTarget(s string) bool {
+	for _, p := range strings.Split(s, ".") {
+		if !isIdent(strings.TrimSpace(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// pyDeclared returns the annotation of the Python variable or attribute d ("" none).
+func (r *resolver) pyDeclared(d Def) (string, error) {
+	if r.pyTypes == nil {
+		r.pyTypes = map[string]map[string]string{}
+	}
+	byID, ok := r.pyTypes[d.Path]
+	if !ok {
+		blob, err := r.s.FileBlob(r.ctx, "types", d.Path)
+		if err != nil {
+			return "", err
+		}
+		types, err := store.DecodeTypes(blob)
+		if err != nil {
+			return "", err
+		}
+		byID = map[string]string{}
+		for _, t := range types {
+			if t.Role == "declared" {
+				byID[t.SymbolID] = t.Type
+			}
+		}
+		r.pyTypes[d.Path] = byID
+	}
+	return byID[d.ID], nil
+}
