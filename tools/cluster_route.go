@@ -499,6 +499,7 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 		}
 		out.Total += r.Total
 		out.Unresolved += r.Unresolved
+		out.UnresolvedListed = out.UnresolvedListed || r.UnresolvedListed
 		out.TotalFilesSearched += r.TotalFilesSearched
 		for _, ref := range r.Results {
 			repo := answerRepo(ref.Workspace, p, answers[i])

@@ -51,8 +51,11 @@ func TestCutAnswersSaySo(t *testing.T) {
 	if got, want := text(r), "2 of 2 uses of Next; 3 more uses left unresolved (unresolved: true lists them)"; got != want {
 		t.Errorf("refs Next text ends %q, want %q", got, want)
 	}
-	if r, err = s.Refs(ctx, RefsRequest{Symbol: "Next", Unresolved: true}); err != nil || r.Total != 5 || r.Unresolved != 0 {
-		t.Errorf("refs Next unresolved: total %d, unresolved %d, %v; want 5, 0", r.Total, r.Unresolved, err)
+	// Listed, the unresolved uses are still counted (a use without a resolution is one of them).
+	if r, err = s.Refs(ctx, RefsRequest{Symbol: "Next", Unresolved: true}); err != nil || r.Total != 5 || r.Unresolved != 3 || !r.UnresolvedListed {
+		t.Errorf("refs Next unresolved: total %d, unresolved %d, listed %v, %v; want 5, 3, true", r.Total, r.Unresolved, r.UnresolvedListed, err)
+	} else if got, want := text(r), "5 of 5 uses of Next; 3 uses unresolved (after the resolved ones)"; got != want {
+		t.Errorf("refs Next unresolved text ends %q, want %q", got, want)
 	}
 	if r, err = s.Refs(ctx, RefsRequest{Symbol: "Next", Kind: []string{"type_usage"}}); err != nil || r.Unresolved != 0 {
 		t.Errorf("refs Next kind type_usage: unresolved %d, %v; want 0 (the unresolved uses are calls)", r.Unresolved, err)

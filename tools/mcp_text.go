@@ -195,7 +195,10 @@ func renderRefs(r *RefsResult) string {
 	if r.NextCursor != "" {
 		fmt.Fprintf(&b, " (truncated: %s; next page: cursor %s)", r.TruncatedReason, r.NextCursor)
 	}
-	if r.Unresolved > 0 {
+	switch {
+	case r.Unresolved > 0 && r.UnresolvedListed:
+		fmt.Fprintf(&b, "; %s unresolved (after the resolved ones)", count(r.Unresolved, "use", "uses"))
+	case r.Unresolved > 0:
 		fmt.Fprintf(&b, "; %s left unresolved (unresolved: true lists them)", count(r.Unresolved, "more use", "more uses"))
 	}
 	return b.String()

@@ -62,7 +62,8 @@ type RefsResult struct {
 	Notice             string      `json:"notice,omitempty"`
 	Results            []Ref       `json:"results"`
 	Total              int         `json:"total" jsonschema:"uses in all, before paging"`
-	Unresolved         int         `json:"unresolved" jsonschema:"uses of the name no rule ties to any definition, not listed: unresolved lists them"`
+	Unresolved         int         `json:"unresolved" jsonschema:"uses of the name no rule ties to any definition: listed after the resolved ones with unresolved (unresolved_listed), else only counted here"`
+	UnresolvedListed   bool        `json:"unresolved_listed,omitempty" jsonschema:"the request asked for the unresolved uses: results list them after the resolved ones"`
 	Truncated          bool        `json:"truncated"`
 	TruncatedReason    string      `json:"truncated_reason,omitempty"`
 	NextCursor         string      `json:"next_cursor,omitempty"`
@@ -298,6 +299,59 @@ func unresolvedUses(ctx context.Context, x *workspace.SearchIndex, def nav.Def, 
 	return all - resolved, nil
 }
 
+// maxTextLines bounds the lines a content search reads for unlistedText.
+const maxTextLines = 1000
+
+// unlistedText counts the lines of the workspaces holding name as a word (case as written)
+// that hold no use of it by name: the name in comments and strings, in files whose language
+// records no uses. more reports that the count stopped at maxTextLines.
+func unlistedText(ctx context.Context, xs []*workspace.SearchIndex, name string) (n int, more bool) {
+	q, err := query.Parse(name)
+	if err != nil {
+		return 0, false
+	}
+	for _, x := range xs {
+		used := map[string]bool{}
+		refs, _, err := x.Refs(ctx, name, nil, 0, maxTextLines)
+		if err != nil {
+			return 0, false
+		}
+		for _, r := range refs {
+			used[r.Path+":"+strconv.Itoa(r.Line)] = true
+		}
+		res, err := workspace.Search(ctx, []*workspace.SearchIndex{x}, search.Request{Query: q, Target: search.TargetContent, Limit: maxTextLines, Tests: search.TestsInclude})
+		if err != nil {
+			return 0, false
+		}
+		more = more || res.Truncated
+		for _, h := range res.Hits {
+			if h.Hit == search.HitContent && containsWord(h.Text, name) && !used[h.Path+":"+strconv.Itoa(h.Line)] {
+				n++
+			}
+		}
+	}
+	return n, more
+}
+
+// containsWord reports whether text holds word with no letter, digit, _ or $ on either side.
+func containsWord(text, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(word)
+		if (at == 0 || !isWordByte(text[at-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
 // workspaceRefs returns the first n uses in x of def (nil: the workspace does not define
 // the symbol), with the definition first when the request includes it, and how many there
 // are in all. A workspace without a definition gives its uses by name when no workspace
@@ -406,7 +460,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		if defs[i] != nil && out.Definition == nil {
 			out.Definition = definitionOf(defs[i])
 		}
-		if defs[i] != nil && !req.Unresolved {
+		if defs[i] != nil {
 			n, err := unresolvedUses(ctx, x, *defs[i], req.Kind)
 			if err != nil {
 				return nil, err
@@ -417,6 +471,17 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		for _, r := range refs {
 			r.Workspace = wsID
 			all = append(all, r)
+		}
+	}
+	out.UnresolvedListed = req.Unresolved && out.Definition != nil
+	if byName { // what the uses by name leave out: the name in comments, strings, other files
+		if n, more := unlistedText(ctx, xs, named); n > 0 {
+			atLeast := ""
+			if more {
+				atLeast = "at least "
+			}
+			out.Notice += fmt.Sprintf("; %s%s hold %s only as text (comments, strings, files whose uses are not indexed), not listed: a content search lists them",
+				atLeast, count(n, "more line", "more lines"), named)
 		}
 	}
 	out.Results = append(out.Results, all[min(offset, len(all)):min(offset+limit, len(all))]...)

@@ -74,7 +74,9 @@ error gives the --cursor of the next page.`,
 				if res.NextCursor != "" {
 					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "uses", "--cursor "+res.NextCursor+" for the next page")
 				}
-				printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "use", args[0], "--unresolved")
+				if !res.UnresolvedListed {
+					printUnresolved(cmd.ErrOrStderr(), res.Unresolved, "use", args[0], "--unresolved")
+				}
 			}
 			if res.Total == 0 {
 				if !opts.json {

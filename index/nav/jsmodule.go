@@ -68,6 +68,8 @@ type jsState struct {
 	exports map[string]*jsWholeExport // by file: what it exports as a whole
 	locals  map[string]bool           // by function id and name: the function binds the name
 	reach   map[string]bool           // by importing file and definition path (jsReachable)
+	// returned are the objects factory functions return, by the function's id (jsReturned)
+	returned map[string]*Def
 }
 
 // jsWholeExport is what a module exports as a whole: its value (module.exports = X, export
@@ -497,7 +499,8 @@ func (r *resolver) jsExport(file, name string, cands []*Def, seen map[string]boo
 	}
 	var top []*Def
 	for _, d := range cands {
-		if d.Path == file && d.ParentID == "" && (d.Visibility == string(extract.Public) || strings.HasSuffix(file, ".d.ts")) {
+		if d.Path == file && d.ParentID == "" && (d.Visibility == string(extract.Public) || strings.HasSuffix(file, ".d.ts")) &&
+			!strings.Contains(d.Metadata, `"export":"default"`) { // export default f exports default, not f
 			top = append(top, d)
 		}
 	}
@@ -702,6 +705,11 @@ func (r *resolver) jsBound(f *fileCtx, name string) (jsBinding, error) {
 				if d, err = r.jsExport(mf, orig, cands, map[string]bool{}, 0); err != nil {
 					return jsBinding{}, err
 				}
+				if d == nil { // export * as orig from "m": a module
+					if ns, err := r.jsNamespace(mf, orig, map[string]bool{}, 0); ns != nil || err != nil {
+						return jsBinding{module: ns, bound: true}, err
+					}
+				}
 			}
 			if d != nil {
 				return jsBinding{def: d, bound: true}, nil
@@ -792,4 +800,53 @@ func (r *resolver) jsAssignedMember(t Def, cands []*Def) (*Def, error) {
 		}
 	}
 	return nil, nil
+}
+
+// jsNamespace returns the files of the module that the module file exports as name (export
+// * as name from "m", or a namespace import or require of m it exports again, or a name it
+// re-exports from a module that does so), nil when it exports no module as name.
+func (r *resolver) jsNamespace(file, name string, seen map[string]bool, depth int) ([]string, error) {
+	if depth >= maxJSReexports || seen[file] {
+		return nil, nil
+	}
+	seen[file] = true
+	fc, err := r.file(file, jsLangOf(file))
+	if err != nil {
+		return nil, err
+	}
+	for _, im := range fc.imports {
+		switch {
+		case im.alias == name && (im.reexport || r.jsExportsName(file, name)):
+			return r.jsModuleFiles(im.target, file)
+		case im.reexport && (jsNamesImport(im.names, name) || im.wildcard && name != "default"):
+			files, err := r.jsModuleFiles(im.target, file)
+			if err != nil {
+				return nil, err
+			}
+			for _, mf := range files {
+				if ns, err := r.jsNamespace(mf, jsOriginal(im.names, name), seen, depth+1); ns != nil || err != nil {
+					return ns, err
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// jsExportsName reports whether the file exports its binding name again (export { name },
+// module.exports = { name }): its text has name exported by an export clause or an object
+// literal of module.exports; read from the identifiers of the file is not needed, the
+// lines say it.
+func (r *resolver) jsExportsName(file, name string) bool {
+	lines, err := r.lines(file)
+	if err != nil {
+		return false
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if (strings.HasPrefix(t, "export {") || strings.HasPrefix(t, "module.exports")) && wordIn(t, name) {
+			return true
+		}
+	}
+	return false
 }

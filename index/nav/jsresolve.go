@@ -155,14 +155,25 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 			if fn == nil {
 				fn = c
 			}
-			if local, err := r.jsLocal(f, c, name, u.StartLine, u.StartColumn, false); local || err != nil {
+			if local, _, err := r.jsLocal(f, c, name, u.StartLine, u.StartColumn, false); local || err != nil {
 				return nil, local, b, err
 			}
 		}
 	}
 	if fn == nil { // at the top level: a function literal's parameter or local around the use
-		if local, err := r.jsLocal(f, &Def{Line: 1}, name, u.StartLine, u.StartColumn, true); local || err != nil {
-			return nil, local, b, err
+		local, at, err := r.jsLocal(f, &Def{Line: 1}, name, u.StartLine, u.StartColumn, true)
+		if err != nil {
+			return nil, false, b, err
+		}
+		if local {
+			// A declaration the extractor made a top-level definition of (in a function
+			// that is no symbol: module.exports = function () { const a = 1 }) is that one.
+			for _, d := range cands {
+				if d.Path == f.path && d.ParentID == "" && d.Line == at && jsBareName(d) {
+					return d, false, b, nil
+				}
+			}
+			return nil, true, b, nil
 		}
 	}
 	var top []*Def
@@ -220,18 +231,18 @@ func jsNamesItself(d *Def) bool {
 // jsLocal reports whether the function fn around the use at line and col binds name
 // itself: a parameter of its signature, of a function literal around the use, or a
 // declaration above the use in it (const, let, var, a destructuring, catch, function,
-// class). With indented, only declarations not at the start of a line count (fn is the
-// file: a top-level declaration is the file's).
-func (r *resolver) jsLocal(f *fileCtx, fn *Def, name string, line, col int, indented bool) (bool, error) {
+// class), at the line at (0: a parameter). With indented, only declarations not at the
+// start of a line count (fn is the file: a top-level declaration is the file's).
+func (r *resolver) jsLocal(f *fileCtx, fn *Def, name string, line, col int, indented bool) (bool, int, error) {
 	if fn.Signature != "" && jsParamsBind(fn.Signature, name) {
-		return true, nil
+		return true, 0, nil
 	}
 	if _, found, err := r.literalParam(f, fn, name, line, col); found || err != nil {
-		return found, err
+		return found, 0, err
 	}
 	lines, err := r.lines(f.path)
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
 	from := fn.Line
 	if !indented {
@@ -243,14 +254,68 @@ func (r *resolver) jsLocal(f *fileCtx, fn *Def, name string, line, col int, inde
 		if n == line {
 			text = text[:max(min(col-1, len(text)), 0)]
 		}
-		if !jsEnclosing(text, &depth) || !strings.Contains(text, name) || indented && jsIndent(text) == 0 {
-			continue // in a block closed before the use, or a top-level declaration (the file's)
+		before := depth
+		if !jsEnclosing(text, &depth) {
+			continue // in a block closed before the use
+		}
+		if opens, closes := jsBraces(text); opens > closes+before && n > fn.Line && jsHeadBinds(lines, n, text, name) {
+			return true, 0, nil // a parameter of a function around the use, its list across lines
+		}
+		if !strings.Contains(text, name) || indented && jsIndent(text) == 0 {
+			continue // a top-level declaration is the file's
 		}
 		if jsDeclares(text, name) {
-			return true, nil
+			return true, n, nil
 		}
 	}
-	return false, nil
+	return false, 0, nil
+}
+
+// jsHeadBinds reports whether the block the line n (its text) opens is the body of a
+// function (or a catch) whose parameters bind name: the parenthesized list before the
+// brace, on that line or the lines above it.
+func jsHeadBinds(lines []string, n int, text, name string) bool {
+	i := strings.LastIndexByte(text, '{')
+	if i < 0 {
+		return false
+	}
+	head := strings.TrimRight(text[:i], " \t")
+	if h, ok := strings.CutSuffix(head, "=>"); ok { // x => {
+		h = strings.TrimRight(h, " \t")
+		if p := jsLastIdent(h); p != "" {
+			return p == name
+		}
+	}
+	for k := n - 1; k >= max(1, n-8) && strings.Count(head, "(") < strings.Count(head, ")"); k-- {
+		head = lines[k-1] + "\n" + head // the list goes on above
+	}
+	head = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(head), "=>"))
+	if !strings.HasSuffix(head, ")") {
+		if c := strings.LastIndexByte(head, ')'); c >= 0 && strings.HasPrefix(strings.TrimSpace(head[c+1:]), ":") {
+			head = head[:c+1] // a return type
+		} else {
+			return false
+		}
+	}
+	depth, open := 0, -1
+	for j := len(head) - 1; j >= 0 && open < 0; j-- {
+		switch head[j] {
+		case ')':
+			depth++
+		case '(':
+			if depth--; depth == 0 {
+				open = j
+			}
+		}
+	}
+	if open < 0 {
+		return false
+	}
+	switch jsLastIdent(strings.TrimRight(head[:open], " \t")) {
+	case "if", "for", "while", "switch", "with", "return", "typeof", "await":
+		return false
+	}
+	return jsParamsBind(strings.ReplaceAll(head[open:], "\n", " "), name)
 }
 
 // jsDeclares reports whether the line text declares name: const, let or var name (or a
@@ -441,22 +506,29 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 		return d, ResolvedScope, true, err
 	}
 	base, proto := strings.CutSuffix(q, ".prototype")
-	if !isIdent(base) {
-		return nil, "", false, nil
+	segs := strings.Split(base, ".")
+	for _, s := range segs {
+		if !isIdent(s) {
+			return nil, "", false, nil
+		}
 	}
-	defs, err := r.jsDefs(base)
+	head := segs[0]
+	if head == "this" || head == "super" {
+		return nil, "", false, nil // this.a.x: the general rules (fields' declared types)
+	}
+	defs, err := r.jsDefs(head)
 	if err != nil {
 		return nil, "", true, err
 	}
 	use := u
-	use.Name, use.Qualifier = base, ""
-	t, local, b, err := r.jsLookup(f, use, base, defs)
+	use.Name, use.Qualifier = head, ""
+	t, local, b, err := r.jsLookup(f, use, head, defs)
 	switch {
 	case err != nil:
 		return nil, "", true, err
-	case local && !proto:
+	case local && !proto && len(segs) == 1:
 		// A local bound to new X() or to a factory's call: a member of X's instances.
-		if t, err := r.jsLocalInstance(f, u, base); t != nil || err != nil {
+		if t, err := r.jsLocalInstance(f, u, head); t != nil || err != nil {
 			if err != nil {
 				return nil, "", true, err
 			}
@@ -466,19 +538,71 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 		return nil, "", false, nil // the general rules: a declared type
 	case local || !b.bound && t == nil:
 		return nil, "", false, nil // no name of the file: the general rules
+	}
+	why := ResolvedImport
+	var owners []*Def // what the qualifier means: definitions (merged declarations), or
+	mods := b.module  // a module
+	switch {
 	case t != nil:
-		d, err := r.jsQualifiedMember(f, *t, cands, proto)
-		return d, ResolvedQualified, true, err
+		owners, why = []*Def{t}, ResolvedQualified
 	case b.def != nil:
-		for _, t := range append([]*Def{b.def}, b.merged...) {
-			if d, err := r.jsQualifiedMember(f, *t, cands, proto); d != nil || err != nil {
-				return d, ResolvedImport, true, err
+		owners = append([]*Def{b.def}, b.merged...)
+	}
+	for _, seg := range segs[1:] { // a.b.x: b in what a means, then x in b
+		next, err := r.jsDefs(seg)
+		if err != nil {
+			return nil, "", true, err
+		}
+		var found []*Def
+		var ns []string
+		for _, o := range owners {
+			if d, err := r.jsMember(*o, next); err != nil {
+				return nil, "", true, err
+			} else if d != nil {
+				found = append(found, d)
+				break
 			}
 		}
-	case !proto:
-		for _, mf := range b.module {
+		for _, mf := range mods {
+			if len(found) > 0 || ns != nil {
+				break
+			}
+			if d, err := r.jsExport(mf, seg, next, map[string]bool{}, 0); err != nil {
+				return nil, "", true, err
+			} else if d != nil {
+				found = append(found, d)
+			} else if ns, err = r.jsNamespace(mf, seg, map[string]bool{}, 0); err != nil {
+				return nil, "", true, err
+			}
+		}
+		if len(found) == 0 && ns == nil {
+			return nil, "", true, nil // a member the chain cannot follow: never guessed
+		}
+		owners, mods = found, ns
+	}
+	for _, o := range owners {
+		if d, err := r.jsQualifiedMember(f, *o, cands, proto); d != nil || err != nil {
+			return d, why, true, err
+		}
+	}
+	if len(segs) == 1 && t != nil && !proto && (t.Kind == extract.Constant.String() || t.Kind == extract.Variable.String()) {
+		// const x = new X() of the file: a member of X's instances.
+		if lines, err := r.lines(t.Path); err != nil {
+			return nil, "", true, err
+		} else if t.Line >= 1 && t.Line <= len(lines) {
+			if x, _, err := r.jsInstanceOf(f, u, lines[t.Line-1], t.Name); x != nil || err != nil {
+				if err != nil {
+					return nil, "", true, err
+				}
+				d, err := r.jsInstanceMember(f, *x, cands)
+				return d, ResolvedReceiver, true, err
+			}
+		}
+	}
+	if !proto {
+		for _, mf := range mods {
 			if d, err := r.jsExport(mf, u.Name, cands, map[string]bool{}, 0); d != nil || err != nil {
-				return d, ResolvedImport, true, err
+				return d, why, true, err
 			}
 		}
 	}
@@ -541,31 +665,38 @@ func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string
 		if !jsEnclosing(text, &depth) {
 			continue // inside a block that closed before the use
 		}
-		typ, rhs, ok := bindingOf(text, name, f.lang)
-		if !ok {
-			continue
+		if t, ok, err := r.jsInstanceOf(f, u, text, name); ok || err != nil {
+			return t, err
 		}
-		if typ != "" || rhs == "" {
-			return nil, nil
-		}
-		e := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rhs), "await "))
-		isNew := strings.HasPrefix(e, "new ")
-		e = strings.TrimSpace(strings.TrimPrefix(e, "new "))
-		callee := calleePath(e)
-		rest := strings.TrimSpace(e[len(callee):])
-		if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
-			return nil, nil // not one call, or a call followed by more
-		}
-		t, err := r.jsValueNamed(f, u, callee)
-		if t == nil || err != nil {
-			return nil, err
-		}
-		if isNew && (isTypeKind(t.Kind) || t.Kind == extract.Function.String()) || !isNew && t.Kind == extract.Function.String() {
-			return t, nil
-		}
-		return nil, nil
 	}
 	return nil, nil
+}
+
+// jsInstanceOf reads the line text as a binding of name: ok reports that it is one, t what
+// it binds name to an instance of (nil: not said).
+func (r *resolver) jsInstanceOf(f *fileCtx, u extract.Identifier, text, name string) (t *Def, ok bool, err error) {
+	typ, rhs, ok := bindingOf(text, name, f.lang)
+	if !ok {
+		return nil, false, nil
+	}
+	if typ != "" || rhs == "" {
+		return nil, true, nil
+	}
+	e := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rhs), "await "))
+	isNew := strings.HasPrefix(e, "new ")
+	e = strings.TrimSpace(strings.TrimPrefix(e, "new "))
+	callee := calleePath(e)
+	rest := strings.TrimSpace(e[len(callee):])
+	if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+		return nil, true, nil // not one call, or a call followed by more
+	}
+	if t, err = r.jsValueNamed(f, u, callee); t == nil || err != nil {
+		return nil, true, err
+	}
+	if isNew && (isTypeKind(t.Kind) || t.Kind == extract.Function.String()) || !isNew && t.Kind == extract.Function.String() {
+		return t, true, nil
+	}
+	return nil, true, nil
 }
 
 // jsValueNamed resolves the name path (X, ns.X) as written at the use u: the definition it
@@ -596,20 +727,55 @@ func (r *resolver) jsInstanceMember(f *fileCtx, t Def, cands []*Def) (*Def, erro
 	if t.Kind != extract.Function.String() {
 		return r.jsThisMember(f, t, cands, false)
 	}
+	holder, err := r.jsReturned(t)
+	if err != nil {
+		return nil, err
+	}
 	var hit []*Def
 	for _, d := range cands {
-		if d.ParentID != t.ID {
-			continue
-		}
-		m := metaMap(d.Metadata)
-		if m["static"] == "true" {
-			continue
-		}
-		if m["receiver"] == t.Name || m["receiver"] == "" && (d.Kind == extract.Method.String() || d.Kind == extract.Property.String()) {
-			hit = append(hit, d)
+		switch {
+		case holder != nil && d.ParentID == holder.ID:
+			hit = append(hit, d) // a member of the object the factory returns
+		case d.ParentID != t.ID || strings.Contains(d.Metadata, `"static":"true"`):
+		case metaMap(d.Metadata)["receiver"] == t.Name:
+			hit = append(hit, d) // a prototype member
 		}
 	}
 	return one(hit), nil
+}
+
+// jsReturned returns the local of the function t that holds an object literal whose
+// members are definitions and that t returns (return name), nil when there is none.
+func (r *resolver) jsReturned(t Def) (*Def, error) {
+	st := r.jsState()
+	if st.returned == nil {
+		st.returned = map[string]*Def{}
+	}
+	if d, ok := st.returned[t.ID]; ok {
+		return d, nil
+	}
+	st.returned[t.ID] = nil
+	kids, err := r.s.Children(r.ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := r.lines(t.Path)
+	if err != nil {
+		return nil, err
+	}
+	for i := range kids {
+		k := &kids[i]
+		if k.Kind != extract.Constant.String() && k.Kind != extract.Variable.String() {
+			continue
+		}
+		for n := max(t.Line, 1); n <= t.EndLine && n <= len(lines); n++ {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(lines[n-1]), "return "); ok && strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), ";")) == k.Name {
+				st.returned[t.ID] = k
+				return k, nil
+			}
+		}
+	}
+	return nil, nil
 }
 
 // jsBraces counts the braces that open and close blocks on the line text, outside strings
@@ -678,4 +844,13 @@ func jsIndent(text string) int {
 		}
 	}
 	return -1
+}
+
+// jsLastIdent returns the identifier s ends with ("" when it ends otherwise).
+func jsLastIdent(s string) string {
+	i := len(s)
+	for i > 0 && isIdentByte(s[i-1]) {
+		i--
+	}
+	return s[i:]
 }

@@ -71,9 +71,26 @@ func (r *resolver) pyTyped(f *fileCtx, u extract.Identifier, q string, cands []*
 	if segs == nil {
 		return nil, nil
 	}
+	if where, err := r.pyModuleOf(f, segs); where != "" || err != nil { // util.ssl_.x
+		if err != nil {
+			return nil, err
+		}
+		return r.pyReexported(where, u.Name, cands)
+	}
 	chain, err := r.chain(u.ContainingSymbolID)
 	if err != nil || len(chain) == 0 {
 		return nil, err
+	}
+	if len(segs) == 1 && segs[0] == "super()" { // super(Cls, self).x: a member of a base
+		for _, id := range chain {
+			if d, err := r.symbol(id); err != nil || d != nil && isTypeKind(d.Kind) {
+				if err != nil {
+					return nil, err
+				}
+				return r.inherited(f, *d, cands, 0)
+			}
+		}
+		return nil, nil
 	}
 	t, err := r.pyNameType(f, segs[0], chain, u.StartLine, u.StartColumn, 0)
 	if err != nil || t == nil {
@@ -85,6 +102,75 @@ func (r *resolver) pyTyped(f *fileCtx, u extract.Identifier, q string, cands []*
 		}
 	}
 	return r.memberOf(f, *t, cands)
+}
+
+// pyModuleOf returns the module a qualifier of several parts names (a path: pkg/util/ssl_
+// for util.ssl_ after from pkg import util, or import pkg.util.ssl_ as such), "" when its
+// first part is not a module an import binds or a later part is not a module of the
+// workspace.
+func (r *resolver) pyModuleOf(f *fileCtx, segs []string) (string, error) {
+	if len(segs) < 2 {
+		return "", nil // one part: inImported
+	}
+	where := ""
+	for _, im := range f.imports {
+		if im.wildcard {
+			continue
+		}
+		switch {
+		case im.alias == segs[0]:
+			where = pyModulePath(im.target, f.path)
+		case im.alias == "" && im.module == "" && strings.SplitN(im.target, ".", 2)[0] == segs[0]:
+			where = segs[0] // import a.b binds a
+		case im.alias == "" && im.module != "" && lastSegment(im.target, ".") == segs[0]:
+			where = pyModulePath(im.target, f.path) // from pkg import module
+		}
+		if where != "" {
+			break
+		}
+	}
+	if where == "" {
+		return "", nil
+	}
+	if files, err := r.pyModuleFiles(where); err != nil || len(files) == 0 {
+		return "", err
+	}
+	for _, s := range segs[1:] {
+		if !isIdent(s) {
+			return "", nil
+		}
+		files, err := r.pyModuleFiles(where + "/" + s)
+		if err != nil || len(files) == 0 {
+			return "", err
+		}
+		where += "/" + s
+	}
+	return where, nil
+}
+
+// pyClassBody resolves a bare name used in a class's body (or in the decorators of one of
+// its methods, above the method's def line: @name.setter) to the class's own definition of
+// the name above the use: Python's class scope, which its methods do not see.
+func (r *resolver) pyClassBody(u extract.Identifier, cands []*Def) (*Def, error) {
+	c, err := r.symbol(u.ContainingSymbolID)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	if pyCallable(c.Kind) && u.StartLine < c.Line { // a decorator: evaluated around the def
+		if c, err = r.symbol(c.ParentID); err != nil || c == nil {
+			return nil, err
+		}
+	}
+	if !isTypeKind(c.Kind) {
+		return nil, nil
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if d.ParentID == c.ID && d.Line <= u.StartLine {
+			hit = append(hit, d)
+		}
+	}
+	return one(hit), nil
 }
 
 // pyQualifierParts splits a qualifier into its parts: self, command of self.command; ctx,
@@ -128,9 +214,6 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 		if !pyCallable(fn.Kind) {
 			continue
 		}
-		if call {
-			break // a call of a local function: its result is not followed
-		}
 		class, err := r.pyMethodClass(fn, chain[i+1:])
 		if err != nil {
 			return nil, err
@@ -139,20 +222,33 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 		if err != nil {
 			return nil, err
 		}
-		if class != nil && len(params) > 0 && params[0].name == name && !strings.Contains(","+metaMap(fn.Metadata)["decorators"]+",", ",staticmethod,") {
-			return class, nil // self, cls, or __self
-		}
-		for _, p := range params {
-			if p.name == name {
-				if p.typ == "" {
-					return nil, nil // a parameter without an annotation: its type is not known
-				}
-				return r.pyAnnotated(f, p.typ, fn, class)
+		decos := "," + metaMap(fn.Metadata)["decorators"] + ","
+		if class != nil && len(params) > 0 && params[0].name == name && !strings.Contains(decos, ",staticmethod,") {
+			if call && !strings.Contains(decos, ",classmethod,") {
+				return nil, nil // self(): what the class's __call__ gives
 			}
+			return class, nil // self, cls, __self; cls(): an instance
 		}
+		if call {
+			break // a call of a local variable or of the module's name
+		}
+		// The nearest binding above the use (a parameter may be bound again: timeout =
+		// Timeout.from_float(timeout)), else the parameter's annotation or default value.
 		t, bound, err := r.pyLocalType(f, fn, class, name, line, col, depth)
 		if bound || err != nil {
 			return t, err
+		}
+		for _, p := range params {
+			if p.name != name {
+				continue
+			}
+			switch {
+			case p.typ != "":
+				return r.pyAnnotated(f, p.typ, fn, class)
+			case p.dflt != "":
+				return r.pyExprType(f, p.dflt, nil, fn.Line, depth+1)
+			}
+			return nil, nil // a parameter without an annotation: its type is not known
 		}
 		// Not fn's: an enclosing function's (a closure's), else the module's.
 	}
@@ -362,7 +458,7 @@ func (r *resolver) pyResultType(d *Def) (*Def, error) {
 		return nil, nil
 	}
 	ret, err := r.returnType(*d)
-	if err != nil || ret == "" {
+	if err != nil {
 		return nil, err
 	}
 	df, err := r.file(d.Path, d.Language)
@@ -376,7 +472,64 @@ func (r *resolver) pyResultType(d *Def) (*Def, error) {
 	if class != nil && !isTypeKind(class.Kind) {
 		class = nil
 	}
+	if ret == "" {
+		return r.pyReturned(df, d)
+	}
 	return r.pyAnnotated(df, ret, d, class)
+}
+
+// pyReturned returns the type of what the function d returns when it says no return
+// annotation: the one type every return statement of its own body (nested functions' left
+// out) gives, None aside; nil when one of them is not known or they differ.
+func (r *resolver) pyReturned(f *fileCtx, d *Def) (*Def, error) {
+	if r.pyReturns == nil {
+		r.pyReturns = map[string]*Def{}
+	}
+	if t, ok := r.pyReturns[d.ID]; ok {
+		return t, nil
+	}
+	r.pyReturns[d.ID] = nil // a recursion ends here
+	lines, err := r.lines(d.Path)
+	if err != nil {
+		return nil, err
+	}
+	kids, err := r.s.Children(r.ctx, *d)
+	if err != nil {
+		return nil, err
+	}
+	scope, err := r.chain(d.ID)
+	if err != nil {
+		return nil, err
+	}
+	var t *Def
+	for n := pyHeaderEnd(lines, d.Line) + 1; n <= min(d.EndLine, len(lines)); n++ {
+		s := strings.TrimSpace(lines[n-1])
+		e, ok := strings.CutPrefix(s, "return ")
+		if !ok || slicesContainsLine(kids, n) {
+			continue
+		}
+		e = strings.TrimSpace(e)
+		if e == "None" {
+			continue
+		}
+		rt, err := r.pyExprType(f, e, scope, n, 1)
+		if err != nil || rt == nil || t != nil && rt.ID != t.ID {
+			return nil, err
+		}
+		t = rt
+	}
+	r.pyReturns[d.ID] = t
+	return t, nil
+}
+
+// slicesContainsLine reports whether one of defs spans line.
+func slicesContainsLine(defs []Def, line int) bool {
+	for _, d := range defs {
+		if d.Line <= line && line <= d.EndLine {
+			return true
+		}
+	}
+	return false
 }
 
 // pyAnnotated returns the workspace type an annotation written in the file f inside the
@@ -458,8 +611,8 @@ func pyOneType(parts []string) string {
 	return out
 }
 
-// pyParam is a parameter of a Python signature: its name and annotation.
-type pyParam struct{ name, typ string }
+// pyParam is a parameter of a Python signature: its name, annotation and default value.
+type pyParam struct{ name, typ, dflt string }
 
 // pyParams returns the parameters of a def's signature (decorators before it skipped): self,
 // ctx: "Context" = None, *args, **kwargs give self; ctx, "Context"; args; kwargs.
@@ -475,13 +628,16 @@ func pyParams(sig string) []pyParam {
 	var out []pyParam
 	for _, p := range splitTop(groups[0], ',') {
 		p = strings.TrimSpace(p)
-		p = strings.TrimSpace(p[:pyTopIndex(p, '=')])
+		dflt := ""
+		if i := pyTopIndex(p, '='); i < len(p) {
+			p, dflt = strings.TrimSpace(p[:i]), strings.TrimSpace(p[i+1:])
+		}
 		name, typ, _ := strings.Cut(p, ":")
 		name = strings.TrimLeft(strings.TrimSpace(name), "*")
 		if !isIdent(name) {
 			continue // / and * separators
 		}
-		out = append(out, pyParam{name, strings.TrimSpace(typ)})
+		out = append(out, pyParam{name, strings.TrimSpace(typ), dflt})
 	}
 	return out
 }
@@ -554,7 +710,8 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 	if err != nil {
 		return nil, false, err
 	}
-	for n := line; n > fn.Line; n-- {
+	header := pyHeaderEnd(lines, fn.Line) // the parameters are not read as bindings here
+	for n := line; n > header; n-- {
 		text := lines[n-1]
 		if n == line {
 			if col <= 1 {
@@ -610,6 +767,34 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 		return t, true, err
 	}
 	return nil, false, nil
+}
+
+// pyHeaderEnd returns the last line of the def header that starts on line: where its
+// parentheses close and the line ends with a colon.
+func pyHeaderEnd(lines []string, line int) int {
+	depth := 0
+	for n := line; n <= len(lines) && n < line+100; n++ {
+		l := lines[n-1]
+		if i := strings.IndexByte(l, '#'); i >= 0 && !strings.ContainsAny(l[:i], `"'`) {
+			l = l[:i]
+		}
+		for i := 0; i < len(l); i++ {
+			switch l[i] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case '"', '\'':
+				if j := strings.IndexByte(l[i+1:], l[i]); j >= 0 {
+					i += j + 1
+				}
+			}
+		}
+		if depth <= 0 && strings.HasSuffix(strings.TrimSpace(l), ":") {
+			return n
+		}
+	}
+	return line
 }
 
 // pyEnclosing returns the callable (a method, for self.x = ...) whose body holds the

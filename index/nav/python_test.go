@@ -185,7 +185,7 @@ func TestPythonTypeName(t *testing.T) {
 		}
 	}
 	got := pyParams(`@click.command() def main( self, args: t.Optional[t.Sequence[str]] = None, ctx: "Context" = None, *extra: t.Any, **kw) -> t.Any`)
-	want := []pyParam{{"self", ""}, {"args", "t.Optional[t.Sequence[str]]"}, {"ctx", `"Context"`}, {"extra", "t.Any"}, {"kw", ""}}
+	want := []pyParam{{"self", "", ""}, {"args", "t.Optional[t.Sequence[str]]", "None"}, {"ctx", `"Context"`, "None"}, {"extra", "t.Any", ""}, {"kw", "", ""}}
 	if !slices.Equal(got, want) {
 		t.Errorf("pyParams = %q, want %q", got, want)
 	}

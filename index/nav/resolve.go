@@ -120,6 +120,7 @@ type resolver struct {
 	goMod      *string                      // the go.mod's module path (goModulePath)
 	returns    map[string]map[string]string // callables' declared results, by path and id
 	pyTypes    map[string]map[string]string // Python variables' annotations, by path and id (pyDeclared)
+	pyReturns  map[string]*Def              // what Python functions without annotation return (pyReturned)
 	localDepth int                          // local bindings being followed (localType)
 	goc        *goState                     // Go's expressions and types (gochain.go)
 	js         *jsState                     // JavaScript's modules (jsmodule.go)
@@ -138,8 +139,10 @@ type importDef struct {
 	names  string // JS/TS named imports ("a, b as c")
 	deflt  string // JS/TS default import
 	module string // Python from-import's module
-	// wildcard: a Python from-import of every name (from m import *; target is the module)
+	// wildcard: a Python from-import of every name (from m import *; target is the module),
+	// a JS/TS export * from "m"
 	wildcard bool
+	reexport bool // a JS/TS export ... from "m"
 	// line, endLine: the import statement's lines (a use of kind import is its own
 	// statement's, pyImportRef)
 	line, endLine int
@@ -302,7 +305,7 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		switch {
 		case kind == extract.Import.String():
 			m := metaMap(meta)
-			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true", line: line, endLine: endLine})
+			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true", reexport: m["reexport"] == "true", line: line, endLine: endLine})
 		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.pkg == "":
 			f.pkg = name
 		}

@@ -71,6 +71,11 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if q == "" && f.lang == "go" { // Go's scopes: a local hides the package's (gochain.go)
 		return r.goBare(f, u, sameLang)
 	}
+	if q == "" && f.lang == "python" { // a class's body sees the class's names (python.go)
+		if d, err := r.pyClassBody(u, sameLang); d != nil || err != nil {
+			return d, ResolvedScope, err
+		}
+	}
 	if q == "" {
 		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
 			return d, ResolvedScope, err
@@ -207,9 +212,10 @@ func OneDefinition(defs []Def) *Def {
 }
 
 // overloads reports whether a and b declare the same name and kind in the same scope of the
-// same file.
+// same file; in Python, of any kinds: one name of a module or class bound in several places
+// (try: from ssl import SSLError as BaseSSLError / except ImportError: class BaseSSLError).
 func overloads(a, b *Def) bool {
-	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && a.Kind == b.Kind && a.ParentID == b.ParentID
+	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && (a.Kind == b.Kind || a.Language == "python") && a.ParentID == b.ParentID
 }
 
 // inScope picks among the candidates defined in the use's own file.

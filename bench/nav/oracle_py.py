@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""The Python navigation oracle of bench/nav.sh: jedi (Debian's python3-jedi) over a project.
+
+    /usr/bin/python3 oracle_py.py ROOT [--n 150] [--seed quarry-nav] [--sample PREFIX,...]
+
+Samples definitions deterministically (Script.get_names(all_scopes=True, definitions=True))
+and prints one JSON line per definition: {"name","path","line","kind","callable","uses":
+[{"path","line","call"}]}, with the uses jedi's get_references(scope='project') gives, less
+the definition's own line, one per line, none outside ROOT. See README.md beside this file.
+"""
+import argparse
+import hashlib
+import json
+import os
+import sys
+
+try:
+    import jedi
+    import jedi.inference.references as jedi_refs
+except ImportError:
+    sys.exit("oracle_py: jedi is not installed: apt-get install -y python3-jedi, and run /usr/bin/python3")
+
+SKIP_DIRS = {"node_modules", "vendor", ".git", ".quarry", "__pycache__", ".tox", ".venv", "venv"}
+
+
+def walk(root):
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for f in sorted(filenames):
+            if f.endswith(".py"):
+                out.append(os.path.join(dirpath, f))
+    return out
+
+
+def is_call(leaf):
+    """Whether the name leaf is the function of a call: f(...), a.f(...), await f(...)."""
+    if leaf is None:
+        return False
+    parent = leaf.parent
+    if parent is not None and parent.type == "trailer" and parent.children[0] == ".":
+        nxt = parent.get_next_sibling()
+    else:
+        nxt = leaf.get_next_sibling()
+    return nxt is not None and nxt.type == "trailer" and nxt.children[0] == "("
+
+
+def self_attribute(tree_name):
+    """Whether tree_name is x in self.x = ... (an instance attribute's definition)."""
+    trailer = tree_name.parent
+    if trailer is None or trailer.type != "trailer" or trailer.children[0] != ".":
+        return False
+    base = trailer.get_previous_sibling()
+    return base is not None and base.type == "name" and base.value == "self"
+
+
+def candidate(name):
+    """(kind, callable) of a definition the oracle samples, else None."""
+    tn = name._name.tree_name
+    if tn is None:
+        return None
+    d = tn.get_definition()
+    if d is None or d.type in ("import_from", "import_name"):
+        return None
+    parent = name.parent()
+    ptype = parent.type if parent is not None else "module"
+    if name.type == "function":
+        return ("method" if ptype == "class" else "function"), True
+    if name.type == "class":
+        return "class", False
+    if name.type in ("statement", "instance"):
+        if d.type not in ("expr_stmt", "annassign"):
+            return None
+        if self_attribute(tn):
+            return "attribute", False
+        if tn.parent is not None and tn.parent.type == "trailer":
+            return None  # obj.x = ... of some other object
+        if ptype == "module":
+            return "variable", False
+        if ptype == "class":
+            return "attribute", False
+    return None  # params, locals, imports, loop variables
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="oracle_py.py", description=__doc__.split("\n")[0])
+    ap.add_argument("root")
+    ap.add_argument("--n", type=int, default=150)
+    ap.add_argument("--seed", default="quarry-nav")
+    ap.add_argument("--sample", default="", help="sample only definitions under these comma-separated path prefixes")
+    a = ap.parse_args()
+    if a.n < 1:
+        ap.error("--n must be at least 1")
+    root = os.path.abspath(a.root)
+    if not os.path.isdir(root):
+        ap.error(root + " is not a directory")
+    prefixes = [p for p in a.sample.split(",") if p]
+    # jedi stops looking for references after 30 parsed files by default: the oracle looks in all
+    jedi_refs._PARSED_FILE_LIMIT = 10 ** 6
+    jedi_refs._OPENED_FILE_LIMIT = 10 ** 6
+    project = jedi.Project(root)
+    files = walk(root)
+
+    def rel(p):
+        return os.path.relpath(p, root).replace(os.sep, "/")
+
+    def in_sample(r):
+        return not prefixes or any(r == p or r.startswith(p.rstrip("/") + "/") for p in prefixes)
+
+    scripts = {}
+
+    def script(path):
+        if path not in scripts:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                scripts[path] = jedi.Script(f.read(), path=path, project=project)
+        return scripts[path]
+
+    h = lambda s: hashlib.sha1((a.seed + "\0" + s).encode()).hexdigest()
+    by_file = {}
+    ncand = 0
+    for path in files:
+        r = rel(path)
+        if not in_sample(r) or os.path.basename(r).startswith("test_") or "/tests/" in "/" + r:
+            continue
+        seen = set()
+        try:
+            names = script(path).get_names(all_scopes=True, definitions=True, references=False)
+        except Exception as e:  # a file jedi cannot read is left out, said once
+            print("oracle_py: %s: %s" % (r, e), file=sys.stderr)
+            continue
+        for n in names:
+            if len(n.name) < 3:
+                continue
+            c = candidate(n)
+            if c is None:
+                continue
+            kind, callable_ = c
+            parent = n.parent()
+            # the first definition of a name in its scope is the definition; later ones
+            # (self.x assigned again, a module variable reassigned) are its uses
+            scope_key = (parent.line if parent is not None else 0, parent.name if parent is not None else "", n.name)
+            if kind == "attribute" and self_attribute(n._name.tree_name):
+                cls = parent.parent() if parent is not None else None
+                scope_key = ("self", cls.line if cls is not None else 0, n.name)
+            if scope_key in seen:
+                continue
+            seen.add(scope_key)
+            ncand += 1
+            by_file.setdefault(r, []).append({"path": path, "rel": r, "name": n.name, "line": n.line,
+                                              "column": n.column, "kind": kind, "callable": callable_,
+                                              "key": h("%s:%s:%d" % (r, n.name, n.line))})
+    order = sorted(by_file, key=h)
+    for r in order:
+        by_file[r].sort(key=lambda c: c["key"])
+    sample = []
+    rnd = 0
+    while len(sample) < a.n:
+        took = False
+        for r in order:
+            lst = by_file[r]
+            if rnd < len(lst) and len(sample) < a.n:
+                sample.append(lst[rnd])
+                took = True
+        if not took:
+            break
+        rnd += 1
+
+    for c in sample:
+        uses = {}
+        try:
+            refs = script(c["path"]).get_references(c["line"], c["column"], scope="project")
+        except Exception as e:
+            print("oracle_py: get_references %s:%d %s: %s" % (c["rel"], c["line"], c["name"], e), file=sys.stderr)
+            refs = []
+        for ref in refs:
+            if ref.module_path is None or ref.line is None:
+                continue
+            p = os.path.abspath(str(ref.module_path))
+            if not p.startswith(root + os.sep):
+                continue
+            r = rel(p)
+            if any(part in SKIP_DIRS for part in r.split("/")):
+                continue
+            if r == c["rel"] and ref.line == c["line"]:
+                continue
+            call = is_call(ref._name.tree_name) if hasattr(ref._name, "tree_name") else False
+            key = (r, ref.line)
+            uses[key] = uses.get(key, False) or call
+        out = {"name": c["name"], "path": c["rel"], "line": c["line"], "kind": c["kind"],
+               "callable": c["callable"],
+               "uses": [{"path": p, "line": l, "call": uses[(p, l)]} for (p, l) in sorted(uses)]}
+        print(json.dumps(out), flush=True)
+    print("oracle_py: %d files, %d candidate definitions, %d sampled" % (len(files), ncand, len(sample)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
