@@ -1,6 +1,9 @@
 package extract
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestGoCalledLiterals: the uses inside a function literal called where it is written (defer
 // func() { ... }(), go func() { ... }()) are recorded, in the enclosing function.
@@ -57,6 +60,64 @@ func TestGoSignatureQualifiedTypes(t *testing.T) {
 	for name, q := range want {
 		if g, ok := got[name]; !ok || g != q {
 			t.Errorf("type usage %s: qualifier %q (recorded: %v), want %q", name, g, ok, q)
+		}
+	}
+}
+
+// TestGoValueUsesAndQualifiers: every name used as a value is recorded (arguments, operands,
+// assignments), not the names a statement defines (x :=, range's, parameters, a type
+// switch's); a composite literal's keys are uses of its type's fields (qualifier T{}, the
+// element of an elided literal T{}[0]); a qualifier is the operand on one line with its
+// calls' arguments and literals' bodies left out.
+func TestGoValueUsesAndQualifiers(t *testing.T) {
+	f := extractString(t, "a.go", `package a
+
+func F(p int) {
+	x := g(limit, p)
+	for i, v := range items {
+		total += v
+	}
+	switch y := any(x).(type) {
+	}
+	c := &Command{Use: name, Run: nil}
+	cs := []*Command{{Use: name}}
+	m := map[string]int{key: 1}
+	c.Root(a, b).
+		Name()
+	fmt.Println(c)
+}
+`)
+	type use struct {
+		name string
+		kind IdentKind
+		q    string
+		line int
+	}
+	var got []use
+	for _, id := range f.Identifiers {
+		if id.Kind != TypeUsage {
+			got = append(got, use{id.Name, id.Kind, id.Qualifier, id.StartLine})
+		}
+	}
+	for _, want := range []use{
+		{"limit", VariableRef, "", 4}, {"p", VariableRef, "", 4}, {"items", VariableRef, "", 5},
+		{"total", VariableRef, "", 6}, {"v", VariableRef, "", 6}, {"x", VariableRef, "", 8},
+		{"Use", MemberAccess, "Command{}", 10}, {"Run", MemberAccess, "Command{}", 10}, {"name", VariableRef, "", 10},
+		{"Use", MemberAccess, "[]*Command{}[0]", 11}, {"key", VariableRef, "", 12},
+		{"Root", Call, "c", 13}, {"Name", Call, "c.Root()", 14}, {"c", VariableRef, "", 15},
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no use %+v among %+v", want, got)
+		}
+	}
+	for _, defined := range []struct {
+		name string
+		line int
+	}{{"x", 4}, {"i", 5}, {"v", 5}, {"y", 8}, {"c", 10}, {"p", 3}} {
+		for _, u := range got {
+			if u.name == defined.name && u.line == defined.line {
+				t.Errorf("%s on line %d is a definition, recorded as a use %+v", defined.name, defined.line, u)
+			}
 		}
 	}
 }

@@ -242,19 +242,27 @@ func pyBoundNames(w *walker, n *Node, bound map[string]bool) {
 }
 
 // pyLocals collects the local variables of a function whose body is n into inner: the
-// names its statements bind (pyBoundNames) but not those it defines (def, class) or
-// imports, nor those it declares global; a nonlocal name is the enclosing function's. Nested
+// names its statements bind (pyBoundNames) but not those it defines (def, class: also when
+// assigned, convert = partial(...) in one branch and def convert in another) or imports, nor
+// those it declares global; a nonlocal name is the enclosing function's. Nested
 // functions, classes and lambdas are not entered (their names are their own), comprehensions
 // only for the names := binds.
 func pyLocals(w *walker, n *Node, inner *pyScope) {
 	assigned, imported, nonlocal := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	defined := map[string]bool{}
 	var visit func(n *Node, comp bool)
 	visit = func(n *Node, comp bool) {
 		if n == nil {
 			return
 		}
 		switch n.Type() {
-		case "function_definition", "class_definition", "decorated_definition", "lambda":
+		case "decorated_definition":
+			visit(field(n, "definition"), comp)
+			return
+		case "function_definition", "class_definition":
+			defined[w.text(field(n, "name"))] = true
+			return
+		case "lambda":
 			return
 		case "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression":
 			comp = true
@@ -301,7 +309,7 @@ func pyLocals(w *walker, n *Node, inner *pyScope) {
 	}
 	visit(n, false)
 	for name := range assigned {
-		if !imported[name] && !inner.global[name] && !nonlocal[name] {
+		if !imported[name] && !defined[name] && !inner.global[name] && !nonlocal[name] {
 			inner.bound[name] = true
 		}
 	}

@@ -54,6 +54,11 @@ def self_attribute(tree_name):
     return base is not None and base.type == "name" and base.value == "self"
 
 
+def scope_of(name):
+    parent = name.parent()
+    return (parent.line, parent.name) if parent is not None else (0, "")
+
+
 def candidate(name):
     """(kind, callable) of a definition the oracle samples, else None."""
     tn = name._name.tree_name
@@ -128,7 +133,17 @@ def main():
         except Exception as e:  # a file jedi cannot read is left out, said once
             print("oracle_py: %s: %s" % (r, e), file=sys.stderr)
             continue
+        # a name a scope also imports (try: import x / except ImportError: x = None) is an
+        # import's fallback, not a definition: jedi merges it with every import of x
+        imported = set()
         for n in names:
+            tn = n._name.tree_name
+            d = tn.get_definition() if tn is not None else None
+            if d is not None and d.type in ("import_from", "import_name"):
+                imported.add((scope_of(n), n.name))
+        for n in names:
+            if (scope_of(n), n.name) in imported:
+                continue
             if len(n.name) < 3:
                 continue
             c = candidate(n)
@@ -183,7 +198,11 @@ def main():
                 continue
             if r == c["rel"] and ref.line == c["line"]:
                 continue
-            call = is_call(ref._name.tree_name) if hasattr(ref._name, "tree_name") else False
+            tn = getattr(ref._name, "tree_name", None)
+            if ref.is_definition() and tn is not None and tn.parent is not None and \
+                    tn.parent.type in ("funcdef", "classdef") and tn.parent.name is tn:
+                continue  # another def of the name (an @overload, a redefinition): not a use
+            call = is_call(tn)
             key = (r, ref.line)
             uses[key] = uses.get(key, False) or call
         out = {"name": c["name"], "path": c["rel"], "line": c["line"], "kind": c["kind"],

@@ -311,14 +311,30 @@ function sourceFile (fileName) {
   return sfCache.get(fileName)
 }
 
+// aliasTo: whether the alias a group of references is defined by (an import, a re-export,
+// a require binding) stands for one of the targets: TypeScript also gives alias groups of
+// what is not the definition (module.exports = f(a) makes a require of it an alias of a)
+function aliasTo (d, targets) {
+  const sf = sourceFile(d.fileName)
+  const node = sf && tokenAt(sf, d.textSpan.start)
+  let sym = node && checker.getSymbolAtLocation(node)
+  if (!sym) return false
+  try {
+    if (sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym)
+  } catch (e) {
+    return false
+  }
+  return !!sym && (sym.declarations || []).some(decl => targets.has(decl))
+}
+
 // otherDeclaration: another declaration of the definition's entity (an overload, a merged
-// declaration), not a use
+// declaration, the setter of a getter), not a use
 function otherDeclaration (node) {
   const p = node && node.parent
   if (!p || p.name !== node) return false
   return ts.isFunctionDeclaration(p) || ts.isMethodDeclaration(p) || ts.isMethodSignature(p) ||
     ts.isClassDeclaration(p) || ts.isInterfaceDeclaration(p) || ts.isModuleDeclaration(p) || ts.isEnumDeclaration(p) ||
-    ts.isConstructorDeclaration(p)
+    ts.isConstructorDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p)
 }
 
 const exportsTarget = (e) => isModuleExports(e) || (ts.isIdentifier(e) && e.text === 'exports') ||
@@ -444,6 +460,13 @@ for (const c of sample) {
   const uses = new Map()
   const visited = new Set([c.file + ':' + start])
   const work = [[c.file, start, 0]]
+  const targets = new Set() // the declarations of the definition and of the CommonJS aliases followed
+  const addTargets = (fileName, p) => {
+    const sf = sourceFile(fileName)
+    const sym = sf && checker.getSymbolAtLocation(tokenAt(sf, p))
+    for (const decl of (sym && sym.declarations) || []) targets.add(decl)
+  }
+  addTargets(c.file, start)
   const addUse = (fileName, pos) => {
     const fr = rel(fileName)
     const sf = sourceFile(fileName)
@@ -468,6 +491,7 @@ for (const c of sample) {
   followAliases(c.nameNode, c.file, 0) // a definition that is itself an export: module.exports.a = ...
   while (work.length > 0) {
     const [file, pos, depth] = work.shift()
+    if (depth > 0) addTargets(file, pos)
     let refs = []
     try {
       refs = service.findReferences(file, pos) || []
@@ -475,6 +499,13 @@ for (const c of sample) {
       console.error(`oracle_ts: findReferences failed for ${c.rel}:${c.line} ${c.name}: ${e.message}`)
     }
     for (const group of refs) {
+      // the definition's own references, its aliases' (ES imports, re-exports) and, where a
+      // CommonJS alias was followed, that alias's; not those of the related symbols
+      // TypeScript adds (the interface member a class member implements, the method it
+      // overrides, the other implementations): their uses are theirs, as in go/types
+      const d = group.definition
+      const at = (f, p) => d.fileName === f && d.textSpan.start <= p && p <= d.textSpan.start + d.textSpan.length
+      if (!at(c.file, start) && !at(file, pos) && !(d.kind === ts.ScriptElementKind.alias && aliasTo(d, targets))) continue
       for (const ref of group.references) {
         if (ref.fileName === c.file && ref.textSpan.start === start) continue
         const sf = sourceFile(ref.fileName)

@@ -1078,6 +1078,9 @@ func (r *resolver) goLocal(sc goScope, name string) (goBinding, bool, error) {
 // var statement, for ... range, switch v := x.(type).
 func goBindings(text, name string) []goBinding {
 	var out []goBinding
+	if i := strings.Index(text, "//"); i >= 0 && !inGoString(text, i) {
+		text = text[:i] // a trailing comment
+	}
 	for i := len(text) - 2; i >= 0; i-- {
 		if text[i] != ':' || text[i+1] != '=' || inGoString(text, i) {
 			continue

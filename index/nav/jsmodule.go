@@ -70,6 +70,9 @@ type jsState struct {
 	reach   map[string]bool           // by importing file and definition path (jsReachable)
 	// returned are the objects factory functions return, by the function's id (jsReturned)
 	returned map[string]*Def
+	// blockEnd is where the block around an indented top-level definition closes, by file
+	// and line (jsVisible)
+	blockEnd map[string]int
 }
 
 // jsWholeExport is what a module exports as a whole: its value (module.exports = X, export
@@ -85,10 +88,11 @@ type jsCacheKey struct{}
 
 // jsCache is what JavaScript module resolution read from a store, for the generation gen.
 type jsCache struct {
-	mu   sync.Mutex
-	gen  int64
-	mods map[string][]string // module files by importing directory and specifier
-	pkgs *jsPackages         // nil: not read
+	mu      sync.Mutex
+	gen     int64
+	mods    map[string][]string     // module files by importing directory and specifier
+	pkgs    *jsPackages             // nil: not read
+	aliases map[string][]jsAliasUse // the uses of a definition under other names, by its id
 }
 
 // jsPackages are the workspace's package.json files.
@@ -123,7 +127,7 @@ func (r *resolver) jsShared(fn func(c *jsCache)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != r.gen || c.mods == nil || len(c.mods) > navCacheMax {
-		c.gen, c.mods, c.pkgs = r.gen, map[string][]string{}, nil
+		c.gen, c.mods, c.pkgs, c.aliases = r.gen, map[string][]string{}, nil, map[string][]jsAliasUse{}
 	}
 	fn(c)
 }
@@ -499,9 +503,27 @@ func (r *resolver) jsExport(file, name string, cands []*Def, seen map[string]boo
 	}
 	var top []*Def
 	for _, d := range cands {
-		if d.Path == file && d.ParentID == "" && (d.Visibility == string(extract.Public) || strings.HasSuffix(file, ".d.ts")) &&
+		if d.Path == file && d.ParentID == "" && d.Name == name && (d.Visibility == string(extract.Public) || strings.HasSuffix(file, ".d.ts")) &&
 			!strings.Contains(d.Metadata, `"export":"default"`) { // export default f exports default, not f
 			top = append(top, d)
+		}
+	}
+	if d := jsPick(top); d != nil && !jsObjectEntry(d) {
+		return d, nil
+	}
+	if v := r.jsRenamedExport(file, name); v != "" { // module.exports = { name: v }: v's definition
+		vs, err := r.jsDefs(v)
+		if err != nil {
+			return nil, err
+		}
+		var local []*Def
+		for _, d := range vs {
+			if d.Path == file && d.ParentID == "" && jsBareName(d) {
+				local = append(local, d)
+			}
+		}
+		if d := jsPick(local); d != nil {
+			return d, nil
 		}
 	}
 	if d := jsPick(top); d != nil {

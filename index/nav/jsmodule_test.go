@@ -283,3 +283,60 @@ export function load(repo: Repo) {
 		{name: "find", path: "src/lib.ts", want: []string{"src/app.ts:6 receiver"}},
 	})
 }
+
+// TestResolveJSAliases: the uses of a definition under another name count: a module's
+// value required by another name, a named import renamed, a definition exported under
+// another name (module.exports = { x: f }) and used by that name, bare or through the
+// module (m.x).
+func TestResolveJSAliases(t *testing.T) {
+	checkJS(t, map[string]string{
+		"lib/config.js":   "function validate10 (x) { return x }\nmodule.exports = validate10\n",
+		"lib/decorate.js": "function checkRequestExistence () {}\nfunction other () {}\nmodule.exports = {\n  existRequest: checkRequestExistence,\n  other\n}\n",
+		"lib/fmt.ts":      "export function format(n: number): string { return '' }\n",
+		"lib/use.js": `const validate = require('./config')
+const { existRequest } = require('./decorate.js')
+const decorator = require('./decorate')
+
+function run () {
+  validate(1)
+  existRequest()
+  return decorator.existRequest() || validate.errors
+}
+`,
+		"lib/view.ts": "import { format as fmt } from './fmt'\n\nexport const shown = fmt(1)\n",
+	}, []jsCase{
+		{name: "validate10", path: "lib/config.js", want: []string{
+			"lib/config.js:2 scope", "lib/use.js:1 import", "lib/use.js:6 import", "lib/use.js:8 import",
+		}},
+		{name: "checkRequestExistence", path: "lib/decorate.js", want: []string{
+			"lib/decorate.js:4 scope", "lib/use.js:2 import", "lib/use.js:7 import", "lib/use.js:8 import",
+		}},
+		{name: "format", path: "lib/fmt.ts", want: []string{"lib/view.ts:1 import", "lib/view.ts:3 import"}},
+	})
+}
+
+// TestResolveJSInstancesAndKeys: new X(...).m() and x.m() for x bound to a static factory
+// whose body returns new X(...) are X's members; a require inside a function binds its
+// names there; o[k](...) reads k.
+func TestResolveJSInstancesAndKeys(t *testing.T) {
+	checkJS(t, map[string]string{
+		"lib/ct.js": `class ContentType {
+  static from (s) { return new ContentType(s) }
+  toString () { return '' }
+}
+module.exports = { ContentType, kSerialize: Symbol('s') }
+`,
+		"lib/use.js": `const { ContentType } = require('./ct')
+
+function run (s, reply) {
+  const { kSerialize } = require('./ct')
+  const ct = ContentType.from(s)
+  reply[kSerialize](ct.toString())
+  return new ContentType(s).toString()
+}
+`,
+	}, []jsCase{
+		{name: "toString", path: "lib/ct.js", want: []string{"lib/use.js:6 receiver", "lib/use.js:7 receiver"}},
+		{name: "kSerialize", path: "lib/ct.js", want: []string{"lib/use.js:4 import", "lib/use.js:6 import"}},
+	})
+}

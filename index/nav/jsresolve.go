@@ -27,6 +27,7 @@ package nav
 // local's declared type, a local bound to new X()); anything else stays unresolved.
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -36,6 +37,9 @@ import (
 // rules settle it (d nil: unresolved), else the general ones go on.
 func (r *resolver) jsResolve(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
 	q := u.Qualifier
+	if strings.HasSuffix(q, "[") { // o[k](): k is read, a bare name (the extractor calls it a call of k)
+		q, u.Qualifier = "", ""
+	}
 	switch {
 	case u.Kind == extract.ImportRef:
 		d, err := r.jsImportUse(f, u, cands)
@@ -97,7 +101,10 @@ func (r *resolver) jsImportUse(f *fileCtx, u extract.Identifier, cands []*Def) (
 			if err != nil {
 				return nil, err
 			}
-			if d != nil && jsAmong(d, cands) {
+			if d != nil { // the first file that has it is the module (x.d.ts before x.js)
+				if !jsAmong(d, cands) {
+					return nil, nil
+				}
 				return d, nil
 			}
 		}
@@ -161,7 +168,11 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 		}
 	}
 	if fn == nil { // at the top level: a function literal's parameter or local around the use
-		local, at, err := r.jsLocal(f, &Def{Line: 1}, name, u.StartLine, u.StartColumn, true)
+		lines, err := r.lines(f.path)
+		if err != nil {
+			return nil, false, b, err
+		}
+		local, at, err := r.jsLocal(f, &Def{Line: jsTopStatement(lines, u.StartLine)}, name, u.StartLine, u.StartColumn, true)
 		if err != nil {
 			return nil, false, b, err
 		}
@@ -265,6 +276,9 @@ func (r *resolver) jsLocal(f *fileCtx, fn *Def, name string, line, col int, inde
 			continue // a top-level declaration is the file's
 		}
 		if jsDeclares(text, name) {
+			if r.jsImportAt(f, n) {
+				return false, 0, nil // const { name } = require("m") in the function: the import's
+			}
 			return true, n, nil
 		}
 	}
@@ -505,6 +519,19 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 		d, err := r.jsExport(f.path, u.Name, cands, map[string]bool{}, 0)
 		return d, ResolvedScope, true, err
 	}
+	if e, ok := strings.CutPrefix(q, "new "); ok { // new X(...).m(): a member of X's instances
+		callee := calleePath(e)
+		rest := strings.TrimSpace(e[len(callee):])
+		if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+			return nil, "", true, nil
+		}
+		t, err := r.jsValueNamed(f, u, callee)
+		if t == nil || err != nil || !isTypeKind(t.Kind) && t.Kind != extract.Function.String() {
+			return nil, "", true, err
+		}
+		d, err := r.jsInstanceMember(f, *t, cands)
+		return d, ResolvedReceiver, true, err
+	}
 	base, proto := strings.CutSuffix(q, ".prototype")
 	segs := strings.Split(base, ".")
 	for _, s := range segs {
@@ -640,7 +667,11 @@ func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string
 	if err != nil {
 		return nil, err
 	}
-	fn := &Def{Line: 1}
+	lines, err := r.lines(f.path)
+	if err != nil {
+		return nil, err
+	}
+	fn := &Def{Line: jsTopStatement(lines, u.StartLine)}
 	for _, id := range chain {
 		if c, err := r.symbol(id); err != nil || c == nil {
 			return nil, err
@@ -651,10 +682,6 @@ func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string
 	}
 	if _, found, err := r.literalParam(f, fn, name, u.StartLine, u.StartColumn); found || err != nil {
 		return nil, err // a function literal's parameter
-	}
-	lines, err := r.lines(f.path)
-	if err != nil {
-		return nil, err
 	}
 	depth := 0 // blocks closed between the line and the use
 	for n := min(u.StartLine, len(lines)); n >= fn.Line && n >= 1; n-- {
@@ -696,7 +723,49 @@ func (r *resolver) jsInstanceOf(f *fileCtx, u extract.Identifier, text, name str
 	if isNew && (isTypeKind(t.Kind) || t.Kind == extract.Function.String()) || !isNew && t.Kind == extract.Function.String() {
 		return t, true, nil
 	}
+	if !isNew && t.Kind == extract.Method.String() { // X.from(...) whose body returns new X(...)
+		x, err := r.jsReturnsNew(*t)
+		return x, true, err
+	}
 	return nil, true, nil
+}
+
+// jsReturnsNew returns the class or constructor function a function's or method's body
+// instantiates in each of its return statements (return new X(...)), nil when they do not
+// all name one.
+func (r *resolver) jsReturnsNew(fn Def) (*Def, error) {
+	lines, err := r.lines(fn.Path)
+	if err != nil {
+		return nil, err
+	}
+	name := ""
+	for n := max(fn.Line, 1); n <= fn.EndLine && n <= len(lines); n++ {
+		t := lines[n-1]
+		i := strings.Index(t, "return ")
+		if i < 0 || i > 0 && isIdentByte(t[i-1]) {
+			continue
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(t[i+len("return "):]), "new ")
+		c := calleePath(rest)
+		if !ok || c == "" || name != "" && c != name {
+			return nil, nil
+		}
+		name = c
+	}
+	if name == "" {
+		return nil, nil
+	}
+	ff, err := r.file(fn.Path, fn.Language)
+	if err != nil {
+		return nil, err
+	}
+	at := extract.Identifier{Name: name, ContainingSymbolID: fn.ID}
+	at.StartLine = fn.Line
+	t, err := r.jsValueNamed(ff, at, name)
+	if t == nil || err != nil || !isTypeKind(t.Kind) && t.Kind != extract.Function.String() {
+		return nil, err
+	}
+	return t, nil
 }
 
 // jsValueNamed resolves the name path (X, ns.X) as written at the use u: the definition it
@@ -826,14 +895,38 @@ func (r *resolver) jsVisible(f *fileCtx, d *Def, line int) (bool, error) {
 	if line < d.Line {
 		return false, nil
 	}
-	depth := 0
-	for n := d.Line; n < line && n <= len(lines); n++ {
-		opens, closes := jsBraces(lines[n-1])
-		if depth += opens - closes; depth < 0 {
-			return false, nil
+	st := r.jsState()
+	key := f.path + "\x00" + strconv.Itoa(d.Line)
+	end, ok := st.blockEnd[key]
+	if !ok { // the line whose braces close the block around the definition
+		end = len(lines) + 1
+		depth := 0
+		for n := d.Line; n <= len(lines); n++ {
+			opens, closes := jsBraces(lines[n-1])
+			if depth += opens - closes; depth < 0 {
+				end = n
+				break
+			}
+		}
+		if st.blockEnd == nil {
+			st.blockEnd = map[string]int{}
+		}
+		st.blockEnd[key] = end
+	}
+	return line <= end, nil
+}
+
+// jsTopStatement returns the line where the top-level statement holding line starts: the
+// nearest line above it (or it) at the start of a line, but for one closing a block
+// (test('x', () => { ... }) ends at "})"); 1 when none is.
+func jsTopStatement(lines []string, line int) int {
+	for n := min(line, len(lines)); n >= 1; n-- {
+		t := lines[n-1]
+		if jsIndent(t) == 0 && t[0] != '}' && t[0] != ')' && t[0] != ']' {
+			return n
 		}
 	}
-	return true, nil
+	return 1
 }
 
 // jsIndent returns the indentation of the line text, -1 for a blank line.
@@ -853,4 +946,14 @@ func jsLastIdent(s string) string {
 		i--
 	}
 	return s[i:]
+}
+
+// jsImportAt reports whether an import of f (a require inside a function) spans line n.
+func (r *resolver) jsImportAt(f *fileCtx, n int) bool {
+	for _, im := range f.imports {
+		if im.line <= n && n <= im.endLine {
+			return true
+		}
+	}
+	return false
 }

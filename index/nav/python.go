@@ -14,6 +14,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -238,17 +239,17 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 		if bound || err != nil {
 			return t, err
 		}
-		for _, p := range params {
+		for i, p := range params {
 			if p.name != name {
 				continue
 			}
 			switch {
 			case p.typ != "":
 				return r.pyAnnotated(f, p.typ, fn, class)
-			case p.dflt != "":
+			case p.dflt != "" && p.dflt != "None":
 				return r.pyExprType(f, p.dflt, nil, fn.Line, depth+1)
 			}
-			return nil, nil // a parameter without an annotation: its type is not known
+			return r.pyArgType(fn, class, params, i, depth) // what the callers pass
 		}
 		// Not fn's: an enclosing function's (a closure's), else the module's.
 	}
@@ -256,6 +257,159 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 		name += "()"
 	}
 	return r.pyModuleNameType(f, name, line, depth)
+}
+
+// maxPyCallers bounds the calls of a function read to type one of its parameters, and
+// maxPyArgDepth the parameters typed from their arguments while typing one (an argument
+// that is itself a parameter of its caller).
+const (
+	maxPyCallers  = 32
+	maxPyArgDepth = 2
+)
+
+// pyArgType returns the type of the parameter params[i] of the function fn (a method of
+// class, nil for a function) from its calls in the workspace, as jedi does for a parameter
+// without annotation: the one type every argument passed for it whose type is known has
+// (calls of a class for its __init__'s parameters). nil when no call's argument is known, or
+// two differ.
+func (r *resolver) pyArgType(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
+	key := fn.ID + "\x00" + params[i].name
+	if t, ok := r.pyArgs[key]; ok {
+		return t, nil
+	}
+	if r.pyArgDepth >= maxPyArgDepth || fn.Name == "" {
+		return nil, nil
+	}
+	if r.pyArgs == nil {
+		r.pyArgs = map[string]*Def{}
+	}
+	r.pyArgs[key] = nil // a recursion ends here
+	r.pyArgDepth++
+	defer func() { r.pyArgDepth-- }()
+	decos := "," + metaMap(fn.Metadata)["decorators"] + ","
+	callee, target := fn.Name, fn
+	if fn.Name == "__init__" && class != nil { // Foo(...) calls Foo.__init__
+		callee, target = class.Name, class
+	}
+	bound := class != nil && !strings.Contains(decos, ",staticmethod,") // self or cls, not passed
+	files, err := r.s.filesUsing(r.ctx, callee)
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.s.Stmt(r.ctx, `SELECT data FROM identifiers WHERE file = ?`)
+	if err != nil {
+		return nil, err
+	}
+	var t *Def
+	calls := 0
+	for _, uf := range files {
+		if uf.lang != "python" || calls >= maxPyCallers {
+			continue
+		}
+		var blob []byte
+		if err := st.QueryRowContext(r.ctx, uf.id).Scan(&blob); err != nil {
+			return nil, fmt.Errorf("index: calls of %s in %s: %w", callee, uf.path, err)
+		}
+		var uses []extract.Identifier
+		err := store.DecodeIdents(blob, func(n string) bool { return n == callee }, func(x extract.Identifier) bool {
+			if x.Kind == extract.Call {
+				uses = append(uses, x)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		cf, err := r.file(uf.path, uf.lang)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range uses {
+			if calls >= maxPyCallers {
+				break
+			}
+			d, _, err := r.resolve(cf, u)
+			if err != nil {
+				return nil, err
+			}
+			if d == nil || !overloads(d, target) {
+				continue
+			}
+			calls++
+			idx := i
+			if bound && (target == class || u.Qualifier != "" && u.Qualifier != class.Name) {
+				idx-- // self is the instance the method is called on, or the one Foo() makes
+			}
+			arg, err := r.pyArgument(uf.path, u, params[i].name, idx)
+			if err != nil {
+				return nil, err
+			}
+			if arg == "" {
+				continue
+			}
+			scope, err := r.chain(u.ContainingSymbolID)
+			if err != nil {
+				return nil, err
+			}
+			at, err := r.pyExprType(cf, arg, scope, u.StartLine, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if at == nil {
+				continue
+			}
+			if t != nil && at.ID != t.ID {
+				return nil, nil // callers pass different types
+			}
+			t = at
+		}
+	}
+	r.pyArgs[key] = t
+	return t, nil
+}
+
+// pyArgument returns the expression a call (the use u of the callee's name, in the file at
+// p) passes for the parameter name at position idx (after the ones bound), "" when it passes
+// none or it cannot tell (a *args before it).
+func (r *resolver) pyArgument(p string, u extract.Identifier, name string, idx int) (string, error) {
+	lines, err := r.lines(p)
+	if err != nil || u.StartLine < 1 || u.StartLine > len(lines) || idx < 0 {
+		return "", err
+	}
+	text := strings.Join(lines[u.StartLine-1:min(len(lines), u.StartLine+30)], "\n")
+	at := strings.Index(text[min(len(text), max(0, u.StartColumn-1)):], u.Name)
+	if at < 0 {
+		return "", nil
+	}
+	rest := strings.TrimSpace(text[max(0, u.StartColumn-1)+at+len(u.Name):])
+	groups := parenGroups(rest)
+	if !strings.HasPrefix(rest, "(") || len(groups) == 0 {
+		return "", nil
+	}
+	pos := 0
+	for _, a := range splitTop(groups[0], ',') {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		if strings.HasPrefix(a, "*") {
+			if strings.HasPrefix(a, "**") {
+				continue
+			}
+			return "", nil // *args: the positions after it are not known
+		}
+		if k := pyTopIndex(a, '='); k < len(a) && k+1 < len(a) && a[k+1] != '=' && isIdent(strings.TrimSpace(a[:k])) {
+			if strings.TrimSpace(a[:k]) == name {
+				return strings.TrimSpace(a[k+1:]), nil
+			}
+			continue
+		}
+		if pos == idx {
+			return a, nil
+		}
+		pos++
+	}
+	return "", nil
 }
 
 // pyMemberType returns the type of t's member part: an attribute (field), a property's
@@ -362,33 +516,21 @@ func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
 // function's result), and the attributes and calls that follow it. nil when a step is not
 // known or e is anything else (an operator, a literal, a subscript, a conditional).
 func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth int) (*Def, error) {
-	e = strings.TrimSpace(e)
-	e = strings.TrimSpace(strings.TrimPrefix(e, "await "))
-	if e == "" || strings.HasPrefix(e, "(") {
+	if depth > maxPyTypeDepth {
 		return nil, nil
 	}
-	// The expression's parts up to the first thing that is not a name, a call or a dot (a
-	// call going on past the line ends it).
-	var parts []string
-	for e != "" {
-		name := calleePath(e)
-		if name == "" || strings.Contains(name, ":") {
-			return nil, nil
+	if typ := pyCast(e); typ != "" { // t.cast(T, value): a T
+		in, err := r.symbol(pyFirst(scope))
+		if err != nil {
+			return nil, err
 		}
-		first, _, _ := strings.Cut(name, ".")
-		e = strings.TrimSpace(e[len(first):])
-		if strings.HasPrefix(e, "(") {
-			first += "()"
-			e = strings.TrimSpace(skipGroup(e, '(', ')'))
-		}
-		parts = append(parts, first)
-		if !strings.HasPrefix(e, ".") {
-			break
-		}
-		e = strings.TrimSpace(e[1:])
+		return r.pyAnnotated(f, typ, in, nil)
 	}
-	if e != "" && !strings.HasPrefix(e, "#") {
-		return nil, nil // an operator, a subscript, a conditional: not one value this reads
+	// The expression's parts: names, calls (a call going on past the line ends it) and
+	// attributes; an operator, a subscript, a conditional is not one value this reads.
+	parts := pyExprParts(e)
+	if len(parts) == 0 {
+		return nil, nil
 	}
 	var t *Def
 	var err error
@@ -423,11 +565,51 @@ func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth 
 func (r *resolver) pyModuleNameType(f *fileCtx, name string, line, depth int) (*Def, error) {
 	call := strings.HasSuffix(name, "()")
 	name = strings.TrimSuffix(name, "()")
-	d, _, err := r.resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
+	d, err := r.pyAliased(f, name)
+	if d == nil && err == nil {
+		d, _, err = r.resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
+	}
 	if err != nil || d == nil {
 		return nil, err
 	}
 	return r.pyDefType(d, call, depth)
+}
+
+// pyAliased returns the definition a name the file f imports under another name means (from
+// .core import Argument as CoreArgument: CoreArgument), nil for any other name.
+func (r *resolver) pyAliased(f *fileCtx, name string) (*Def, error) {
+	for _, im := range f.imports {
+		if im.alias != name || im.module == "" || im.wildcard {
+			continue
+		}
+		orig := lastSegment(im.target, ".")
+		cands, err := r.pyDefs(orig)
+		if err != nil || len(cands) == 0 {
+			return nil, err
+		}
+		return r.pyReexported(pyModulePath(im.module, f.path), orig, cands)
+	}
+	return nil, nil
+}
+
+// pyCast returns the type T of an expression cast(T, value) (typing.cast, t.cast), "" for
+// any other expression.
+func pyCast(e string) string {
+	e = strings.TrimSpace(e)
+	name := calleePath(e)
+	if name != "cast" && !strings.HasSuffix(name, ".cast") {
+		return ""
+	}
+	rest := strings.TrimSpace(e[len(name):])
+	groups := parenGroups(rest)
+	if len(groups) == 0 || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+		return ""
+	}
+	args := splitTop(groups[0], ',')
+	if len(args) != 2 {
+		return ""
+	}
+	return strings.TrimSpace(args[0])
 }
 
 // pyDefType returns the type of the value the definition d names (call: of the value a call
@@ -541,6 +723,14 @@ func (r *resolver) pyAnnotated(f *fileCtx, typ string, in, class *Def) (*Def, er
 	}
 	if name == "Self" || strings.HasSuffix(name, ".Self") {
 		return class, nil
+	}
+	if !strings.Contains(name, ".") {
+		if d, err := r.pyAliased(f, name); d != nil || err != nil {
+			if err != nil || !isTypeKind(d.Kind) {
+				return nil, err
+			}
+			return d, nil
+		}
 	}
 	container := ""
 	if in != nil {
@@ -732,18 +922,26 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 			t, err := r.pyAnnotated(f, typ, fn, class)
 			return t, true, err
 		case strings.HasPrefix(strings.TrimPrefix(s, "async "), "for "):
-			if target, _, ok := strings.Cut(s, " in "); ok && wordIn(target, name) {
-				return nil, true, nil // a loop's variable: its type is not said
+			target, iter, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(s, "async "), "for "), " in ")
+			if !ok || !wordIn(target, name) {
+				continue
 			}
-			continue
+			// The loop's variable: an element of what the iterable's annotation says.
+			t, err := r.pyUnpacked(f, strings.TrimSuffix(strings.TrimSpace(iter), ":"), target, name, scope, n, depth, pyElemAnnot)
+			return t, true, err
 		case strings.HasPrefix(strings.TrimPrefix(s, "async "), "with "):
-			if _, as, ok := strings.Cut(s, " as "); ok && wordIn(as, name) {
-				return nil, true, nil // what a context manager's __enter__ gives: not read
+			t, found, err := r.pyWithTarget(f, strings.TrimPrefix(strings.TrimPrefix(s, "async "), "with "), name, scope, n, depth)
+			if found || err != nil {
+				return t, true, err
 			}
 			continue
 		}
 		i := assignAt(s)
 		if i < 0 {
+			if c := colonAt(s); c > 0 && strings.TrimSpace(s[:c]) == name && !strings.HasSuffix(s, ":") { // name: T
+				t, err := r.pyAnnotated(f, s[c+1:], fn, class)
+				return t, true, err
+			}
 			continue
 		}
 		lhs, rhs := strings.TrimSpace(s[:i]), s[i+1:]
@@ -756,7 +954,9 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 		}
 		if lhs != name {
 			if wordIn(lhs, name) && !strings.Contains(lhs, ".") && !strings.Contains(lhs, "[") {
-				return nil, true, nil // a, name = ...
+				// a, name = value: the part of the tuple the value's annotation says
+				t, err := r.pyUnpacked(f, rhs, lhs, name, scope, n, depth, func(a string) string { return a })
+				return t, true, err
 			}
 			continue
 		}
@@ -795,6 +995,307 @@ func pyHeaderEnd(lines []string, line int) int {
 		}
 	}
 	return line
+}
+
+// pyAnnot is an annotation as written: its text, the file and the symbol it is written in,
+// and that symbol's class (Self).
+type pyAnnot struct {
+	text      string
+	f         *fileCtx
+	in, class *Def
+}
+
+// pyUnpacked returns the type of name, bound by target (name, or a tuple a, name) to a part
+// of the value of expr: elem gives the annotation of what target takes from the expression's
+// annotation (an element of an iterable for a loop, the annotation itself for an assignment),
+// a tuple's position for a tuple.
+func (r *resolver) pyUnpacked(f *fileCtx, expr, target, name string, scope []string, line, depth int, elem func(string) string) (*Def, error) {
+	a, err := r.pyExprAnnot(f, expr, scope, line, depth+1)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	text := elem(a.text)
+	target = strings.Trim(strings.TrimSpace(target), "()[] ")
+	if target != name {
+		parts := splitTop(target, ',')
+		i := slices.IndexFunc(parts, func(p string) bool { return strings.TrimSpace(p) == name })
+		if i < 0 {
+			return nil, nil // a nested or starred target
+		}
+		text = pyTupleAt(text, i, len(parts))
+	}
+	if text == "" {
+		return nil, nil
+	}
+	return r.pyAnnotated(a.f, text, a.in, a.class)
+}
+
+// pyWithTarget returns the type of name when the with statement's items (a as x, b as name)
+// bind it: what the context manager's __enter__ returns, or for a generator-based one
+// (@contextmanager, annotated Iterator[T]) what it yields. found reports that the items bind
+// name.
+func (r *resolver) pyWithTarget(f *fileCtx, items, name string, scope []string, line, depth int) (*Def, bool, error) {
+	for _, it := range splitTop(strings.TrimSuffix(strings.TrimSpace(items), ":"), ',') {
+		expr, as, ok := strings.Cut(it, " as ")
+		if !ok || !wordIn(as, name) {
+			continue
+		}
+		if strings.TrimSpace(as) != name {
+			return nil, true, nil // with x as (a, name)
+		}
+		t, err := r.pyExprType(f, expr, scope, line, depth+1)
+		if err != nil {
+			return nil, true, err
+		}
+		if t != nil {
+			enter, err := r.pyMember(*t, "__enter__", 0)
+			if err != nil || enter == nil {
+				return nil, true, err
+			}
+			t, err := r.pyResultType(enter)
+			return t, true, err
+		}
+		a, err := r.pyExprAnnot(f, expr, scope, line, depth+1)
+		if err != nil || a == nil {
+			return nil, true, err
+		}
+		if head, args, ok := pyGeneric(pyUnwrap(a.text)); ok && (head == "Iterator" || head == "Generator" || head == "ContextManager" || head == "AbstractContextManager") {
+			t, err := r.pyAnnotated(a.f, splitTop(args, ',')[0], a.in, a.class)
+			return t, true, err
+		}
+		return nil, true, nil
+	}
+	return nil, false, nil
+}
+
+// pyExprAnnot returns the annotation of the value of the expression e written in the scope
+// chain on line: a parameter's, a variable's or attribute's declared one, a callable's return
+// annotation (the items(), keys() and values() of an annotated mapping too); nil when it has
+// none this reads.
+func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth int) (*pyAnnot, error) {
+	if depth > maxPyTypeDepth {
+		return nil, nil
+	}
+	parts := pyExprParts(e)
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	last := parts[len(parts)-1]
+	name, call := strings.CutSuffix(last, "()")
+	if len(parts) == 1 {
+		if !call && len(scope) > 0 {
+			for i, id := range scope {
+				fn, err := r.symbol(id)
+				if err != nil || fn == nil {
+					return nil, err
+				}
+				if !pyCallable(fn.Kind) {
+					continue
+				}
+				params, err := r.pyFnParams(fn)
+				if err != nil {
+					return nil, err
+				}
+				for _, p := range params {
+					if p.name == name && p.typ != "" {
+						class, err := r.pyMethodClass(fn, scope[i+1:])
+						if err != nil {
+							return nil, err
+						}
+						return &pyAnnot{p.typ, f, fn, class}, nil
+					}
+				}
+				break
+			}
+		}
+		d, _, err := r.resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
+		if err != nil || d == nil {
+			return nil, err
+		}
+		return r.pyDefAnnot(d, call)
+	}
+	prefix := strings.Join(parts[:len(parts)-1], ".")
+	t, err := r.pyExprType(f, prefix, scope, line, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		if len(parts) != 2 || strings.HasSuffix(parts[0], "()") {
+			return nil, nil
+		}
+		d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: parts[0], Kind: extract.VariableRef, ContainingSymbolID: pyFirst(scope), Span: extract.Span{StartLine: line}})
+		if err != nil || d == nil {
+			return nil, err
+		}
+		return r.pyDefAnnot(d, call)
+	}
+	m, err := r.pyMember(*t, name, 0)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		if !call || name != "items" && name != "keys" && name != "values" {
+			return nil, nil
+		}
+		a, err := r.pyExprAnnot(f, prefix, scope, line, depth+1)
+		if err != nil || a == nil {
+			return nil, err
+		}
+		head, args, ok := pyGeneric(pyUnwrap(a.text))
+		kv := splitTop(args, ',')
+		if !ok || len(kv) != 2 || !pyMappings[head] {
+			return nil, nil
+		}
+		switch name {
+		case "items":
+			a.text = "Iterable[Tuple[" + args + "]]"
+		case "keys":
+			a.text = "Iterable[" + kv[0] + "]"
+		default:
+			a.text = "Iterable[" + kv[1] + "]"
+		}
+		return a, nil
+	}
+	return r.pyDefAnnot(m, call)
+}
+
+// pyDefAnnot returns the annotation of the definition d's value (call: of what a call of it
+// returns).
+func (r *resolver) pyDefAnnot(d *Def, call bool) (*pyAnnot, error) {
+	if d.Language != "python" {
+		return nil, nil
+	}
+	var text string
+	var err error
+	if call || d.Kind == extract.Property.String() {
+		text, err = r.returnType(*d)
+	} else {
+		text, err = r.pyDeclared(*d)
+	}
+	if err != nil || text == "" {
+		return nil, err
+	}
+	df, err := r.file(d.Path, d.Language)
+	if err != nil {
+		return nil, err
+	}
+	class, err := r.symbol(d.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	if class != nil && !isTypeKind(class.Kind) {
+		class = nil
+	}
+	return &pyAnnot{text, df, d, class}, nil
+}
+
+// pyExprParts splits an expression made of names, calls and attributes into its parts (see
+// pyQualifierParts), nil when it is anything else.
+func pyExprParts(e string) []string {
+	e = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(e), "await "))
+	var parts []string
+	for e != "" {
+		name := calleePath(e)
+		if name == "" || strings.Contains(name, ":") {
+			return nil
+		}
+		first, _, _ := strings.Cut(name, ".")
+		e = strings.TrimSpace(e[len(first):])
+		if strings.HasPrefix(e, "(") {
+			first += "()"
+			e = strings.TrimSpace(skipGroup(e, '(', ')'))
+		}
+		parts = append(parts, first)
+		if !strings.HasPrefix(e, ".") {
+			break
+		}
+		e = strings.TrimSpace(e[1:])
+	}
+	if e != "" && !strings.HasPrefix(e, "#") && e != ":" {
+		return nil
+	}
+	return parts
+}
+
+// pyIterables and pyMappings are the generic types whose elements a loop takes: the first
+// type argument (a mapping's keys).
+var (
+	pyIterables = map[string]bool{"List": true, "list": true, "Sequence": true, "MutableSequence": true, "Iterable": true,
+		"Iterator": true, "Collection": true, "Set": true, "set": true, "FrozenSet": true, "frozenset": true,
+		"AbstractSet": true, "MutableSet": true, "Deque": true, "deque": true, "Generator": true, "Reversible": true,
+		"AsyncIterator": true, "AsyncIterable": true, "AsyncGenerator": true, "KeysView": true, "ValuesView": true}
+	pyMappings = map[string]bool{"Dict": true, "dict": true, "Mapping": true, "MutableMapping": true, "OrderedDict": true,
+		"DefaultDict": true, "defaultdict": true, "Counter": true}
+)
+
+// pyGeneric splits an annotation Head[args] into the head's last name and the arguments.
+func pyGeneric(text string) (head, args string, ok bool) {
+	h, a, ok := strings.Cut(strings.TrimSpace(text), "[")
+	if !ok || !strings.HasSuffix(a, "]") {
+		return "", "", false
+	}
+	return lastSegment(strings.TrimSpace(h), "."), a[:len(a)-1], true
+}
+
+// pyUnwrap returns the annotation text without its quotes and Optional (Optional[X], X |
+// None): what a value of it is when it is not None.
+func pyUnwrap(text string) string {
+	t := strings.TrimSpace(text)
+	for range 8 {
+		if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+			t = strings.TrimSpace(t[1 : len(t)-1])
+			continue
+		}
+		if parts := splitTop(t, '|'); len(parts) > 1 {
+			t = pyOneType(parts)
+			continue
+		}
+		head, args, ok := pyGeneric(t)
+		switch {
+		case ok && head == "Optional":
+			t = strings.TrimSpace(args)
+		case ok && head == "Union":
+			t = pyOneType(splitTop(args, ','))
+		default:
+			return t
+		}
+	}
+	return t
+}
+
+// pyElemAnnot returns the annotation of the elements a loop over a value annotated text
+// takes: X of List[X], Iterator[X], Tuple[X, ...], the keys of Dict[K, V]; "" when it does
+// not say.
+func pyElemAnnot(text string) string {
+	head, args, ok := pyGeneric(pyUnwrap(text))
+	if !ok {
+		return ""
+	}
+	parts := splitTop(args, ',')
+	switch {
+	case pyIterables[head] || pyMappings[head]:
+		return strings.TrimSpace(parts[0])
+	case (head == "Tuple" || head == "tuple") && len(parts) == 2 && strings.TrimSpace(parts[1]) == "...":
+		return strings.TrimSpace(parts[0])
+	}
+	return ""
+}
+
+// pyTupleAt returns the annotation of the part i (of n) of a value annotated text: the i-th
+// of Tuple[A, B, C], X of Tuple[X, ...]; "" otherwise.
+func pyTupleAt(text string, i, n int) string {
+	head, args, ok := pyGeneric(pyUnwrap(text))
+	if !ok || head != "Tuple" && head != "tuple" {
+		return ""
+	}
+	parts := splitTop(args, ',')
+	switch {
+	case len(parts) == 2 && strings.TrimSpace(parts[1]) == "...":
+		return strings.TrimSpace(parts[0])
+	case len(parts) == n:
+		return strings.TrimSpace(parts[i])
+	}
+	return ""
 }
 
 // pyEnclosing returns the callable (a method, for self.x = ...) whose body holds the

@@ -270,6 +270,23 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			}
 		}
 	}
+	if jsLang(def.Language) { // the uses of def under another name (jsalias.go)
+		aliases, err := r.jsAliasUses(def)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, a := range aliases {
+			if want == 0 || want&(1<<a.use.Kind) != 0 {
+				ref := Ref{Path: a.path, Line: a.use.StartLine, Column: a.use.StartColumn, Kind: a.use.Kind.String()}
+				resolved = append(resolved, use{SymbolRef{ref, a.why}, a.use.ContainingSymbolID})
+			}
+		}
+		if len(aliases) > 0 {
+			slices.SortStableFunc(resolved, func(a, b use) int {
+				return cmp.Or(cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
+			})
+		}
+	}
 	all := append(resolved, open...)
 	total := len(all)
 	if offset > total {

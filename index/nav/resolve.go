@@ -121,9 +121,12 @@ type resolver struct {
 	returns    map[string]map[string]string // callables' declared results, by path and id
 	pyTypes    map[string]map[string]string // Python variables' annotations, by path and id (pyDeclared)
 	pyReturns  map[string]*Def              // what Python functions without annotation return (pyReturned)
+	pyArgs     map[string]*Def              // Python parameters typed from their calls' arguments (pyArgType)
+	pyArgDepth int                          // parameters being typed from their calls (pyArgType)
 	localDepth int                          // local bindings being followed (localType)
 	goc        *goState                     // Go's expressions and types (gochain.go)
 	js         *jsState                     // JavaScript's modules (jsmodule.go)
+	family     map[string][]*Def            // definitions by name and language (familyDefs)
 }
 
 // fileCtx is what resolution needs of the file a use is in.

@@ -16,15 +16,9 @@ import (
 
 // resolve returns the definition a use in file f means, and why; nil when no rule decides.
 func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, error) {
-	cands, err := r.defs(u.Name)
-	if err != nil || len(cands) == 0 {
+	sameLang, err := r.familyDefs(u.Name, f.lang)
+	if err != nil {
 		return nil, "", err
-	}
-	var sameLang []*Def
-	for i := range cands {
-		if sameFamily(cands[i].Language, f.lang) {
-			sameLang = append(sameLang, &cands[i])
-		}
 	}
 	if len(sameLang) == 0 {
 		return nil, "", nil
@@ -150,6 +144,32 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	// A receiver of unknown type is never resolved by a unique name: keys.reduce() is the
 	// array method, not the workspace's one function named reduce.
 	return nil, "", nil
+}
+
+// familyDefs returns the definitions named name in lang's family (sameFamily), kept for
+// the request: a name used thousands of times in a workspace that defines it as often
+// (fastify's tests: fastify) filters its definitions once.
+func (r *resolver) familyDefs(name, lang string) ([]*Def, error) {
+	key := name + "\x00" + lang
+	if d, ok := r.family[key]; ok {
+		return d, nil
+	}
+	cands, err := r.defs(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Def
+	for i := range cands {
+		if sameFamily(cands[i].Language, lang) {
+			out = append(out, &cands[i])
+		}
+	}
+	out = out[:len(out):len(out)] // no append writes into the kept array
+	if r.family == nil {
+		r.family = map[string][]*Def{}
+	}
+	r.family[key] = out
+	return out, nil
 }
 
 // inheritedBare resolves a bare name inside a type's method (Java, C#, ...) to a member of

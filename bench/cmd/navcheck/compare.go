@@ -474,20 +474,15 @@ func writeVerbose(w io.Writer, results []defResult, ls *lines, top int) {
 	defName := func(r defResult) string {
 		return fmt.Sprintf("%s %s %s:%d", r.Def.Kind, r.Def.Name, r.Def.Path, r.Def.Line)
 	}
-	var missing, failed []defResult
-	var found []defResult
+	var missing, found []defResult
 	for _, r := range results {
 		switch {
-		case r.Err != nil:
-			failed = append(failed, r)
+		case r.Err != nil: // said by runCompare
 		case r.Missing:
 			missing = append(missing, r)
 		default:
 			found = append(found, r)
 		}
-	}
-	for _, r := range failed {
-		fmt.Fprintf(w, "error: %s: %v\n", defName(r), r.Err)
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(w, "\n## def missing: %d definitions quarry has not at PATH:LINE nor by name in the file\n", len(missing))
@@ -653,7 +648,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, r := range results {
-		if r.Err != nil && !*verbose {
+		if r.Err != nil {
 			fmt.Fprintf(stderr, "navcheck compare: %s:%d %s: %v\n", r.Def.Path, r.Def.Line, r.Def.Name, r.Err)
 		}
 	}
@@ -661,8 +656,8 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, tableHeader)
 	}
 	fmt.Fprintln(stdout, t.row(*lang, *repo))
-	if t.Errors == t.Defs {
-		fmt.Fprintln(stderr, "navcheck compare: every quarry call failed")
+	if t.Errors > 0 {
+		fmt.Fprintf(stderr, "navcheck compare: quarry failed on %d of %d definitions\n", t.Errors, t.Defs)
 		return 1
 	}
 	return 0
