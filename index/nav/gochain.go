@@ -131,10 +131,29 @@ func (r *resolver) goBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 	if d != nil {
 		return d, ResolvedScope, nil
 	}
-	if d, err := r.inPackage(f, cands); d != nil || err != nil {
+	if d, err := r.goInPackage(f, cands); d != nil || err != nil {
 		return d, ResolvedPackage, err
 	}
 	return nil, "", nil
+}
+
+// goInPackage picks the one candidate of the use's package: its directory's files that
+// declare the same package (a _test.go file's package x_test is another one).
+func (r *resolver) goInPackage(f *fileCtx, cands []*Def) (*Def, error) {
+	var same []*Def
+	for _, d := range cands {
+		if !sameDir(d.Path, f.path) {
+			continue
+		}
+		pk, err := r.pkgOf(d.Path, d.Language)
+		if err != nil {
+			return nil, err
+		}
+		if pk == f.pkg || pk == "" || f.pkg == "" {
+			same = append(same, d)
+		}
+	}
+	return r.inPackage(f, same)
 }
 
 // goQualified resolves a Go use looked up in a value or type (its qualifier): the member
@@ -149,9 +168,25 @@ func (r *resolver) goQualified(f *fileCtx, u extract.Identifier, cands []*Def) (
 	if err != nil {
 		return nil, false, err
 	}
+	if id, isIdent := e.(*ast.Ident); isIdent && r.goIsImport(sc, id.Name) {
+		return nil, false, nil // pkg.F: the import rule's
+	}
 	v, ok, err := r.goEval(sc, e)
 	if !ok || err != nil || v.fn != nil {
 		return nil, false, err
+	}
+	if goLiteralKey(e) { // a key of a literal of a map or slice type (M{k: v}) is a value
+		under, ok, err := r.goUnder(v.t)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		switch under.expr.(type) {
+		case *ast.MapType, *ast.ArrayType:
+			bare := u
+			bare.Qualifier = ""
+			d, _, err := r.goBare(f, bare, cands)
+			return d, true, err
+		}
 	}
 	m, decided, err := r.goLookup(v.t, u.Name)
 	if m == nil || err != nil {
@@ -163,6 +198,24 @@ func (r *resolver) goQualified(f *fileCtx, u extract.Identifier, cands []*Def) (
 		}
 	}
 	return nil, true, nil
+}
+
+// goLiteralKey reports whether the qualifier e is the extractor's for a key of a composite
+// literal: T{}, or the element of an elided one, T{}[0][0].
+func goLiteralKey(e ast.Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *ast.CompositeLit:
+			return len(x.Elts) == 0
+		case *ast.IndexExpr:
+			if b, isLit := x.Index.(*ast.BasicLit); !isLit || b.Value != "0" {
+				return false
+			}
+			e = x.X
+		default:
+			return false
+		}
+	}
 }
 
 // goUnknownQualifier is the extractor's qualifier of a use in a value whose expression it
@@ -388,7 +441,7 @@ func (r *resolver) goIdent(sc goScope, name string) (goVal, bool, error) {
 	u := extract.Identifier{Name: name, Kind: extract.VariableRef, ContainingSymbolID: sc.container}
 	d, err := r.inScope(sc.f, u, cands)
 	if err == nil && d == nil {
-		d, err = r.inPackage(sc.f, cands)
+		d, err = r.goInPackage(sc.f, cands)
 	}
 	if d == nil || err != nil {
 		return goVal{}, false, err
@@ -499,7 +552,7 @@ func (r *resolver) goVarType(d *Def) (goType, bool, error) {
 	if strings.TrimSpace(rest[:eq]) != "" { // a declared type the extractor did not state
 		return goType{}, false, nil
 	}
-	rhs := goBalance(rest[eq+1:])
+	rhs := goStatement(lines, d.Line, rest[eq+1:])
 	exprs := splitTop(rhs, ',')
 	if names != 1 || len(exprs) != 1 {
 		return goType{}, false, nil
@@ -604,7 +657,7 @@ func (r *resolver) goBuiltin(sc goScope, name string, args []ast.Expr) (v goVal,
 		if err != nil {
 			return goVal{}, false, true, err
 		}
-		if d, err := r.inPackage(sc.f, cands); d != nil || err != nil {
+		if d, err := r.goInPackage(sc.f, cands); d != nil || err != nil {
 			return goVal{}, false, false, err
 		}
 	}
@@ -1040,14 +1093,24 @@ const (
 // the nearest one above it, in a block still open there (a := or var statement, a for, if
 // or switch header's, a function literal's parameter).
 func (r *resolver) goLocal(sc goScope, name string) (goBinding, bool, error) {
-	if sc.fn == nil || sc.line < sc.fn.Line || sc.fn.Language != "go" {
+	if sc.fn != nil && (sc.line < sc.fn.Line || sc.fn.Language != "go") || sc.line < 1 {
 		return goBinding{}, false, nil
 	}
 	lines, err := r.lines(sc.f.path)
 	if err != nil {
 		return goBinding{}, false, err
 	}
-	for n := min(sc.line, len(lines)); n > sc.fn.Line; n-- { // the function's own line binds its parameters
+	first := 0 // the function's own line binds its parameters: the lines below it
+	if sc.fn != nil {
+		first = sc.fn.Line + 1
+	} else { // a package-level declaration (var h = HandlerFunc(func(w ...) {...})): from its first line
+		for first = min(sc.line, len(lines)); first > 1; first-- {
+			if t := lines[first-1]; t != "" && t[0] != ' ' && t[0] != '\t' && t[0] != '}' && t[0] != ')' && !strings.HasPrefix(t, "//") {
+				break
+			}
+		}
+	}
+	for n := min(sc.line, len(lines)); n >= first && n >= 1; n-- {
 		text := lines[n-1]
 		if n == sc.line {
 			text = text[:min(sc.at, len(text))]
@@ -1131,6 +1194,9 @@ func goBindings(text, name string) []goBinding {
 			rhs = goHeaderPart(rhs)
 		}
 		rhs = strings.TrimSpace(rhs)
+		if strings.HasSuffix(before, "case") { // select's case v := <-ch:
+			rhs = strings.TrimSpace(strings.TrimSuffix(rhs, ":"))
+		}
 		switch {
 		case strings.HasPrefix(rhs, "range ") || strings.HasPrefix(rhs, "range\t"):
 			b.kind, b.rhs = goBindRange, strings.TrimSpace(rhs[len("range"):])
@@ -1241,8 +1307,8 @@ func goInScope(lines []string, b goBinding, line, at int) bool {
 			switch c := text[j]; c {
 			case '{', '(', '[':
 				depth++
-				if c == '{' && header && depth == 1 {
-					opened = true
+				if c == '{' && header && depth == 1 && j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+					opened = true // the block's {, not a literal's ([]string{"a"}, T{})
 				}
 			case '}', ')', ']':
 				depth--
@@ -1383,7 +1449,11 @@ func (r *resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) 
 		e := r.goParse(b.typ)
 		return goType{expr: e, f: sc.f, scope: sc.container}, e != nil, nil
 	}
-	rhs := goBalance(b.rhs)
+	lines, err := r.lines(sc.f.path)
+	if err != nil {
+		return goType{}, false, err
+	}
+	rhs := goStatement(lines, b.line, b.rhs)
 	exprs := splitTop(rhs, ',')
 	if b.names == len(exprs) {
 		e := r.goParse(exprs[b.index])
@@ -1416,6 +1486,62 @@ func (r *resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) 
 	}
 	v, ok, err := r.goEval(at, e)
 	return v.t, ok && !v.isType && v.fn == nil, err
+}
+
+// goStatementLines bounds the lines goStatement reads on.
+const goStatementLines = 400
+
+// goStatement returns the expression that starts with rhs on line (1-based) and goes on
+// over the lines below until its brackets close (x := f(func() {\n...\n})).t), or rhs with
+// its brackets closed (goBalance) when they do not close within goStatementLines.
+func goStatement(lines []string, line int, rhs string) string {
+	text := strings.TrimSpace(rhs)
+	depth, str := goOpen(text, 0, 0)
+	if depth <= 0 && str == 0 {
+		return goBalance(text)
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	for n := line + 1; n <= len(lines) && n <= line+goStatementLines; n++ {
+		b.WriteByte('\n')
+		b.WriteString(lines[n-1])
+		if depth, str = goOpen(lines[n-1], depth, str); depth <= 0 && str == 0 {
+			return b.String()
+		}
+	}
+	return goBalance(text)
+}
+
+// goOpen returns the brackets left open after the line text, given those open before it
+// (depth) and whether a raw string is open (str '`'); a line comment ends the line.
+func goOpen(text string, depth int, str byte) (int, byte) {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if str != 0 {
+			if c == '\\' && str != '`' {
+				i++
+			} else if c == str {
+				str = 0
+			}
+			continue
+		}
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '"', '\'', '`':
+			str = c
+		case '/':
+			if i+1 < len(text) && text[i+1] == '/' {
+				return depth, 0
+			}
+		}
+	}
+	if str != '`' {
+		str = 0 // an interpreted string does not go on to the next line
+	}
+	return depth, str
 }
 
 // goBalance closes the brackets a line leaves open (x := &T{ on a line of its own: &T{}),

@@ -63,6 +63,8 @@ func (c *Conn) Close() error { return nil }
 
 func NewServer() *Server { return &Server{} }
 
+func (s *Server) first(f func()) *Conn { return nil }
+
 func (s *Server) Conn(i int) (*Conn, error) { return s.conns[i], nil }
 
 type ConnID int
@@ -105,6 +107,37 @@ func seen() {
 	_ = defaultName // =>defaultName
 }
 `,
+	"web/more.go": `package web
+
+import "strings"
+
+var _ = strings.ToUpper
+
+func (s *Server) more(ch chan *Conn, strings *Conn) {
+	select {
+	case c := <-ch:
+		c.Close() // =>Conn.Close
+	}
+	for _, defaultName := range []string{"a"} {
+		_ = defaultName // ?defaultName
+	}
+	_ = defaultName // =>defaultName
+	conn := s.first(func() { // =>Server.first
+		_ = 1
+	}).srv
+	conn.Describe() // =>Base.Describe
+	strings.Close() // =>Conn.Close
+}
+
+type byKey map[string]int
+
+var keyed = byKey{defaultName: 1} // =>defaultName
+
+var handle = func(c *Conn) error {
+	return c.Close() // =>Conn.Close
+}
+`,
+	"web/web_test.go": "package web_test\n\nvar defaultName = 1\n",
 	"app/main.go": `package app
 
 import (
@@ -174,6 +207,7 @@ func TestGoTypedChains(t *testing.T) {
 		{"conns", "web/web.go", "Server"},
 		{"byName", "web/web.go", "Server"},
 		{"defaultName", "web/web.go", ""},
+		{"first", "web/web.go", "Server"},
 	}
 	for _, c := range cases {
 		got := goUses(t, s, c.name, c.path, c.parent)

@@ -23,7 +23,7 @@ import (
 
 // maxPyTypeDepth bounds the values followed from one another when typing a receiver
 // (self.a is bound to b.c, whose type is the value of ...).
-const maxPyTypeDepth = 6
+const maxPyTypeDepth = 12
 
 // pyPick returns the one candidate defined at the top level of the Python module where (a
 // path without extension: a/b for a/b.py and a/b/__init__.py, maybe a suffix of the

@@ -87,6 +87,15 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		}
 		return r.unique(f, sameLang)
 	}
+	if f.lang == "go" && !isPath { // the member Go selects in the qualifier's type (gochain.go);
+		// a package's name, not hidden by a local, is left to the import rule
+		if d, decided, err := r.goQualified(f, u, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, ResolvedReceiver, nil
+		}
+	}
 	// A type's name: Bytes::from_static, Form.from_data, Integer.bitCount are its members
 	// (or its bases'), the type found as its name is where the use is.
 	if isUpper(q) && isIdent(q) {
@@ -109,14 +118,6 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return d, ResolvedImport, err
 		}
 		return nil, "", nil // an import names where it is, and it is not in the workspace
-	}
-	if f.lang == "go" && !isPath { // the member Go selects in the qualifier's type (gochain.go)
-		if d, decided, err := r.goQualified(f, u, sameLang); decided || err != nil {
-			if d == nil || err != nil {
-				return nil, "", err
-			}
-			return d, ResolvedReceiver, nil
-		}
 	}
 	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
 		return d, ResolvedReceiver, err
