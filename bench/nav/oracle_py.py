@@ -17,6 +17,7 @@ import sys
 try:
     import jedi
     import jedi.inference.references as jedi_refs
+    from jedi.parser_utils import get_parent_scope
 except ImportError:
     sys.exit("oracle_py: jedi is not installed: apt-get install -y python3-jedi, and run /usr/bin/python3")
 
@@ -52,6 +53,14 @@ def self_attribute(tree_name):
         return False
     base = trailer.get_previous_sibling()
     return base is not None and base.type == "name" and base.value == "self"
+
+
+def def_scope(name):
+    """The start of the scope (module, class, function) the definition's def/class is in."""
+    tn = name._name.tree_name
+    d = tn.parent if tn is not None else None
+    scope = get_parent_scope(d) if d is not None and d.type in ("funcdef", "classdef") else None
+    return scope.start_pos if scope is not None else None
 
 
 def scope_of(name):
@@ -163,6 +172,7 @@ def main():
             ncand += 1
             by_file.setdefault(r, []).append({"path": path, "rel": r, "name": n.name, "line": n.line,
                                               "column": n.column, "kind": kind, "callable": callable_,
+                                              "scope": def_scope(n),
                                               "key": h("%s:%s:%d" % (r, n.name, n.line))})
     order = sorted(by_file, key=h)
     for r in order:
@@ -187,6 +197,8 @@ def main():
         except Exception as e:
             print("oracle_py: get_references %s:%d %s: %s" % (c["rel"], c["line"], c["name"], e), file=sys.stderr)
             refs = []
+        inside = []
+        overloads = set()
         for ref in refs:
             if ref.module_path is None or ref.line is None:
                 continue
@@ -196,12 +208,34 @@ def main():
             r = rel(p)
             if any(part in SKIP_DIRS for part in r.split("/")):
                 continue
-            if r == c["rel"] and ref.line == c["line"]:
-                continue
             tn = getattr(ref._name, "tree_name", None)
             if ref.is_definition() and tn is not None and tn.parent is not None and \
                     tn.parent.type in ("funcdef", "classdef") and tn.parent.name is tn:
-                continue  # another def of the name (an @overload, a redefinition): not a use
+                # another def of the name: in the definition's own scope (an @overload, a
+                # redefinition) the same entity, elsewhere (an override) another; never a use
+                scope = get_parent_scope(tn.parent)
+                if r == c["rel"] and scope is not None and scope.start_pos == c["scope"]:
+                    overloads.add((r, ref.line, ref.column))
+                continue
+            inside.append((ref, p, r, tn))
+        # jedi also returns the uses of what the definition overrides (dict.get for a get of a
+        # dict subclass): a use counts when its goto reaches the definition, or another
+        # assignment of it (self.x = ... elsewhere, an import of it)
+        defset = {(c["rel"], c["line"], c["column"])} | overloads
+        for ref, p, r, tn in inside:
+            if ref.is_definition():
+                defset.add((r, ref.line, ref.column))
+        for ref, p, r, tn in inside:
+            if r == c["rel"] and ref.line == c["line"]:
+                continue
+            if not ref.is_definition():
+                try:
+                    gs = script(p).goto(ref.line, ref.column, follow_imports=True)
+                except Exception:
+                    gs = []
+                if not any(g.module_path is not None and g.line is not None and
+                           (rel(os.path.abspath(str(g.module_path))), g.line, g.column) in defset for g in gs):
+                    continue
             call = is_call(tn)
             key = (r, ref.line)
             uses[key] = uses.get(key, False) or call

@@ -153,7 +153,15 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ok, err := r.jsReaches(fc, &def, map[string]bool{}, 0); err != nil || !ok {
+		if !s.qualified { // the name must be bound to def: one lookup before reading the uses
+			b, err := r.jsBound(fc, s.name)
+			if err != nil {
+				return nil, err
+			}
+			if b.def == nil || b.def.ID != def.ID {
+				continue
+			}
+		} else if ok, err := r.jsReaches(fc, &def, map[string]bool{}, 0); err != nil || !ok {
 			if err != nil {
 				return nil, err
 			}

@@ -73,6 +73,7 @@ type jsState struct {
 	// blockEnd is where the block around an indented top-level definition closes, by file
 	// and line (jsVisible)
 	blockEnd map[string]int
+	depths   map[string][]int // blocks open at each line's start, by file (jsDepths)
 }
 
 // jsWholeExport is what a module exports as a whole: its value (module.exports = X, export

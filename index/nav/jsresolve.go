@@ -172,7 +172,7 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 		if err != nil {
 			return nil, false, b, err
 		}
-		local, at, err := r.jsLocal(f, &Def{Line: jsTopStatement(lines, u.StartLine)}, name, u.StartLine, u.StartColumn, true)
+		local, at, err := r.jsLocal(f, &Def{Line: r.jsTopStatement(f, lines, u.StartLine)}, name, u.StartLine, u.StartColumn, true)
 		if err != nil {
 			return nil, false, b, err
 		}
@@ -671,7 +671,7 @@ func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string
 	if err != nil {
 		return nil, err
 	}
-	fn := &Def{Line: jsTopStatement(lines, u.StartLine)}
+	fn := &Def{Line: r.jsTopStatement(f, lines, u.StartLine)}
 	for _, id := range chain {
 		if c, err := r.symbol(id); err != nil || c == nil {
 			return nil, err
@@ -917,16 +917,39 @@ func (r *resolver) jsVisible(f *fileCtx, d *Def, line int) (bool, error) {
 }
 
 // jsTopStatement returns the line where the top-level statement holding line starts: the
-// nearest line above it (or it) at the start of a line, but for one closing a block
-// (test('x', () => { ... }) ends at "})"); 1 when none is.
-func jsTopStatement(lines []string, line int) int {
+// nearest line above it (or it) that starts outside every block and does not close one
+// (test('x', () => { ... }) ends at "})"); 1 when none does. The blocks are counted by
+// braces from the file's start once per file (jsDepths), not by indentation, which
+// generated code does not keep.
+func (r *resolver) jsTopStatement(f *fileCtx, lines []string, line int) int {
+	depths := r.jsDepths(f.path, lines)
 	for n := min(line, len(lines)); n >= 1; n-- {
-		t := lines[n-1]
-		if jsIndent(t) == 0 && t[0] != '}' && t[0] != ')' && t[0] != ']' {
+		t := strings.TrimLeft(lines[n-1], " \t")
+		if depths[n-1] == 0 && t != "" && t[0] != '}' && t[0] != ')' && t[0] != ']' {
 			return n
 		}
 	}
 	return 1
+}
+
+// jsDepths returns the number of blocks open at the start of each line of the file.
+func (r *resolver) jsDepths(p string, lines []string) []int {
+	st := r.jsState()
+	if d, ok := st.depths[p]; ok {
+		return d
+	}
+	out := make([]int, len(lines))
+	depth := 0
+	for i, l := range lines {
+		out[i] = depth
+		opens, closes := jsBraces(l)
+		depth = max(0, depth+opens-closes)
+	}
+	if st.depths == nil {
+		st.depths = map[string][]int{}
+	}
+	st.depths[p] = out
+	return out
 }
 
 // jsIndent returns the indentation of the line text, -1 for a blank line.

@@ -199,7 +199,7 @@ func pyQualifierParts(q string) []string {
 // of a local variable's nearest binding above the use, else what the name means in the file
 // (a module's variable, a class: its instances' members are the class's).
 func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col, depth int) (*Def, error) {
-	if depth > maxPyTypeDepth {
+	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
 	if name == "super()" { // super().x: a base's member (onReceiver) when the base is a workspace type
@@ -273,19 +273,19 @@ const (
 // (calls of a class for its __init__'s parameters). nil when no call's argument is known, or
 // two differ.
 func (r *resolver) pyArgType(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
-	key := fn.ID + "\x00" + params[i].name
-	if t, ok := r.pyArgs[key]; ok {
-		return t, nil
-	}
-	if r.pyArgDepth >= maxPyArgDepth || fn.Name == "" {
-		return nil, nil
-	}
-	if r.pyArgs == nil {
-		r.pyArgs = map[string]*Def{}
-	}
-	r.pyArgs[key] = nil // a recursion ends here
-	r.pyArgDepth++
-	defer func() { r.pyArgDepth-- }()
+	return r.pyMemo("arg\x00"+fn.ID+"\x00"+params[i].name, func() (*Def, error) {
+		if r.pyArgDepth >= maxPyArgDepth {
+			r.pyCuts++
+			return nil, nil
+		}
+		r.pyArgDepth++
+		defer func() { r.pyArgDepth-- }()
+		return r.pyArgTypeOf(fn, class, params, i, depth)
+	})
+}
+
+// pyArgTypeOf is pyArgType, computed.
+func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
 	decos := "," + metaMap(fn.Metadata)["decorators"] + ","
 	callee, target := fn.Name, fn
 	if fn.Name == "__init__" && class != nil { // Foo(...) calls Foo.__init__
@@ -364,7 +364,6 @@ func (r *resolver) pyArgType(fn, class *Def, params []pyParam, i, depth int) (*D
 			t = at
 		}
 	}
-	r.pyArgs[key] = t
 	return t, nil
 }
 
@@ -415,7 +414,7 @@ func (r *resolver) pyArgument(p string, u extract.Identifier, name string, idx i
 // pyMemberType returns the type of t's member part: an attribute (field), a property's
 // result, a method's called (m()).
 func (r *resolver) pyMemberType(t Def, part string, depth int) (*Def, error) {
-	if depth > maxPyTypeDepth {
+	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
 	name, call := strings.CutSuffix(part, "()")
@@ -463,7 +462,7 @@ func (r *resolver) pyMember(t Def, name string, depth int) (*Def, error) {
 // its definition assigns (self.command = command in __init__: the parameter's annotation;
 // self.x = Foo(...); x = make() of a function with a return annotation).
 func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
-	if depth > maxPyTypeDepth || d.Language != "python" {
+	if d.Language != "python" || r.pyTooDeep(depth) {
 		return nil, nil
 	}
 	switch d.Kind {
@@ -516,7 +515,7 @@ func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
 // function's result), and the attributes and calls that follow it. nil when a step is not
 // known or e is anything else (an operator, a literal, a subscript, a conditional).
 func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth int) (*Def, error) {
-	if depth > maxPyTypeDepth {
+	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
 	if typ := pyCast(e); typ != "" { // t.cast(T, value): a T
@@ -664,13 +663,11 @@ func (r *resolver) pyResultType(d *Def) (*Def, error) {
 // annotation: the one type every return statement of its own body (nested functions' left
 // out) gives, None aside; nil when one of them is not known or they differ.
 func (r *resolver) pyReturned(f *fileCtx, d *Def) (*Def, error) {
-	if r.pyReturns == nil {
-		r.pyReturns = map[string]*Def{}
-	}
-	if t, ok := r.pyReturns[d.ID]; ok {
-		return t, nil
-	}
-	r.pyReturns[d.ID] = nil // a recursion ends here
+	return r.pyMemo("ret\x00"+d.ID, func() (*Def, error) { return r.pyReturnedOf(f, d) })
+}
+
+// pyReturnedOf is pyReturned, computed.
+func (r *resolver) pyReturnedOf(f *fileCtx, d *Def) (*Def, error) {
 	lines, err := r.lines(d.Path)
 	if err != nil {
 		return nil, err
@@ -700,8 +697,43 @@ func (r *resolver) pyReturned(f *fileCtx, d *Def) (*Def, error) {
 		}
 		t = rt
 	}
-	r.pyReturns[d.ID] = t
 	return t, nil
+}
+
+// pyTooDeep reports whether a value followed depth values deep is one too many (counted as a
+// cut: see pyMemo).
+func (r *resolver) pyTooDeep(depth int) bool {
+	if depth > maxPyTypeDepth {
+		r.pyCuts++
+		return true
+	}
+	return false
+}
+
+// pyMemo returns what compute gives for key, computed once per resolver: a type from a
+// function's return statements or from the arguments its callers pass. A key asked for again
+// while it is computed (a recursion) gets nil; a nil computed while some bound cut the search
+// short (pyCuts: a recursion, a depth) is not kept, so that the answer does not depend on the
+// order uses are resolved in.
+func (r *resolver) pyMemo(key string, compute func() (*Def, error)) (*Def, error) {
+	if t, ok := r.pyMemos[key]; ok {
+		return t, nil
+	}
+	if r.pyBusy[key] {
+		r.pyCuts++
+		return nil, nil
+	}
+	if r.pyMemos == nil {
+		r.pyMemos, r.pyBusy = map[string]*Def{}, map[string]bool{}
+	}
+	r.pyBusy[key] = true
+	cuts := r.pyCuts
+	t, err := compute()
+	delete(r.pyBusy, key)
+	if err == nil && (t != nil || r.pyCuts == cuts) {
+		r.pyMemos[key] = t
+	}
+	return t, err
 }
 
 // slicesContainsLine reports whether one of defs spans line.
@@ -1073,7 +1105,7 @@ func (r *resolver) pyWithTarget(f *fileCtx, items, name string, scope []string, 
 // annotation (the items(), keys() and values() of an annotated mapping too); nil when it has
 // none this reads.
 func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth int) (*pyAnnot, error) {
-	if depth > maxPyTypeDepth {
+	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
 	parts := pyExprParts(e)

@@ -120,8 +120,9 @@ type resolver struct {
 	goMod      *string                      // the go.mod's module path (goModulePath)
 	returns    map[string]map[string]string // callables' declared results, by path and id
 	pyTypes    map[string]map[string]string // Python variables' annotations, by path and id (pyDeclared)
-	pyReturns  map[string]*Def              // what Python functions without annotation return (pyReturned)
-	pyArgs     map[string]*Def              // Python parameters typed from their calls' arguments (pyArgType)
+	pyMemos    map[string]*Def              // Python types from returns and callers' arguments (pyMemo)
+	pyBusy     map[string]bool              // the pyMemos being computed
+	pyCuts     int                          // the times a bound cut the search for a Python type short
 	pyArgDepth int                          // parameters being typed from their calls (pyArgType)
 	localDepth int                          // local bindings being followed (localType)
 	goc        *goState                     // Go's expressions and types (gochain.go)
