@@ -160,6 +160,12 @@ func (r *resolver) goInPackage(f *fileCtx, cands []*Def) (*Def, error) {
 // of the qualifier's type that Go selects. decided reports that the qualifier's type is
 // known (d nil: it has no such member in the workspace).
 func (r *resolver) goQualified(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, decided bool, err error) {
+	st := r.gost()
+	if st.depth >= goMaxDepth {
+		return nil, false, nil
+	}
+	st.depth++
+	defer func() { st.depth-- }()
 	e := r.goParse(u.Qualifier)
 	if e == nil {
 		return nil, u.Qualifier == goUnknownQualifier, nil

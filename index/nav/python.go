@@ -525,6 +525,17 @@ func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth 
 		}
 		return r.pyAnnotated(f, typ, in, nil)
 	}
+	if prefix, index, ok := pySubscript(e); ok { // self._long_opt[opt]: an item of what it holds
+		a, err := r.pyExprAnnot(f, prefix, scope, line, depth+1)
+		if err != nil || a == nil {
+			return nil, err
+		}
+		item := pyItemAnnot(a.text, index)
+		if item == "" {
+			return nil, nil
+		}
+		return r.pyAnnotated(a.f, item, a.in, a.class)
+	}
 	// The expression's parts: names, calls (a call going on past the line ends it) and
 	// attributes; an operator, a subscript, a conditional is not one value this reads.
 	parts := pyExprParts(e)
@@ -932,6 +943,10 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 	if err != nil {
 		return nil, false, err
 	}
+	if iter, target, ok := pyComprehension(lines, line, col, name); ok { // [x.a for x in xs]
+		t, err := r.pyUnpacked(f, iter, target, name, scope, line, depth, pyElemAnnot)
+		return t, true, err
+	}
 	header := pyHeaderEnd(lines, fn.Line) // the parameters are not read as bindings here
 	for n := line; n > header; n-- {
 		text := lines[n-1]
@@ -1247,6 +1262,120 @@ func pyExprParts(e string) []string {
 		return nil
 	}
 	return parts
+}
+
+// pySubscript splits an expression x[index] (x made of names, calls and attributes) into x
+// and index.
+func pySubscript(e string) (prefix, index string, ok bool) {
+	e = strings.TrimSpace(e)
+	if i := strings.IndexByte(e, '#'); i >= 0 && !strings.ContainsAny(e[:i], `"'`) {
+		e = strings.TrimSpace(e[:i])
+	}
+	if !strings.HasSuffix(e, "]") {
+		return "", "", false
+	}
+	i := strings.IndexByte(e, '[')
+	if i <= 0 || skipGroup(e[i:], '[', ']') != "" || len(pyExprParts(e[:i])) == 0 {
+		return "", "", false
+	}
+	return e[:i], e[i+1 : len(e)-1], true
+}
+
+// pyItemAnnot returns the annotation of x[index] for x annotated text: a mapping's value, a
+// sequence's element, a tuple's part at a literal index; "" when it does not say.
+func pyItemAnnot(text, index string) string {
+	head, args, ok := pyGeneric(pyUnwrap(text))
+	if !ok || strings.Contains(index, ":") { // a slice is a sequence again
+		return ""
+	}
+	parts := splitTop(args, ',')
+	switch {
+	case pyMappings[head] && len(parts) == 2:
+		return strings.TrimSpace(parts[1])
+	case head == "Tuple" || head == "tuple":
+		if len(parts) == 2 && strings.TrimSpace(parts[1]) == "..." {
+			return strings.TrimSpace(parts[0])
+		}
+		var i int
+		if _, err := fmt.Sscan(strings.TrimSpace(index), &i); err == nil && i >= 0 && i < len(parts) && fmt.Sprint(i) == strings.TrimSpace(index) {
+			return strings.TrimSpace(parts[i])
+		}
+	case head == "List" || head == "list" || head == "Sequence" || head == "MutableSequence" || head == "Deque" || head == "deque":
+		return strings.TrimSpace(parts[0])
+	}
+	return ""
+}
+
+// pyComprehension returns the iterable and the target of the comprehension's for clause that
+// binds name after the use at col of line (1-based) in lines: [x.nargs for x in self._args].
+func pyComprehension(lines []string, line, col int, name string) (iter, target string, ok bool) {
+	// Inside brackets opened before the use (on its line or the three above)?
+	open := 0
+	for n := line; n >= max(1, line-3); n-- {
+		l := lines[n-1]
+		if n == line {
+			l = l[:min(len(l), max(0, col-1))]
+		}
+		for i := len(l) - 1; i >= 0; i-- {
+			switch l[i] {
+			case ')', ']', '}':
+				open--
+			case '(', '[', '{':
+				open++
+			}
+		}
+		if open > 0 {
+			break
+		}
+	}
+	if open <= 0 {
+		return "", "", false
+	}
+	text := strings.Join(lines[line-1:min(len(lines), line+8)], "\n")
+	text = text[min(len(text), max(0, col-1)):]
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth < 0 {
+				return "", "", false
+			}
+		case '"', '\'':
+			if j := strings.IndexByte(text[i+1:], c); j >= 0 {
+				i += j + 1
+			}
+		case 'f':
+			if depth != 0 || !strings.HasPrefix(text[i:], "for ") || i > 0 && isIdentByte(text[i-1]) {
+				continue
+			}
+			tgt, rest, found := strings.Cut(text[i+4:], " in ")
+			if !found || strings.ContainsAny(tgt, "\n([{") {
+				return "", "", false
+			}
+			if !wordIn(tgt, name) {
+				continue
+			}
+			// The iterable: up to its comprehension's end, an if or another for clause.
+			d, end := 0, len(rest)
+			for j := 0; j < len(rest); j++ {
+				switch rest[j] {
+				case '(', '[', '{':
+					d++
+				case ')', ']', '}':
+					d--
+				}
+				if d < 0 || d == 0 && (strings.HasPrefix(rest[j:], " if ") || strings.HasPrefix(rest[j:], " for ") || rest[j] == '\n') {
+					end = j
+					break
+				}
+			}
+			return strings.TrimSpace(rest[:end]), tgt, true
+		}
+	}
+	return "", "", false
 }
 
 // pyIterables and pyMappings are the generic types whose elements a loop takes: the first

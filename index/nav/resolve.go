@@ -32,6 +32,14 @@ package nav
 //	global-unique  a bare name defined once in the workspace, in the use's language, in a
 //	               language whose imports resolution does not follow (C, C++, C#, PHP, Ruby,
 //	               Kotlin, Scala, Swift, Lua, Bash); never for a receiver of unknown type
+//
+// JavaScript and TypeScript have their own forms of these rules (jsresolve.go): a parameter
+// or local hides what a bare name means outside; modules are files found as Node and
+// TypeScript find them, through re-exports, CommonJS require and package.json entries, and
+// what a module exports is read from its definitions (jsmodule.go); this.x is a member of
+// what this is there (a class, a prototype's function, an object literal), a local bound
+// to new X() an instance of X; and refs of a definition also read its uses under the names
+// importers bind it to (jsalias.go).
 
 import (
 	"context"

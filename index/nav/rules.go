@@ -87,8 +87,9 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		}
 		return r.unique(f, sameLang)
 	}
-	if f.lang == "go" && !isPath { // the member Go selects in the qualifier's type (gochain.go);
-		// a package's name, not hidden by a local, is left to the import rule
+	if f.lang == "go" && !isPath && u.Kind != extract.TypeUsage { // the member Go selects in the
+		// qualifier's type (gochain.go); a package's name, not hidden by a local, is left to
+		// the import rule (a type's qualifier is always one)
 		if d, decided, err := r.goQualified(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
@@ -490,7 +491,8 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 		if err != nil {
 			return nil, err
 		}
-		if p != nil && p.Name == typeName && (f.lang != "go" || path.Dir(d.Path) == f.dir) {
+		if p != nil && p.Name == typeName && (f.lang != "go" || path.Dir(d.Path) == f.dir) &&
+			(f.lang != "python" || typeDef == nil || p.ID == typeDef.ID) { // a Python class is never reopened elsewhere
 			hit = append(hit, d)
 		} else if p == nil && f.lang == "go" && path.Dir(d.Path) == f.dir && d.Kind == extract.Method.String() {
 			if _, typ := goReceiver(d.Signature); typ == typeName {
