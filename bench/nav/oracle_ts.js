@@ -345,6 +345,7 @@ const exportsTarget = (e) => isModuleExports(e) || (ts.isIdentifier(e) && e.text
 // module.exports = { a } or exports.a = a exports
 let requireSitesMap = null
 const namespaceSitesMap = new Map() // required file -> [file, position of m in const m = require('./f')]
+const requirePropMap = new Map() // required file \0 X -> [file, position of X in require('./f').X]
 const requireTarget = (call) => {
   const msym = checker.getSymbolAtLocation(call.arguments[0])
   const decl = msym && msym.declarations && msym.declarations[0]
@@ -363,6 +364,19 @@ function requireSites (fileName, prop) {
           if (target) {
             if (!namespaceSitesMap.has(target)) namespaceSitesMap.set(target, [])
             namespaceSitesMap.get(target).push([sf.fileName, node.name.getStart(sf)])
+          }
+        }
+        if (ts.isPropertyAccessExpression(node) && isPlainRequire(node.expression) && ts.isIdentifier(node.name)) {
+          // require('./f').X: a use of X; const v = require('./f').X: an alias v of it
+          const target = requireTarget(node.expression)
+          if (target) {
+            const key = target + '\0' + node.name.text
+            if (ts.isVariableDeclaration(node.parent) && node.parent.initializer === node && ts.isIdentifier(node.parent.name)) {
+              if (!requireSitesMap.has(key)) requireSitesMap.set(key, [])
+              requireSitesMap.get(key).push([sf.fileName, node.parent.name.getStart(sf)])
+            }
+            if (!requirePropMap.has(key)) requirePropMap.set(key, [])
+            requirePropMap.get(key).push([sf.fileName, node.name.getStart(sf)])
           }
         }
         if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && isPlainRequire(node.initializer)) {
@@ -389,7 +403,7 @@ function requireSites (fileName, prop) {
 const nsRefs = new Map()
 function namespaceUses (fileName, prop) {
   requireSites(fileName, prop)
-  const out = []
+  const out = [...(requirePropMap.get(fileName + '\0' + prop) || [])]
   for (const [bfile, bpos] of namespaceSitesMap.get(fileName) || []) {
     const key = bfile + ':' + bpos
     if (!nsRefs.has(key)) {
@@ -449,7 +463,16 @@ function aliasesOf (node) {
     return none
   }
   const exp = exportedAs(node)
-  if (!exp) return none
+  if (!exp) {
+    // X.y = f at the top level (X a function or object: SchemaController.build = build): the
+    // property y holds the entity
+    if (ts.isBinaryExpression(p) && p.right === node && p.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(p.left) && ts.isIdentifier(p.left.name) && p.left.expression.kind !== ts.SyntaxKind.ThisKeyword && !exportsTarget(p.left) &&
+      ts.isExpressionStatement(p.parent) && ts.isSourceFile(p.parent.parent)) {
+      return { follow: [[sf.fileName, p.left.name.getStart(sf)]], direct: [] }
+    }
+    return none
+  }
   const follow = requireSites(sf.fileName, exp.text)
   if (exp !== node) follow.push([sf.fileName, exp.getStart(sf)])
   return { follow, direct: namespaceUses(sf.fileName, exp.text) }

@@ -134,7 +134,40 @@ func (r *resolver) goBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 	if d, err := r.goInPackage(f, cands); d != nil || err != nil {
 		return d, ResolvedPackage, err
 	}
+	if d, err := r.goDotImported(f, cands); d != nil || err != nil {
+		return d, ResolvedImport, err
+	}
 	return nil, "", nil
+}
+
+// goDotImported picks the candidate a dot import of the file brings in (import . "net/http":
+// its exported names are the file's).
+func (r *resolver) goDotImported(f *fileCtx, cands []*Def) (*Def, error) {
+	for _, im := range f.imports {
+		if im.alias != "." {
+			continue
+		}
+		var top []*Def
+		for _, d := range cands {
+			if d.ParentID != "" || !isUpper(d.Name) {
+				continue
+			}
+			if strings.HasSuffix(d.Path, "_test.go") { // only an external test sees its package's tests
+				pk, err := r.pkgOf(d.Path, d.Language)
+				if err != nil {
+					return nil, err
+				}
+				if !strings.HasSuffix(f.path, "_test.go") || !sameDir(d.Path, f.path) || pk+"_test" != f.pkg {
+					continue
+				}
+			}
+			top = append(top, d)
+		}
+		if d, err := r.goImported(im.target, top); d != nil || err != nil {
+			return d, err
+		}
+	}
+	return nil, nil
 }
 
 // goInPackage picks the one candidate of the use's package: its directory's files that
@@ -142,7 +175,7 @@ func (r *resolver) goBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 func (r *resolver) goInPackage(f *fileCtx, cands []*Def) (*Def, error) {
 	var same []*Def
 	for _, d := range cands {
-		if !sameDir(d.Path, f.path) {
+		if !sameDir(d.Path, f.path) || d.ParentID != "" { // not another function's local
 			continue
 		}
 		pk, err := r.pkgOf(d.Path, d.Language)
@@ -448,6 +481,9 @@ func (r *resolver) goIdent(sc goScope, name string) (goVal, bool, error) {
 	d, err := r.inScope(sc.f, u, cands)
 	if err == nil && d == nil {
 		d, err = r.goInPackage(sc.f, cands)
+	}
+	if err == nil && d == nil {
+		d, err = r.goDotImported(sc.f, cands)
 	}
 	if d == nil || err != nil {
 		return goVal{}, false, err

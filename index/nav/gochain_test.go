@@ -101,6 +101,11 @@ func hidden(defaultName string) {
 	NewServer() // ?NewServer
 }
 
+func other() {
+	var NewServer = 1 // another function's local is not the package's
+	_ = NewServer
+}
+
 func seen() {
 	_ = defaultName // =>defaultName
 	func(defaultName int) { _ = defaultName }(1) // ?defaultName
@@ -137,7 +142,7 @@ var handle = func(c *Conn) error {
 	return c.Close() // =>Conn.Close
 }
 `,
-	"web/web_test.go": "package web_test\n\nvar defaultName = 1\n",
+	"web/web_test.go": "package web_test\n\nimport . \"example.com/app/web\"\n\nvar defaultName = 1\n\nvar _ = NewServer() // =>NewServer\n",
 	"app/main.go": `package app
 
 import (

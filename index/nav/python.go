@@ -246,6 +246,8 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 			switch {
 			case p.typ != "":
 				return r.pyAnnotated(f, p.typ, fn, class)
+			case pyDocParam(fn.DocComment, name) != "": // :type name: T in the docstring
+				return r.pyAnnotated(f, pyDocParam(fn.DocComment, name), fn, class)
 			case p.dflt != "" && p.dflt != "None":
 				return r.pyExprType(f, p.dflt, nil, fn.Line, depth+1)
 			}
@@ -665,9 +667,50 @@ func (r *resolver) pyResultType(d *Def) (*Def, error) {
 		class = nil
 	}
 	if ret == "" {
+		ret = pyDocReturn(d.DocComment) // :rtype: T in the docstring
+	}
+	if ret == "" {
 		return r.pyReturned(df, d)
 	}
 	return r.pyAnnotated(df, ret, d, class)
+}
+
+// pyDocParam returns the type a docstring gives the parameter name, as jedi reads it:
+// Sphinx's :type name: T and :param T name:, Epydoc's @type name: T.
+func pyDocParam(doc, name string) string {
+	if !strings.Contains(doc, name) {
+		return ""
+	}
+	for _, l := range strings.Split(doc, "\n") {
+		l = strings.TrimSpace(l)
+		for _, p := range []string{":type " + name + ":", "@type " + name + ":"} {
+			if t, ok := strings.CutPrefix(l, p); ok {
+				return strings.TrimSpace(t)
+			}
+		}
+		if rest, ok := strings.CutPrefix(l, ":param "); ok {
+			if decl, _, ok := strings.Cut(rest, ":"); ok {
+				if f := strings.Fields(decl); len(f) == 2 && f[1] == name {
+					return f[0]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pyDocReturn returns the type a docstring gives a function's result, as jedi reads it:
+// Sphinx's :rtype: T, Epydoc's @rtype: T.
+func pyDocReturn(doc string) string {
+	for _, l := range strings.Split(doc, "\n") {
+		l = strings.TrimSpace(l)
+		for _, p := range []string{":rtype:", "@rtype:"} {
+			if t, ok := strings.CutPrefix(l, p); ok {
+				return strings.TrimSpace(t)
+			}
+		}
+	}
+	return ""
 }
 
 // pyReturned returns the type of what the function d returns when it says no return
@@ -779,7 +822,21 @@ func (r *resolver) pyAnnotated(f *fileCtx, typ string, in, class *Def) (*Def, er
 	if in != nil {
 		container = in.ID
 	}
-	return r.typeNamed(f, name, container)
+	t, err := r.typeNamed(f, name, container)
+	if t != nil || err != nil || !strings.Contains(name, ".") {
+		return t, err
+	}
+	// pkg.mod.Type, written without an import of pkg (a docstring's requests.Response): the
+	// absolute module path.
+	mod, last := name[:strings.LastIndexByte(name, '.')], lastSegment(name, ".")
+	cands, err := r.pyDefs(last)
+	if err != nil || len(cands) == 0 {
+		return nil, err
+	}
+	if t, err = r.pyReexported(pyModulePath(mod, f.path), last, cands); t == nil || err != nil || !isTypeKind(t.Kind) {
+		return nil, err
+	}
+	return t, nil
 }
 
 // pyTypeName returns the class an annotation names: Context of "Context", t.Optional[Context],
