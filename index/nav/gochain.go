@@ -334,6 +334,11 @@ func (r *resolver) goEval(sc goScope, e ast.Expr) (v goVal, ok bool, err error) 
 		if !ok || err != nil || xv.fn != nil {
 			return goVal{}, false, err
 		}
+		if !xv.isType { // a field of an anonymous struct (tests := []struct{ s *Server }{...})
+			if ft, found, err := r.goAnonField(xv.t, x.Sel.Name); found || err != nil {
+				return goVal{t: ft}, found && ft.expr != nil, err
+			}
+		}
 		m, _, err := r.goLookup(xv.t, x.Sel.Name)
 		if m == nil || err != nil {
 			return goVal{}, false, err
@@ -595,7 +600,7 @@ func (r *resolver) goVarType(d *Def) (goType, bool, error) {
 		return goType{}, false, nil
 	}
 	rhs := goStatement(lines, d.Line, rest[eq+1:])
-	exprs := splitTop(rhs, ',')
+	exprs := goSplit(rhs)
 	if names != 1 || len(exprs) != 1 {
 		return goType{}, false, nil
 	}
@@ -956,6 +961,32 @@ func (r *resolver) goLookup(t goType, name string) (d *Def, decided bool, err er
 		level = next
 	}
 	return nil, unknownAt < 0, nil
+}
+
+// goAnonField returns the type of the field name of t when t is (a pointer to) an
+// anonymous struct type; found reports that t is one (its type nil when it has no such
+// field, or it is promoted from an embedded one).
+func (r *resolver) goAnonField(t goType, name string) (goType, bool, error) {
+	u, ok, err := r.goUnder(t)
+	if !ok || err != nil {
+		return goType{}, false, err
+	}
+	e := u.expr
+	if p, isPtr := e.(*ast.StarExpr); isPtr {
+		e = p.X
+	}
+	st, isStruct := e.(*ast.StructType)
+	if !isStruct {
+		return goType{}, false, nil
+	}
+	for _, field := range st.Fields.List {
+		for _, n := range field.Names {
+			if n.Name == name {
+				return goType{expr: field.Type, f: u.f, scope: u.scope}, true, nil
+			}
+		}
+	}
+	return goType{}, true, nil
 }
 
 // goUnnamed reports whether the type e is written as an unnamed type (no members of the
@@ -1437,7 +1468,7 @@ func (r *resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) 
 		e := r.goParse(b.typ)
 		return goType{expr: e, f: sc.f, scope: sc.container}, e != nil, nil
 	case goBindSwitch:
-		if c := b.cases; c != "" && len(splitTop(c, ',')) == 1 && c != "nil" {
+		if c := b.cases; c != "" && len(goSplit(c)) == 1 && c != "nil" {
 			e := r.goParse(c)
 			return goType{expr: e, f: sc.f, scope: sc.container}, e != nil, nil
 		}
@@ -1496,7 +1527,7 @@ func (r *resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) 
 		return goType{}, false, err
 	}
 	rhs := goStatement(lines, b.line, b.rhs)
-	exprs := splitTop(rhs, ',')
+	exprs := goSplit(rhs)
 	if b.names == len(exprs) {
 		e := r.goParse(exprs[b.index])
 		if e == nil {
@@ -1688,4 +1719,47 @@ func identPrefix(s string) string {
 		return ""
 	}
 	return s[:i]
+}
+
+// goSplit splits a Go expression list at its top-level commas: outside brackets, strings,
+// runes and comments.
+func goSplit(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '"', '\'', '`':
+			k := strings.IndexByte(s[i+1:], c)
+			for k >= 0 && c != '`' && goEscaped(s[i+1:], k) {
+				n := strings.IndexByte(s[i+1+k+1:], c)
+				if n < 0 {
+					k = -1
+					break
+				}
+				k += n + 1
+			}
+			if k < 0 {
+				return append(out, s[start:])
+			}
+			i += k + 1
+		case '/':
+			if i+1 < len(s) && s[i+1] == '/' {
+				if nl := strings.IndexByte(s[i:], '\n'); nl >= 0 {
+					i += nl
+				} else {
+					i = len(s)
+				}
+			}
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }

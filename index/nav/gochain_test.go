@@ -134,6 +134,31 @@ func (s *Server) more(ch chan *Conn, strings *Conn) {
 	strings.Close() // =>Conn.Close
 }
 
+type entry struct {
+	in, want string
+	c        *Conn
+}
+
+var entries = []entry{
+	{in: "a<b", want: "c>d, e"},
+	{in: "x", want: "y"},
+}
+
+func each() {
+	for _, e := range entries {
+		e.c.Close() // =>Conn.Close
+	}
+	tests := []struct {
+		name string
+		s    *Server
+	}{
+		{"a", nil},
+	}
+	for _, tt := range tests {
+		tt.s.conns[0].Close() // =>Server.conns =>Conn.Close
+	}
+}
+
 type byKey map[string]int
 
 var keyed = byKey{defaultName: 1} // =>defaultName

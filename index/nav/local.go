@@ -5,7 +5,9 @@ package nav
 // f = Form(data), v.push(1) after let mut v = SmallVec::new() and list.add(x) after
 // List<String> list = new ArrayList<>() resolve to the type's member. A binding whose type
 // the line does not state (x := f() of a function not in the workspace, a tuple, a range)
-// decides nothing: the use stays unresolved, never guessed from a binding further up.
+// decides nothing: the use stays unresolved, never guessed from a binding further up. Go's
+// locals are read first by gochain.go, with Go's scopes, tuples and ranges; this is what is
+// left to try when it cannot tell.
 
 import (
 	"strings"

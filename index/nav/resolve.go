@@ -40,6 +40,14 @@ package nav
 // what this is there (a class, a prototype's function, an object literal), a local bound
 // to new X() an instance of X; and refs of a definition also read its uses under the names
 // importers bind it to (jsalias.go).
+//
+// Go has its own too (gochain.go): a bare name is hidden by a local or parameter of the
+// function, and a package's definitions are those of its directory's files that declare
+// the same package (an x_test file's are another's; a dot import brings its package's in);
+// a use looked up in an expression (w.Header().Set, s.conns[0].Close(), x.(*T).M, the key
+// Use of &Command{Use: "x"}) is the member Go selects in the type of the expression, read
+// from locals' bindings, declared types and callables' declared results, through embedded
+// fields and interfaces.
 
 import (
 	"context"
