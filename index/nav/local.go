@@ -239,29 +239,39 @@ func skipGroup(s string, open, close byte) string {
 	return ""
 }
 
+// typesOf returns the types of role ("return", "declared") the file at p states, by symbol
+// id, read once per request into *cache.
+func (r *resolver) typesOf(cache *map[string]map[string]string, p, role string) (map[string]string, error) {
+	if *cache == nil {
+		*cache = map[string]map[string]string{}
+	}
+	if byID, ok := (*cache)[p]; ok {
+		return byID, nil
+	}
+	blob, err := r.s.FileBlob(r.ctx, "types", p)
+	if err != nil {
+		return nil, err
+	}
+	types, err := store.DecodeTypes(blob)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]string{}
+	for _, t := range types {
+		if t.Role == role {
+			byID[t.SymbolID] = t.Type
+		}
+	}
+	(*cache)[p] = byID
+	return byID, nil
+}
+
 // returnType returns the type a callable's result is declared as, the first of several
 // (Go's (*T, error)), "" when it declares none.
 func (r *resolver) returnType(d Def) (string, error) {
-	if r.returns == nil {
-		r.returns = map[string]map[string]string{}
-	}
-	byID, ok := r.returns[d.Path]
-	if !ok {
-		blob, err := r.s.FileBlob(r.ctx, "types", d.Path)
-		if err != nil {
-			return "", err
-		}
-		types, err := store.DecodeTypes(blob)
-		if err != nil {
-			return "", err
-		}
-		byID = map[string]string{}
-		for _, t := range types {
-			if t.Role == "return" {
-				byID[t.SymbolID] = t.Type
-			}
-		}
-		r.returns[d.Path] = byID
+	byID, err := r.typesOf(&r.returns, d.Path, "return")
+	if err != nil {
+		return "", err
 	}
 	t := strings.TrimSpace(byID[d.ID])
 	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") { // (*T, error), (r *T, err error)

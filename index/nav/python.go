@@ -1580,26 +1580,9 @@ func pyIsTarget(s string) bool {
 
 // pyDeclared returns the annotation of the Python variable or attribute d ("" none).
 func (r *resolver) pyDeclared(d Def) (string, error) {
-	if r.pyTypes == nil {
-		r.pyTypes = map[string]map[string]string{}
-	}
-	byID, ok := r.pyTypes[d.Path]
-	if !ok {
-		blob, err := r.s.FileBlob(r.ctx, "types", d.Path)
-		if err != nil {
-			return "", err
-		}
-		types, err := store.DecodeTypes(blob)
-		if err != nil {
-			return "", err
-		}
-		byID = map[string]string{}
-		for _, t := range types {
-			if t.Role == "declared" {
-				byID[t.SymbolID] = t.Type
-			}
-		}
-		r.pyTypes[d.Path] = byID
+	byID, err := r.typesOf(&r.pyTypes, d.Path, "declared")
+	if err != nil {
+		return "", err
 	}
 	return byID[d.ID], nil
 }

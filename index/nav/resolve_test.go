@@ -38,27 +38,7 @@ func extractedStore(t *testing.T, files map[string]string) *store.Store {
 // resolution" ("unresolved" for a use no rule ties to a definition).
 func usesOf(t *testing.T, s *store.Store, name, p string) []string {
 	t.Helper()
-	defs, err := NewReader(s).Definitions(context.Background(), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(defs, func(d Def) bool { return d.Path == p })
-	if i < 0 {
-		t.Fatalf("no definition of %s in %s among %+v", name, p, defs)
-	}
-	refs, _, err := NewReader(s).SymbolRefs(context.Background(), defs[i], RefsQuery{Unresolved: true, Limit: 100, NoText: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, r := range refs {
-		why := r.Resolution
-		if why == "" {
-			why = "unresolved"
-		}
-		out = append(out, r.Path+":"+strconv.Itoa(r.Line)+" "+why)
-	}
-	return out
+	return usesAt(t, s, name, p, 0)
 }
 
 // TestResolveFunctionLiteralParams: a parameter of a function literal has the type its
