@@ -1630,15 +1630,7 @@ func goBalance(s string) string {
 				open = open[:len(open)-1]
 			}
 		case '"', '\'', '`':
-			k := strings.IndexByte(s[i+1:], c)
-			for k >= 0 && c != '`' && goEscaped(s[i+1:], k) {
-				n := strings.IndexByte(s[i+1+k+1:], c)
-				if n < 0 {
-					k = -1
-					break
-				}
-				k += n + 1
-			}
+			k := goQuoteEnd(s[i+1:], c)
 			if k < 0 {
 				return ""
 			}
@@ -1733,15 +1725,7 @@ func goSplit(s string) []string {
 		case ')', ']', '}':
 			depth--
 		case '"', '\'', '`':
-			k := strings.IndexByte(s[i+1:], c)
-			for k >= 0 && c != '`' && goEscaped(s[i+1:], k) {
-				n := strings.IndexByte(s[i+1+k+1:], c)
-				if n < 0 {
-					k = -1
-					break
-				}
-				k += n + 1
-			}
+			k := goQuoteEnd(s[i+1:], c)
 			if k < 0 {
 				return append(out, s[start:])
 			}
@@ -1762,4 +1746,18 @@ func goSplit(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// goQuoteEnd returns the offset in s of the quote c closing a literal that starts just
+// before s (a backslash escapes one in "..." and '...', never in a raw `...`), -1 if none.
+func goQuoteEnd(s string, c byte) int {
+	k := strings.IndexByte(s, c)
+	for k >= 0 && c != '`' && goEscaped(s, k) {
+		n := strings.IndexByte(s[k+1:], c)
+		if n < 0 {
+			return -1
+		}
+		k += n + 1
+	}
+	return k
 }
