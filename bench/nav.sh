@@ -32,6 +32,18 @@ REPOS=(
   "cobra go deb:golang-github-spf13-cobra-dev=1.6.1-1:github.com/spf13/cobra -"
 )
 
+# More languages plug in as bench/nav/lang_LANG.sh (LANG canonical), each sourced here. One
+# may append its repositories to REPOS, name itself and its aliases in LANGS ("LANG alias..."),
+# and define need_LANG (installs its oracle), oracle_LANG DIR N SEED SAMPLE (writes the
+# oracle's JSON lines to stdout) and prepare_NAME DIR (after a repository is copied: unpack,
+# configure). The deb: source's PATH may also be a tarball, unpacked into the copy.
+LANGS=()
+for f in "$here"/nav/lang_*.sh; do
+  [ -e "$f" ] || continue
+  # shellcheck source=/dev/null
+  source "$f"
+done
+
 usage() {
   cat >&2 <<EOF
 usage: bench/nav.sh LANG REPO [N]    LANG: javascript|js, typescript|ts, python|py, go
@@ -51,8 +63,14 @@ canon_lang() {
     typescript|ts) echo typescript ;;
     python|py) echo python ;;
     go|golang) echo go ;;
-    c|java) die "LANG $1: no oracle yet (see bench/nav/README.md); accepted: javascript (js), typescript (ts), python (py), go" ;;
-    *) die "unknown LANG '$1': accepted: javascript (js), typescript (ts), python (py), go" ;;
+    *)
+      local l a
+      for l in "${LANGS[@]}"; do
+        for a in $l; do [ "$a" = "$1" ] && { echo "${l%% *}"; return 0; }; done
+      done
+      local more=
+      for l in "${LANGS[@]}"; do more+=", ${l%% *}"; done
+      die "unknown LANG '$1': accepted: javascript (js), typescript (ts), python (py), go$more" ;;
   esac
 }
 
@@ -139,7 +157,10 @@ fetch() {
       else
         dir=$WORK/repos/$name
         rm -rf "$dir"; mkdir -p "$dir"
-        cp -r "$path" "$dir/"
+        case "$path" in
+          *.tar.*|*.tgz) tar xf "$path" -C "$dir" ;;
+          *) cp -r "$path" "$dir/" ;;
+        esac
         find "$dir" -name __pycache__ -prune -exec rm -rf {} +
       fi
       ;;
@@ -168,10 +189,12 @@ one() {
   case "$lang" in
     javascript|typescript) need_ts ;;
     python) need_jedi ;;
+    *) "need_$lang" ;;
   esac
   build
   mkdir -p "$WORK/oracle" "$WORK/misses" "$WORK/verbose"
   fetch "$name" "$lang" "$src"
+  if declare -F "prepare_$name" >/dev/null; then "prepare_$name" "$dir"; fi
   log "$name: indexing $dir"
   "$quarry" index "$dir" >"$WORK/verbose/$name.index.txt" 2>&1 || { cat "$WORK/verbose/$name.index.txt" >&2; die "quarry index $dir failed"; }
   oracle=$WORK/oracle/$name.jsonl
@@ -188,6 +211,7 @@ one() {
       javascript|typescript) node "$here/nav/oracle_ts.js" "$dir" --n "$n" --seed "$SEED" "${sflag[@]}" >"$oracle" ;;
       python) /usr/bin/python3 "$here/nav/oracle_py.py" "$dir" --n "$n" --seed "$SEED" "${sflag[@]}" >"$oracle" ;;
       go) GOPATH="$WORK/gopath:/usr/share/gocode" "$navcheck" oracle-go -root "$dir" -n "$n" -seed "$SEED" >"$oracle" ;;
+      *) "oracle_$lang" "$dir" "$n" "$SEED" "$sample" >"$oracle" ;;
     esac 2>"$WORK/verbose/$name.oracle.txt" || { tail -20 "$WORK/verbose/$name.oracle.txt" >&2; die "$name: the $lang oracle failed"; }
     tail -1 "$WORK/verbose/$name.oracle.txt" >&2
   fi

@@ -123,7 +123,7 @@ func TestCollectPairs(t *testing.T) {
 		{"CountBits", "first", byName["CountBits"].First, "count bit return number bit set bit vector"},
 		{"CountBits", "words", byName["CountBits"].Words, "count bit"},
 		{"CountBits", "sig", byName["CountBits"].Sig, "func count bit word uint int"},
-		{"CountBits", "body", byName["CountBits"].Body, "uint int pop count"},
+		{"CountBits", "body", byName["CountBits"].Body, "uint int word pop count"},
 		{"area_of_circle", "first", byName["area_of_circle"].First, "compute area circle radius"},
 		{"area_of_circle", "doc", byName["area_of_circle"].Doc, "compute area circle radius use pi time radius squar"},
 		{"fetchUserProfile", "first", byName["fetchUserProfile"].First, "fetch user profile remote server"},
