@@ -6,10 +6,12 @@
 #   bench/nav.sh all [N]         the fixed set, N definitions each (default 150): a markdown table
 #   bench/nav.sh ci              the fixed set with a small sample (NAV_CI_N, default 40)
 #
-# LANG: javascript (js), typescript (ts), python (py), go. Environment: QUARRY_BIN (a quarry
+# LANG: javascript (js), typescript (ts), python (py), go, and those bench/nav/lang_*.sh add
+# (c, cpp, java, rust). Environment: QUARRY_BIN (a quarry
 # binary; default: build this tree into $WORK/bin/quarry), WORK (default /tmp/navh), SEED
 # (default quarry-nav), ORACLE (one repository: reuse this oracle JSONL instead of running
-# the oracle), ORACLE_DIR (every repository: reuse ORACLE_DIR/NAME.jsonl). Prints one table row per repository; keeps, per repository, the oracle's
+# the oracle), ORACLE_DIR (every repository: reuse ORACLE_DIR/NAME.jsonl where it exists). Prints one
+# table row per repository; keeps, per repository, the oracle's
 # JSON lines in $WORK/oracle/NAME.jsonl, the missed and extra uses in $WORK/misses/NAME.jsonl,
 # the worst definitions with their lines in $WORK/verbose/NAME.txt, and the indexed copy in
 # $WORK/repos/NAME (Go: $WORK/gopath/src/IMPORT/PATH).
@@ -148,6 +150,7 @@ fetch() {
     deb:*)
       local rest=${src#deb:} pkg path
       pkg=${rest%%:*}; path=${rest#*:}
+      case "$rest" in *=*:*:*) pkg=${rest%:*}; path=${rest##*:} ;; esac # a version with an epoch (=1:4.4-2)
       need_apt "$pkg"
       check_deb_version "$pkg"
       if [ "$lang" = go ]; then
@@ -189,6 +192,7 @@ one() {
   case "$lang" in
     javascript|typescript) need_ts ;;
     python) need_jedi ;;
+    go) ;;
     *) "need_$lang" ;;
   esac
   build
@@ -199,7 +203,10 @@ one() {
   "$quarry" index "$dir" >"$WORK/verbose/$name.index.txt" 2>&1 || { cat "$WORK/verbose/$name.index.txt" >&2; die "quarry index $dir failed"; }
   oracle=$WORK/oracle/$name.jsonl
   local reuse=${ORACLE:-}
-  [ -z "$reuse" ] && [ -n "${ORACLE_DIR:-}" ] && reuse=$ORACLE_DIR/$name.jsonl
+  if [ -z "$reuse" ] && [ -n "${ORACLE_DIR:-}" ]; then
+    if [ -f "$ORACLE_DIR/$name.jsonl" ]; then reuse=$ORACLE_DIR/$name.jsonl
+    else log "$name: no $ORACLE_DIR/$name.jsonl: running the oracle"; fi
+  fi
   if [ -n "$reuse" ]; then
     [ -f "$reuse" ] || die "$reuse: no such oracle file"
     [ "$reuse" -ef "$oracle" ] || cp "$reuse" "$oracle"

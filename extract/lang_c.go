@@ -28,6 +28,7 @@ type cFamily struct {
 	prefix []string           // enclosing namespace and class names
 	scopes map[string]*Symbol // qualified name -> class, struct, union or namespace
 	at     map[*Symbol]string // qualified definition -> the prefix it is written under
+	locals []map[string]bool  // the parameter and local names of the functions being walked
 }
 
 func newCFamily(w *walker, cpp bool) *cFamily {
@@ -142,10 +143,52 @@ func (c *cFamily) node(w *walker, n *Node) {
 	case "call_expression":
 		fn := field(n, "function")
 		w.call(fn)
-		if fn != nil && fn.Type() == "field_expression" {
+		switch {
+		case fn == nil:
+		case fn.Type() == "field_expression":
 			c.node(w, field(fn, "argument"))
+		case fn.Type() == "qualified_identifier":
+			c.qualified(fn, true) // the scopes; the name is the call's
+		case fn.Type() != "identifier":
+			c.node(w, fn)
 		}
 		c.args(field(n, "arguments"))
+		return
+	case "identifier":
+		w.ident(n, VariableRef)
+		return
+	case "field_designator":
+		w.member(childOfType(n, "field_identifier"), nil, MemberAccess)
+		return
+	case "qualified_identifier":
+		c.qualified(n, false)
+		return
+	case "field_initializer": // a member initializer: : title_(t)
+		if m := childOfType(n, "field_identifier"); m != nil {
+			w.ident(m, VariableRef)
+		}
+		for _, a := range namedChildren(n) {
+			if a.Type() != "field_identifier" {
+				c.node(w, a)
+			}
+		}
+		return
+	case "for_range_loop":
+		c.node(w, field(n, "type"))
+		c.localDecl(field(n, "declarator"))
+		c.node(w, field(n, "right"))
+		c.node(w, field(n, "body"))
+		return
+	case "catch_clause", "lambda_expression":
+		c.params(field(n, "parameters"), true)
+		if d := field(n, "declarator"); d != nil {
+			c.params(field(d, "parameters"), true)
+		}
+		c.node(w, field(n, "captures"))
+		c.node(w, field(n, "body"))
+		return
+	case "parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration":
+		c.param(n, true)
 		return
 	case "field_expression":
 		w.member(field(n, "field"), n, MemberAccess)
@@ -157,15 +200,6 @@ func (c *cFamily) node(w *walker, n *Node) {
 	case "argument_list", "initializer_list":
 		c.args(n)
 		return
-	case "return_statement", "assignment_expression", "init_declarator":
-		for _, f := range []string{"right", "value"} {
-			if v := field(n, f); v != nil && v.Type() == "identifier" {
-				w.ident(v, VariableRef)
-			}
-		}
-		if r := n.NamedChild(0); n.Type() == "return_statement" && r != nil && r.Type() == "identifier" {
-			w.ident(r, VariableRef)
-		}
 	case "comment":
 		return
 	}
@@ -239,6 +273,7 @@ func (c *cFamily) macro(n *Node) {
 	if kind == Function {
 		sym.Signature = c.w.signatureRange(int(n.StartByte()), int(field(n, "parameters").EndByte()))
 	}
+	c.w.within(sym, func() { c.macroBody(n) })
 }
 
 // using records a using declaration (using std::string) or directive (using namespace std)
@@ -281,6 +316,7 @@ func (c *cFamily) namespace(n *Node) {
 // starting at the template keyword.
 func (c *cFamily) template(n *Node) {
 	params := field(n, "parameters")
+	c.templateDefaults(params)
 	for _, d := range namedChildren(n) {
 		if d == params || d.Type() == "comment" {
 			continue
@@ -414,12 +450,16 @@ func (c *cFamily) function(n, def *Node, template string) {
 		}
 	}
 	sym.Signature = strings.TrimSuffix(c.w.signatureRange(int(def.StartByte()), end), ";")
+	c.pushLocals()
 	c.w.within(sym, func() {
 		c.w.typeRefs(field(n, "type"), cTypeLeaves...)
 		c.w.typeRefs(funcDeclarator(declarator), cTypeLeaves...)
+		c.params(field(funcDeclarator(declarator), "parameters"), false)
+		c.sizes(declarator)
 		c.node(c.w, childOfType(n, "field_initializer_list"))
 		c.node(c.w, field(n, "body"))
 	})
+	c.popLocals(sym)
 }
 
 // funcSymbol records the symbol of a function definition or declaration.
@@ -488,7 +528,7 @@ func (c *cFamily) declaration(n, def *Node, template string) {
 		c.record(typ, typ, template, "")
 	}
 	if c.inBody() {
-		c.w.walk(n, c.localNode(typ))
+		c.localDeclaration(n)
 		return
 	}
 	decls := c.declarators(n)
@@ -500,7 +540,10 @@ func (c *cFamily) declaration(n, def *Node, template string) {
 				sym.Signature = c.w.signatureRange(int(def.StartByte()), int(n.EndByte()))
 				sym.Signature = strings.TrimSuffix(sym.Signature, ";")
 			}
-			c.w.within(sym, func() { c.w.typeRefs(d, cTypeLeaves...) })
+			c.w.within(sym, func() {
+				c.w.typeRefs(d, cTypeLeaves...)
+				c.sizes(d)
+			})
 		}
 		if typ == nil || field(typ, "body") == nil {
 			c.w.typeRefs(typ, cTypeLeaves...)
@@ -508,17 +551,6 @@ func (c *cFamily) declaration(n, def *Node, template string) {
 		return
 	}
 	c.fields(n, def)
-}
-
-// localNode walks a local declaration: its type's names and initial values, not the type
-// body recorded already.
-func (c *cFamily) localNode(typ *Node) func(*walker, *Node) {
-	return func(w *walker, d *Node) {
-		if d == typ && field(d, "body") != nil {
-			return
-		}
-		c.node(w, d)
-	}
 }
 
 // declarators returns the declarator children of a declaration.
@@ -565,6 +597,7 @@ func (c *cFamily) fields(n, def *Node) {
 			meta(sym, "extern", "true")
 		}
 		c.typeInfo(sym, "declared", typ, d)
+		c.w.within(sym, func() { c.sizes(d) })
 		c.w.within(sym, func() { c.node(c.w, field(d, "value")) })
 		if v := field(d, "default_value"); v != nil {
 			c.w.within(sym, func() { c.node(c.w, v) })
@@ -621,6 +654,7 @@ func (c *cFamily) typedef(n, def *Node) *Symbol {
 			sym.Visibility = Public
 		}
 		c.aliasInfo(sym, n, typ, d, at)
+		c.w.within(sym, func() { c.sizes(d) })
 		if fd := funcDeclarator(d); fd != nil || d.Type() != "type_identifier" {
 			c.w.within(sym, func() { c.w.typeRefs(field(c.innerFunc(d), "parameters"), cTypeLeaves...) })
 		}

@@ -9,9 +9,6 @@ func init() { register("java", extractJava) }
 // javaDocPrefix starts a Javadoc comment (also KDoc and Scaladoc).
 const javaDocPrefix = "/**"
 
-// javaTypeLeaves are the node types that spell a type name in Java.
-var javaTypeLeaves = []string{"type_identifier"}
-
 // extractJava walks a Java file: package, imports, classes, interfaces, enums, records and
 // annotation types with their fields, constants, methods and constructors.
 func extractJava(w *walker, root *Node) {
@@ -49,46 +46,215 @@ func javaNode(w *walker, n *Node) {
 		javaEnumConstant(w, n)
 		return
 	case "method_invocation":
-		w.callIn(field(n, "name"), n)
-		javaNode(w, field(n, "object"))
+		obj := field(n, "object")
+		if name := field(n, "name"); obj != nil && name != nil {
+			javaMemberUse(w, name, obj, Call)
+			w.relateCall(name)
+		} else {
+			w.callIn(name, n)
+		}
+		javaNode(w, obj)
 		w.walk(field(n, "type_arguments"), javaNode)
 		javaNode(w, field(n, "arguments"))
 		return
 	case "object_creation_expression":
 		typ := field(n, "type")
-		w.call(javaTypeName(typ))
+		javaCreated(w, typ)
 		if typ != nil && typ.Type() == "generic_type" {
-			w.typeRefs(childOfType(typ, "type_arguments"), javaTypeLeaves...)
+			javaTypes(w, childOfType(typ, "type_arguments"))
 		}
 		javaNode(w, field(n, "arguments"))
 		w.walk(childOfType(n, "class_body"), javaNode)
 		return
 	case "field_access":
-		w.member(field(n, "field"), n, MemberAccess)
+		javaMemberUse(w, field(n, "field"), field(n, "object"), MemberAccess)
 		javaNode(w, field(n, "object"))
 		return
 	case "method_reference":
-		if names := childrenOfType(n, "identifier"); len(names) > 1 {
-			w.member(names[len(names)-1], n, MemberAccess)
+		if kids := namedChildren(n); len(kids) > 1 {
+			if last := kids[len(kids)-1]; last.Type() == "identifier" {
+				before := len(w.f.Identifiers)
+				javaMemberUse(w, last, kids[0], MemberAccess)
+				if ids := w.f.Identifiers; len(ids) > before && ids[len(ids)-1].Qualifier != "?" {
+					ids[len(ids)-1].Qualifier += "::" // X::m: a method (or a field's value)
+				}
+			}
+			javaNode(w, kids[0])
 		}
+		return
+	case "identifier":
+		if !javaDeclName(n) { // a name used as a value: a local, a parameter, a field, a type
+			w.ident(n, VariableRef)
+		}
+		return
+	case "scoped_identifier": // a package or module name (package, import, module directives)
+		return
 	case "type_identifier":
 		w.ident(n, TypeUsage)
 		return
 	case "scoped_type_identifier":
-		w.member(javaTypeName(n), n, TypeUsage)
+		javaScopedType(w, n, TypeUsage)
 		return
 	case "marker_annotation", "annotation":
 		w.ident(lastName(field(n, "name")), TypeUsage)
 		w.walk(field(n, "arguments"), javaNode)
 		return
-	case "argument_list", "return_statement":
-		w.valueRefs("identifier", namedChildren(n)...)
-	case "assignment_expression":
-		w.valueRefs("identifier", field(n, "right"))
-	case "variable_declarator":
-		w.valueRefs("identifier", field(n, "value"))
 	}
 	w.walk(n, javaNode)
+}
+
+// javaDeclName reports whether the identifier n is the name a declaration binds (a local, a
+// parameter, a lambda's or a pattern's variable, a label, an annotation element's key)
+// rather than a use.
+func javaDeclName(n *Node) bool {
+	p := n.Parent()
+	if p == nil {
+		return false
+	}
+	switch p.Type() {
+	case "variable_declarator", "formal_parameter", "catch_formal_parameter", "enhanced_for_statement",
+		"resource", "instanceof_expression", "receiver_parameter":
+		return p.ChildByFieldName("name") == n
+	case "lambda_expression": // x -> ...; not case X -> ... (a switch rule the grammar reads as a lambda)
+		gp := p.Parent()
+		return p.ChildByFieldName("parameters") == n && (gp == nil || gp.Type() != "switch_label")
+	case "inferred_parameters", "labeled_statement", "break_statement", "continue_statement",
+		"type_pattern", "record_pattern_component":
+		return true
+	case "element_value_pair":
+		return p.ChildByFieldName("key") == n
+	}
+	return false
+}
+
+// javaMemberUse records the use of the name n looked up in the expression obj (a.b of
+// a.b.c, the receiver of x.m()): the qualifier is obj's text with the space between its
+// parts taken out, so that a chain written over lines (builder\n.add()) keeps one; a
+// qualifier too long to record is "?" (a use on something, never a bare name).
+func javaMemberUse(w *walker, n, obj *Node, kind IdentKind) {
+	if n == nil {
+		return
+	}
+	name := w.text(n)
+	if name == "" || len(name) > maxNameRunes {
+		return
+	}
+	q := ""
+	if obj != nil {
+		q = javaCompact(w.text(obj))
+		if q == "" || len(q) > maxQualifierBytes {
+			q = "?"
+		}
+	}
+	id := Identifier{Name: name, Kind: kind, Span: w.span(n), Qualifier: q}
+	if c := w.container(); c != nil {
+		id.ContainingSymbolID = c.ID
+	}
+	w.f.Identifiers = append(w.f.Identifiers, id)
+}
+
+// javaCompact returns Java source text with its line breaks, indentation and comments taken
+// out and the runs of other spaces made one: "a\n    .b()" is "a.b()".
+func javaCompact(s string) string {
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				j = len(s) - 1
+			}
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteString(s[i : j+1])
+			i = j
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			space = b.Len() > 0
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+				i += j + 3
+			} else {
+				i = len(s)
+			}
+			space = b.Len() > 0
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = b.Len() > 0
+		default:
+			if space {
+				prev := b.String()[b.Len()-1]
+				if isJavaWordByte(prev) && isJavaWordByte(c) {
+					b.WriteByte(' ')
+				}
+				space = false
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isJavaWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// javaScopedType records the parts of a qualified type (Event.WriteFinished,
+// java.util.Map.Entry) that name types: the last with kind, each earlier one that starts
+// with an upper-case letter (not a package's) as a type usage; each with the text before it
+// as its qualifier.
+func javaScopedType(w *walker, n *Node, kind IdentKind) {
+	ids := childrenOfType(n, "type_identifier")
+	if inner := childOfType(n, "scoped_type_identifier", "generic_type"); inner != nil {
+		if inner.Type() == "scoped_type_identifier" {
+			javaScopedType(w, inner, TypeUsage)
+		} else {
+			javaNode(w, inner)
+		}
+	} else if len(ids) > 1 {
+		if first := ids[0]; isUpperStart(w.text(first)) {
+			w.ident(first, TypeUsage)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	last := ids[len(ids)-1]
+	if kind != TypeUsage || isUpperStart(w.text(last)) || n.Parent() == nil || n.Parent().Type() != "scoped_type_identifier" {
+		w.member(last, n, kind)
+	}
+}
+
+func isUpperStart(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// javaCreated records the type of new T(...) as a call of T (with the qualifier of
+// new Outer.Inner(...)), the type's other parts as type usages.
+func javaCreated(w *walker, typ *Node) {
+	if typ == nil {
+		return
+	}
+	switch typ.Type() {
+	case "generic_type", "annotated_type":
+		javaCreated(w, childOfType(typ, "type_identifier", "scoped_type_identifier", "generic_type"))
+	case "scoped_type_identifier":
+		javaScopedType(w, typ, Call)
+		if name := javaTypeName(typ); name != nil {
+			w.relateCall(name)
+		}
+	case "type_identifier":
+		w.call(typ)
+	}
 }
 
 // javaTypeName returns the name leaf of a type: List in java.util.List<String>.
@@ -119,14 +285,26 @@ func javaImport(w *walker, n *Node) {
 		return
 	}
 	full := w.text(name)
-	if childOfType(n, "asterisk") != nil {
+	wild := childOfType(n, "asterisk") != nil
+	if wild {
 		full += ".*"
 	}
-	sym := w.importName(n, name, full)
+	static := w.hasChild(n, "static")
+	sym := w.importName(n, nil, full)
 	if sym != nil {
 		sym.Signature = strings.TrimSuffix(sym.Signature, ";")
-		if w.hasChild(n, "static") {
+		if static {
 			meta(sym, "static", "true")
+		}
+	}
+	// the name the import names, looked up in what precedes it: HttpHandler of
+	// com.sun.net.httpserver (a type of that package), m of static a.b.C.m (a member of C),
+	// and C of static a.b.C.* (a type)
+	// (and the types before it: Outer of a.b.Outer.Inner)
+	for n, first := name, true; n != nil && n.Type() == "scoped_identifier"; n, first = field(n, "scope"), false {
+		last := field(n, "name")
+		if first && !(wild && !static) || last != nil && isUpperStart(w.text(last)) {
+			javaMemberUse(w, last, field(n, "scope"), ImportRef)
 		}
 	}
 }
@@ -156,7 +334,7 @@ func javaType(w *walker, n *Node) {
 	}
 	w.within(sym, func() {
 		javaModifierRefs(w, n)
-		w.typeRefs(field(n, "type_parameters"), javaTypeLeaves...)
+		javaTypes(w, field(n, "type_parameters"))
 		if sc := field(n, "superclass"); sc != nil {
 			javaSupertypes(w, sym, sc, Extends)
 		}
@@ -189,7 +367,7 @@ func javaSupertypes(w *walker, sym *Symbol, n *Node, kind RelKind) {
 		if name := javaTypeName(t); name != nil {
 			w.relate(sym, w.text(name), kind, t)
 		}
-		w.typeRefs(t, javaTypeLeaves...)
+		javaTypes(w, t)
 	}
 }
 
@@ -203,7 +381,7 @@ func javaRecordComponents(w *walker, params *Node) {
 		f.Visibility = Private
 		meta(f, "record_component", "true")
 		w.typeInfo(f, "declared", field(p, "type"))
-		w.typeRefs(field(p, "type"), javaTypeLeaves...)
+		javaTypes(w, field(p, "type"))
 	}
 }
 
@@ -269,9 +447,9 @@ func javaMethod(w *walker, n *Node) {
 	w.within(sym, func() {
 		javaModifierRefs(w, n)
 		for _, f := range []string{"type_parameters", "type", "parameters"} {
-			w.typeRefs(field(n, f), javaTypeLeaves...)
+			javaTypes(w, field(n, f))
 		}
-		w.typeRefs(childOfType(n, "throws"), javaTypeLeaves...)
+		javaTypes(w, childOfType(n, "throws"))
 		w.walk(field(n, "body"), javaNode)
 	})
 }
@@ -300,7 +478,7 @@ func javaField(w *walker, n *Node) {
 		w.within(sym, func() {
 			if i == 0 { // the shared type and annotations are used by the first
 				javaModifierRefs(w, n)
-				w.typeRefs(typ, javaTypeLeaves...)
+				javaTypes(w, typ)
 			}
 			javaNode(w, d)
 		})
@@ -359,4 +537,11 @@ func javaTrailingComment(p *Node) *Node {
 		return p
 	}
 	return nil
+}
+
+// javaTypes records the uses of names in a type, a type list or a parameter list.
+func javaTypes(w *walker, n *Node) {
+	if n != nil {
+		javaNode(w, n)
+	}
 }

@@ -50,3 +50,65 @@ class Bad { void broken( { int x = ; }
 		t.Errorf("symbols before the break are lost: %v", f.Symbols)
 	}
 }
+
+// TestJavaUses: every name used as a value is a use (a field in a condition, a case label,
+// an object of a call), the names declarations bind are not (locals, parameters, a lambda's,
+// a catch's, a for's, a pattern's, labels, annotation keys); a member's qualifier is its
+// receiver as written, a chain over lines made one; an import's name is a use qualified by
+// its package (a static one's by its type), and the types before it in the path too.
+func TestJavaUses(t *testing.T) {
+	f := extractString(t, "C.java", `package p;
+import a.b.Outer.Inner;
+import static a.b.Util.helper;
+import java.util.*;
+class C {
+    void m(int param) {
+        if (closed) { return; }
+        switch (state) { case IDLE: break; }
+        server.bind(addr, param);
+        builder
+            .add(x)
+            .build();
+        int local = count;
+        try { } catch (Exception caught) { }
+        for (String each : items) { }
+        run(lam -> lam.go());
+        if (o instanceof Foo pat) { }
+        outer: while (true) { break outer; }
+        Runnable r = this::tick;
+        new Event.Done(t);
+    }
+    @Ann(key = VAL) int z;
+}
+`)
+	uses := map[string]string{} // name: kind qualifier
+	for _, id := range f.Identifiers {
+		uses[id.Name] = id.Kind.String() + " " + id.Qualifier
+	}
+	for name, want := range map[string]string{
+		"Inner": "import a.b.Outer", "Outer": "import a.b", "helper": "import a.b.Util", "Util": "import a.b",
+		"closed": "variable_ref ", "state": "variable_ref ", "IDLE": "variable_ref ", "server": "variable_ref ",
+		"bind": "call server", "addr": "variable_ref ", "param": "variable_ref ", "count": "variable_ref ",
+		"add": "call builder", "build": "call builder.add(x)", "items": "variable_ref ",
+		"go": "call lam", "tick": "member_access this::", "Event": "type_usage ", "Done": "call Event",
+		"VAL": "variable_ref ",
+	} {
+		if got := uses[name]; got != want {
+			t.Errorf("use of %s: got %q, want %q", name, got, want)
+		}
+	}
+	for _, name := range []string{"local", "caught", "each", "pat", "outer", "key", "r", "java", "util"} {
+		if got, ok := uses[name]; ok {
+			t.Errorf("%s is a declaration's name or a package's, recorded as a use: %q", name, got)
+		}
+	}
+	n := 0
+	for _, id := range f.Identifiers {
+		if id.Name == "lam" {
+			n++
+		}
+	}
+	if n != 1 { // lam.go(): the receiver is a use, the parameter not
+		t.Errorf("lam recorded %d times, want once", n)
+	}
+}

@@ -169,6 +169,7 @@ func (x *jsExtractor) node(n *Node) {
 		if c := field(n, "constructor"); c != nil && c.Type() != "identifier" && c.Type() != "member_expression" {
 			x.node(c) // new class extends X {...}, new M[k]()
 		}
+		x.node(field(n, "type_arguments")) // new Map<K, V>(): uses of K and V
 		x.walk(field(n, "arguments"))
 		x.variableRefs(field(n, "arguments"))
 		return
@@ -564,11 +565,44 @@ func (x *jsExtractor) callExpression(n *Node) {
 	}
 	w.call(fn)
 	if fn != nil && fn.Type() == "member_expression" {
-		x.node(field(fn, "object"))
+		obj := field(fn, "object")
+		if f := jsCalledThrough(w, fn); f != nil { // f.call(t, a): a call of f too
+			w.call(f)
+			if f.Type() == "member_expression" {
+				x.node(field(f, "object"))
+			}
+		} else {
+			x.node(obj)
+		}
 	} else if fn != nil && fn.Type() != "identifier" {
 		x.node(fn)
 	}
+	x.node(field(n, "type_arguments")) // f<T>(x): a use of the type T
 	x.node(args)
+}
+
+// jsCallThrough are the methods of Function.prototype that call the function they are
+// looked up on (bind: later, with what it is bound to).
+var jsCallThrough = map[string]bool{"call": true, "apply": true, "bind": true}
+
+// jsCalledThrough returns the function that the callee fn, a member expression, calls
+// through call, apply or bind (handleRequest of handleRequest.call(server, null, req),
+// this.fn of this.fn.apply(this, args)): a name or a chain of names; else nil.
+func jsCalledThrough(w *walker, fn *Node) *Node {
+	if !jsCallThrough[w.text(field(fn, "property"))] {
+		return nil
+	}
+	switch f := field(fn, "object"); {
+	case f == nil:
+		return nil
+	case f.Type() == "identifier":
+		return f
+	case f.Type() == "member_expression":
+		if p := field(f, "property"); p != nil && p.Type() == "property_identifier" {
+			return f
+		}
+	}
+	return nil
 }
 
 // function extracts a function declaration, signature (overload) or named function
@@ -740,6 +774,9 @@ func (x *jsExtractor) assignment(stmt, a *Node) bool {
 	switch {
 	case w.text(left) == "module.exports":
 		x.commonJSExports(right)
+		if x.namedExport(stmt, right) {
+			return true
+		}
 		if jsObjectIn(w, right) == nil {
 			return false
 		}
@@ -769,6 +806,31 @@ func (x *jsExtractor) assignment(stmt, a *Node) bool {
 		return x.memberAssignment(stmt, prop, right, nil, objText, true)
 	}
 	return false
+}
+
+// namedExport extracts module.exports = function name () {...} (or class Name {...}, a
+// generator): the function or class name, a module-level definition the module exports as
+// its value. It reports whether right was one.
+func (x *jsExtractor) namedExport(stmt, right *Node) bool {
+	w := x.w
+	t := right.Type()
+	if !jsFunctionValues[t] && t != "class" || t == "arrow_function" || field(right, "name") == nil {
+		return false
+	}
+	name := w.text(field(right, "name"))
+	var sym *Symbol
+	if t == "class" {
+		sym = x.class(right, stmt, name)
+	} else {
+		sym = x.function(right, stmt, name)
+	}
+	if sym == nil {
+		return false
+	}
+	sym.Visibility = Public
+	x.exported[name] = true
+	x.exportAs(name, "module")
+	return true
 }
 
 // exportAssignment extracts exports.x = value (or module.exports.x): a public module-level

@@ -510,6 +510,11 @@ func pyImport(w *walker, n *Node) {
 			name = module + sep + name
 		}
 		sym := w.importName(n, nameNode, name)
+		if alias != nil && w.text(alias) != w.text(nameNode) {
+			// The name the import binds: a use of what it imports, or of the definition
+			// standing in for it when the import fails (except ImportError: alias = None).
+			w.ident(alias, ImportRef)
+		}
 		meta(sym, "alias", w.text(alias))
 		meta(sym, "module", module)
 	}

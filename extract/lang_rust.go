@@ -21,9 +21,6 @@ var rustOperatorTraits = map[string]bool{
 	"Index": true, "IndexMut": true, "Deref": true, "DerefMut": true, "PartialEq": true, "PartialOrd": true,
 }
 
-// rustTypeLeaves are the node types of type names recorded as type usages.
-var rustTypeLeaves = []string{"type_identifier"}
-
 // extractRust walks a Rust file: uses, modules, constants and statics, structs, unions, enums
 // and their variants, traits, impl blocks (their methods attach to the impl'd type when it is
 // defined in the same file), functions, macros and extern blocks.
@@ -110,13 +107,32 @@ func rustNode(w *walker, n *Node) {
 		return
 	case "call_expression":
 		fn := field(n, "function")
-		w.call(fn)
+		if fn != nil && fn.Type() == "identifier" && rustIsLocal(w, fn) {
+			// a closure or function value bound in the function: not a definition's name
+		} else {
+			w.call(fn)
+		}
 		if fn != nil && fn.Type() == "field_expression" {
 			rustNode(w, field(fn, "value"))
 		} else if fn != nil && fn.Type() == "generic_function" {
+			rustPathSegments(w, field(field(fn, "function"), "path"))
 			w.walk(field(fn, "type_arguments"), rustNode)
+		} else if fn != nil && fn.Type() == "scoped_identifier" {
+			rustPathSegments(w, field(fn, "path"))
 		}
-		rustArgs(w, field(n, "arguments"))
+		w.walk(field(n, "arguments"), rustNode)
+		return
+	case "scoped_identifier":
+		// a path used as a value or in a pattern: Op::Less, Self::EMPTY, crate::a::f
+		if name := field(n, "name"); name != nil && name.Type() == "identifier" {
+			w.member(name, n, VariableRef)
+		}
+		rustPathSegments(w, field(n, "path"))
+		return
+	case "identifier":
+		rustValueIdent(w, n)
+		return
+	case "lifetime", "label":
 		return
 	case "macro_invocation":
 		w.call(field(n, "macro"))
@@ -132,48 +148,17 @@ func rustNode(w *walker, n *Node) {
 		w.ident(n, TypeUsage)
 		return
 	case "scoped_type_identifier":
-		w.ident(field(n, "name"), TypeUsage)
+		w.member(field(n, "name"), n, TypeUsage)
+		rustPathSegments(w, field(n, "path"))
 		return
 	case "struct_expression":
-		w.typeRefs(field(n, "name"), rustTypeLeaves...)
+		rustTypeRefs(w, field(n, "name"))
 		w.walk(field(n, "body"), rustNode)
 		return
-	case "return_expression", "assignment_expression", "compound_assignment_expr", "let_declaration":
-		rustVarRefs(w, n)
-	case "block":
-		if c := int(n.NamedChildCount()); c > 0 && n.NamedChild(c-1).Type() == "identifier" {
-			last := n.NamedChild(c - 1)
-			w.ident(last, VariableRef)
-		}
 	case "line_comment", "block_comment", "attribute_item", "inner_attribute_item":
 		return
 	}
 	w.walk(n, rustNode)
-}
-
-// rustArgs records the plain identifiers passed as call arguments and walks the rest.
-func rustArgs(w *walker, args *Node) {
-	for _, c := range namedChildren(args) {
-		if c.Type() == "identifier" {
-			w.ident(c, VariableRef)
-			continue
-		}
-		rustNode(w, c)
-	}
-}
-
-// rustVarRefs records plain identifiers returned or assigned.
-func rustVarRefs(w *walker, n *Node) {
-	for _, f := range []string{"right", "value"} {
-		if c := field(n, f); c != nil && c.Type() == "identifier" {
-			w.ident(c, VariableRef)
-		}
-	}
-	if n.Type() == "return_expression" {
-		if c := n.NamedChild(0); c != nil && c.Type() == "identifier" {
-			w.ident(c, VariableRef)
-		}
-	}
 }
 
 // rustTokenTree records the identifiers a macro receives as plain arguments (format!("{}", x)
@@ -184,12 +169,42 @@ func rustTokenTree(w *walker, tt *Node) {
 		case "identifier":
 			next, prev := c.NextSibling(), c.PrevSibling()
 			switch {
-			case next != nil && next.Type() == "token_tree":
-				w.call(c)
+			case prev != nil && prev.Type() == "::":
+				// a path inside the macro's arguments: ErrorKind::Overflow
+				if pp := prev.PrevSibling(); pp != nil && (pp.Type() == "identifier" || pp.Type() == "self" || pp.Type() == "crate" || pp.Type() == "super") {
+					kind := VariableRef
+					if next != nil && next.Type() == "token_tree" {
+						kind = Call
+					}
+					rustIdentQualified(w, c, kind, w.text(pp)+"::")
+					if kind == Call {
+						w.relateCall(c)
+					}
+				}
 			case prev != nil && prev.Type() == ".":
-				w.ident(c, MemberAccess)
+				// a field or method of a receiver: self.len, self.capacity()
+				kind := MemberAccess
+				if next != nil && next.Type() == "token_tree" {
+					kind = Call
+				}
+				if pp := prev.PrevSibling(); pp != nil && (pp.Type() == "identifier" || pp.Type() == "self") {
+					rustIdentQualified(w, c, kind, w.text(pp))
+				} else {
+					rustIdentQualified(w, c, kind, "")
+				}
+				if kind == Call {
+					w.relateCall(c)
+				}
+			case next != nil && next.Type() == "token_tree":
+				if !rustIsLocal(w, c) {
+					w.call(c)
+				}
+			case next != nil && next.Type() == "::":
+				if isUpperStart(w.text(c)) {
+					w.ident(c, TypeUsage)
+				}
 			default:
-				w.ident(c, VariableRef)
+				rustValueIdent(w, c)
 			}
 		case "token_tree":
 			rustTokenTree(w, c)
@@ -369,7 +384,7 @@ func rustValue(w *walker, n *Node) {
 	typ := field(n, "type")
 	w.typeInfo(sym, "declared", typ)
 	w.within(sym, func() {
-		w.typeRefs(typ, rustTypeLeaves...)
+		rustTypeRefs(w, typ)
 		rustNode(w, field(n, "value"))
 	})
 }
@@ -398,7 +413,7 @@ func rustADT(w *walker, n *Node) {
 		meta(sym, "type_parameters", w.text(tp))
 	}
 	w.within(sym, func() {
-		w.typeRefs(field(n, "type_parameters"), rustTypeLeaves...)
+		rustTypeRefs(w, field(n, "type_parameters"))
 		if kind == Enum {
 			rustVariants(w, sym, field(n, "body"))
 			return
@@ -410,14 +425,14 @@ func rustADT(w *walker, n *Node) {
 // rustFields records the named fields of a field list; tuple fields only give type usages.
 func rustFields(w *walker, body *Node) {
 	if body != nil && body.Type() == "ordered_field_declaration_list" {
-		w.typeRefs(body, rustTypeLeaves...)
+		rustTypeRefs(w, body)
 		return
 	}
 	for _, f := range childrenOfType(body, "field_declaration") {
 		sym := rustAdd(w, f, field(f, "name"), Field)
 		typ := field(f, "type")
 		w.typeInfo(sym, "declared", typ)
-		w.typeRefs(typ, rustTypeLeaves...)
+		rustTypeRefs(w, typ)
 	}
 }
 
@@ -441,7 +456,7 @@ func rustTypeAlias(w *walker, n *Node, impl, trait string) {
 	rustImplMember(sym, impl, trait)
 	typ := field(n, "type")
 	w.typeInfo(sym, "alias", typ)
-	w.typeRefs(typ, rustTypeLeaves...)
+	rustTypeRefs(w, typ)
 }
 
 func rustTrait(w *walker, n *Node) {
@@ -457,7 +472,7 @@ func rustTrait(w *walker, n *Node) {
 			w.relate(sym, rustTypeName(w, b), Extends, b)
 		}
 	}
-	w.typeRefs(field(n, "bounds"), rustTypeLeaves...)
+	rustTypeRefs(w, field(n, "bounds"))
 	w.within(sym, func() {
 		for _, m := range namedChildren(field(n, "body")) {
 			switch m.Type() {
@@ -465,7 +480,7 @@ func rustTrait(w *walker, n *Node) {
 				rustFunc(w, m, Method, "", "")
 			case "associated_type":
 				rustTypeAlias(w, m, "", "")
-				w.typeRefs(field(m, "bounds"), rustTypeLeaves...)
+				rustTypeRefs(w, field(m, "bounds"))
 			case "const_item":
 				rustValue(w, m)
 			case "macro_invocation":
@@ -483,8 +498,8 @@ func rustImpl(w *walker, n *Node) {
 	if t := field(n, "trait"); t != nil {
 		trait = oneLine(w.text(t), maxNameRunes)
 	}
-	w.typeRefs(field(n, "trait"), rustTypeLeaves...)
-	w.typeRefs(field(n, "type"), rustTypeLeaves...)
+	rustTypeRefs(w, field(n, "trait"))
+	rustTypeRefs(w, field(n, "type"))
 	for _, m := range namedChildren(field(n, "body")) {
 		switch m.Type() {
 		case "function_item", "function_signature_item":
@@ -509,7 +524,7 @@ func rustAddValue(w *walker, n *Node) *Symbol {
 	typ := field(n, "type")
 	w.typeInfo(sym, "declared", typ)
 	w.within(sym, func() {
-		w.typeRefs(typ, rustTypeLeaves...)
+		rustTypeRefs(w, typ)
 		rustNode(w, field(n, "value"))
 	})
 	return sym
@@ -566,10 +581,10 @@ func rustFunc(w *walker, n *Node, kind Kind, impl, trait string) {
 	w.typeInfo(sym, "return", field(n, "return_type"))
 	w.within(sym, func() {
 		for _, f := range []string{"type_parameters", "parameters", "return_type"} {
-			w.typeRefs(field(n, f), rustTypeLeaves...)
+			rustTypeRefs(w, field(n, f))
 		}
-		w.typeRefs(childOfType(n, "where_clause"), rustTypeLeaves...)
-		rustNode(w, field(n, "body"))
+		rustTypeRefs(w, childOfType(n, "where_clause"))
+		rustWithLocals(w, sym, n, func() { rustNode(w, field(n, "body")) })
 	})
 }
 

@@ -15,7 +15,8 @@ package nav
 //	receiver  this.x: a member of what this is in the function around the use: the class
 //	          of a method (its statics in a static method), the function whose prototype
 //	          holds the method (X.prototype.m = function), the object literal holding
-//	          the method, a constructor function's own prototype members
+//	          the method, a constructor function's own prototype members; in
+//	          TypeScript, the type a function declares for this (f(this: T))
 //	qualified q.x where q is a name bound in the file (by the same scope rule, or an
 //	          import): a member of the definition q means (a class's and its bases', an
 //	          object literal's keys, a function's statics; of X.prototype, its prototype
@@ -438,6 +439,12 @@ func (r *resolver) jsThis(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 		if err != nil || c == nil {
 			return nil, err
 		}
+		if t, found, err := r.jsDeclaredThis(f, c); found || err != nil { // function f(this: T)
+			if t == nil || err != nil {
+				return nil, err
+			}
+			return r.memberOf(f, *t, cands)
+		}
 		if isTypeKind(c.Kind) { // a class's field initializer
 			return r.jsThisMember(f, *c, cands, false)
 		}
@@ -467,6 +474,24 @@ func (r *resolver) jsThis(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 		return nil, nil
 	}
 	return nil, nil
+}
+
+// jsDeclaredThis returns the type a TypeScript callable declares for this, its parameter
+// this: T (function make_(this: Annotation, ...)): found reports the declaration, t is nil
+// when the type is not one of the workspace's.
+func (r *resolver) jsDeclaredThis(f *fileCtx, d *Def) (t *Def, found bool, err error) {
+	if f.lang != "typescript" && f.lang != "tsx" {
+		return nil, false, nil
+	}
+	if k, _ := extract.KindNamed(d.Kind); !k.IsCallable() {
+		return nil, false, nil
+	}
+	typ := paramType(d.Signature, "this", f.lang)
+	if typ == "" {
+		return nil, false, nil
+	}
+	t, err = r.typeNamed(f, typ, d.ID)
+	return t, true, err
 }
 
 // jsThisMember returns the one candidate that is a member of t as this sees it: a class's

@@ -52,17 +52,88 @@ func pyPick(cands []*Def, where string) *Def {
 // The import is the one whose statement holds the use, so that from urllib3 import
 // SSLError as _SSLError is never the workspace's SSLError that another import of the file
 // brings in.
+//
+// An import of a module that is not the workspace's binds the same name as the definition
+// that stands in for it when the import fails, in the same scope (try: import chardet /
+// except ImportError: chardet = None; from m import __version__ as m_version / except
+// ImportError: m_version = None): the import is a use of that definition. The name the
+// import binds is its alias (the extractor records it as a use of kind import too) or,
+// without one, the name it imports (import a.b binds a module path: never).
 func (r *resolver) pyImportRef(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
 	for _, im := range f.imports {
-		if u.StartLine < im.line || u.StartLine > im.endLine || im.wildcard || im.module == "" {
+		if u.StartLine < im.line || u.StartLine > im.endLine || im.wildcard {
 			continue
 		}
-		if lastSegment(im.target, ".") != u.Name {
+		name := lastSegment(im.target, ".")
+		switch {
+		case im.alias != "" && im.alias == u.Name && name != u.Name: // as alias: the binding
+			if im.module != "" { // of the workspace's definition: that one (another name's)
+				orig, err := r.familyDefs(name, f.lang)
+				if err != nil {
+					return nil, err
+				}
+				if d, err := r.pyReexported(pyModulePath(im.module, f.path), name, orig); d != nil || err != nil {
+					return d, err
+				}
+			}
+			return r.pyImportFallback(f, u, im, cands)
+		case name != u.Name:
 			continue
+		case im.module == "": // import x
+			if im.alias != "" || strings.Contains(im.target, ".") {
+				return nil, nil
+			}
+			return r.pyImportFallback(f, u, im, cands)
 		}
-		return r.pyReexported(pyModulePath(im.module, f.path), u.Name, cands)
+		d, err := r.pyReexported(pyModulePath(im.module, f.path), u.Name, cands)
+		if d != nil || err != nil || im.alias != "" {
+			return d, err
+		}
+		return r.pyImportFallback(f, u, im, cands)
 	}
 	return nil, nil
+}
+
+// pyImportFallback returns the definition of the name the import im binds (u names it) in
+// the same scope as the import, when im imports from a module that is not the workspace's
+// (pyImportRef); nil otherwise.
+func (r *resolver) pyImportFallback(f *fileCtx, u extract.Identifier, im importDef, cands []*Def) (*Def, error) {
+	module := im.module
+	if module == "" {
+		module = im.target
+	}
+	if where := pyModulePath(module, f.path); where != "" {
+		files, err := r.pyModuleFiles(where)
+		if err != nil || len(files) > 0 {
+			return nil, err
+		}
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if d.Path == f.path && d.ParentID == u.ContainingSymbolID && d.Kind != extract.Import.String() {
+			hit = append(hit, d)
+		}
+	}
+	return one(hit), nil
+}
+
+// pyBefore drops from cands, for a bare name used at the top level of a module (no symbol
+// around it), the module's own top-level definitions on the use's line or below it: a
+// module's statements run in order, so builtin_str = str above str = str, and that line's
+// str, read the builtin. Only a use the extractor recorded (it has a column) is one: the
+// names resolution looks up itself for a type carry a line without their scope.
+func pyBefore(f *fileCtx, u extract.Identifier, cands []*Def) []*Def {
+	if u.ContainingSymbolID != "" || u.StartLine == 0 || u.StartColumn == 0 {
+		return cands
+	}
+	out := cands[:0:0]
+	for _, d := range cands {
+		if d.Path == f.path && d.ParentID == "" && d.Line >= u.StartLine {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // pyTyped resolves q.name where q's type is known (see the file's comment): a member of the

@@ -263,8 +263,10 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			}
 			ref := Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
 			switch {
-			case d != nil && overloads(d, &def):
+			case d != nil && refersTo(d, &def, why):
 				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
+			case d != nil && r.cMacroCovers(&def, d, fc): // a macro renaming a function (cfamily.go)
+				resolved = append(resolved, use{SymbolRef{ref, ResolvedImport}, x.ContainingSymbolID})
 			case d == nil && unresolved:
 				open = append(open, use{SymbolRef{Ref: ref}, x.ContainingSymbolID})
 			}
@@ -282,6 +284,23 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			}
 		}
 		if len(aliases) > 0 {
+			slices.SortStableFunc(resolved, func(a, b use) int {
+				return cmp.Or(cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
+			})
+		}
+	}
+	if cLang(def.Language) { // a macro's expansions in declarations of its name (cfamily.go)
+		sites, err := r.cMacroDeclUses(def)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, a := range sites {
+			if want == 0 || want&(1<<a.use.Kind) != 0 {
+				ref := Ref{Path: a.path, Line: a.use.StartLine, Column: a.use.StartColumn, Kind: a.use.Kind.String()}
+				resolved = append(resolved, use{SymbolRef{ref, a.why}, a.use.ContainingSymbolID})
+			}
+		}
+		if len(sites) > 0 {
 			slices.SortStableFunc(resolved, func(a, b use) int {
 				return cmp.Or(cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
 			})

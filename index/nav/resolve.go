@@ -48,6 +48,26 @@ package nav
 // Use of &Command{Use: "x"}) is the member Go selects in the type of the expression, read
 // from locals' bindings, declared types and callables' declared results, through embedded
 // fields and interfaces.
+//
+// Rust has its own (rust.go): modules are files (src/lib.rs, src/a.rs or src/a/mod.rs), a
+// path is followed from crate::, self::, super:: or what the module declares and imports
+// (use, pub use, globs), an impl block's items are its type's wherever the impl is (the
+// inherent one before a trait's), and self, parameters and fields have their declared
+// types; what leads out of the workspace is left unresolved.
+//
+// C and C++ have theirs (cfamily.go): a function's parameters and locals hide a global; a
+// bare name means what the file or the headers it includes define, or a function or global
+// with external linkage (a prototype is its definition); a macro's uses are also the uses of
+// a function it renames, and its expansions in the function's declarations; p->x is a field
+// of p's declared struct; C++ a::b::f by its enclosing namespaces and types.
+//
+// Java has its own (java.go), as javac binds names: a local or parameter in scope (read from
+// the method's source) hides a field; a bare name is a member of the innermost enclosing type
+// that has one, bases included; a type is a nested, the file's, a single-type import's, the
+// package's or an on-demand import's; q.name is a member of the type of the expression q
+// (locals', fields' and methods' declared types, casts, new, this, super, Outer.this, a
+// package path); a call picks its overload by its arguments, refs list the overload it
+// picked; a name a base outside the workspace may declare is left unresolved.
 
 import (
 	"context"
@@ -131,19 +151,22 @@ type resolver struct {
 	files   map[string]*fileCtx // by path
 	basesOf map[string][]*Def   // a type's bases, by the type's id (bases)
 
-	content    map[string][]string          // files' lines, by path (localType)
-	pyModules  map[string][]string          // Python module files, by module path (pyModuleFiles)
-	goMod      *string                      // the go.mod's module path (goModulePath)
-	returns    map[string]map[string]string // callables' declared results, by path and id
-	pyTypes    map[string]map[string]string // Python variables' annotations, by path and id (pyDeclared)
-	pyMemos    map[string]*Def              // Python types from returns and callers' arguments (pyMemo)
-	pyBusy     map[string]bool              // the pyMemos being computed
-	pyCuts     int                          // the times a bound cut the search for a Python type short
-	pyArgDepth int                          // parameters being typed from their calls (pyArgType)
-	localDepth int                          // local bindings being followed (localType)
-	goc        *goState                     // Go's expressions and types (gochain.go)
-	js         *jsState                     // JavaScript's modules (jsmodule.go)
-	family     map[string][]*Def            // definitions by name and language (familyDefs)
+	content     map[string][]string          // files' lines, by path (localType)
+	pyModules   map[string][]string          // Python module files, by module path (pyModuleFiles)
+	goMod       *string                      // the go.mod's module path (goModulePath)
+	returns     map[string]map[string]string // callables' declared results, by path and id
+	pyTypes     map[string]map[string]string // Python variables' annotations, by path and id (pyDeclared)
+	pyMemos     map[string]*Def              // Python types from returns and callers' arguments (pyMemo)
+	pyBusy      map[string]bool              // the pyMemos being computed
+	pyCuts      int                          // the times a bound cut the search for a Python type short
+	pyArgDepth  int                          // parameters being typed from their calls (pyArgType)
+	localDepth  int                          // local bindings being followed (localType)
+	goc         *goState                     // Go's expressions and types (gochain.go)
+	js          *jsState                     // JavaScript's modules (jsmodule.go)
+	family      map[string][]*Def            // definitions by name and language (familyDefs)
+	javaBasesOf map[string]javaBaseSet       // Java types' bases, by the type's id (java.go)
+	rs          *rustState                   // Rust's modules (rust.go)
+	cf          *cState                      // C's files and includes (cfamily.go)
 }
 
 // fileCtx is what resolution needs of the file a use is in.

@@ -23,6 +23,14 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if len(sameLang) == 0 {
 		return nil, "", nil
 	}
+	if f.lang == "java" { // Java's scopes, types, imports and overloads (java.go)
+		if d, why, decided, err := r.javaResolve(f, u, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, why, nil
+		}
+	}
 	if f.lang == "java" && !strings.HasSuffix(u.Qualifier, "::") {
 		// A Java name called is a method or a type's constructor, never a field; a name not
 		// called is never a method (a method reference is written X::m).
@@ -39,6 +47,22 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	}
 	if jsLang(f.lang) { // JavaScript's and TypeScript's scopes, modules and this (jsresolve.go)
 		if d, why, decided, err := r.jsResolve(f, u, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, why, nil
+		}
+	}
+	if f.lang == "rust" { // Rust's modules, paths and impl blocks (rust.go)
+		if d, why, decided, err := r.rustResolve(f, u, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, why, nil
+		}
+	}
+	if cLang(f.lang) { // C's and C++'s includes, locals, macros and fields (cfamily.go)
+		if d, why, decided, err := r.cResolve(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
 			}
@@ -66,6 +90,9 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		return r.goBare(f, u, sameLang)
 	}
 	if q == "" && f.lang == "python" { // a class's body sees the class's names (python.go)
+		if sameLang = pyBefore(f, u, sameLang); len(sameLang) == 0 {
+			return nil, "", nil
+		}
 		if d, err := r.pyClassBody(u, sameLang); d != nil || err != nil {
 			return d, ResolvedScope, err
 		}
@@ -237,6 +264,9 @@ func OneDefinition(defs []Def) *Def {
 // same file; in Python, of any kinds: one name of a module or class bound in several places
 // (try: from ssl import SSLError as BaseSSLError / except ImportError: class BaseSSLError).
 func overloads(a, b *Def) bool {
+	if a.ID != b.ID && a.Language == "rust" && rustImplsDiffer(a, b) { // items of two impl blocks (rust.go)
+		return false
+	}
 	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && (a.Kind == b.Kind || a.Language == "python") && a.ParentID == b.ParentID
 }
 

@@ -51,6 +51,9 @@ func (r *resolver) baseType(f *fileCtx, name string, chain []string, line, col i
 			if isTypeKind(d.Kind) {
 				return d, nil
 			}
+			if t, found, err := r.jsDeclaredThis(f, d); found || err != nil { // TS: f(this: T)
+				return t, err
+			}
 			continue
 		}
 		k, _ := extract.KindNamed(d.Kind)

@@ -108,8 +108,12 @@ type symbolsAnswer struct {
 type runner func(args ...string) ([]byte, error)
 
 func execRunner(bin, root string) runner {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
 	return func(args ...string) ([]byte, error) {
 		cmd := exec.Command(bin, append(args, "--root", root)...)
+		cmd.Dir = root // a relative PATH argument (quarry symbols PATH) is the workspace's
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()

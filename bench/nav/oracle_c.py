@@ -1,0 +1,378 @@
+#!/usr/bin/python3
+"""The C and C++ navigation oracle of bench/nav.sh: libclang 14 (Debian's python3-clang-14).
+
+    /usr/bin/python3 oracle_c.py ROOT [--lang c|cpp] [--n 150] [--seed quarry-nav]
+                                 [--sample PREFIX,...] [--flags '-I... -D...']
+
+Parses every source file of ROOT (C: .c; C++: .cc .cpp .cxx .c++) as a translation unit, and
+every header of ROOT that no translation unit includes as a header unit of its own, with the
+detailed preprocessing record (macro definitions and expansions). Samples definitions
+deterministically and prints one JSON line per definition: {"name","path","line","kind",
+"callable","uses":[{"path","line","call"}]}, the uses being the references clang resolved to
+the same entity (by USR, so a declaration in a header and the definition in a .c are one),
+less the definition's own line, one per line, none outside ROOT. See README.md beside this
+file.
+"""
+import argparse
+import ctypes
+import hashlib
+import json
+import os
+import re
+import shlex
+import sys
+
+try:
+    import clang.cindex as ci
+except ImportError:
+    sys.exit("oracle_c: libclang's binding is not installed: apt-get install -y python3-clang-14, and run /usr/bin/python3")
+
+SKIP_DIRS = {"node_modules", "vendor", ".git", ".quarry"}
+TEST_DIRS = {"test", "tests", "testsuite", "testing"}
+SRC_EXT = {"c": (".c",), "cpp": (".cc", ".cpp", ".cxx", ".c++")}
+HDR_EXT = {"c": (".h",), "cpp": (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc")}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+K = ci.CursorKind
+FUNCS = {K.FUNCTION_DECL: "function", K.CXX_METHOD: "method", K.FUNCTION_TEMPLATE: "function"}
+RECORDS = {K.STRUCT_DECL: "struct", K.UNION_DECL: "union", K.CLASS_DECL: "class",
+           K.ENUM_DECL: "enum", K.CLASS_TEMPLATE: "class"}
+OTHERS = {K.FIELD_DECL: "field", K.ENUM_CONSTANT_DECL: "enum_member", K.TYPEDEF_DECL: "typedef",
+          K.TYPE_ALIAS_DECL: "typedef", K.TYPE_ALIAS_TEMPLATE_DECL: "typedef", K.VAR_DECL: "variable"}
+SCOPES = {K.TRANSLATION_UNIT, K.NAMESPACE, K.STRUCT_DECL, K.UNION_DECL, K.CLASS_DECL,
+          K.CLASS_TEMPLATE, K.ENUM_DECL, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+REFS = {K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.TYPE_REF, K.TEMPLATE_REF, K.MEMBER_REF}
+
+
+class Loc(ctypes.Structure):  # CXSourceLocation
+    _fields_ = [("ptr_data", ctypes.c_void_p * 2), ("int_data", ctypes.c_uint)]
+
+
+lib = ctypes.CDLL(ci.conf.lib._name)  # its own function objects: cindex's keep their types
+lib.clang_getSpellingLocation.argtypes = [Loc, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_uint),
+                                          ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
+lib.clang_getSpellingLocation.restype = None
+lib.clang_getExpansionLocation.argtypes = lib.clang_getSpellingLocation.argtypes
+lib.clang_getExpansionLocation.restype = None
+lib.clang_getFileName.argtypes = [ctypes.c_void_p]
+lib.clang_getFileName.restype = ci._CXString
+lib.clang_getFileName.errcheck = ci._CXString.from_result
+lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
+lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
+lib.clang_getCursorLocation.argtypes = [ci.Cursor]
+lib.clang_getCursorLocation.restype = Loc
+
+
+def positions(cursor):
+    """The cursor's spelling and expansion positions: [(file, line, column)]."""
+    loc = lib.clang_getCursorLocation(cursor)
+    out = []
+    for fn in (lib.clang_getSpellingLocation, lib.clang_getExpansionLocation):
+        f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+        fn(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
+        if f.value:
+            out.append((lib.clang_getFileName(f), line.value, col.value))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="oracle_c.py", description=__doc__.split("\n")[0])
+    ap.add_argument("root")
+    ap.add_argument("--lang", default="c", choices=["c", "cpp"])
+    ap.add_argument("--n", type=int, default=150)
+    ap.add_argument("--seed", default="quarry-nav")
+    ap.add_argument("--sample", default="", help="sample only definitions under these comma-separated path prefixes")
+    ap.add_argument("--flags", default="", help="compile flags for every unit (-I, -D, -std)")
+    a = ap.parse_args()
+    if a.n < 1:
+        ap.error("--n must be at least 1")
+    root = os.path.realpath(a.root)
+    if not os.path.isdir(root):
+        ap.error(root + " is not a directory")
+    prefixes = [p for p in a.sample.split(",") if p]
+    cpp = a.lang == "cpp"
+    flags = shlex.split(a.flags) + (["-std=c++17"] if cpp and "-std=" not in a.flags else [])
+
+    sources, headers = [], []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for f in sorted(filenames):
+            p = os.path.join(dirpath, f)
+            if f.endswith(SRC_EXT[a.lang]):
+                sources.append(p)
+            elif f.endswith(HDR_EXT[a.lang]):
+                headers.append(p)
+
+    def rel(p):
+        return os.path.relpath(p, root).replace(os.sep, "/")
+
+    # a source another one includes (#include "alg-yescrypt-platform.c") is part of that unit
+    included = set()
+    for p in sources:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            for m in re.finditer(r'^\s*#\s*include\s*"([^"]+)"', fh.read(), re.M):
+                if m.group(1).endswith(SRC_EXT[a.lang]):
+                    included.add(os.path.realpath(os.path.join(os.path.dirname(p), m.group(1))))
+    sources = [p for p in sources if os.path.realpath(p) not in included]
+
+    def inroot(p):
+        return p is not None and os.path.realpath(p).startswith(root + os.sep)
+
+    lines = {}
+
+    def text(p):
+        if p not in lines:
+            with open(p, encoding="utf-8", errors="replace") as fh:
+                lines[p] = fh.read().split("\n")
+        return lines[p]
+
+    def word_at(p, line, col):
+        ls = text(p)
+        if line < 1 or line > len(ls):
+            return ""
+        m = IDENT.match(ls[line - 1], col - 1)
+        return m.group(0) if m else ""
+
+    index = ci.Index.create()
+    opts = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | ci.TranslationUnit.PARSE_INCOMPLETE
+    defs = {}     # key (USR, or macro's file:line) -> candidate
+    uses = {}     # key -> {(spelling pos, expansion pos): call}
+    macros = {}   # macro name -> [key] (macro definitions of ROOT)
+    bodies = []   # (macro key, path, line, [identifier]) of ROOT's macro bodies
+    calls = set()
+    reached = set()
+    includes = {}  # file -> the files it includes
+    nerr = 0
+
+    def canon(c):
+        """The entity a reference means: a member of a template's instance is the template's."""
+        for _ in range(4):
+            t = c.specialized_template if hasattr(c, "specialized_template") else None
+            if t is None:
+                t = ci.conf.lib.clang_getSpecializedCursorTemplate(c)
+            if t is None or t.kind.is_invalid() or t == c:
+                break
+            c = t
+        if c.kind == K.FIELD_DECL:
+            p = c.semantic_parent
+            if p is not None:
+                t = ci.conf.lib.clang_getSpecializedCursorTemplate(p)
+                if t is not None and not t.kind.is_invalid():
+                    for ch in t.get_children():
+                        if ch.kind == K.FIELD_DECL and ch.spelling == c.spelling:
+                            return ch
+        return c
+
+    def candidate(c):
+        """(kind, callable) of a definition the oracle samples, else None."""
+        k = c.kind
+        if k in FUNCS:
+            if not c.is_definition() and not (k == K.CXX_METHOD and c.is_pure_virtual_method()):
+                return None
+            if c.spelling.startswith("operator"):
+                return None
+            return FUNCS[k], True
+        if k in RECORDS:
+            return (RECORDS[k], False) if c.is_definition() else None
+        if k in OTHERS:
+            if k == K.VAR_DECL:
+                p = c.semantic_parent
+                if p is None or p.kind not in SCOPES or not c.is_definition():
+                    return None
+            elif k == K.FIELD_DECL or k == K.ENUM_CONSTANT_DECL:
+                pass
+            else:
+                p = c.semantic_parent
+                if p is None or p.kind not in SCOPES:
+                    return None
+            return OTHERS[k], False
+        return None
+
+    def add_def(c, kind, callable_, key):
+        f = c.location.file
+        if f is None or not inroot(f.name):
+            return
+        path = os.path.realpath(f.name)
+        # the name as written (a macro may rename it: #define ascii64 _crypt_ascii64)
+        name = word_at(path, c.location.line, c.location.column) or c.spelling
+        if key in defs:
+            return
+        defs[key] = {"path": path, "rel": rel(path), "name": name, "line": c.location.line,
+                     "kind": kind, "callable": callable_}
+
+    def include_guard(c, path):
+        ls = text(path)
+        i = c.location.line - 2
+        while i >= 0 and not ls[i].strip():
+            i -= 1
+        prev = ls[i].replace(" ", "") if i >= 0 else ""
+        return prev in ("#ifndef" + c.spelling, "#if!defined(" + c.spelling + ")", "#if!defined" + c.spelling)
+
+    def visit(c, tu_file):
+        for ch in c.get_children():
+            f = ch.location.file
+            if c.kind == K.TRANSLATION_UNIT and (f is None or not inroot(f.name)):
+                continue  # system headers, the compiler's builtins
+            k = ch.kind
+            if k == K.MACRO_DEFINITION:
+                if f is None or not inroot(f.name):
+                    continue
+                path = os.path.realpath(f.name)
+                key = "macro:%s:%d" % (path, ch.location.line)
+                if key not in defs and not include_guard(ch, path):
+                    toks = [t.spelling for t in ch.get_tokens()]
+                    fnlike = bool(lib.clang_Cursor_isMacroFunctionLike(ch))
+                    add_def(ch, "macro", fnlike, key)
+                    macros.setdefault(ch.spelling, []).append(key)
+                    body = toks[1:]
+                    if fnlike and ")" in body:
+                        body = body[body.index(")") + 1:]
+                    bodies.append((key, path, ch.location.line, [t for t in body if IDENT.fullmatch(t)]))
+                continue
+            if k == K.MACRO_INSTANTIATION:
+                d = ch.referenced
+                if d is not None and d.location.file is not None and inroot(d.location.file.name):
+                    key = "macro:%s:%d" % (os.path.realpath(d.location.file.name), d.location.line)
+                    fnlike = bool(lib.clang_Cursor_isMacroFunctionLike(d))
+                    pos = positions(ch)
+                    uses.setdefault(key, {})[tuple(pos)] = fnlike
+                continue
+            if k == K.INCLUSION_DIRECTIVE:
+                continue
+            cand = candidate(ch)
+            if cand is not None and ch.spelling and IDENT.fullmatch(ch.spelling):
+                add_def(ch, cand[0], cand[1], ch.get_usr())
+            if k in REFS or k == K.CALL_EXPR:
+                if k == K.CALL_EXPR:
+                    callee = next(iter(ch.get_children()), None)
+                    while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+                        callee = next(iter(callee.get_children()), None)
+                    if callee is not None and callee.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                        calls.add(tuple(positions(callee)))
+                else:
+                    d = ch.referenced
+                    if d is not None and not d.kind.is_invalid():
+                        d = canon(d)
+                        usr = d.get_usr()
+                        if usr:
+                            pos = tuple(positions(ch))
+                            m = uses.setdefault(usr, {})
+                            m[pos] = m.get(pos, False)
+            visit(ch, tu_file)
+
+    def parse(path, header):
+        nonlocal nerr
+        args = list(flags)
+        if header:
+            args = ["-x", "c++-header" if cpp else "c-header"] + args
+        elif cpp:
+            args = ["-x", "c++"] + args
+        try:
+            tu = index.parse(path, args=args, options=opts)
+        except ci.TranslationUnitLoadError as e:
+            print("oracle_c: %s: %s" % (rel(path), e), file=sys.stderr)
+            return
+        for d in tu.diagnostics:
+            if d.severity >= ci.Diagnostic.Error:
+                nerr += 1
+                if nerr <= 20:
+                    print("oracle_c: %s" % d, file=sys.stderr)
+        for inc in tu.get_includes():
+            if inc.include is not None:
+                reached.add(os.path.realpath(inc.include.name))
+                if inc.source is not None:
+                    includes.setdefault(os.path.realpath(inc.source.name), set()).add(os.path.realpath(inc.include.name))
+        visit(tu.cursor, path)
+
+    for p in sources:
+        parse(p, False)
+    # headers no unit includes: their own unit, the ones including most others first
+    rest = [h for h in headers if os.path.realpath(h) not in reached]
+    for h in rest:
+        if os.path.realpath(h) in reached:
+            continue
+        parse(h, True)
+        reached.add(os.path.realpath(h))
+
+    def reaches(a, b, seen=None):
+        """Whether the file a includes the file b, directly or through other headers."""
+        seen = seen if seen is not None else set()
+        for h in includes.get(a, ()):
+            if h == b:
+                return True
+            if h not in seen:
+                seen.add(h)
+                if reaches(h, b, seen):
+                    return True
+        return False
+
+    # the names of ROOT's macro bodies naming a macro of ROOT are its uses (the preprocessor
+    # expands them where the body is expanded, by name): the macro defined in the body's
+    # own file, else the one in a header the file includes; none when that is not one
+    for key, path, line, idents in bodies:
+        for t in idents:
+            ks = [k for k in macros.get(t, []) if k != key]
+            if len(ks) > 1:
+                ks = [k for k in ks if defs[k]["path"] == path] or \
+                     [k for k in ks if reaches(path, defs[k]["path"])]
+            if len(ks) == 1:
+                uses.setdefault(ks[0], {})[((path, line, 0),)] = False
+
+    h = lambda s: hashlib.sha1((a.seed + "\0" + s).encode()).hexdigest()
+
+    def in_sample(r):
+        return not prefixes or any(r == p or r.startswith(p.rstrip("/") + "/") for p in prefixes)
+
+    by_file = {}
+    for key, d in defs.items():
+        if len(d["name"]) < 3 or not in_sample(d["rel"]) or TEST_DIRS & set(d["rel"].split("/")[:-1]):
+            continue
+        d["key"] = key
+        d["hash"] = h("%s:%s:%d" % (d["rel"], d["name"], d["line"]))
+        by_file.setdefault(d["rel"], []).append(d)
+    order = sorted(by_file, key=h)
+    for r in order:
+        by_file[r].sort(key=lambda c: c["hash"])
+    sample = []
+    rnd = 0
+    while len(sample) < a.n:
+        took = False
+        for r in order:
+            lst = by_file[r]
+            if rnd < len(lst) and len(sample) < a.n:
+                sample.append(lst[rnd])
+                took = True
+        if not took:
+            break
+        rnd += 1
+
+    for d in sample:
+        out = {}
+        for pos, call in uses.get(d["key"], {}).items():
+            call = call or pos in calls
+            # the line where the name is written: the spelling (a macro's body, an argument),
+            # else the expansion (a renaming macro's use); none when neither is in ROOT
+            where = None
+            for (p, line, col) in pos:
+                if not inroot(p):
+                    continue
+                p = os.path.realpath(p)
+                if col == 0 or word_at(p, line, col) == d["name"]:
+                    where = (rel(p), line)
+                    break
+            if where is None:
+                continue
+            if where == (d["rel"], d["line"]):
+                continue
+            out[where] = out.get(where, False) or call
+        print(json.dumps({"name": d["name"], "path": d["rel"], "line": d["line"], "kind": d["kind"],
+                          "callable": d["callable"],
+                          "uses": [{"path": p, "line": l, "call": out[(p, l)]} for (p, l) in sorted(out)]}),
+              flush=True)
+    print("oracle_c: %d units (%d sources), %d errors, %d candidate definitions, %d sampled"
+          % (len(sources) + len(rest), len(sources), nerr, sum(len(v) for v in by_file.values()), len(sample)),
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,800 @@
+package nav
+
+// C and C++ resolution: what the compiler and the preprocessor would see from the use's
+// file, read from the store.
+//
+//	locals         a bare name that is a parameter or local of an enclosing function (the
+//	               extractor keeps them as the function's metadata "locals") or a template
+//	               parameter of an enclosing template means that, never a global: unresolved
+//	members        C++: a member of the class the use is in (or of a base), as scope and
+//	               receiver resolve it
+//	visible        a bare name means a definition in the use's file, in a header the file
+//	               includes (#include, followed transitively, the quoted or bracketed path
+//	               found as a workspace file's path suffix), or a function or global
+//	               variable with external linkage anywhere (not static); a declaration (a
+//	               prototype, an extern variable) means the one such definition of its name
+//	               when there is one; a struct's field is never a bare name in C
+//	macros         a macro visible from the use is what the name means when no other
+//	               definition is; a macro's uses also count the uses of its name where it
+//	               is visible that mean a function or variable of the same name
+//	               (#define f _prefix_f renames it: cMacroCovers)
+//	fields         p->x, s.x: a member of the declared type of p (typed.go), else in C the
+//	               one field of that name in the workspace
+//	paths          C++ a::b::f, E::v: the one candidate whose enclosing namespaces and types
+//	               end with a::b
+//
+// Anything else with several candidates is unresolved, never guessed.
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// cState is what C resolution read for a request: the workspace's C and C++ files and each
+// file's headers reached by #include.
+type cState struct {
+	files []string          // by path
+	langs map[string]string // the files' languages, by path
+	reach map[string]map[string]bool
+}
+
+// cLang reports whether lang is C or C++.
+func cLang(lang string) bool { return lang == "c" || lang == "cpp" }
+
+// cResolve resolves a use in a C or C++ file; decided says its answer (maybe nil) stands.
+func (r *resolver) cResolve(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, bool, error) {
+	if u.Kind == extract.ImportRef {
+		return nil, "", false, nil
+	}
+	if f.lang == "cpp" { // a class's name means the class, not its constructors named alike
+		cands = slices.DeleteFunc(slices.Clone(cands), func(d *Def) bool {
+			if d.Kind != extract.Constructor.String() {
+				return false
+			}
+			return slices.ContainsFunc(cands, func(t *Def) bool { return t.ID == d.ParentID })
+		})
+	}
+	q, isPath := strings.CutSuffix(u.Qualifier, "::")
+	switch {
+	case u.Qualifier == "" && u.Kind != extract.MemberAccess:
+		return r.cBare(f, u, cands)
+	case isPath:
+		d, err := r.cPath(q, cands)
+		if d != nil || err != nil {
+			return d, ResolvedQualified, true, err
+		}
+		return nil, "", false, nil
+	}
+	return r.cMember(f, u, q, cands)
+}
+
+// cBare resolves a bare name.
+func (r *resolver) cBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, bool, error) {
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, "", true, err
+	}
+	for _, id := range chain {
+		d, err := r.symbol(id)
+		if err != nil {
+			return nil, "", true, err
+		}
+		if d == nil {
+			continue
+		}
+		m := metaMap(d.Metadata)
+		if u.Kind != extract.TypeUsage && slices.Contains(strings.Split(m["locals"], ","), u.Name) || slices.Contains(templateNames(m["template_parameters"]), u.Name) {
+			return nil, "", true, nil // a parameter, local or template parameter
+		}
+	}
+	if f.lang == "cpp" {
+		if d, err := r.inScope(f, u, cands); d != nil || err != nil {
+			return d, ResolvedScope, true, err
+		}
+		if d, err := r.inheritedBare(f, u, cands); d != nil || err != nil {
+			return d, ResolvedReceiver, true, err
+		}
+	}
+	vis, err := r.cVisible(f, u, cands)
+	if err != nil {
+		return nil, "", true, err
+	}
+	var macros, others []*Def
+	for _, d := range vis {
+		if isMacro(d) {
+			macros = append(macros, d)
+		} else {
+			others = append(others, d)
+		}
+	}
+	if len(others) > 1 && f.lang == "cpp" {
+		if others, err = r.cNamespaceLookup(u, others); err != nil {
+			return nil, "", true, err
+		}
+	}
+	if d := one(others); d != nil {
+		why := ResolvedImport
+		switch {
+		case d.Path == f.path:
+			why = ResolvedScope
+		case !r.cReaches(f.path, d.Path):
+			why = ResolvedGlobalUnique
+		}
+		return d, why, true, nil
+	}
+	if len(others) == 0 {
+		if d := one(macros); d != nil {
+			if d.Path == f.path {
+				return d, ResolvedScope, true, nil
+			}
+			return d, ResolvedImport, true, nil
+		}
+	}
+	if f.lang == "cpp" {
+		return nil, "", false, nil // namespaces' using directives: the general rules
+	}
+	return nil, "", true, nil
+}
+
+// cVisible returns the candidates a bare name in f can mean, declarations replaced by their
+// definition, each once.
+func (r *resolver) cVisible(f *fileCtx, u extract.Identifier, cands []*Def) ([]*Def, error) {
+	var out []*Def
+	seen := map[string]bool{}
+	add := func(d *Def) {
+		if !seen[d.ID] {
+			seen[d.ID] = true
+			out = append(out, d)
+		}
+	}
+	for _, d := range cands {
+		if !r.cTopLevel(f, d) {
+			continue
+		}
+		m := metaMap(d.Metadata)
+		decl := m["declaration"] == "true" || m["extern"] == "true"
+		switch {
+		case decl:
+			if def := r.cDefinitionOf(d, cands); def != nil {
+				add(def)
+				continue
+			}
+			if d.Path == f.path || r.cReaches(f.path, d.Path) {
+				add(d)
+			}
+		case d.Path == f.path || r.cReaches(f.path, d.Path):
+			add(d)
+		case !isMacro(d) && m["static"] != "true" && d.Visibility != string(extract.Private) && d.Visibility != string(extract.FilePrivate) && cLinked(d):
+			add(d) // external linkage: linked from wherever it is defined
+		}
+	}
+	return out, nil
+}
+
+// cTopLevel reports whether d can be what a bare name outside its type means: not a field
+// nor a member function (C++ members are found by scope first); an enumerator of a plain
+// enum is.
+func (r *resolver) cTopLevel(f *fileCtx, d *Def) bool {
+	if d.ParentID == "" {
+		return true
+	}
+	p, err := r.symbol(d.ParentID)
+	if err != nil || p == nil {
+		return true
+	}
+	switch p.Kind {
+	case extract.Namespace.String():
+		return true
+	case extract.Enum.String():
+		return metaMap(p.Metadata)["scoped"] != "true"
+	}
+	return !isTypeKind(p.Kind)
+}
+
+// cLinked reports whether d's kind has linkage: a function or a variable.
+func cLinked(d *Def) bool {
+	switch d.Kind {
+	case extract.Function.String(), extract.Variable.String(), extract.Constant.String():
+		return true
+	}
+	return false
+}
+
+// cDefinitionOf returns the one definition with external linkage of what the declaration
+// d declares (a prototype's function, an extern variable's definition), nil when there is
+// none or several.
+func (r *resolver) cDefinitionOf(d *Def, cands []*Def) *Def {
+	var hit []*Def
+	for _, c := range cands {
+		m := metaMap(c.Metadata)
+		if c.ID == d.ID || m["declaration"] == "true" || m["extern"] == "true" || m["static"] == "true" || isMacro(c) {
+			continue
+		}
+		if c.Kind == d.Kind || cLinked(c) && cLinked(d) {
+			hit = append(hit, c)
+		}
+	}
+	return one(hit)
+}
+
+// isMacro reports whether d is a preprocessor macro.
+func isMacro(d *Def) bool { return strings.Contains(d.Metadata, `"macro":"true"`) }
+
+// cMember resolves x.name and x->name.
+func (r *resolver) cMember(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, string, bool, error) {
+	if d, err := r.onReceiver(f, u, cands); d != nil || err != nil {
+		return d, ResolvedReceiver, true, err
+	}
+	typedQ := strings.ReplaceAll(q, "->", ".")
+	if d, err := r.onDeclaredType(f, extract.Identifier{Name: u.Name, Qualifier: typedQ, Kind: u.Kind, ContainingSymbolID: u.ContainingSymbolID, Span: u.Span}, typedQ, cands); d != nil || err != nil {
+		return d, ResolvedReceiver, true, err
+	}
+	if d, err := r.cTypedMember(f, u, q, cands); d != nil || err != nil {
+		return d, ResolvedReceiver, true, err
+	}
+	if f.lang != "c" {
+		return nil, "", false, nil
+	}
+	var fields []*Def
+	for _, d := range cands {
+		if d.Kind == extract.Field.String() {
+			fields = append(fields, d)
+		}
+	}
+	if d := one(fields); d != nil {
+		return d, ResolvedGlobalUnique, true, nil
+	}
+	return nil, "", true, nil
+}
+
+// cPath resolves a::b::name: the one candidate whose enclosing namespaces and types, nearest
+// first, start with b, a.
+func (r *resolver) cPath(q string, cands []*Def) (*Def, error) {
+	global := strings.HasPrefix(q, "::")
+	var segs []string
+	for _, s := range strings.Split(strings.TrimPrefix(q, "::"), "::") {
+		if i := strings.IndexByte(s, '<'); i >= 0 {
+			s = s[:i]
+		}
+		segs = append(segs, strings.TrimSpace(s))
+	}
+	var hit []*Def
+	for _, d := range cands {
+		chain, err := r.chain(d.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		var names []string
+		for _, id := range chain {
+			p, err := r.symbol(id)
+			if err != nil {
+				return nil, err
+			}
+			if p != nil {
+				names = append(names, p.Name)
+			}
+		}
+		if len(names) < len(segs) || global && len(names) != len(segs) {
+			continue
+		}
+		ok := true
+		for i := range segs {
+			if names[i] != segs[len(segs)-1-i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			hit = append(hit, d)
+		}
+	}
+	if len(hit) == 0 && !global {
+		// a namespace the parser lost around a definition (a macro inside it): the one
+		// definition outside any type, when the path's first name is a namespace
+		ns, err := r.familyDefs(segs[0], "cpp")
+		if err != nil {
+			return nil, err
+		}
+		isNS := false
+		for _, n := range ns {
+			isNS = isNS || n.Kind == extract.Namespace.String()
+		}
+		if isNS && len(segs) == 1 {
+			for _, d := range cands {
+				if d.ParentID == "" && !isMacro(d) {
+					hit = append(hit, d)
+				}
+			}
+		}
+	}
+	return one(hit), nil
+}
+
+// templateNames returns the names a template parameter list declares (T, N of
+// <typename T, int N = 3>).
+func templateNames(params string) []string {
+	params = strings.TrimSpace(params)
+	if params == "" {
+		return nil
+	}
+	params = strings.TrimSuffix(strings.TrimPrefix(params, "<"), ">")
+	var out []string
+	depth, start := 0, 0
+	flush := func(p string) {
+		if i := strings.IndexByte(p, '='); i >= 0 {
+			p = p[:i]
+		}
+		p = strings.TrimRight(p, " \t\n.")
+		j := len(p)
+		for j > 0 && (isIdentByte(p[j-1])) {
+			j--
+		}
+		if name := p[j:]; name != "" && !isDigit(name[0]) {
+			out = append(out, name)
+		}
+	}
+	for i := 0; i < len(params); i++ {
+		switch params[i] {
+		case '<', '(', '[', '{':
+			depth++
+		case '>', ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				flush(params[start:i])
+				start = i + 1
+			}
+		}
+	}
+	flush(params[start:])
+	return out
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// cFiles returns the workspace's C and C++ files.
+func (r *resolver) cFiles() []string {
+	if r.cf == nil {
+		r.cf = &cState{reach: map[string]map[string]bool{}, langs: map[string]string{}}
+		rows, err := r.s.DB().QueryContext(r.ctx, `SELECT path, language FROM files WHERE language IN ('c', 'cpp') ORDER BY path`)
+		if err != nil {
+			return nil // no includes followed
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p, lang string
+			if rows.Scan(&p, &lang) == nil {
+				r.cf.files = append(r.cf.files, p)
+				r.cf.langs[p] = lang
+			}
+		}
+	}
+	return r.cf.files
+}
+
+// cIncluded returns the workspace files an #include of target in the file at from names:
+// the path beside from, else every file whose path ends with the target.
+func (r *resolver) cIncluded(from, target string) []string {
+	files := r.cFiles()
+	if target == "" {
+		return nil
+	}
+	near := path.Clean(path.Join(path.Dir(from), target))
+	if _, ok := slices.BinarySearch(files, near); ok {
+		return []string{near}
+	}
+	var out []string
+	for _, p := range files {
+		if p == target || strings.HasSuffix(p, "/"+target) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// cReaches reports whether the file at from includes the file at to, directly or through
+// other headers.
+func (r *resolver) cReaches(from, to string) bool {
+	if from == to {
+		return true
+	}
+	r.cFiles()
+	set, ok := r.cf.reach[from]
+	if !ok {
+		set = map[string]bool{}
+		todo := []string{from}
+		for len(todo) > 0 && len(set) < 2000 {
+			p := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			fc, err := r.file(p, r.cf.langs[p])
+			if err != nil {
+				break
+			}
+			for _, im := range fc.imports {
+				for _, h := range r.cIncluded(p, im.target) {
+					if !set[h] && h != from {
+						set[h] = true
+						todo = append(todo, h)
+					}
+				}
+			}
+		}
+		r.cf.reach[from] = set
+	}
+	return set[to]
+}
+
+// cMacroCovers reports whether a use in the file f that resolved to d is also a use of the
+// macro def: def is a C or C++ macro of the same name visible from f (defined in f or in a
+// header f includes), the one such macro, and d is no macro.
+func (r *resolver) cMacroCovers(def, d *Def, f *fileCtx) bool {
+	if !cLang(def.Language) || !isMacro(def) || d == nil || isMacro(d) || d.Name != def.Name {
+		return false
+	}
+	if def.Path != f.path && !r.cReaches(f.path, def.Path) {
+		return false
+	}
+	cands, err := r.familyDefs(def.Name, f.lang)
+	if err != nil {
+		return false
+	}
+	for _, c := range cands {
+		if c.ID != def.ID && isMacro(c) && (c.Path == f.path || r.cReaches(f.path, c.Path)) {
+			return false
+		}
+	}
+	return true
+}
+
+// cKeywordsBeforeName are words a declaration's type never is (return x; case x:).
+var cKeywordsBeforeName = map[string]bool{"return": true, "else": true, "case": true, "goto": true, "sizeof": true,
+	"do": true, "if": true, "while": true, "for": true, "switch": true, "throw": true, "delete": true, "new": true}
+
+// cTypeWords are the words of a declared type that do not name it.
+var cTypeWords = map[string]bool{"const": true, "volatile": true, "static": true, "register": true, "restrict": true,
+	"extern": true, "inline": true, "struct": true, "union": true, "enum": true, "class": true, "typename": true,
+	"__restrict": true, "__restrict__": true, "mutable": true, "constexpr": true, "auto": true}
+
+// cPrimitive are C's builtin type names: no members.
+var cPrimitive = map[string]bool{"int": true, "char": true, "long": true, "short": true, "unsigned": true, "signed": true,
+	"float": true, "double": true, "void": true, "bool": true, "_Bool": true, "size_t": true, "uint8_t": true,
+	"uint16_t": true, "uint32_t": true, "uint64_t": true, "int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true}
+
+// cDeclType returns the type name a C declaration text gives name (sha1_ctx of
+// "const struct sha1_ctx *restrict ctx"), "" when it gives none or a builtin one.
+func cDeclType(decl, name string) string {
+	at := -1
+	for i := 0; i+len(name) <= len(decl); i++ {
+		j := strings.Index(decl[i:], name)
+		if j < 0 {
+			break
+		}
+		k := i + j
+		if (k == 0 || !isIdentByte(decl[k-1])) && (k+len(name) == len(decl) || !isIdentByte(decl[k+len(name)])) {
+			at = k
+			break
+		}
+		i = k
+	}
+	if at <= 0 {
+		return ""
+	}
+	if before := decl[:at]; strings.Contains(before, "<") && !strings.Contains(before, "_ptr<") {
+		return "" // a container's element type is not the container's (std::vector<T> v)
+	}
+	words := strings.FieldsFunc(decl[:at], func(r rune) bool { return !(r < 128 && isIdentByte(byte(r))) })
+	for i := len(words) - 1; i >= 0; i-- {
+		w := words[i]
+		switch {
+		case cTypeWords[w]:
+			continue
+		case cPrimitive[w] || cKeywordsBeforeName[w] || isDigit(w[0]):
+			return ""
+		}
+		return w
+	}
+	return ""
+}
+
+// cParamDecl returns the text of the parameter name in the function signature sig.
+func cParamDecl(sig, name string) string {
+	groups := parenGroups(sig)
+	if len(groups) == 0 {
+		return ""
+	}
+	for _, p := range splitTop(groups[0], ',') {
+		if cDeclType(p, name) != "" || strings.HasSuffix(strings.TrimSpace(p), name) {
+			return p
+		}
+	}
+	return ""
+}
+
+// cTypedMember resolves q.name and q->name from the declared type of q: a chain of names
+// (a->b.c) whose first is a parameter or a local declared above the use in the enclosing
+// function, or a global variable, and whose others are fields.
+func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, error) {
+	segs := strings.FieldsFunc(strings.ReplaceAll(q, "->", "."), func(r rune) bool { return r == '.' })
+	for i, s := range segs {
+		s = strings.TrimLeft(strings.TrimSpace(s), "*&(")
+		if j := strings.IndexByte(s, '['); j > 0 && strings.HasSuffix(s, "]") {
+			s = s[:j] // an element: a[i].x
+		}
+		if !isIdent(s) {
+			return nil, nil
+		}
+		segs[i] = s
+	}
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	chain, err := r.chain(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	var fn, cls *Def
+	for _, id := range chain {
+		d, err := r.symbol(id)
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			continue
+		}
+		if k, _ := extract.KindNamed(d.Kind); fn == nil && k.IsCallable() && !isMacro(d) {
+			fn = d
+		}
+		if cls == nil && fn != nil && isTypeKind(d.Kind) && d.Kind != extract.Namespace.String() {
+			cls = d // the class whose method the use is in
+		}
+	}
+	typ := ""
+	if fn != nil {
+		if p := cParamDecl(fn.Signature, segs[0]); p != "" {
+			typ = cDeclType(p, segs[0])
+		} else if typ, err = r.cLocalType(f, fn, segs[0], u.StartLine); err != nil {
+			return nil, err
+		}
+	}
+	if typ == "" && cls != nil && f.lang == "cpp" && (fn == nil || !slices.Contains(strings.Split(metaMap(fn.Metadata)["locals"], ","), segs[0])) {
+		kids, err := r.s.Children(r.ctx, *cls) // a member of the method's class: formatter_->f()
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range kids {
+			if k.Name == segs[0] && k.Kind == extract.Field.String() {
+				typ = cDeclType(k.Signature, segs[0])
+				break
+			}
+		}
+	}
+	if typ == "" && (fn == nil || !slices.Contains(strings.Split(metaMap(fn.Metadata)["locals"], ","), segs[0])) {
+		vars, err := r.familyDefs(segs[0], f.lang)
+		if err != nil {
+			return nil, err
+		}
+		vis, err := r.cVisible(f, u, vars)
+		if err != nil {
+			return nil, err
+		}
+		if v := one(vis); v != nil && cLinked(v) {
+			typ = cDeclType(v.Signature, segs[0])
+		}
+	}
+	t, err := r.cStruct(f, typ, 0)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	for _, seg := range segs[1:] {
+		kids, err := r.s.Children(r.ctx, *t)
+		if err != nil {
+			return nil, err
+		}
+		next := ""
+		for _, k := range kids {
+			if k.Name == seg && k.Kind == extract.Field.String() {
+				next = cDeclType(k.Signature, seg)
+				break
+			}
+		}
+		if t, err = r.cStruct(f, next, 0); err != nil || t == nil {
+			return nil, err
+		}
+	}
+	var hit []*Def
+	for _, d := range cands {
+		if d.ParentID == t.ID {
+			hit = append(hit, d)
+		}
+	}
+	return one(hit), nil
+}
+
+// cLocalType returns the type a declaration of the local name states on the nearest line
+// above line in fn that declares it ("" none).
+func (r *resolver) cLocalType(f *fileCtx, fn *Def, name string, line int) (string, error) {
+	lines, err := r.lines(f.path)
+	if err != nil {
+		return "", err
+	}
+	for n := min(line, len(lines)); n >= fn.Line && n >= 1; n-- {
+		text := lines[n-1]
+		if !strings.Contains(text, name) {
+			continue
+		}
+		for _, stmt := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '{' || r == '}' || r == '(' }) {
+			decl := stmt
+			if i := strings.IndexByte(decl, '='); i >= 0 {
+				decl = decl[:i]
+			}
+			if i := colonAt(decl); i >= 0 && f.lang == "cpp" { // for (const T &x : xs)
+				decl = decl[:i]
+			}
+			decl = strings.TrimSpace(decl)
+			if !strings.HasSuffix(strings.TrimRight(decl, " []0123456789"), name) {
+				continue
+			}
+			if t := cDeclType(decl, name); t != "" && !strings.ContainsAny(decl, "+-/<>!|^?.") {
+				return t, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// cStruct returns the struct, union or class the type name typ means from f (through a
+// typedef of one), nil if none is one.
+func (r *resolver) cStruct(f *fileCtx, typ string, depth int) (*Def, error) {
+	if typ == "" || depth > 3 {
+		return nil, nil
+	}
+	defs, err := r.familyDefs(typ, f.lang)
+	if err != nil {
+		return nil, err
+	}
+	var types []*Def
+	for _, d := range defs {
+		if isTypeKind(d.Kind) && d.Kind != extract.Namespace.String() && d.Kind != extract.Enum.String() {
+			types = append(types, d)
+		}
+	}
+	d := one(types)
+	if d == nil {
+		var vis []*Def
+		for _, t := range types {
+			if t.Path == f.path || r.cReaches(f.path, t.Path) {
+				vis = append(vis, t)
+			}
+		}
+		if d = one(vis); d == nil {
+			return nil, nil
+		}
+	}
+	switch d.Kind {
+	case extract.Struct.String(), extract.Union.String(), extract.Class.String():
+		return d, nil
+	}
+	// a typedef: typedef struct foo foo_t; using P = std::unique_ptr<T>
+	sig := strings.TrimSuffix(strings.TrimSpace(d.Signature), ";")
+	if i := strings.Index(sig, "="); i >= 0 && strings.HasPrefix(sig, "using ") {
+		rhs := strings.TrimSpace(sig[i+1:])
+		for _, p := range []string{"std::unique_ptr<", "std::shared_ptr<", "std::weak_ptr<"} {
+			if rest, ok := strings.CutPrefix(rhs, p); ok {
+				rhs = strings.TrimSuffix(rest, ">")
+			}
+		}
+		if t := cDeclType(rhs+" x", "x"); t != "" && t != typ {
+			return r.cStruct(f, t, depth+1)
+		}
+		return nil, nil
+	}
+	for _, kw := range []string{"struct ", "union ", "class "} {
+		if i := strings.Index(sig, kw); i >= 0 {
+			rest := strings.Fields(sig[i+len(kw):])
+			if len(rest) > 0 && isIdent(rest[0]) && rest[0] != typ {
+				return r.cStruct(f, rest[0], depth+1)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// cNamespaceLookup keeps, of C++ candidates for a bare name, those of the innermost
+// namespace enclosing the use that has any (namespace app { ... trim() } means app::trim,
+// not app::detail::trim), the global namespace last.
+func (r *resolver) cNamespaceLookup(u extract.Identifier, cands []*Def) ([]*Def, error) {
+	nsPath := func(id string) ([]string, error) {
+		chain, err := r.chain(id)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, c := range chain {
+			d, err := r.symbol(c)
+			if err != nil {
+				return nil, err
+			}
+			if d != nil && d.Kind == extract.Namespace.String() {
+				out = append([]string{d.Name}, out...)
+			}
+		}
+		return out, nil
+	}
+	at, err := nsPath(u.ContainingSymbolID)
+	if err != nil {
+		return nil, err
+	}
+	paths := make([][]string, len(cands))
+	for i, d := range cands {
+		if paths[i], err = nsPath(d.ParentID); err != nil {
+			return nil, err
+		}
+	}
+	for n := len(at); n >= 0; n-- {
+		var hit []*Def
+		for i, d := range cands {
+			if slices.Equal(paths[i], at[:n]) {
+				hit = append(hit, d)
+			}
+		}
+		if len(hit) > 0 {
+			return hit, nil
+		}
+	}
+	return cands, nil
+}
+
+// cMacroDeclUses returns the uses of the C or C++ macro def that are declarations of its
+// name (#define f _prefix_f expands in extern int f(void); and in int f(void) {...} too):
+// the lines naming each other definition of the name in a file the macro is visible from.
+func (r *resolver) cMacroDeclUses(def Def) ([]jsAliasUse, error) {
+	if !isMacro(&def) {
+		return nil, nil
+	}
+	cands, err := r.familyDefs(def.Name, def.Language)
+	if err != nil {
+		return nil, err
+	}
+	var out []jsAliasUse
+	for _, d := range cands {
+		if d.ID == def.ID || isMacro(d) || d.Path != def.Path && !r.cReaches(d.Path, def.Path) {
+			continue
+		}
+		if d.Path == def.Path && d.Line < def.Line {
+			continue // above the #define
+		}
+		lines, err := r.lines(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		for n := d.Line; n <= min(d.Line+3, d.EndLine, len(lines)); n++ {
+			col := cWordAt(lines[n-1], d.Name)
+			if col < 0 {
+				continue
+			}
+			out = append(out, jsAliasUse{path: d.Path, why: ResolvedImport, use: extract.Identifier{Name: d.Name, Kind: extract.VariableRef,
+				Span: extract.Span{StartLine: n, StartColumn: col + 1, EndLine: n, EndColumn: col + 1 + len(d.Name)}, ContainingSymbolID: d.ID}})
+			break
+		}
+	}
+	return out, nil
+}
+
+// cWordAt returns the byte index of name as a whole word in line, -1 if it is not there.
+func cWordAt(line, name string) int {
+	for i := 0; i+len(name) <= len(line); {
+		j := strings.Index(line[i:], name)
+		if j < 0 {
+			return -1
+		}
+		k := i + j
+		if (k == 0 || !isIdentByte(line[k-1])) && (k+len(name) == len(line) || !isIdentByte(line[k+len(name)])) {
+			return k
+		}
+		i = k + 1
+	}
+	return -1
+}
