@@ -63,6 +63,48 @@ lib.clang_getCursorLocation.argtypes = [ci.Cursor]
 lib.clang_getCursorLocation.restype = Loc
 
 
+class Range(ctypes.Structure):  # CXSourceRange
+    _fields_ = [("ptr_data", ctypes.c_void_p * 2), ("begin_int_data", ctypes.c_uint), ("end_int_data", ctypes.c_uint)]
+
+
+class RangeList(ctypes.Structure):  # CXSourceRangeList
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(Range))]
+
+
+lib.clang_getAllSkippedRanges.argtypes = [ctypes.c_void_p]
+lib.clang_getAllSkippedRanges.restype = ctypes.POINTER(RangeList)
+lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(RangeList)]
+lib.clang_disposeSourceRangeList.restype = None
+lib.clang_getRangeStart.argtypes = [Range]
+lib.clang_getRangeStart.restype = Loc
+lib.clang_getRangeEnd.argtypes = [Range]
+lib.clang_getRangeEnd.restype = Loc
+
+
+def skipped_lines(tu):
+    """The lines of tu's files the preprocessor skipped (#if branches not compiled): {path: set}."""
+    out = {}
+    rl = lib.clang_getAllSkippedRanges(tu._as_parameter_)
+    if not rl:
+        return out
+    try:
+        for i in range(rl.contents.count):
+            r = rl.contents.ranges[i]
+            f, l1, l2 = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint()
+            col, off = ctypes.c_uint(), ctypes.c_uint()
+            lib.clang_getSpellingLocation(lib.clang_getRangeStart(r), ctypes.byref(f), ctypes.byref(l1), ctypes.byref(col), ctypes.byref(off))
+            if not f.value:
+                continue
+            name = lib.clang_getFileName(f.value)
+            lib.clang_getSpellingLocation(lib.clang_getRangeEnd(r), None, ctypes.byref(l2), ctypes.byref(col), ctypes.byref(off))
+            # the #if/#else lines themselves are compiled directives: only the lines between
+            lines = out.setdefault(os.path.realpath(name), set())
+            lines.update(range(l1.value + 1, l2.value))
+    finally:
+        lib.clang_disposeSourceRangeList(rl)
+    return out
+
+
 def positions(cursor):
     """The cursor's spelling and expansion positions: [(file, line, column)]."""
     loc = lib.clang_getCursorLocation(cursor)
@@ -143,6 +185,8 @@ def main():
     reached = set()
     includes = {}  # file -> the files it includes
     nerr = 0
+    seen_in = {}   # file -> how many units it was part of
+    skipped = {}   # (file, line) -> in how many units the preprocessor skipped it
 
     def canon(c):
         """The entity a reference means: a member of a template's instance is the template's."""
@@ -282,6 +326,12 @@ def main():
                 reached.add(os.path.realpath(inc.include.name))
                 if inc.source is not None:
                     includes.setdefault(os.path.realpath(inc.source.name), set()).add(os.path.realpath(inc.include.name))
+        files = {os.path.realpath(path)} | {os.path.realpath(i.include.name) for i in tu.get_includes() if i.include is not None}
+        for f in files:
+            seen_in[f] = seen_in.get(f, 0) + 1
+        for f, lines in skipped_lines(tu).items():
+            for line in lines:
+                skipped[(f, line)] = skipped.get((f, line), 0) + 1
         visit(tu.cursor, path)
 
     for p in sources:
@@ -369,8 +419,21 @@ def main():
                           "callable": d["callable"],
                           "uses": [{"path": p, "line": l, "call": out[(p, l)]} for (p, l) in sorted(out)]}),
               flush=True)
-    print("oracle_c: %d units (%d sources), %d errors, %d candidate definitions, %d sampled"
-          % (len(sources) + len(rest), len(sources), nerr, sum(len(v) for v in by_file.values()), len(sample)),
+    # the lines no unit compiled (skipped in every unit that holds the file): the oracle
+    # cannot judge a use there (navcheck counts it neither right nor extra)
+    unjudged = {}
+    for (f, line), k in sorted(skipped.items()):
+        if k == seen_in.get(f, 0) and inroot(f):
+            rs = unjudged.setdefault(rel(f), [])
+            if rs and rs[-1][1] == line - 1:
+                rs[-1][1] = line
+            else:
+                rs.append([line, line])
+    if unjudged:
+        print(json.dumps({"unjudged": unjudged}), flush=True)
+    print("oracle_c: %d units (%d sources), %d errors, %d candidate definitions, %d sampled, %d lines no unit compiled"
+          % (len(sources) + len(rest), len(sources), nerr, sum(len(v) for v in by_file.values()), len(sample),
+             sum(r[1] - r[0] + 1 for rs in unjudged.values() for r in rs)),
           file=sys.stderr)
 
 

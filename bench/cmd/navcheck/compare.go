@@ -33,9 +33,31 @@ type oracleUse struct {
 	Call bool   `json:"call"`
 }
 
-// readOracle reads an oracle's JSON lines.
+// readOracle reads an oracle's JSON lines: its definitions.
 func readOracle(r io.Reader) ([]oracleDef, error) {
+	defs, _, err := readOracleAll(r)
+	return defs, err
+}
+
+// unjudged holds, by path, the line ranges (first and last line) the oracle could not judge:
+// code its configuration leaves out (C's #if branches it does not compile). A use Quarry
+// resolves there is neither right nor wrong by the oracle, and is not counted as extra.
+type unjudged map[string][][2]int
+
+func (u unjudged) has(l loc) bool {
+	for _, r := range u[l.Path] {
+		if l.Line >= r[0] && l.Line <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// readOracleAll reads an oracle's JSON lines: its definitions, and its unjudged lines (a line
+// {"unjudged": {"PATH": [[FIRST, LAST], ...]}}, any number of them).
+func readOracleAll(r io.Reader) ([]oracleDef, unjudged, error) {
 	var defs []oracleDef
+	u := unjudged{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -43,16 +65,53 @@ func readOracle(r io.Reader) ([]oracleDef, error) {
 		if len(line) == 0 {
 			continue
 		}
+		var un struct {
+			Unjudged unjudged `json:"unjudged"`
+		}
+		if bytes.Contains(line, []byte(`"unjudged"`)) {
+			if err := json.Unmarshal(line, &un); err == nil && un.Unjudged != nil {
+				for p, rs := range un.Unjudged {
+					for _, r := range rs {
+						if r[0] < 1 || r[1] < r[0] {
+							return nil, nil, fmt.Errorf("line %d: unjudged range %v of %s: want [first, last] lines, first >= 1", n, r, p)
+						}
+					}
+					u[p] = append(u[p], rs...)
+				}
+				continue
+			}
+		}
 		var d oracleDef
 		if err := json.Unmarshal(line, &d); err != nil {
-			return nil, fmt.Errorf("line %d: %v", n, err)
+			return nil, nil, fmt.Errorf("line %d: %v", n, err)
 		}
 		if d.Name == "" || d.Path == "" || d.Line < 1 {
-			return nil, fmt.Errorf("line %d: a definition needs name, path and line", n)
+			return nil, nil, fmt.Errorf("line %d: a definition needs name, path and line", n)
 		}
 		defs = append(defs, d)
 	}
-	return defs, sc.Err()
+	return defs, u, sc.Err()
+}
+
+// dropUnjudged removes from the results the resolved uses and call sites the oracle does not
+// list that lie in its unjudged lines, and returns how many resolved uses it removed.
+func dropUnjudged(results []defResult, u unjudged) int {
+	n := 0
+	for i := range results {
+		r := &results[i]
+		for l := range r.Resolved {
+			if _, listed := r.Oracle[l]; !listed && u.has(l) {
+				delete(r.Resolved, l)
+				n++
+			}
+		}
+		for l := range r.Sites {
+			if _, listed := r.Oracle[l]; !listed && u.has(l) {
+				delete(r.Sites, l)
+			}
+		}
+	}
+	return n
 }
 
 // The parts of quarry's JSON answers compare reads.
@@ -619,7 +678,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "navcheck compare: %v\n", err)
 		return 2
 	}
-	defs, err := readOracle(f)
+	defs, unj, err := readOracleAll(f)
 	f.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "navcheck compare: %s: %v\n", *oracle, err)
@@ -633,6 +692,9 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		*repo = filepath.Base(*root)
 	}
 	results := compareAll(execRunner(*bin, *root), defs, *jobs)
+	if n := dropUnjudged(results, unj); n > 0 {
+		fmt.Fprintf(stderr, "navcheck compare: %d resolved uses lie in lines the oracle could not judge (code its configuration leaves out): counted neither right nor extra\n", n)
+	}
 	t := tally(results)
 	ls := &lines{root: *root, files: map[string][]string{}}
 	if *verbose {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -278,5 +279,33 @@ func TestOracleGo(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), out2.String()) {
 		t.Errorf("-n 3 is not the start of -n 100")
+	}
+}
+
+func TestUnjudgedLines(t *testing.T) {
+	in := `{"name":"f","path":"a.c","line":3,"kind":"function","uses":[{"path":"a.c","line":9,"call":true}]}
+{"unjudged":{"a.c":[[20,30]],"b.h":[[5,5]]}}
+`
+	defs, u, err := readOracleAll(strings.NewReader(in))
+	if err != nil || len(defs) != 1 {
+		t.Fatalf("readOracleAll: %v %+v", err, defs)
+	}
+	if !u.has(loc{"a.c", 20}) || !u.has(loc{"a.c", 30}) || u.has(loc{"a.c", 31}) || !u.has(loc{"b.h", 5}) || u.has(loc{"b.h", 6}) {
+		t.Errorf("unjudged = %v", u)
+	}
+	if _, _, err := readOracleAll(strings.NewReader(`{"unjudged":{"a.c":[[9,3]]}}`)); err == nil {
+		t.Error("a range whose last line is before its first: no error")
+	}
+	r := []defResult{{
+		Oracle:   map[loc]bool{{"a.c", 9}: true, {"a.c", 25}: false},
+		Resolved: map[loc]bool{{"a.c", 9}: true, {"a.c", 25}: true, {"a.c", 26}: true, {"a.c", 40}: true},
+		Sites:    map[loc]bool{{"a.c", 9}: true, {"a.c", 26}: true},
+	}}
+	if n := dropUnjudged(r, u); n != 1 {
+		t.Errorf("dropUnjudged = %d, want 1 (a.c:26: unlisted, unjudged)", n)
+	}
+	want := map[loc]bool{{"a.c", 9}: true, {"a.c", 25}: true, {"a.c", 40}: true}
+	if !maps.Equal(r[0].Resolved, want) || len(r[0].Sites) != 1 {
+		t.Errorf("after dropUnjudged: resolved %v, sites %v", r[0].Resolved, r[0].Sites)
 	}
 }
