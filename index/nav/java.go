@@ -215,6 +215,9 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 				continue
 			}
 			m, st, err := r.javaMember(f, u, *d, cands, false, false, 0)
+			if m != nil && m.ParentID != d.ID { // inherited: an implicit this.name, as the receiver rule reads it
+				return m, ResolvedReceiver, err
+			}
 			if m != nil || err != nil {
 				return m, ResolvedScope, err
 			}
