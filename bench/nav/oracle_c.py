@@ -13,14 +13,14 @@ the same entity (by USR, so a declaration in a header and the definition in a .c
 less the definition's own line, one per line, none outside ROOT. See README.md beside this
 file.
 """
-import argparse
 import ctypes
-import hashlib
 import json
 import os
 import re
 import shlex
 import sys
+
+import oracle_common as common
 
 try:
     import clang.cindex as ci
@@ -118,20 +118,11 @@ def positions(cursor):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="oracle_c.py", description=__doc__.split("\n")[0])
-    ap.add_argument("root")
-    ap.add_argument("--lang", default="c", choices=["c", "cpp"])
-    ap.add_argument("--n", type=int, default=150)
-    ap.add_argument("--seed", default="quarry-nav")
-    ap.add_argument("--sample", default="", help="sample only definitions under these comma-separated path prefixes")
-    ap.add_argument("--flags", default="", help="compile flags for every unit (-I, -D, -std)")
-    a = ap.parse_args()
-    if a.n < 1:
-        ap.error("--n must be at least 1")
-    root = os.path.realpath(a.root)
-    if not os.path.isdir(root):
-        ap.error(root + " is not a directory")
-    prefixes = [p for p in a.sample.split(",") if p]
+    def extra(ap):
+        ap.add_argument("--lang", default="c", choices=["c", "cpp"])
+        ap.add_argument("--flags", default="", help="compile flags for every unit (-I, -D, -std)")
+    a, root, prefixes = common.parse_args("oracle_c.py", __doc__, extra)
+    root = os.path.realpath(root)
     cpp = a.lang == "cpp"
     flags = shlex.split(a.flags) + (["-std=c++17"] if cpp and "-std=" not in a.flags else [])
 
@@ -368,33 +359,16 @@ def main():
             if len(ks) == 1:
                 uses.setdefault(ks[0], {})[((path, line, 0),)] = False
 
-    h = lambda s: hashlib.sha1((a.seed + "\0" + s).encode()).hexdigest()
-
-    def in_sample(r):
-        return not prefixes or any(r == p or r.startswith(p.rstrip("/") + "/") for p in prefixes)
+    h = common.hasher(a.seed)
 
     by_file = {}
     for key, d in defs.items():
-        if len(d["name"]) < 3 or not in_sample(d["rel"]) or TEST_DIRS & set(d["rel"].split("/")[:-1]):
+        if len(d["name"]) < 3 or not common.in_sample(prefixes, d["rel"]) or TEST_DIRS & set(d["rel"].split("/")[:-1]):
             continue
         d["key"] = key
         d["hash"] = h("%s:%s:%d" % (d["rel"], d["name"], d["line"]))
         by_file.setdefault(d["rel"], []).append(d)
-    order = sorted(by_file, key=h)
-    for r in order:
-        by_file[r].sort(key=lambda c: c["hash"])
-    sample = []
-    rnd = 0
-    while len(sample) < a.n:
-        took = False
-        for r in order:
-            lst = by_file[r]
-            if rnd < len(lst) and len(sample) < a.n:
-                sample.append(lst[rnd])
-                took = True
-        if not took:
-            break
-        rnd += 1
+    sample = common.round_robin(by_file, a.n, h, key=lambda c: c["hash"])
 
     for d in sample:
         out = {}

@@ -8,11 +8,11 @@ and prints one JSON line per definition: {"name","path","line","kind","callable"
 [{"path","line","call"}]}, with the uses jedi's get_references(scope='project') gives, less
 the definition's own line, one per line, none outside ROOT. See README.md beside this file.
 """
-import argparse
-import hashlib
 import json
 import os
 import sys
+
+import oracle_common as common
 
 try:
     import jedi
@@ -97,18 +97,7 @@ def candidate(name):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="oracle_py.py", description=__doc__.split("\n")[0])
-    ap.add_argument("root")
-    ap.add_argument("--n", type=int, default=150)
-    ap.add_argument("--seed", default="quarry-nav")
-    ap.add_argument("--sample", default="", help="sample only definitions under these comma-separated path prefixes")
-    a = ap.parse_args()
-    if a.n < 1:
-        ap.error("--n must be at least 1")
-    root = os.path.abspath(a.root)
-    if not os.path.isdir(root):
-        ap.error(root + " is not a directory")
-    prefixes = [p for p in a.sample.split(",") if p]
+    a, root, prefixes = common.parse_args("oracle_py.py", __doc__)
     # jedi stops looking for references after 30 parsed files by default: the oracle looks in all
     jedi_refs._PARSED_FILE_LIMIT = 10 ** 6
     jedi_refs._OPENED_FILE_LIMIT = 10 ** 6
@@ -118,9 +107,6 @@ def main():
     def rel(p):
         return os.path.relpath(p, root).replace(os.sep, "/")
 
-    def in_sample(r):
-        return not prefixes or any(r == p or r.startswith(p.rstrip("/") + "/") for p in prefixes)
-
     scripts = {}
 
     def script(path):
@@ -129,12 +115,12 @@ def main():
                 scripts[path] = jedi.Script(f.read(), path=path, project=project)
         return scripts[path]
 
-    h = lambda s: hashlib.sha1((a.seed + "\0" + s).encode()).hexdigest()
+    h = common.hasher(a.seed)
     by_file = {}
     ncand = 0
     for path in files:
         r = rel(path)
-        if not in_sample(r) or os.path.basename(r).startswith("test_") or "/tests/" in "/" + r:
+        if not common.in_sample(prefixes, r) or os.path.basename(r).startswith("test_") or "/tests/" in "/" + r:
             continue
         seen = set()
         try:
@@ -174,21 +160,7 @@ def main():
                                               "column": n.column, "kind": kind, "callable": callable_,
                                               "scope": def_scope(n),
                                               "key": h("%s:%s:%d" % (r, n.name, n.line))})
-    order = sorted(by_file, key=h)
-    for r in order:
-        by_file[r].sort(key=lambda c: c["key"])
-    sample = []
-    rnd = 0
-    while len(sample) < a.n:
-        took = False
-        for r in order:
-            lst = by_file[r]
-            if rnd < len(lst) and len(sample) < a.n:
-                sample.append(lst[rnd])
-                took = True
-        if not took:
-            break
-        rnd += 1
+    sample = common.round_robin(by_file, a.n, h, key=lambda c: c["key"])
 
     for c in sample:
         uses = {}

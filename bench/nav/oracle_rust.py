@@ -18,13 +18,13 @@ Prints one JSON line per sampled definition: {"name","path","line","kind","calla
 [{"path","line","call"}]}, uses less the definition's own line, one per line, none outside
 ROOT. See README.md beside this file.
 """
-import argparse
-import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
+
+import oracle_common as common
 import tempfile
 
 try:
@@ -130,18 +130,7 @@ def unpretty(root, what, name, edition, src, feats):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="oracle_rust.py", description=__doc__.split("\n")[0])
-    ap.add_argument("root")
-    ap.add_argument("--n", type=int, default=150)
-    ap.add_argument("--seed", default="quarry-nav")
-    ap.add_argument("--sample", default="", help="sample only definitions under these comma-separated path prefixes")
-    a = ap.parse_args()
-    if a.n < 1:
-        ap.error("--n must be at least 1")
-    root = os.path.abspath(a.root)
-    if not os.path.isdir(root):
-        ap.error(root + " is not a directory")
-    prefixes = [p for p in a.sample.split(",") if p]
+    a, root, prefixes = common.parse_args("oracle_rust.py", __doc__)
     name, edition, src, feats = crate_info(root)
     hir = unpretty(root, "hir-tree", name, edition, src, feats)
     thir = unpretty(root, "thir-tree", name, edition, src, feats)
@@ -336,8 +325,7 @@ def main():
                 add(fl[fi], sp)
 
     # candidates: named, 3 characters or more, not in a function's body
-    rel_ok = lambda r: not prefixes or any(r == p or r.startswith(p.rstrip("/") + "/") for p in prefixes)
-    h = lambda s: hashlib.sha1((a.seed + "\0" + s).encode()).hexdigest()
+    h = common.hasher(a.seed)
     by_file = {}
     ncand = 0
     for dp, d in defs.items():
@@ -348,7 +336,7 @@ def main():
         if any(kinds.get("::".join(parts[:n])) == "Fn" for n in range(1, len(parts))):
             continue
         p, l1, c1, l2, c2 = d["span"]
-        if not rel_ok(p) or "/tests/" in "/" + p or p.startswith("benches/"):
+        if not common.in_sample(prefixes, p) or "/tests/" in "/" + p or p.startswith("benches/"):
             continue
         line = name_line(source(p), nm, d["kind"], l1, l2)
         if line is None:
@@ -357,21 +345,7 @@ def main():
         d["line"], d["path"], d["name"] = line, p, nm
         ncand += 1
         by_file.setdefault(p, []).append((h("%s:%s:%d" % (p, nm, line)), dp))
-    order = sorted(by_file, key=h)
-    for r in order:
-        by_file[r].sort()
-    sample = []
-    rnd = 0
-    while len(sample) < a.n:
-        took = False
-        for r in order:
-            lst = by_file[r]
-            if rnd < len(lst) and len(sample) < a.n:
-                sample.append(lst[rnd][1])
-                took = True
-        if not took:
-            break
-        rnd += 1
+    sample = [dp for _, dp in common.round_robin(by_file, a.n, h)]
     for dp in sample:
         d = defs[dp]
         u = {k: v for k, v in uses.get(dp, {}).items() if not (k[0] == d["path"] and k[1] == d["line"])}
