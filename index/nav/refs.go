@@ -272,39 +272,29 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			}
 		}
 	}
-	if jsLang(def.Language) { // the uses of def under another name (jsalias.go)
-		aliases, err := r.jsAliasUses(def)
-		if err != nil {
-			return nil, 0, err
-		}
-		for _, a := range aliases {
-			if want == 0 || want&(1<<a.use.Kind) != 0 {
-				ref := Ref{Path: a.path, Line: a.use.StartLine, Column: a.use.StartColumn, Kind: a.use.Kind.String()}
-				resolved = append(resolved, use{SymbolRef{ref, a.why}, a.use.ContainingSymbolID})
-			}
-		}
-		if len(aliases) > 0 {
-			slices.SortStableFunc(resolved, func(a, b use) int {
-				return cmp.Or(cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
-			})
+	// uses resolution finds apart from the files using the name: JavaScript's under an
+	// importer's other name (jsalias.go), a C macro's expansions in the declarations of the
+	// name it renames (cfamily.go)
+	var more []jsAliasUse
+	switch {
+	case jsLang(def.Language):
+		more, err = r.jsAliasUses(def)
+	case cLang(def.Language):
+		more, err = r.cMacroDeclUses(def)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, a := range more {
+		if want == 0 || want&(1<<a.use.Kind) != 0 {
+			ref := Ref{Path: a.path, Line: a.use.StartLine, Column: a.use.StartColumn, Kind: a.use.Kind.String()}
+			resolved = append(resolved, use{SymbolRef{ref, a.why}, a.use.ContainingSymbolID})
 		}
 	}
-	if cLang(def.Language) { // a macro's expansions in declarations of its name (cfamily.go)
-		sites, err := r.cMacroDeclUses(def)
-		if err != nil {
-			return nil, 0, err
-		}
-		for _, a := range sites {
-			if want == 0 || want&(1<<a.use.Kind) != 0 {
-				ref := Ref{Path: a.path, Line: a.use.StartLine, Column: a.use.StartColumn, Kind: a.use.Kind.String()}
-				resolved = append(resolved, use{SymbolRef{ref, a.why}, a.use.ContainingSymbolID})
-			}
-		}
-		if len(sites) > 0 {
-			slices.SortStableFunc(resolved, func(a, b use) int {
-				return cmp.Or(cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
-			})
-		}
+	if len(more) > 0 {
+		slices.SortStableFunc(resolved, func(a, b use) int {
+			return cmp.Or(cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Line, b.ref.Line), cmp.Compare(a.ref.Column, b.ref.Column))
+		})
 	}
 	all := append(resolved, open...)
 	total := len(all)
