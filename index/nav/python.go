@@ -543,16 +543,9 @@ func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
 	default:
 		return nil, nil
 	}
-	df, err := r.file(d.Path, d.Language)
+	df, class, err := r.pyHome(d)
 	if err != nil {
 		return nil, err
-	}
-	class, err := r.symbol(d.ParentID)
-	if err != nil {
-		return nil, err
-	}
-	if class != nil && !isTypeKind(class.Kind) {
-		class = nil
 	}
 	typ, err := r.pyDeclared(d)
 	if err != nil {
@@ -726,16 +719,9 @@ func (r *resolver) pyResultType(d *Def) (*Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	df, err := r.file(d.Path, d.Language)
+	df, class, err := r.pyHome(*d)
 	if err != nil {
 		return nil, err
-	}
-	class, err := r.symbol(d.ParentID)
-	if err != nil {
-		return nil, err
-	}
-	if class != nil && !isTypeKind(class.Kind) {
-		class = nil
 	}
 	if ret == "" {
 		ret = pyDocReturn(d.DocComment) // :rtype: T in the docstring
@@ -1350,16 +1336,9 @@ func (r *resolver) pyDefAnnot(d *Def, call bool) (*pyAnnot, error) {
 	if err != nil || text == "" {
 		return nil, err
 	}
-	df, err := r.file(d.Path, d.Language)
+	df, class, err := r.pyHome(*d)
 	if err != nil {
 		return nil, err
-	}
-	class, err := r.symbol(d.ParentID)
-	if err != nil {
-		return nil, err
-	}
-	if class != nil && !isTypeKind(class.Kind) {
-		class = nil
 	}
 	return &pyAnnot{text, df, d, class}, nil
 }
@@ -1656,4 +1635,21 @@ func (r *resolver) pyDeclared(d Def) (string, error) {
 		return "", err
 	}
 	return byID[d.ID], nil
+}
+
+// pyHome returns the file of d and the class d is a member of (nil when its parent is no
+// type): where the names of d's stated type are looked up.
+func (r *resolver) pyHome(d Def) (*fileCtx, *Def, error) {
+	df, err := r.file(d.Path, d.Language)
+	if err != nil {
+		return nil, nil, err
+	}
+	class, err := r.symbol(d.ParentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if class != nil && !isTypeKind(class.Kind) {
+		class = nil
+	}
+	return df, class, nil
 }
