@@ -59,6 +59,11 @@ lib.clang_getFileName.restype = ci._CXString
 lib.clang_getFileName.errcheck = ci._CXString.from_result
 lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
 lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
+lib.clang_getNumOverloadedDecls.argtypes = [ci.Cursor]
+lib.clang_getNumOverloadedDecls.restype = ctypes.c_uint
+lib.clang_getOverloadedDecl.argtypes = [ci.Cursor, ctypes.c_uint]
+lib.clang_getOverloadedDecl.restype = ci.Cursor
+lib.clang_getOverloadedDecl.errcheck = ci.Cursor.from_result
 lib.clang_getCursorLocation.argtypes = [ci.Cursor]
 lib.clang_getCursorLocation.restype = Loc
 
@@ -171,8 +176,10 @@ def main():
     defs = {}     # key (USR, or macro's file:line) -> candidate
     uses = {}     # key -> {(spelling pos, expansion pos): call}
     macros = {}   # macro name -> [key] (macro definitions of ROOT)
-    bodies = []   # (macro key, path, line, [identifier]) of ROOT's macro bodies
+    bodies = []   # (macro key, path, line, [(identifier, line)]) of ROOT's macro bodies
+    expanded = {}  # (path, line, column) of a macro's expansion -> the macro's key
     calls = set()
+    skipped_body = set()  # (path, line) of the bodies of macros never expanded
     reached = set()
     includes = {}  # file -> the files it includes
     nerr = 0
@@ -255,14 +262,14 @@ def main():
                 path = os.path.realpath(f.name)
                 key = "macro:%s:%d" % (path, ch.location.line)
                 if key not in defs and not include_guard(ch, path):
-                    toks = [t.spelling for t in ch.get_tokens()]
+                    toks = [(t.spelling, t.location.line) for t in ch.get_tokens()]
                     fnlike = bool(lib.clang_Cursor_isMacroFunctionLike(ch))
                     add_def(ch, "macro", fnlike, key)
                     macros.setdefault(ch.spelling, []).append(key)
                     body = toks[1:]
-                    if fnlike and ")" in body:
-                        body = body[body.index(")") + 1:]
-                    bodies.append((key, path, ch.location.line, [t for t in body if IDENT.fullmatch(t)]))
+                    if fnlike and ")" in [t for t, _ in body]:
+                        body = body[[t for t, _ in body].index(")") + 1:]
+                    bodies.append((key, path, ch.location.line, [(t, l) for t, l in body if IDENT.fullmatch(t)]))
                 continue
             if k == K.MACRO_INSTANTIATION:
                 d = ch.referenced
@@ -271,26 +278,37 @@ def main():
                     fnlike = bool(lib.clang_Cursor_isMacroFunctionLike(d))
                     pos = positions(ch)
                     uses.setdefault(key, {})[tuple(pos)] = fnlike
+                    if pos:
+                        p, line, col = pos[-1]
+                        expanded[(os.path.realpath(p), line, col)] = key
                 continue
             if k == K.INCLUSION_DIRECTIVE:
                 continue
             cand = candidate(ch)
             if cand is not None and ch.spelling and IDENT.fullmatch(ch.spelling):
                 add_def(ch, cand[0], cand[1], ch.get_usr())
-            if k in REFS or k == K.CALL_EXPR:
+            if k in REFS or k == K.CALL_EXPR or k == K.OVERLOADED_DECL_REF:
                 if k == K.CALL_EXPR:
                     callee = next(iter(ch.get_children()), None)
                     while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
                         callee = next(iter(callee.get_children()), None)
-                    if callee is not None and callee.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                    if callee is not None and callee.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.OVERLOADED_DECL_REF):
                         calls.add(tuple(positions(callee)))
                 else:
-                    d = ch.referenced
-                    if d is not None and not d.kind.is_invalid():
-                        d = canon(d)
-                        usr = d.get_usr()
+                    if k == K.OVERLOADED_DECL_REF:
+                        # a call the compiler resolves only per instance (a dependent call in a
+                        # template): clang names every candidate, and so does clangd's index
+                        ds = [lib.clang_getOverloadedDecl(ch, i) for i in range(lib.clang_getNumOverloadedDecls(ch))]
+                    else:
+                        ds = [ch.referenced]
+                    pos = tuple(positions(ch))
+                    for d in ds:
+                        if d is None or d.kind.is_invalid():
+                            continue
+                        if d.kind == K.USING_DECLARATION:
+                            continue
+                        usr = canon(d).get_usr()
                         if usr:
-                            pos = tuple(positions(ch))
                             m = uses.setdefault(usr, {})
                             m[pos] = m.get(pos, False)
             visit(ch, tu_file)
@@ -350,14 +368,51 @@ def main():
     # the names of ROOT's macro bodies naming a macro of ROOT are its uses (the preprocessor
     # expands them where the body is expanded, by name): the macro defined in the body's
     # own file, else the one in a header the file includes; none when that is not one
+    named = {}  # macro key -> the keys of the macros its body names
+    body_of = {}
     for key, path, line, idents in bodies:
-        for t in idents:
+        body_of[key] = (path, idents)
+        for t, tline in idents:
             ks = [k for k in macros.get(t, []) if k != key]
             if len(ks) > 1:
                 ks = [k for k in ks if defs[k]["path"] == path] or \
                      [k for k in ks if reaches(path, defs[k]["path"])]
             if len(ks) == 1:
-                uses.setdefault(ks[0], {})[((path, line, 0),)] = False
+                uses.setdefault(ks[0], {})[((path, tline, 0),)] = False
+                named.setdefault(key, set()).add(ks[0])
+
+    def closure(key):
+        """The macro and those its expansion expands in turn."""
+        out, todo = set(), [key]
+        while todo:
+            k = todo.pop()
+            if k not in out:
+                out.add(k)
+                todo.extend(named.get(k, ()))
+        return out
+
+    # A name a macro's body holds is resolved where the macro is expanded, and libclang places
+    # such a use at the expansion (its spelling location is the file location): the body's
+    # tokens of that name, in the macro expanded there or one it expands, are the use's lines.
+    def body_lines(pos, name):
+        for (p, line, col) in pos:
+            k = expanded.get((os.path.realpath(p), line, col))
+            if k is None:
+                continue
+            out = []
+            for m in closure(k):
+                bp, idents = body_of.get(m, (None, ()))
+                out += [(bp, tl) for t, tl in idents if t == name]
+            return out
+        return []
+    # the body lines of a macro no compiled unit expands: the compiler never resolved them
+    live = set()
+    for k in set(expanded.values()):
+        live |= closure(k)
+    for key, path, line, idents in bodies:
+        if key not in live and idents:
+            for tl in range(line, max(tl for _, tl in idents) + 1):
+                skipped_body.add((path, tl))
 
     h = common.hasher(a.seed)
 
@@ -384,11 +439,11 @@ def main():
                 if col == 0 or word_at(p, line, col) == d["name"]:
                     where = (rel(p), line)
                     break
-            if where is None:
-                continue
-            if where == (d["rel"], d["line"]):
-                continue
-            out[where] = out.get(where, False) or call
+            wheres = [where] if where is not None else [(rel(p), l) for p, l in body_lines(pos, d["name"]) if inroot(p)]
+            for where in wheres:
+                if where == (d["rel"], d["line"]):
+                    continue
+                out[where] = out.get(where, False) or call
         print(json.dumps({"name": d["name"], "path": d["rel"], "line": d["line"], "kind": d["kind"],
                           "callable": d["callable"],
                           "uses": [{"path": p, "line": l, "call": out[(p, l)]} for (p, l) in sorted(out)]}),
@@ -396,8 +451,9 @@ def main():
     # the lines no unit compiled (skipped in every unit that holds the file): the oracle
     # cannot judge a use there (navcheck counts it neither right nor extra)
     unjudged = {}
-    for (f, line), k in sorted(skipped.items()):
-        if k == seen_in.get(f, 0) and inroot(f):
+    never = {(f, line) for (f, line), k in skipped.items() if k == seen_in.get(f, 0)} | skipped_body
+    for (f, line) in sorted(never):
+        if inroot(f):
             rs = unjudged.setdefault(rel(f), [])
             if rs and rs[-1][1] == line - 1:
                 rs[-1][1] = line

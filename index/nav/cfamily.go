@@ -58,6 +58,13 @@ func (r *resolver) cResolve(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 		})
 	}
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
+	member := !isPath && (u.Qualifier != "" || u.Kind == extract.MemberAccess)
+	if member && f.lang == "cpp" { // x.f(), p->f(): a member, never a free function
+		cands = slices.DeleteFunc(slices.Clone(cands), func(d *Def) bool { return r.cTopLevel(f, d) && !isMacro(d) })
+		if len(cands) == 0 {
+			return nil, "", true, nil
+		}
+	}
 	switch {
 	case u.Qualifier == "" && u.Kind != extract.MemberAccess:
 		return r.cBare(f, u, cands)
@@ -797,4 +804,114 @@ func cWordAt(line, name string) int {
 		i = k + 1
 	}
 	return -1
+}
+
+// cppOverloads returns the other overloads of the C++ function def (overloads), nil when def
+// is not a C++ function or has none.
+func (r *resolver) cppOverloads(def *Def) ([]*Def, error) {
+	if def.Language != "cpp" {
+		return nil, nil
+	}
+	if k, _ := extract.KindNamed(def.Kind); !k.IsCallable() {
+		return nil, nil
+	}
+	all, err := r.familyDefs(def.Name, "cpp")
+	if err != nil {
+		return nil, err
+	}
+	var out []*Def
+	for _, d := range all {
+		if d.ID != def.ID && overloads(d, def) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// cppViable reports whether the C++ call u can call def, one of a set of overloads whose
+// others are sibs. The compiler weighs only the overloads whose parameters take the call's
+// arguments and, outside a class, those declared before the call (a call in a template
+// whose arguments depend on its parameters weighs every such overload: so do refs). A call
+// no overload fits as read here is kept for every one.
+func (r *resolver) cppViable(f *fileCtx, u extract.Identifier, def *Def, sibs []*Def) (bool, error) {
+	if len(sibs) == 0 || u.Kind != extract.Call {
+		return true, nil
+	}
+	args, ok, err := r.javaCallArgs(f, u)
+	if err != nil || !ok {
+		return true, err
+	}
+	fits := func(d *Def) (bool, error) {
+		if !cppTakes(d, len(args)) {
+			return false, nil
+		}
+		return r.cppDeclaredBefore(f, u, d, sibs)
+	}
+	if ok, err := fits(def); ok || err != nil {
+		return true, err
+	}
+	for _, s := range sibs {
+		if ok, err := fits(s); ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// cppParams returns how many arguments the C++ function d requires and takes at most
+// (-1: any number, a C variadic or a parameter pack), and false when its signature holds no
+// parameter list.
+func cppParams(d *Def) (required, most int, ok bool) {
+	sig := javaParams(d)
+	groups := parenGroups(sig)
+	if !strings.HasPrefix(sig, d.Name) || len(groups) == 0 {
+		return 0, 0, false // a signature cut short before its parameters
+	}
+	if p := strings.TrimSpace(groups[0]); p == "" || p == "void" {
+		return 0, 0, true
+	}
+	variadic := false
+	for _, p := range splitTop(groups[0], ',') {
+		switch {
+		case strings.Contains(p, "..."):
+			variadic = true
+		case len(splitTop(p, '=')) > 1:
+			most++
+		default:
+			required++
+			most++
+		}
+	}
+	if variadic {
+		most = -1
+	}
+	return required, most, true
+}
+
+// cppTakes reports whether the C++ function d takes n arguments.
+func cppTakes(d *Def, n int) bool {
+	required, most, ok := cppParams(d)
+	return !ok || n >= required && (most < 0 || n <= most)
+}
+
+// cppDeclaredBefore reports whether the function d is declared before the use u, as an
+// unqualified or namespace-qualified call outside a class needs it to be: d is a member of a
+// type, in another file (an earlier header, or a later one the compiler reads first), above
+// the use, or declared above it by a prototype of the same parameters (sibs).
+func (r *resolver) cppDeclaredBefore(f *fileCtx, u extract.Identifier, d *Def, sibs []*Def) (bool, error) {
+	if d.Path != f.path || d.Line <= u.StartLine {
+		return true, nil
+	}
+	if p, err := r.symbol(d.ParentID); err != nil || p != nil && p.Kind != extract.Namespace.String() && isTypeKind(p.Kind) {
+		return true, err
+	}
+	dReq, dMost, _ := cppParams(d)
+	for _, s := range sibs {
+		if s.Path == f.path && s.Line < u.StartLine && metaMap(s.Metadata)["declaration"] == "true" {
+			if req, most, _ := cppParams(s); req == dReq && most == dMost {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }

@@ -190,3 +190,61 @@ class App {
 		}
 	}
 }
+
+// TestResolveCppOverloadsACallWeighs: a C++ call weighs only the overloads of the name that
+// take its arguments and, outside a class, are declared above it (clang's candidate set);
+// x->f() is a member, never the free function of that name.
+func TestResolveCppOverloadsACallWeighs(t *testing.T) {
+	s := extractedStore(t, map[string]string{
+		"a/conv.hpp": `namespace app {
+namespace detail {
+template <typename T> bool cast (const char *in, T &out) { return true; }
+inline bool trim (char *s) { return true; }
+inline bool trim (char *s, const char *filter, int n = 0) { return trim (s); }
+template <typename T> bool pair (const char *in, T &a, T &b) {
+  return detail::cast (in, a) && cast (in, b);
+}
+template <typename T> bool cast (const char *in, T *out) { return pair (in, *out, *out); }
+template <typename... Args> int count (Args &&...args) { return 0; }
+}
+struct Opt {
+  int name (const char *n) { return 0; }
+};
+inline int name () { return 1; }
+}
+`,
+		"a/use.cpp": `#include "conv.hpp"
+namespace app {
+int run (Opt *o, char *s) {
+  int x = 0;
+  detail::trim (s, "x");
+  detail::count (1, 2, 3);
+  o->name ("n");
+  return detail::cast ("1", x) ? name () : 0;
+}
+}
+`,
+	})
+	cases := []struct {
+		name, path string
+		line       int
+		want       []string
+	}{
+		// pair's calls of cast are above the second cast: only the first is a candidate
+		{"cast", "a/conv.hpp", 3, []string{"a/conv.hpp:7 qualified", "a/conv.hpp:7 scope", "a/use.cpp:8 qualified"}},
+		{"cast", "a/conv.hpp", 9, []string{"a/use.cpp:8 qualified"}},
+		// trim (s) takes one argument: the first; trim (s, "x") two, the second (a default third)
+		{"trim", "a/conv.hpp", 4, []string{"a/conv.hpp:5 scope"}},
+		{"trim", "a/conv.hpp", 5, []string{"a/use.cpp:5 qualified"}},
+		{"count", "a/conv.hpp", 10, []string{"a/use.cpp:6 qualified"}},
+		{"name", "a/conv.hpp", 13, []string{"a/use.cpp:7 receiver"}},
+		{"name", "a/conv.hpp", 15, []string{"a/use.cpp:8 import"}},
+	}
+	for _, c := range cases {
+		got := usesAt(t, s, c.name, c.path, c.line)
+		got = slices.DeleteFunc(got, func(u string) bool { return strings.HasSuffix(u, " unresolved") })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("uses of %s at %s:%d = %v, want %v", c.name, c.path, c.line, got, c.want)
+		}
+	}
+}

@@ -197,6 +197,10 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
+	sibs, err := r.cppOverloads(&def) // a C++ call weighs only the overloads it can call
+	if err != nil {
+		return nil, 0, err
+	}
 	type use struct {
 		ref       SymbolRef
 		container string
@@ -262,8 +266,14 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 				continue
 			}
 			ref := Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
+			viable := true
+			if d != nil && len(sibs) > 0 {
+				if viable, err = r.cppViable(fc, x, &def, sibs); err != nil {
+					return nil, 0, err
+				}
+			}
 			switch {
-			case d != nil && refersTo(d, &def, why):
+			case d != nil && refersTo(d, &def, why) && viable:
 				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
 			case d != nil && r.cMacroCovers(&def, d, fc): // a macro renaming a function (cfamily.go)
 				resolved = append(resolved, use{SymbolRef{ref, ResolvedImport}, x.ContainingSymbolID})
