@@ -50,7 +50,7 @@ const (
 // to an extractor changes its output for the same file: an index built by an older version
 // re-extracts every file on its next run, whether or not the file changed (with the
 // languages' Fingerprint, which does the same when a language is added).
-const Version = 8
+const Version = 9
 
 // ErrNotAFile is returned by ExtractPath for a directory or another non-regular file.
 var ErrNotAFile = errors.New("not a regular file")

@@ -71,11 +71,38 @@ func csNode(w *walker, n *Node) {
 		return
 	case "invocation_expression":
 		fn := field(n, "function")
-		w.call(csName(fn))
-		if fn != nil && fn.Type() == "member_access_expression" {
+		switch {
+		case fn != nil && fn.Type() == "member_access_expression": // x.M(), the qualifier x
+			if name := csName(fn); name != nil {
+				w.member(name, fn, Call)
+				w.relateCall(name)
+			}
 			csNode(w, field(fn, "expression"))
+			csTypeRefs(w, childOfType(field(fn, "name"), "type_argument_list"))
+		case fn != nil && fn.Type() == "conditional_access_expression" && csLastNamed(fn) != nil && csLastNamed(fn).Type() == "member_binding_expression": // x?.M()
+			if name := csName(field(csLastNamed(fn), "name")); name != nil {
+				w.member(name, fn, Call)
+				w.relateCall(name)
+			}
+			csNode(w, field(fn, "condition"))
+		default:
+			w.call(csName(fn))
+			csTypeRefs(w, childOfType(fn, "type_argument_list"))
+			if fn != nil && fn.Type() != "identifier" && fn.Type() != "generic_name" {
+				csNode(w, fn) // (f)(x), f(x)(y), delegates
+			}
 		}
 		csNode(w, field(n, "arguments"))
+		return
+	case "member_binding_expression": // x?.p
+		w.member(csName(field(n, "name")), csConditionalAccess(n), MemberAccess)
+		return
+	case "identifier":
+		if !csDeclName(n) { // a name used as a value: a local, a parameter, a field, a type
+			w.ident(n, VariableRef)
+		}
+		return
+	case "name_colon", "name_equals": // f(name: v), new { Name = v }: the parameter's, the member's name
 		return
 	case "object_creation_expression":
 		typ := field(n, "type")
@@ -102,24 +129,53 @@ func csNode(w *walker, n *Node) {
 		return
 	case "attribute":
 		w.ident(csName(field(n, "name")), TypeUsage)
-	case "argument", "return_statement", "arrow_expression_clause":
-		w.valueRefs("identifier", namedChildren(n)...)
-	case "assignment_expression":
-		w.valueRefs("identifier", field(n, "right"))
-	case "variable_declarator", "equals_value_clause":
-		if v := csLastNamed(n); v != field(n, "name") {
-			w.valueRefs("identifier", v)
-		}
+		w.walk(childOfType(n, "attribute_argument_list"), csNode)
+		return
 	}
 	w.walk(n, csNode)
 }
 
-// csLastNamed returns the last named child of n, or nil.
-func csLastNamed(n *Node) *Node {
-	if n == nil || n.NamedChildCount() == 0 {
-		return nil
+// csConditionalAccess returns the conditional access (x?.a.b) a member binding (?.a) is
+// part of: what precedes the name there is its qualifier.
+func csConditionalAccess(n *Node) *Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Type() == "conditional_access_expression" {
+			return p
+		}
 	}
-	return n.NamedChild(int(n.NamedChildCount()) - 1)
+	return n
+}
+
+// csDeclName reports whether the identifier n is the name a declaration binds (a local, a
+// parameter, a lambda's, a pattern's, a query's or a catch's variable, a type parameter, a
+// label, a declared member) rather than a use.
+func csDeclName(n *Node) bool {
+	p := n.Parent()
+	if p == nil {
+		return false
+	}
+	switch p.Type() {
+	case "variable_declarator", "parameter", "catch_declaration", "declaration_expression", "declaration_pattern",
+		"var_pattern", "recursive_pattern", "tuple_element", "local_function_statement", "enum_member_declaration",
+		"from_clause", "let_clause", "join_clause", "join_into_clause", "query_continuation", "group_clause",
+		"class_declaration", "struct_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+		"record_struct_declaration", "delegate_declaration", "method_declaration", "constructor_declaration",
+		"destructor_declaration", "property_declaration", "event_declaration", "namespace_declaration",
+		"file_scoped_namespace_declaration", "using_directive":
+		return p.ChildByFieldName("name") == n || p.Type() == "variable_declarator" && p.NamedChild(0) == n
+	case "argument": // f(name: v)
+		return p.ChildByFieldName("name") == n
+	case "foreach_statement":
+		return p.ChildByFieldName("left") == n
+	case "lambda_expression":
+		return p.ChildByFieldName("parameters") == n
+	case "type_parameter", "implicit_parameter", "labeled_statement", "goto_statement", "single_variable_designation",
+		"parenthesized_variable_designation", "type_parameter_constraints_clause", "discard":
+		return true
+	case "type_parameter_constraint":
+		return false
+	}
+	return false
 }
 
 // csName returns the name leaf of a name or type: List in System.Collections.List<int>,
@@ -519,4 +575,12 @@ func csAccessorsHaveBodies(acc *Node) bool {
 		}
 	}
 	return false
+}
+
+// csLastNamed returns the last named child of n, or nil.
+func csLastNamed(n *Node) *Node {
+	if n == nil || n.NamedChildCount() == 0 {
+		return nil
+	}
+	return n.NamedChild(int(n.NamedChildCount()) - 1)
 }

@@ -22,6 +22,7 @@ package nav
 // not the workspace's. Nothing is guessed from a name alone.
 
 import (
+	"slices"
 	"database/sql"
 	"fmt"
 	"strings"
@@ -46,7 +47,7 @@ func (r *resolver) javaResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 	q := u.Qualifier
 	switch {
 	case u.Kind == extract.ImportRef: // static imports name methods too
-		if cands, err = r.javaDefs(u.Name); err != nil {
+		if cands, err = r.javaDefs(f.lang, u.Name); err != nil {
 			return nil, "", true, err
 		}
 		d, err = r.javaImportRef(f, u, cands)
@@ -74,7 +75,7 @@ func (r *resolver) javaResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 	if t == nil {
 		return nil, "", true, nil
 	}
-	sup := q == "super" || strings.HasSuffix(q, ".super")
+	sup := q == "super" || strings.HasSuffix(q, ".super") || q == "base" && f.lang == "csharp"
 	d, _, err = r.javaMember(f, u, *t, cands, static, sup, 0)
 	why = ResolvedReceiver
 	if static {
@@ -88,7 +89,7 @@ func (r *resolver) javaResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 // its overload by its arguments (javaPick), d itself, but for an import, which names every
 // overload.
 func refersTo(d, def *Def, why string) bool {
-	if def.Language == "java" && why != ResolvedImport {
+	if javaLike(def.Language) && why != ResolvedImport {
 		return d.ID == def.ID
 	}
 	return overloads(d, def)
@@ -103,7 +104,7 @@ func (r *resolver) javaImportRef(f *fileCtx, u extract.Identifier, cands []*Def)
 	if d, err := r.javaTopType(u.Qualifier, u.Name, cands); d != nil || err != nil {
 		return d, err
 	}
-	t, err := r.javaTypePath(u.Qualifier)
+	t, err := r.javaTypePath(f.lang, u.Qualifier)
 	if t == nil || err != nil {
 		return nil, err
 	}
@@ -120,10 +121,18 @@ func (r *resolver) javaImportRef(f *fileCtx, u extract.Identifier, cands []*Def)
 func (r *resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
 	var hit []*Def
 	for _, d := range cands {
-		if d.ParentID != "" || d.Name != name || !javaIsType(d.Kind) {
+		if d.Name != name || !javaIsType(d.Kind) {
 			continue
 		}
-		pk, err := r.pkgOf(d.Path, d.Language)
+		var pk string
+		var err error
+		if d.Language == "csharp" {
+			pk, err = r.csNamespaceOf(d) // "": nested in a type
+		} else if d.ParentID == "" {
+			pk, err = r.pkgOf(d.Path, d.Language)
+		} else {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -139,10 +148,10 @@ func (r *resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
 
 // javaTypePath returns the workspace type a dotted path names (a.b.C, a.b.C.D: a package, a
 // top-level type of it, nested types), nil when it names none.
-func (r *resolver) javaTypePath(p string) (*Def, error) {
+func (r *resolver) javaTypePath(lang, p string) (*Def, error) {
 	segs := strings.Split(p, ".")
 	for i := 1; i < len(segs); i++ {
-		defs, err := r.javaDefs(segs[i])
+		defs, err := r.javaDefs(lang, segs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -163,19 +172,30 @@ func (r *resolver) javaTypePath(p string) (*Def, error) {
 	return nil, nil
 }
 
-// javaDefs returns the Java definitions named name.
-func (r *resolver) javaDefs(name string) ([]*Def, error) {
-	return r.familyDefs(name, "java")
+// javaDefs returns the definitions named name in lang (Java or C#).
+func (r *resolver) javaDefs(lang, name string) ([]*Def, error) {
+	return r.familyDefs(name, lang)
 }
+
+// javaLike reports whether lang's names resolve by java.go's rules: Java, and C#, whose
+// types, members, overloads and locals are alike; C#'s namespaces are its packages, its
+// using directives its on-demand imports (using static: static imports; using A = T: a
+// single-type import under A), base its super, and a partial class one type in all its
+// parts.
+func javaLike(lang string) bool { return lang == "java" || lang == "csharp" }
 
 // javaNested returns the type named name declared in t.
 func (r *resolver) javaNested(t Def, name string) (*Def, error) {
-	defs, err := r.javaDefs(name)
+	defs, err := r.javaDefs(t.Language, name)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := r.javaParts(t)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range defs {
-		if d.ParentID == t.ID && javaIsType(d.Kind) {
+		if slices.Contains(ids, d.ParentID) && javaIsType(d.Kind) {
 			return d, nil
 		}
 	}
@@ -248,6 +268,11 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 	for _, im := range f.imports {
 		typePath := ""
 		switch {
+		case f.lang == "csharp":
+			if !im.static {
+				continue
+			}
+			typePath = im.target // using static a.b.C;
 		case strings.HasSuffix(im.target, "."+u.Name):
 			typePath = strings.TrimSuffix(im.target, "."+u.Name)
 		case strings.HasSuffix(im.target, ".*"):
@@ -255,7 +280,7 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 		default:
 			continue
 		}
-		t, err := r.javaTypePath(typePath)
+		t, err := r.javaTypePath(f.lang, typePath)
 		if err != nil {
 			return nil, "", err
 		}
@@ -329,15 +354,19 @@ func (r *resolver) javaMember(f *fileCtx, u extract.Identifier, t Def, cands []*
 		return nil, true, nil
 	}
 	if !super {
+		ids, err := r.javaParts(t)
+		if err != nil {
+			return nil, false, err
+		}
 		var hit []*Def
 		for _, d := range cands {
-			if d.ParentID == t.ID && javaKindFits(u.Kind, d.Kind) {
+			if slices.Contains(ids, d.ParentID) && javaKindFits(u.Kind, d.Kind) {
 				hit = append(hit, d)
 			}
 		}
 		if len(hit) == 0 && u.Kind == extract.Call { // new Outer.Inner(): a nested type
 			for _, d := range cands {
-				if d.ParentID == t.ID && javaIsType(d.Kind) && d.Name == u.Name {
+				if slices.Contains(ids, d.ParentID) && javaIsType(d.Kind) && d.Name == u.Name {
 					hit = append(hit, d)
 				}
 			}
@@ -470,7 +499,7 @@ func (r *resolver) javaArgType(f *fileCtx, u extract.Identifier, a []javaToken) 
 		if err != nil || fd == nil || javaIsType(fd.Kind) {
 			return "", err
 		}
-		return javaSimpleType(declaredType(fd.Signature, fd.Name, "java")), nil
+		return javaSimpleType(declaredType(fd.Signature, fd.Name, fd.Language)), nil
 	}
 	return "", nil
 }
@@ -682,7 +711,7 @@ func (r *resolver) javaForeign(t Def, depth int) (bool, error) {
 // enclosing type itself, a top-level type of the file, a single-type import, the package's
 // own, an on-demand import.
 func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def, error) {
-	defs, err := r.javaDefs(name)
+	defs, err := r.javaDefs(f.lang, name)
 	if err != nil || len(defs) == 0 {
 		return nil, err
 	}
@@ -707,6 +736,9 @@ func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def,
 			return d, err
 		}
 	}
+	if f.lang == "csharp" {
+		return r.csTypeNamed(f, chain, name, defs)
+	}
 	for _, d := range defs {
 		if d.Path == f.path && d.ParentID == "" && isType(d) {
 			return d, nil
@@ -714,7 +746,7 @@ func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def,
 	}
 	for _, im := range f.imports { // import a.b.C; import a.b.Outer.C
 		if lastSegment(im.target, ".") == name && !strings.HasSuffix(im.target, ".*") {
-			return r.javaTypePath(im.target)
+			return r.javaTypePath(f.lang, im.target)
 		}
 	}
 	if f.pkg != "" {
@@ -727,7 +759,7 @@ func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def,
 			if d, err := r.javaTopType(p, name, defs); d != nil || err != nil {
 				return d, err
 			}
-			if t, err := r.javaTypePath(p); err != nil {
+			if t, err := r.javaTypePath(f.lang, p); err != nil {
 				return nil, err
 			} else if t != nil {
 				if d, err := r.javaNested(*t, name); d != nil || err != nil {
@@ -741,8 +773,12 @@ func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def,
 
 // javaNestedIn returns the type named name nested in t or in one of its bases.
 func (r *resolver) javaNestedIn(t Def, name string, defs []*Def, depth int) (*Def, error) {
+	ids, err := r.javaParts(t)
+	if err != nil {
+		return nil, err
+	}
 	for _, d := range defs {
-		if d.ParentID == t.ID && javaIsType(d.Kind) {
+		if slices.Contains(ids, d.ParentID) && javaIsType(d.Kind) {
 			return d, nil
 		}
 	}
@@ -793,7 +829,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 	case s == "this":
 		t, err = r.javaEnclosingType(chain)
 		i = 1
-	case s == "super":
+	case s == "super" || s == "base" && f.lang == "csharp":
 		t, err = r.javaEnclosingType(chain) // the member is looked up in its bases
 		i = 1
 	case s == "new":
@@ -892,7 +928,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 		var pkg []string
 		for j+2 < len(toks) && isIdent(toks[j].s) && toks[j+1].s == "." && isIdent(toks[j+2].s) {
 			pkg = append(pkg, toks[j].s)
-			if tt, terr := r.javaTopTypeNamed(strings.Join(pkg, "."), toks[j+2].s); terr != nil || tt != nil {
+			if tt, terr := r.javaTopTypeNamed(f.lang, strings.Join(pkg, "."), toks[j+2].s); terr != nil || tt != nil {
 				t, static, err = tt, true, terr
 				i = j + 3
 				break
@@ -939,7 +975,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 			continue
 		}
 		fu := extract.Identifier{Name: name, Kind: extract.MemberAccess}
-		defs, err := r.javaDefs(name)
+		defs, err := r.javaDefs(f.lang, name)
 		if err != nil {
 			return nil, false, true, err
 		}
@@ -960,8 +996,8 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 }
 
 // javaTopTypeNamed returns the top-level type name of the package pkg.
-func (r *resolver) javaTopTypeNamed(pkg, name string) (*Def, error) {
-	defs, err := r.javaDefs(name)
+func (r *resolver) javaTopTypeNamed(lang, pkg, name string) (*Def, error) {
+	defs, err := r.javaDefs(lang, name)
 	if err != nil {
 		return nil, err
 	}
@@ -984,7 +1020,7 @@ func (r *resolver) javaEnclosingType(chain []string) (*Def, error) {
 
 // javaFieldIn returns the field a bare name means in the enclosing types of chain.
 func (r *resolver) javaFieldIn(f *fileCtx, u extract.Identifier, chain []string) (*Def, bool, error) {
-	defs, err := r.javaDefs(u.Name)
+	defs, err := r.javaDefs(f.lang, u.Name)
 	if err != nil {
 		return nil, false, err
 	}
@@ -1012,15 +1048,19 @@ func (r *resolver) javaFieldIn(f *fileCtx, u extract.Identifier, chain []string)
 // javaCallResult returns the declared result type of the call name(args) on the type t (nil:
 // a method of the enclosing types of chain).
 func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []string, t *Def, name string, args []javaToken) (*Def, error) {
-	defs, err := r.javaDefs(name)
+	defs, err := r.javaDefs(f.lang, name)
 	if err != nil {
 		return nil, err
 	}
 	var hit []*Def
 	collect := func(ty Def) (bool, error) {
+		ids, err := r.javaParts(ty)
+		if err != nil {
+			return false, err
+		}
 		var h []*Def
 		for _, d := range defs {
-			if d.ParentID == ty.ID && javaKindFits(extract.Call, d.Kind) {
+			if slices.Contains(ids, d.ParentID) && javaKindFits(extract.Call, d.Kind) {
 				h = append(h, d)
 			}
 		}
@@ -1097,7 +1137,7 @@ func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []stri
 
 // javaDeclaredType returns the workspace type a field (or constant) is declared with.
 func (r *resolver) javaDeclaredType(d Def) (*Def, error) {
-	typ := declaredType(d.Signature, d.Name, "java")
+	typ := declaredType(d.Signature, d.Name, d.Language)
 	if typ == "" {
 		return nil, nil
 	}

@@ -165,6 +165,7 @@ type resolver struct {
 	js          *jsState                     // JavaScript's modules (jsmodule.go)
 	family      map[string][]*Def            // definitions by name and language (familyDefs)
 	javaBasesOf map[string]javaBaseSet       // Java types' bases, by the type's id (java.go)
+	csParts     map[string][]string          // the declarations of C# partial types, by a part's id (csharp.go)
 	rs          *rustState                   // Rust's modules (rust.go)
 	cf          *cState                      // C's files and includes (cfamily.go)
 }
@@ -186,6 +187,7 @@ type importDef struct {
 	// a JS/TS export * from "m"
 	wildcard bool
 	reexport bool // a JS/TS export ... from "m"
+	static   bool // a C# using static
 	// line, endLine: the import statement's lines (a use of kind import is its own
 	// statement's, pyImportRef)
 	line, endLine int
@@ -348,7 +350,7 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		switch {
 		case kind == extract.Import.String():
 			m := metaMap(meta)
-			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true", reexport: m["reexport"] == "true", line: line, endLine: endLine})
+			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true", reexport: m["reexport"] == "true", static: m["static"] == "true", line: line, endLine: endLine})
 		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.pkg == "":
 			f.pkg = name
 		}

@@ -23,7 +23,7 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	if len(sameLang) == 0 {
 		return nil, "", nil
 	}
-	if f.lang == "java" { // Java's scopes, types, imports and overloads (java.go)
+	if javaLike(f.lang) { // Java's and C#'s scopes, types, imports and overloads (java.go, csharp.go)
 		if d, why, decided, err := r.javaResolve(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err

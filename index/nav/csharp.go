@@ -1,0 +1,146 @@
+package nav
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
+)
+
+// C#'s names resolve by java.go's rules (javaLike); what differs is here: namespaces, which
+// are not files' packages but blocks (namespace A.B { } in many files), using directives,
+// and partial types.
+
+// csNamespaceOf returns the dotted name of the namespaces d is declared in (A.B for a type in
+// namespace A { namespace B { } }, "" for one in no namespace), "\x00" (no namespace's
+// name) when d is nested in a type or a callable.
+func (r *resolver) csNamespaceOf(d *Def) (string, error) {
+	var parts []string
+	for id := d.ParentID; id != ""; {
+		p, err := r.symbol(id)
+		if err != nil || p == nil {
+			return "", err
+		}
+		if p.Kind != extract.Namespace.String() {
+			return "\x00", nil // not a namespace's member: no top-level type
+		}
+		parts = append(parts, p.Name)
+		id = p.ParentID
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, "."), nil
+}
+
+// csEnclosingNamespaces returns the namespaces a use inside chain (innermost symbol first) is
+// in, innermost first: A.B.C, A.B, A for a use in namespace A.B { namespace C { } }.
+func (r *resolver) csEnclosingNamespaces(chain []string) ([]string, error) {
+	var parts []string
+	for _, id := range chain {
+		d, err := r.symbol(id)
+		if err != nil || d == nil {
+			return nil, err
+		}
+		if d.Kind == extract.Namespace.String() {
+			parts = append(parts, d.Name)
+		}
+	}
+	slices.Reverse(parts) // outermost first
+	full := strings.Split(strings.Join(parts, "."), ".")
+	var out []string
+	for i := len(full); i > 0; i-- {
+		if full[0] != "" {
+			out = append(out, strings.Join(full[:i], "."))
+		}
+	}
+	return out, nil
+}
+
+// csTypeNamed is javaTypeNamed's part for C#, after the types nested in the enclosing ones: a
+// type of an enclosing namespace (innermost first, the global namespace last), the type a
+// using alias names, a type of a namespace a using directive imports; nil when none or
+// several of those imports have one.
+func (r *resolver) csTypeNamed(f *fileCtx, chain []string, name string, defs []*Def) (*Def, error) {
+	nss, err := r.csEnclosingNamespaces(chain)
+	if err != nil {
+		return nil, err
+	}
+	for _, ns := range append(nss, "") {
+		if d, err := r.javaTopType(ns, name, defs); d != nil || err != nil {
+			return d, err
+		}
+	}
+	for _, im := range f.imports {
+		if im.alias == name {
+			return r.javaTypePath(f.lang, im.target)
+		}
+	}
+	var hit *Def
+	for _, im := range f.imports {
+		if im.alias != "" || im.static {
+			continue
+		}
+		d, err := r.javaTopType(im.target, name, defs)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			if hit != nil && hit.ID != d.ID {
+				return nil, nil // ambiguous: the compiler says so
+			}
+			hit = d
+		}
+	}
+	return hit, nil
+}
+
+// javaParts returns the ids of the declarations of the type t: t's own, and in C# every
+// part of a partial type (same name, kind and enclosing declarations).
+func (r *resolver) javaParts(t Def) ([]string, error) {
+	if t.Language != "csharp" {
+		return []string{t.ID}, nil
+	}
+	if ids, ok := r.csParts[t.ID]; ok {
+		return ids, nil
+	}
+	key, err := r.csPath(&t)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := r.javaDefs(t.Language, t.Name)
+	if err != nil {
+		return nil, err
+	}
+	ids := []string{t.ID}
+	for _, d := range defs {
+		if d.ID == t.ID || d.Kind != t.Kind {
+			continue
+		}
+		k, err := r.csPath(d)
+		if err != nil {
+			return nil, err
+		}
+		if k == key {
+			ids = append(ids, d.ID)
+		}
+	}
+	if r.csParts == nil {
+		r.csParts = map[string][]string{}
+	}
+	r.csParts[t.ID] = ids
+	return ids, nil
+}
+
+// csPath returns the names of d's enclosing declarations and its own, dotted.
+func (r *resolver) csPath(d *Def) (string, error) {
+	parts := []string{d.Name}
+	for id := d.ParentID; id != ""; {
+		p, err := r.symbol(id)
+		if err != nil || p == nil {
+			return "", err
+		}
+		parts = append(parts, p.Name)
+		id = p.ParentID
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, "."), nil
+}
