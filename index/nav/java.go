@@ -22,9 +22,9 @@ package nav
 // not the workspace's. Nothing is guessed from a name alone.
 
 import (
-	"slices"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
