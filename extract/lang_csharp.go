@@ -81,7 +81,7 @@ func csNode(w *walker, n *Node) {
 			csTypeRefs(w, childOfType(field(fn, "name"), "type_argument_list"))
 		case fn != nil && fn.Type() == "conditional_access_expression" && csLastNamed(fn) != nil && csLastNamed(fn).Type() == "member_binding_expression": // x?.M()
 			if name := csName(field(csLastNamed(fn), "name")); name != nil {
-				w.member(name, fn, Call)
+				csBinding(w, name, fn, Call)
 				w.relateCall(name)
 			}
 			csNode(w, field(fn, "condition"))
@@ -95,7 +95,7 @@ func csNode(w *walker, n *Node) {
 		csNode(w, field(n, "arguments"))
 		return
 	case "member_binding_expression": // x?.p
-		w.member(csName(field(n, "name")), csConditionalAccess(n), MemberAccess)
+		csBinding(w, csName(field(n, "name")), csConditionalAccess(n), MemberAccess)
 		return
 	case "identifier":
 		if !csDeclName(n) { // a name used as a value: a local, a parameter, a field, a type
@@ -144,6 +144,29 @@ func csConditionalAccess(n *Node) *Node {
 		}
 	}
 	return n
+}
+
+// csBinding records the use of name bound by ?. in the conditional access ca (x?.name): its
+// qualifier is the access's condition, x (in a + x?.f the grammar's condition is a + x: its
+// right operand).
+func csBinding(w *walker, name, ca *Node, kind IdentKind) {
+	before := len(w.f.Identifiers)
+	w.member(name, ca, kind)
+	if len(w.f.Identifiers) == before || ca.Type() != "conditional_access_expression" {
+		return
+	}
+	cond := field(ca, "condition")
+	for cond != nil && cond.Type() == "binary_expression" {
+		cond = field(cond, "right")
+	}
+	q := ""
+	if cond != nil {
+		q = w.text(cond)
+	}
+	if len(q) > maxQualifierBytes || strings.ContainsAny(q, "\r\n") {
+		q = ""
+	}
+	w.f.Identifiers[len(w.f.Identifiers)-1].Qualifier = q
 }
 
 // csDeclName reports whether the identifier n is the name a declaration binds (a local, a
@@ -240,10 +263,11 @@ func csUsing(w *walker, n *Node) {
 	if i := strings.IndexByte(name, '<'); i > 0 { // using L = List<int>: the generic type
 		name = name[:i]
 	}
-	sym := w.importName(n, target, name)
+	sym := w.importName(n, nil, name)
 	if sym == nil {
 		return
 	}
+	w.member(csName(target), target, ImportRef) // Id3Tag in using T = Lib.Tags.Id3Tag;, qualified by Lib.Tags
 	sym.Signature = strings.TrimSuffix(sym.Signature, ";")
 	sym.DocComment = ""
 	meta(sym, "alias", w.text(alias))

@@ -143,6 +143,18 @@ func (r *resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
 	if len(hit) == 1 {
 		return hit[0], nil
 	}
+	if len(hit) > 1 && hit[0].Language == "csharp" { // a partial type's parts: one type
+		ids, err := r.javaParts(*hit[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range hit[1:] {
+			if !slices.Contains(ids, d.ID) {
+				return nil, nil
+			}
+		}
+		return hit[0], nil
+	}
 	return nil, nil
 }
 
@@ -236,7 +248,9 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 			}
 			m, st, err := r.javaMember(f, u, *d, cands, false, false, 0)
 			if m != nil && m.ParentID != d.ID { // inherited: an implicit this.name, as the receiver rule reads it
-				return m, ResolvedReceiver, err
+				if ids, err := r.javaParts(*d); err != nil || !slices.Contains(ids, m.ParentID) {
+					return m, ResolvedReceiver, err
+				}
 			}
 			if m != nil || err != nil {
 				return m, ResolvedScope, err
@@ -633,7 +647,33 @@ func (r *resolver) javaBases(t Def) ([]*Def, bool, error) {
 		r.javaBasesOf = map[string]javaBaseSet{}
 	}
 	r.javaBasesOf[t.ID] = javaBaseSet{} // a cycle of extends ends here
-	b, ext, foreign, err := r.readJavaBases(t)
+	ids, err := r.javaParts(t)
+	if err != nil {
+		return nil, false, err
+	}
+	var b []*Def
+	ext, foreign := false, false
+	for _, id := range ids { // a C# partial type's bases may be declared in any part
+		part := t
+		if id != t.ID {
+			p, err := r.symbol(id)
+			if err != nil || p == nil {
+				return nil, false, err
+			}
+			part = *p
+		}
+		pb, pext, pforeign, perr := r.readJavaBases(part)
+		if perr != nil {
+			err = perr
+			break
+		}
+		for _, d := range pb {
+			if !slices.ContainsFunc(b, func(x *Def) bool { return x.ID == d.ID }) {
+				b = append(b, d)
+			}
+		}
+		ext, foreign = ext || pext, foreign || pforeign
+	}
 	if err == nil {
 		r.javaBasesOf[t.ID] = javaBaseSet{b, ext, foreign}
 	}
@@ -946,7 +986,11 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 	}
 	// the selections that follow
 	for i < len(toks) {
-		if toks[i].s != "." || i+1 >= len(toks) {
+		if toks[i].s == "!" && f.lang == "csharp" { // x!.y: C#'s null-forgiving operator
+			i++
+			continue
+		}
+		if toks[i].s != "." && toks[i].s != "?." || i+1 >= len(toks) {
 			return nil, false, true, nil
 		}
 		name := toks[i+1].s
@@ -1254,7 +1298,7 @@ func javaTokens(src string, max int) []javaToken {
 			i = j
 		default:
 			op := string(c)
-			for _, o := range []string{"...", "->", "::", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="} {
+			for _, o := range []string{"...", "->", "=>", "?.", "??", "::", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="} {
 				if strings.HasPrefix(src[i:], o) {
 					op = o
 					break
@@ -1357,7 +1401,7 @@ func javaLocalsIn(src, name string, skip int) (typ string, found bool) {
 					switch {
 					case nx == "{":
 						d.scope, d.level = inBlock, n+1
-					case nx == "->":
+					case nx == "->" || nx == "=>":
 						// left for the -> to place
 					case n == 0: // a method's parameters (throws ... { follows)
 						d.scope, d.level = inBlock, 0
@@ -1373,7 +1417,7 @@ func javaLocalsIn(src, name string, skip int) (typ string, found bool) {
 				return d.scope == inExpr && d.level == n || t.s == ";" && d.scope == untilSemi && d.level == n
 			})
 			continue
-		case "->":
+		case "->", "=>": // a Java or C# lambda (=> is C#'s, and also its expression-bodied member's)
 			if i > 0 && toks[i-1].s == ")" {
 				if j := javaMatchParenBack(toks, i-1); j >= 0 {
 					first := len(live)
@@ -1399,7 +1443,7 @@ func javaLocalsIn(src, name string, skip int) (typ string, found bool) {
 			continue
 		}
 		nx := next(i)
-		if nx != "=" && nx != ";" && nx != "," && nx != ":" && nx != ")" && nx != "[" {
+		if nx != "=" && nx != ";" && nx != "," && nx != ":" && nx != ")" && nx != "[" && nx != "in" {
 			continue
 		}
 		ty, ok := javaTypeBefore(toks, i)

@@ -201,6 +201,12 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	if err != nil {
 		return nil, 0, err
 	}
+	parts := []string{def.ID} // a C# partial type is one type in all its parts
+	if def.Language == "csharp" && isTypeKind(def.Kind) {
+		if parts, err = r.javaParts(def); err != nil {
+			return nil, 0, err
+		}
+	}
 	type use struct {
 		ref       SymbolRef
 		container string
@@ -273,7 +279,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 				}
 			}
 			switch {
-			case d != nil && refersTo(d, &def, why) && viable:
+			case d != nil && (refersTo(d, &def, why) || slices.Contains(parts, d.ID)) && viable:
 				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
 			case d != nil && r.cMacroCovers(&def, d, fc): // a macro renaming a function (cfamily.go)
 				resolved = append(resolved, use{SymbolRef{ref, ResolvedImport}, x.ContainingSymbolID})

@@ -110,6 +110,13 @@ func (r *resolver) typeNamed(f *fileCtx, typ, container string) (*Def, error) {
 		return nil, nil
 	}
 	name, qual := splitQualified(base)
+	if f.lang == "csharp" && qual == "" { // using A = N.T;: A names T
+		for _, im := range f.imports {
+			if im.alias == name {
+				return r.javaTypePath(f.lang, im.target)
+			}
+		}
+	}
 	d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: container})
 	if err != nil || d == nil || !isTypeKind(d.Kind) {
 		return nil, err

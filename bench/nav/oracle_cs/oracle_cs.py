@@ -293,6 +293,10 @@ class Parser:
         self.decls = []
         self.obsolete = []  # (start, end) of [Obsolete] attribute sections
         self.aliases = []  # (alias name, directive's offset)
+        # mcs reports no obsolete type in a property's or an indexer's type nor in an explicit
+        # interface member's qualifier: each is probed as the return type of a method inserted
+        # after the member: (type's start, end, the member's end, in an interface, the names)
+        self.probes = []
 
     def t(self, i):
         return self.toks[i].t if i < len(self.toks) else ""
@@ -508,7 +512,14 @@ class Parser:
         if stop == "[":  # an indexer (this[...]) or a fixed buffer
             if hdr and hdr[-1] == "this":
                 k = self.skip_bal(j)
-                return self.after_header(k)
+                e = self.after_header(k)
+                tj = j - 1  # 'this'
+                if tj - 1 >= i and self.t(tj - 1) == ".":
+                    q = self.qualifier(tj - 1, i)
+                    self.probe(q, tj - 1, self.toks[e - 1].e, parent)
+                    tj = q
+                self.probe(i, tj, self.toks[e - 1].e, parent)
+                return e
             return self.declarators(i, start, decl, parent, mods, "field")
         if stop == "(":
             nk = self.name_before(j, i)
@@ -526,6 +537,8 @@ class Parser:
             self.add(kind="method", name=self.t(nk), name_off=self.toks[nk].s, start=start, decl=decl,
                      parent=parent, mods=mods, end=self.toks[e - 1].e, body=has_body, explicit=explicit,
                      partial=any(m == "partial" for m, _ in mods))
+            if explicit:
+                self.probe(self.qualifier(nk - 1, i), nk - 1, self.toks[e - 1].e, parent)
             return e
         if stop in ("{", "=>"):
             nk = j - 1
@@ -544,9 +557,52 @@ class Parser:
                 has_body = True
             self.add(kind="property", name=self.t(nk), name_off=self.toks[nk].s, start=start, decl=decl,
                      parent=parent, mods=mods, end=self.toks[e - 1].e, body=has_body, explicit=explicit)
+            tj = nk
+            if explicit:
+                q = self.qualifier(nk - 1, i)
+                self.probe(q, nk - 1, self.toks[e - 1].e, parent)
+                tj = q
+            self.probe(i, tj, self.toks[e - 1].e, parent)
             return e
         # a field: declarators
         return self.declarators(i, start, decl, parent, mods, "field")
+
+    def qualifier(self, k, lo):
+        """k at the '.' before an explicit interface member's name: the qualifier's first token."""
+        q = k
+        while q - 1 >= lo:
+            t = self.t(q - 1)
+            if t == ">":
+                d, m = 0, q - 1
+                while m >= lo:
+                    if self.t(m) == ">":
+                        d += 1
+                    elif self.t(m) == "<":
+                        d -= 1
+                        if d == 0:
+                            break
+                    m -= 1
+                q = m
+                continue
+            if self.toks[q - 1].k == "id":
+                q -= 1
+                if q - 1 >= lo and self.t(q - 1) in (".", "::"):
+                    q -= 1
+                    continue
+                break
+            break
+        return q
+
+    def probe(self, a, b, end, parent):
+        """Probe the type written in tokens [a, b) (a member's type, an interface qualifier)."""
+        if b <= a or parent is None:
+            return
+        ts = [tk.t for tk in self.toks[a:b]]
+        if "*" in ts or "ref" in ts or ts == ["void"] or any(t in MODIFIERS for t in ts):
+            return
+        self.probes.append({"s": self.toks[a].s, "e": self.toks[b - 1].e, "at": end,
+                            "iface": parent["kind"] == "interface",
+                            "ids": {t for t in ts if t[:1].isalpha() or t[:1] in "_@"}})
 
     def name_before(self, j, lo):
         """The identifier before j (skipping a type parameter list), or None."""
@@ -712,7 +768,10 @@ def apply_edits(text, edits, lo=0, hi=None, out=None):
         if off < cur:
             continue
         out.orig(text, cur, off)
-        out.ins(s)
+        if callable(s):
+            s(out)
+        else:
+            out.ins(s)
         cur = off + dl
     out.orig(text, cur, hi)
     return out
@@ -843,6 +902,8 @@ def main():
                     if chars[k] != "\n":
                         chars[k] = " "
             text = "".join(chars)
+        # and the warnings it disables (#pragma warning disable 618 would hide uses)
+        text = re.sub(r"(?m)^[ \t]*#[ \t]*pragma[ \t]+warning\b[^\n]*", lambda m: " " * len(m.group(0)), text)
         texts[r] = text
         lstarts[r] = [0] + [m.end() for m in re.finditer("\n", text)]
         ids = {}
@@ -944,17 +1005,39 @@ def main():
                     e.append((off, len(m), ""))
         return e
 
+    def probe_fn(ft, pr):
+        """A method whose return type is the probed type's text (mapped back to it)."""
+        def fn(ed):
+            ed.ins("\n" + ("" if pr["iface"] else "static "))
+            ed.orig(ft, pr["s"], pr["e"])
+            ed.ins(" __qxprobe_%d ()%s\n" % (pr["s"], ";" if pr["iface"] else " { throw null; }"))
+        return fn
+
+    def copy_fn(c, inner):
+        def fn(ed):
+            ed.ins("\n")
+            apply_edits(texts[c["rel"]], inner, c["decl"], c["end"], ed)
+            ed.ins("\n")
+        return fn
+
     def job(idx, d):
         r = d["rel"]
         text = texts[r]
         name = d["name"]
         oattr = '[global::System.Obsolete("%s")] ' % MARK
-        edits_by_file = {r: []}
+        events = {r: []}
         if d["split"] is not None:
             hdr = text[d["decl"]:d["first_name"]]
-            edits_by_file[r].append((d["split"], 1, "; " + oattr + hdr))
+            events[r].append((d["split"], 1, "; " + oattr + hdr))
         else:
-            edits_by_file[r].append((d["start"], 0, oattr))
+            events[r].append((d["start"], 0, oattr))
+        # a type: probes of the property and indexer types, explicit interface qualifiers naming it
+        probes = {}
+        if d["kind"] in ("class", "struct", "interface", "enum", "delegate"):
+            for f in files:
+                ps = [pr for pr in parsed[f].probes if name in pr["ids"]]
+                if ps:
+                    probes[f] = ps
         # the copies: a type (every part of a partial one), a method or property with a body
         copies = []
         if d["kind"] in ("class", "struct", "interface", "enum"):
@@ -962,25 +1045,15 @@ def main():
         elif d["kind"] in ("method", "property") and d["body"] and not d["partial"]:
             copies = [d]
         for c in copies:
-            edits_by_file.setdefault(c["rel"], [])
-        eds = {}
-        for f, edits in edits_by_file.items():
-            ed = Edited()
-            ft = texts[f]
-            mine = [c for c in copies if c["rel"] == f]
-            cur = 0
-            allcuts = sorted(edits + [(c["end"], 0, None) for c in mine], key=lambda x: x[0])
-            for off, dl, s in allcuts:
-                if s is None:  # the end of a declaration to copy: insert the copy after it
-                    c = next(c for c in mine if c["end"] == off)
-                    apply_edits(ft, [x for x in edits if cur <= x[0] < off], cur, off, ed)
-                    cur = off
-                    ed.ins("\n")
-                    apply_edits(ft, copy_of(c, ft), c["decl"], c["end"], ed)
-                    ed.ins("\n")
-            apply_edits(ft, [x for x in edits if x[0] >= cur], cur, len(ft), ed)
-            # which pieces are the copy: offsets inside the copy map to D's span all the same
-            eds[f] = ed.build()
+            inner = copy_of(c, texts[c["rel"]])
+            for pr in probes.get(c["rel"], []):
+                if c["decl"] <= pr["s"] and pr["at"] <= c["end"]:
+                    inner.append((pr["at"], 0, probe_fn(texts[c["rel"]], pr)))
+            events.setdefault(c["rel"], []).append((c["end"], 0, copy_fn(c, inner)))
+        for f, ps in probes.items():
+            for pr in ps:
+                events.setdefault(f, []).append((pr["at"], 0, probe_fn(texts[f], pr)))
+        eds = {f: apply_edits(texts[f], evs).build() for f, evs in events.items()}
         jd = os.path.join(tmp, "j%d" % idx)
         os.makedirs(jd, exist_ok=True)
         paths = []
