@@ -71,7 +71,7 @@ namespace Lib
 		want       []string
 	}{
 		{"Tag", "Lib/Tags/Tag.cs", 3, []string{"Lib/File.cs:12 scope", "Lib/Tags/Id3Tag.cs:5 scope"}},
-		{"Id3Tag", "Lib/Tags/Id3Tag.cs", 5, []string{"Lib/File.cs:2 import"}}, // not new T3 (): another name
+		{"Id3Tag", "Lib/Tags/Id3Tag.cs", 5, []string{"Lib/File.cs:2 import"}},      // not new T3 (): another name
 		{"Id3Tag", "Lib/Tags/Id3Tag.Grow.cs", 3, []string{"Lib/File.cs:2 import"}}, // one type in its parts
 		{"Clear", "Lib/Tags/Tag.cs", 7, []string{"Lib/Tags/Id3Tag.cs:8 receiver"}},
 		{"Title", "Lib/Tags/Tag.cs", 6, []string{"Lib/File.cs:13 receiver", "Lib/Tags/Tag.cs:7 scope"}},
