@@ -8,8 +8,9 @@ Every .cs file under ROOT is compiled as one library with mcs and the --flags (r
 defines); the unmodified tree must compile without an error. Definitions come from a C#
 declaration scanner (tokens, #if evaluated with the flags' and the files' defines): classes,
 structs, interfaces, enums, delegates, methods (not constructors, destructors, operators,
-explicit interface implementations), properties, fields, constants, events and enum members
-at any depth; not locals, parameters, indexers. For each sampled definition D one compile:
+explicit interface implementations, overrides: mcs binds a call of one to the declaration it
+overrides), properties, fields, constants, events and enum members at any depth; not locals,
+parameters, indexers. For each sampled definition D one compile:
 D's declaration gets `[global::System.Obsolete("QXORACLE")]` (a field's or constant's
 declarator after the first is split into a declaration of its own: mcs puts an attribute on
 the first declarator only), and every warning CS0618 "... is obsolete: `QXORACLE'" is a use of
@@ -19,7 +20,11 @@ obsolete context: D's own body, a type's whole body. So the same compile also ho
 after D, a copy of D (a type, a method or a property with a body) named NAME__qxcopy (a type's
 constructors and destructor renamed too; override, virtual, abstract, sealed, new, extern
 dropped), which is not obsolete: its warnings are mapped back to the lines of D they copy.
-The [Obsolete] attributes of the tree are blanked in every compile (they would hide uses too).
+mcs does not check a property's or an indexer's type, nor an explicit interface member's
+qualifier: for a type D, each one that names D is probed by a method inserted after the member
+whose return type is that text (static, throwing; a signature in an interface).
+The [Obsolete] attributes and #pragma warning lines of the tree are blanked in every compile
+(they would hide uses too).
 A reported position must be D's name (NAME, or NAME less "Attribute" for an attribute), or
 for D.X (mcs reports a member access at X) D's name before the dot; else the warning is
 dropped and counted on standard error.
@@ -529,6 +534,7 @@ class Parser:
                 parent["ctors"].append(self.toks[nk].s)
                 return self.after_header(j)
             explicit = nk - 1 >= i and self.t(nk - 1) == "."
+            this_off = self.toks[j + 1].s if self.t(j + 1) == "this" else None  # an extension method
             k = self.skip_bal(j)
             while k < len(self.toks) and self.t(k) not in ("{", ";", "=>"):
                 k += 1
@@ -536,7 +542,7 @@ class Parser:
             e = self.skip_body(k)
             self.add(kind="method", name=self.t(nk), name_off=self.toks[nk].s, start=start, decl=decl,
                      parent=parent, mods=mods, end=self.toks[e - 1].e, body=has_body, explicit=explicit,
-                     partial=any(m == "partial" for m, _ in mods))
+                     partial=any(m == "partial" for m, _ in mods), this_off=this_off)
             if explicit:
                 self.probe(self.qualifier(nk - 1, i), nk - 1, self.toks[e - 1].e, parent)
             return e
@@ -888,10 +894,11 @@ def main():
     files.sort()
     if not files:
         sys.exit("oracle_cs: no .cs file under " + root)
-    texts, lstarts, parsed, unjudged, idlines = {}, {}, {}, {}, {}
+    texts, lstarts, parsed, unjudged, idlines, changed = {}, {}, {}, {}, {}, set()
     for r in files:
         with open(os.path.join(root, r), encoding="utf-8-sig", errors="surrogateescape") as f:
             text = f.read()
+        orig_text = text
         toks, inactive = tokenize(text, defines)
         p = Parser(toks).parse()
         # the tree's own [Obsolete] attributes are blanked in every compile
@@ -904,6 +911,8 @@ def main():
             text = "".join(chars)
         # and the warnings it disables (#pragma warning disable 618 would hide uses)
         text = re.sub(r"(?m)^[ \t]*#[ \t]*pragma[ \t]+warning\b[^\n]*", lambda m: " " * len(m.group(0)), text)
+        if text != orig_text:
+            changed.add(r)
         texts[r] = text
         lstarts[r] = [0] + [m.end() for m in re.finditer("\n", text)]
         ids = {}
@@ -934,7 +943,7 @@ def main():
     print("oracle_cs: the tree compiles: %d files, 0 errors, %d warnings (%.1f s)" % (len(files), nwarn, time.time() - t0),
           file=sys.stderr)
     # with the [Obsolete] attributes blanked
-    blanked = [r for r in files if parsed[r].obsolete]
+    blanked = [r for r in files if r in changed]
     if blanked:
         bd = os.path.join(tmp, "blank")
         os.makedirs(bd, exist_ok=True)
@@ -974,7 +983,9 @@ def main():
     for r in files:
         test = bool(TEST_DIRS & set(r.split("/")[:-1])) or r.endswith("Test.cs") or r.endswith("Tests.cs")
         for d in parsed[r].decls:
-            if d["explicit"] or len(d["name"]) < 3 or COPY in d["name"]:
+            # an override: mcs binds every call to the declaration it overrides (C#'s lookup
+            # leaves overrides out), so none of its uses would be the compiler's
+            if d["explicit"] or len(d["name"]) < 3 or COPY in d["name"] or any(m == "override" for m, _ in d["mods"]):
                 continue
             if d["kind"] in ("class", "struct", "interface") and d["partial"]:
                 q = qual(d)
@@ -1003,6 +1014,12 @@ def main():
             for m, off in d["mods"]:
                 if m in COPY_DROP:
                     e.append((off, len(m), ""))
+        else:
+            # a copy of a static class: its extension methods as plain static methods (two
+            # extension methods of one name would make their calls ambiguous)
+            for x in parsed[d["rel"]].decls:
+                if x.get("this_off") is not None and d["decl"] <= x["this_off"] < d["end"]:
+                    e.append((x["this_off"], 4, "    "))
         return e
 
     def probe_fn(ft, pr):
