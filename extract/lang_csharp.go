@@ -1,11 +1,68 @@
 package extract
 
 import (
+	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 )
 
-func init() { register("csharp", extractCSharp) }
+func init() {
+	register("csharp", extractCSharp)
+	parseSources["csharp"] = csParseSource
+}
+
+// csParseSource blanks the preprocessor's lines for the grammar, which loses the statements
+// around an #if inside a switch or an expression, and keeps one branch of each #if group:
+// the first (#if's own), the others' lines blanked too. Offsets and line numbers are kept.
+func csParseSource(src []byte) []byte {
+	if !bytes.Contains(src, []byte("#")) {
+		return src
+	}
+	out := slices.Clone(src)
+	var stack []bool // per open #if: whether its lines are blanked now
+	skipping := func() bool { return len(stack) > 0 && stack[len(stack)-1] }
+	for start := 0; start < len(out); {
+		end := bytes.IndexByte(out[start:], '\n')
+		if end < 0 {
+			end = len(out)
+		} else {
+			end += start
+		}
+		line := bytes.TrimLeft(out[start:end], " \t")
+		directive := ""
+		if len(line) > 1 && line[0] == '#' {
+			d := bytes.TrimLeft(line[1:], " \t")
+			i := 0
+			for i < len(d) && d[i] >= 'a' && d[i] <= 'z' {
+				i++
+			}
+			directive = string(d[:i])
+		}
+		blank := directive != "" || skipping()
+		switch directive {
+		case "if":
+			stack = append(stack, skipping())
+		case "elif", "else":
+			if len(stack) > 0 {
+				stack[len(stack)-1] = true
+			}
+		case "endif":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		if blank {
+			for i := start; i < end; i++ {
+				if out[i] != '\r' {
+					out[i] = ' '
+				}
+			}
+		}
+		start = end + 1
+	}
+	return out
+}
 
 // csDocPrefix starts a line of a C# XML doc comment.
 const csDocPrefix = "///"
@@ -109,7 +166,7 @@ func csNode(w *walker, n *Node) {
 		w.call(csName(typ))
 		csTypeRefs(w, childOfType(typ, "type_argument_list"))
 		csNode(w, field(n, "arguments"))
-		csNode(w, field(n, "initializer"))
+		csInitializer(w, field(n, "initializer"), typ)
 		return
 	case "member_access_expression":
 		w.member(csName(field(n, "name")), n, MemberAccess)
@@ -128,11 +185,44 @@ func csNode(w *walker, n *Node) {
 		csTypeRefs(w, n)
 		return
 	case "attribute":
-		w.ident(csName(field(n, "name")), TypeUsage)
+		before := len(w.f.Identifiers)
+		w.member(csName(field(n, "name")), field(n, "name"), TypeUsage)
+		if ids := w.f.Identifiers; len(ids) > before && !strings.HasSuffix(ids[len(ids)-1].Name, "Attribute") {
+			// [Interface ("x")] is InterfaceAttribute's, unless a class Interface is an attribute
+			long := ids[len(ids)-1]
+			long.Name += "Attribute"
+			w.f.Identifiers = append(w.f.Identifiers, long)
+		}
 		w.walk(childOfType(n, "attribute_argument_list"), csNode)
 		return
 	}
 	w.walk(n, csNode)
+}
+
+// csInitializer walks the initializer of new T { A = x, B = { ... } }: A and B are members of
+// T, recorded as accessed on new T() (their qualifier), the values as any expression.
+func csInitializer(w *walker, init, typ *Node) {
+	if init == nil {
+		return
+	}
+	for _, c := range namedChildren(init) {
+		left := field(c, "left")
+		if c.Type() != "assignment_expression" || left == nil || left.Type() != "identifier" || typ == nil {
+			csNode(w, c)
+			continue
+		}
+		before := len(w.f.Identifiers)
+		w.ident(left, MemberAccess)
+		if q := "new " + w.text(typ) + " ()"; len(w.f.Identifiers) > before && len(q) <= maxQualifierBytes && !strings.ContainsAny(q, "\r\n") {
+			w.f.Identifiers[len(w.f.Identifiers)-1].Qualifier = q
+		}
+		right := field(c, "right")
+		if right != nil && right.Type() == "initializer_expression" { // B = { ... }: B's own
+			w.walk(right, csNode)
+			continue
+		}
+		csNode(w, right)
+	}
 }
 
 // csConditionalAccess returns the conditional access (x?.a.b) a member binding (?.a) is

@@ -79,7 +79,7 @@ func (r *resolver) csTypeNamed(f *fileCtx, chain []string, name string, defs []*
 		if im.alias != "" || im.static {
 			continue
 		}
-		d, err := r.javaTopType(im.target, name, defs)
+		d, err := r.csUsingType(im.target, nss, name, defs)
 		if err != nil {
 			return nil, err
 		}
@@ -91,6 +91,21 @@ func (r *resolver) csTypeNamed(f *fileCtx, chain []string, name string, defs []*
 		}
 	}
 	return hit, nil
+}
+
+// csUsingType returns the type name of the namespace a using directive names: target itself,
+// else (a using inside namespace A.B { } may name A.B.target or A.target) target under one of
+// the namespaces nss, innermost first.
+func (r *resolver) csUsingType(target string, nss []string, name string, defs []*Def) (*Def, error) {
+	if d, err := r.javaTopType(target, name, defs); d != nil || err != nil {
+		return d, err
+	}
+	for _, ns := range nss {
+		if d, err := r.javaTopType(ns+"."+target, name, defs); d != nil || err != nil {
+			return d, err
+		}
+	}
+	return nil, nil
 }
 
 // javaParts returns the ids of the declarations of the type t: t's own, and in C# every
@@ -143,4 +158,14 @@ func (r *resolver) csPath(d *Def) (string, error) {
 	}
 	slices.Reverse(parts)
 	return strings.Join(parts, "."), nil
+}
+
+// csDelegateHolder reports whether a C# definition of kind k can be called as a delegate it
+// holds: an event, a field or a property (Completed (reply), handler (x)). Java's never are.
+func csDelegateHolder(k string) bool {
+	switch k {
+	case extract.Event.String(), extract.Field.String(), extract.Property.String():
+		return true
+	}
+	return false
 }

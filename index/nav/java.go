@@ -333,7 +333,7 @@ func (r *resolver) javaIsNew(f *fileCtx, u extract.Identifier) (bool, error) {
 func (r *resolver) javaAnonMember(u extract.Identifier, id string, cands []*Def, f *fileCtx) (*Def, bool, error) {
 	var hit []*Def
 	for _, d := range cands {
-		if d.ParentID == id && javaKindFits(u.Kind, d.Kind) {
+		if d.ParentID == id && javaKindFits(u.Kind, d) {
 			hit = append(hit, d)
 		}
 	}
@@ -344,16 +344,18 @@ func (r *resolver) javaAnonMember(u extract.Identifier, id string, cands []*Def,
 	return d, true, err
 }
 
-// javaKindFits reports whether a definition of kind k can be what a use of kind uk names: a
-// call a method (a type: new T()), a type usage a type, else a field, constant or type.
-func javaKindFits(uk extract.IdentKind, k string) bool {
+// javaKindFits reports whether the definition d can be what a use of kind uk names: a
+// call a method (a type: new T(); in C# a field, property or event holding a delegate), a
+// type usage a type, else a field, constant or type.
+func javaKindFits(uk extract.IdentKind, d *Def) bool {
+	k := d.Kind
 	if k == extract.Constructor.String() {
 		return false
 	}
 	kk, _ := extract.KindNamed(k)
 	switch uk {
 	case extract.Call:
-		return kk.IsCallable()
+		return kk.IsCallable() || d.Language == "csharp" && csDelegateHolder(k)
 	case extract.TypeUsage:
 		return javaIsType(k)
 	}
@@ -374,7 +376,7 @@ func (r *resolver) javaMember(f *fileCtx, u extract.Identifier, t Def, cands []*
 		}
 		var hit []*Def
 		for _, d := range cands {
-			if slices.Contains(ids, d.ParentID) && javaKindFits(u.Kind, d.Kind) {
+			if slices.Contains(ids, d.ParentID) && javaKindFits(u.Kind, d) {
 				hit = append(hit, d)
 			}
 		}
@@ -493,7 +495,12 @@ func (r *resolver) javaPick(f *fileCtx, u extract.Identifier, hit []*Def) (*Def,
 func (r *resolver) javaArgType(f *fileCtx, u extract.Identifier, a []javaToken) (string, error) {
 	switch {
 	case len(a) == 1 && a[0].s == `""`:
+		if f.lang == "csharp" {
+			return "string", nil
+		}
 		return "String", nil
+	case len(a) >= 4 && a[0].s == "(" && javaCastEnd(a, javaMatchParen(a, 0)+1) == len(a) && javaIsTypeTokens(a[1:javaMatchParen(a, 0)]):
+		return javaSimpleType(javaJoin(a[1:javaMatchParen(a, 0)])), nil // (T) x
 	case len(a) >= 2 && a[0].s == "new" && isIdent(a[1].s) && !javaKeywords[a[1].s]:
 		path := a[1].s
 		for i := 2; i+1 < len(a) && a[i].s == "." && isIdent(a[i+1].s); i += 2 {
@@ -1104,7 +1111,7 @@ func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []stri
 		}
 		var h []*Def
 		for _, d := range defs {
-			if slices.Contains(ids, d.ParentID) && javaKindFits(extract.Call, d.Kind) {
+			if slices.Contains(ids, d.ParentID) && javaKindFits(extract.Call, d) {
 				h = append(h, d)
 			}
 		}
