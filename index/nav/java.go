@@ -1335,6 +1335,9 @@ var javaKeywords = map[string]bool{
 var javaPrimitive = map[string]bool{
 	"boolean": true, "byte": true, "char": true, "double": true, "float": true, "int": true,
 	"long": true, "short": true, "var": true,
+	// C#'s predefined types besides those (no Java name: a Java cast never names them)
+	"bool": true, "sbyte": true, "ushort": true, "uint": true, "ulong": true, "decimal": true,
+	"string": true, "object": true, "nint": true, "nuint": true,
 }
 
 // javaLocalsIn reports whether src (a callable's source from its declaration up to a use)
