@@ -51,3 +51,17 @@ class Bad { void Broken( { int x = ; }
 		t.Errorf("symbols before the break are lost: %v", f.Symbols)
 	}
 }
+
+// TestCSharpParseSource: the parser's copy blanks preprocessor lines and every branch of an
+// #if group but the first, nested too, keeping each byte's offset and every line.
+func TestCSharpParseSource(t *testing.T) {
+	src := "a\n#if X\nb\n#if Y\nc\n#else\nd\n#endif\n#elif Z\ne\n#else\nf\n#endif\r\n  #region r\ng\n"
+	got := string(csParseSource([]byte(src)))
+	want := "a\n     \nb\n     \nc\n     \n \n      \n       \n \n     \n \n      \r\n           \ng\n"
+	if got != want {
+		t.Errorf("csParseSource:\n got %q\nwant %q", got, want)
+	}
+	if plain := "class A { }\n"; string(csParseSource([]byte(plain))) != plain {
+		t.Error("a source without a directive changed")
+	}
+}

@@ -93,3 +93,80 @@ namespace Lib
 		t.Errorf("uses of Add: %q, want frames.Add (f) unresolved", got)
 	}
 }
+
+// TestResolveCSharpMore: a using inside a namespace names a namespace relative to it; a cast
+// argument's type picks an overload; an event holding a delegate is called; [Interface] is
+// InterfaceAttribute; new T { A = x } sets T's A, not the enclosing class's; a case label
+// after an #if is seen (the parser keeps #if's branch).
+func TestResolveCSharpMore(t *testing.T) {
+	s := extractedStore(t, map[string]string{
+		"Protocol/Writer.cs": `namespace DBus.Protocol
+{
+    public class InterfaceAttribute : System.Attribute
+    {
+        public InterfaceAttribute (string name) { }
+    }
+    public enum DType { Single, Double }
+    public class Writer
+    {
+        public string Path;
+        public event System.Action<int> Completed;
+        public void Write (uint v) { }
+        public void Write (string s) { }
+        void Done (int n) { Completed (n); }
+        public void Put (DType t, object val)
+        {
+            switch (t) {
+#if !DISABLE_SINGLE
+            case DType.Single:
+                Write ((uint)val);
+                break;
+#else
+            case DType.Double:
+                break;
+#endif
+            }
+        }
+    }
+}
+`,
+		"Bus.cs": `namespace DBus
+{
+    using Protocol;
+
+    [Interface ("org.freedesktop.DBus")]
+    public class Bus
+    {
+        public string Path;
+        public Writer Make (string p)
+        {
+            Write ("x");
+            return new Writer { Path = p };
+        }
+        void Write (string s) { }
+    }
+}
+`,
+	})
+	cases := []struct {
+		name, path string
+		line       int
+		want       []string
+	}{
+		{"Writer", "Protocol/Writer.cs", 8, []string{"Bus.cs:9 scope", "Bus.cs:12 scope"}},
+		{"InterfaceAttribute", "Protocol/Writer.cs", 3, []string{"Bus.cs:5 scope"}},
+		{"Write", "Protocol/Writer.cs", 12, []string{"Protocol/Writer.cs:20 scope"}},
+		{"Write", "Protocol/Writer.cs", 13, nil},
+		{"Completed", "Protocol/Writer.cs", 11, []string{"Protocol/Writer.cs:14 scope"}},
+		{"Single", "Protocol/Writer.cs", 7, []string{"Protocol/Writer.cs:19 qualified"}},
+		{"Path", "Protocol/Writer.cs", 10, []string{"Bus.cs:12 receiver"}},
+		{"Path", "Bus.cs", 8, nil},
+	}
+	for _, c := range cases {
+		got := usesAt(t, s, c.name, c.path, c.line)
+		got = slices.DeleteFunc(got, func(u string) bool { return strings.HasSuffix(u, " unresolved") })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("uses of %s (%s:%d):\n got %q\nwant %q", c.name, c.path, c.line, got, c.want)
+		}
+	}
+}
