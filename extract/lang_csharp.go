@@ -184,15 +184,8 @@ func csNode(w *walker, n *Node) {
 	case "type_argument_list":
 		csTypeRefs(w, n)
 		return
-	case "attribute":
-		before := len(w.f.Identifiers)
+	case "attribute": // [Interface ("x")]: InterfaceAttribute's too (index/nav/csharp.go)
 		w.member(csName(field(n, "name")), field(n, "name"), TypeUsage)
-		if ids := w.f.Identifiers; len(ids) > before && !strings.HasSuffix(ids[len(ids)-1].Name, "Attribute") {
-			// [Interface ("x")] is InterfaceAttribute's, unless a class Interface is an attribute
-			long := ids[len(ids)-1]
-			long.Name += "Attribute"
-			w.f.Identifiers = append(w.f.Identifiers, long)
-		}
 		w.walk(childOfType(n, "attribute_argument_list"), csNode)
 		return
 	}

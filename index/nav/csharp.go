@@ -1,8 +1,12 @@
 package nav
 
 import (
+	"database/sql"
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/quarrysearch/quarry/index/store"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -168,4 +172,68 @@ func csDelegateHolder(k string) bool {
 		return true
 	}
 	return false
+}
+
+// csAttributeUses returns the uses of the C# attribute class def (XAttribute) written
+// without its suffix, [X (...)]: a type usage X that names no type X and, read as
+// XAttribute, resolves to def (C# looks both up; both found is the compiler's error).
+func (r *resolver) csAttributeUses(def Def) ([]jsAliasUse, error) {
+	short, ok := strings.CutSuffix(def.Name, "Attribute")
+	if def.Language != "csharp" || !ok || short == "" || !isTypeKind(def.Kind) {
+		return nil, nil
+	}
+	files, err := r.s.filesUsing(r.ctx, short)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := r.javaParts(def)
+	if err != nil {
+		return nil, err
+	}
+	var out []jsAliasUse
+	for _, f := range files {
+		if f.lang != "csharp" {
+			continue
+		}
+		fc, err := r.file(f.path, f.lang)
+		if err != nil {
+			return nil, err
+		}
+		var blob []byte
+		err = r.s.DB().QueryRowContext(r.ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("index: attribute uses of %s in %s: %w", def.Name, f.path, err)
+		}
+		var uses []extract.Identifier
+		err = store.DecodeIdents(blob, func(n string) bool { return n == short }, func(x extract.Identifier) bool {
+			if x.Kind == extract.TypeUsage {
+				uses = append(uses, x)
+			}
+			return true
+		})
+		if err != nil {
+			return nil, fmt.Errorf("index: attribute uses of %s in %s: %w", def.Name, f.path, err)
+		}
+		for _, u := range uses {
+			if d, _, err := r.resolve(fc, u); err != nil || d != nil {
+				if err != nil {
+					return nil, err
+				}
+				continue // a type X
+			}
+			long := u
+			long.Name = def.Name
+			d, why, err := r.resolve(fc, long)
+			if err != nil {
+				return nil, err
+			}
+			if d != nil && slices.Contains(parts, d.ID) {
+				out = append(out, jsAliasUse{use: u, path: f.path, why: why})
+			}
+		}
+	}
+	return out, nil
 }

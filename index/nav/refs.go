@@ -290,13 +290,15 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	}
 	// uses resolution finds apart from the files using the name: JavaScript's under an
 	// importer's other name (jsalias.go), a C macro's expansions in the declarations of the
-	// name it renames (cfamily.go)
+	// name it renames (cfamily.go), a C# attribute class's name without its suffix (csharp.go)
 	var more []jsAliasUse
 	switch {
 	case jsLang(def.Language):
 		more, err = r.jsAliasUses(def)
 	case cLang(def.Language):
 		more, err = r.cMacroDeclUses(def)
+	case def.Language == "csharp":
+		more, err = r.csAttributeUses(def)
 	}
 	if err != nil {
 		return nil, 0, err
