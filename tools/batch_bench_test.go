@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// batchLookups are five typical lookups of an agent on ../shared/bench/corpus.sh full: each
+// batchLookups are five typical lookups of an agent on bench/corpus.sh full: each
 // as a separate MCP call (tool, arguments) and as a statement of one batch.
 var batchLookups = []struct{ tool, args, statement string }{
 	{"fast_search", `{"query":"ServeHTTP","kind":["method"]}`, `search(q="ServeHTTP", kind=method) { name path line }`},
@@ -25,7 +25,7 @@ var batchLookups = []struct{ tool, args, statement string }{
 func TestBatchSavings(t *testing.T) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
-		t.Skip("QUARRY_CORPUS is not set: point it at an indexed ../shared/bench/corpus.sh full")
+		t.Skip("QUARRY_CORPUS is not set: point it at an indexed bench/corpus.sh full")
 	}
 	s, err := NewService(root)
 	if err != nil {

@@ -73,7 +73,7 @@ type qualityFigures struct {
 }
 
 // TestQualityCorpus runs the corpus quality suite (issue 12) over the workspace at
-// QUARRY_CORPUS (../shared/bench/corpus.sh small; indexed first if it has no index): each
+// QUARRY_CORPUS (bench/corpus.sh small; indexed first if it has no index): each
 // query as a definitions search, the rank of its verified target among the first 10. It
 // prints top-1 and MRR@10 per half, kind and language (the test half's details only with
 // QUARRY_QUALITY_TEST=1), and fails when a half's overall figures drop below
@@ -81,7 +81,7 @@ type qualityFigures struct {
 func TestQualityCorpus(t *testing.T) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
-		t.Skip("QUARRY_CORPUS is not set: point it at ../shared/bench/corpus.sh small")
+		t.Skip("QUARRY_CORPUS is not set: point it at bench/corpus.sh small")
 	}
 	files, err := filepath.Glob("../testdata/quality/queries-*.json")
 	if err != nil || len(files) == 0 {

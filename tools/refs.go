@@ -108,6 +108,10 @@ func pickDefinition(ctx context.Context, x *workspace.SearchIndex, symbol string
 			}
 			return d, nil
 		}
+		// file.py:abc is a path with something other than a line after it, not a name
+		if before := symbol[:i]; !strings.Contains(symbol, "::") && (strings.Contains(before, "/") || path.Ext(before) != "") {
+			return nil, Errorf(CodeBadValue, "symbol", "%q: after the path %s give a line number (%s:LINE), or give a name or a definition's id", symbol, before, before)
+		}
 	}
 	defs, err := x.Definitions(ctx, symbol)
 	if err != nil {

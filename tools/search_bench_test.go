@@ -135,7 +135,7 @@ func corpusService(b *testing.B) *Service {
 	b.Helper()
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
-		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
+		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (bench/corpus.sh full)")
 	}
 	s, err := NewService(root)
 	if err != nil {

@@ -145,7 +145,7 @@ func runSearch(cmd *cobra.Command, opts searchOptions, query string) error {
 			}
 		}
 	default:
-		printHits(w, res, isTerminal(w))
+		printHits(w, cmd.ErrOrStderr(), res, isTerminal(w))
 		switch {
 		case res.NextCursor != "":
 			fmt.Fprintf(cmd.ErrOrStderr(), "(%d results on this page; --cursor %s for the next page)\n", len(res.Results), res.NextCursor)
@@ -243,14 +243,15 @@ const (
 	colorReset = "\x1b[0m"
 )
 
-// printHits prints results: grouped by file and coloured on a terminal, one line each
-// (path:line:text, grep-like) elsewhere.
-func printHits(w io.Writer, res *tools.SearchResult, tty bool) {
+// printHits prints results to w: grouped by file and coloured on a terminal, one line each
+// (path:line:text, grep-like) elsewhere. Notices about them go to errw, so that w holds only
+// results.
+func printHits(w, errw io.Writer, res *tools.SearchResult, tty bool) {
 	if res.Notice != "" && len(res.Results) > 0 { // without results, "nothing found" says it
-		fmt.Fprintf(w, "(%s)\n", res.Notice)
+		fmt.Fprintf(errw, "(%s)\n", res.Notice)
 	}
 	if res.Relaxed {
-		fmt.Fprintln(w, "(no result has every word; showing results with any of them)")
+		fmt.Fprintln(errw, "(no result has every word; showing results with any of them)")
 	}
 	paint := func(color, s string) string {
 		if !tty {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +79,11 @@ func TestSearchBadInput(t *testing.T) {
 		{[]string{"search", "x", "--limt", "3"}, "did you mean --limit?"},
 		{[]string{"search"}, "requires at least 1 arg"},
 		{[]string{"goto", " "}, "empty symbol: give the name of a definition"},
+		// issue 41 f: a field with no value, a path with no line
+		{[]string{"search", "name:"}, `1:6: expected a value after "name:"`},
+		{[]string{"search", " kind: "}, `expected a value after "kind:"`},
+		{[]string{"refs", "pool.py:abc"}, "after the path pool.py give a line number (pool.py:LINE)"},
+		{[]string{"callers", "pool.py:abc"}, "give a line number"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := quarry(t, "", append([]string{"--root", root}, tt.args...)...)
@@ -166,12 +172,13 @@ func TestJSONAnswersValidate(t *testing.T) {
 	}
 }
 
-// An identifier with no definition of its name says so in text and JSON, instead of
-// passing off definitions of its parts (or of other names) as the answer.
+// An identifier with no definition of its name says so in text (on standard error, beside
+// the results on standard output) and JSON, instead of passing off definitions of its parts
+// (or of other names) as the answer.
 func TestSearchSaysNoDefinitionNamed(t *testing.T) {
 	root := searchRoot(t)
 	code, out, errOut := quarry(t, "", "--root", root, "search", "ServeConnectionPool", "--target", "definitions")
-	if code != exitOK || !strings.HasPrefix(out, "(no definition named ServeConnectionPool; showing related)\n") {
+	if code != exitOK || !strings.HasPrefix(errOut, "(no definition named ServeConnectionPool; showing related)\n") || strings.Contains("\n"+out, "\n(") {
 		t.Errorf("search ServeConnectionPool: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = quarry(t, "", "--root", root, "search", "ServeConnectionPool", "--json")
@@ -224,7 +231,7 @@ func TestSearchEditedFiles(t *testing.T) {
 	defer hold.Close()
 	rewrite("package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n")
 	code, out, errOut := quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions")
-	if code != exitOK || !strings.Contains(out, "server.go:6:1: method ServeHTTP") || !strings.Contains(out, "(server.go changed since the last index") || !strings.Contains(errOut, "(changed since indexed, lines may have moved: server.go; quarry index refreshes them)") {
+	if code != exitOK || !strings.Contains(out, "server.go:6:1: method ServeHTTP") || !strings.Contains(errOut, "(server.go changed since the last index") || !strings.Contains(errOut, "(changed since indexed, lines may have moved: server.go; quarry index refreshes them)") || strings.Contains("\n"+out, "\n(") {
 		t.Errorf("search after an edit, the index held by another process: exit %d\n%s\n%s; want the indexed line and a note", code, out, errOut)
 	}
 	code, out, _ = quarry(t, "", "--root", root, "search", "ServeHTTP", "--target", "definitions", "--json")
@@ -235,5 +242,25 @@ func TestSearchEditedFiles(t *testing.T) {
 	}
 	if code != exitOK || json.Unmarshal([]byte(out), &res) != nil || len(res.Results) == 0 || !res.Results[0].Stale {
 		t.Errorf("--json: exit %d\n%s\nwant the hit marked stale", code, out)
+	}
+}
+
+// TestSearchNoticesGoToStderr: in text mode, standard output holds one path:line result per
+// line; notices (no result has every word, a file changed since indexed) go to standard
+// error (issue 41 e).
+func TestSearchNoticesGoToStderr(t *testing.T) {
+	root := searchRoot(t)
+	if code, _, errOut := quarry(t, "", "--root", root, "index"); code != exitOK {
+		t.Fatalf("index: exit %d: %s", code, errOut)
+	}
+	writeFiles(t, root, map[string]string{"README.md": "# Demo\n\nMore text first.\nThe connection pool hands out connections.\n"})
+	code, out, errOut := quarry(t, "", "--root", root, "search", "connection", "zebra", "--target", "content")
+	if code != exitOK || !strings.Contains(errOut, "no result has every word") {
+		t.Fatalf("search connection zebra: exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !regexp.MustCompile(`^[^ ]+:\d+:`).MatchString(line) {
+			t.Errorf("stdout line %q is not a path:line result (stderr %q)", line, errOut)
+		}
 	}
 }

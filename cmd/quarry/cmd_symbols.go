@@ -83,7 +83,7 @@ func runSymbols(cmd *cobra.Command, opts symbolsOptions, path string) error {
 			return err
 		}
 	} else {
-		printOutline(out, res)
+		printOutline(out, cmd.ErrOrStderr(), res)
 	}
 	if len(res.Results) == 0 {
 		return errNothingFound
@@ -99,7 +99,7 @@ func completeKinds(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 	return c.Kinds, cobra.ShellCompDirectiveNoFileComp
 }
 
-func printOutline(w io.Writer, res *tools.OutlineResult) {
+func printOutline(w, errw io.Writer, res *tools.OutlineResult) {
 	fmt.Fprintf(w, "%s (%s, %d symbols)\n", tools.TextPath(res.File), res.Language, len(res.Results))
 	for _, e := range res.Results {
 		indent := strings.Repeat("  ", e.Depth-1)
@@ -110,6 +110,6 @@ func printOutline(w io.Writer, res *tools.OutlineResult) {
 		fmt.Fprintln(w)
 	}
 	if res.ParseErrors > 0 {
-		fmt.Fprintf(w, "(%d syntax errors: symbols inside them may be missing)\n", res.ParseErrors)
+		fmt.Fprintf(errw, "(%d syntax errors: symbols inside them may be missing)\n", res.ParseErrors)
 	}
 }

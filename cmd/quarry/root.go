@@ -120,8 +120,13 @@ func flagError(cmd *cobra.Command, err error) error {
 		return &usageError{cmd: cmd.CommandPath(), err: err}
 	}
 	var names []string
-	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	add := func(f *pflag.Flag) {
+		if !f.Hidden { // the profiling flags are for developers, not offered
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
 	// Once each: the command's flags include the inherited ones it has parsed.
 	sort.Strings(names)
 	names = slices.Compact(names)

@@ -121,6 +121,9 @@ func TestUnknownFlagListsEachFlagOnce(t *testing.T) {
 			if seen[f] {
 				t.Errorf("quarry %q: %s listed twice in %q", args, f, errOut)
 			}
+			if f == "--cpuprofile" || f == "--memprofile" || f == "cpuprofile" {
+				t.Errorf("quarry %q: the hidden %s is offered in %q", args, f, errOut)
+			}
 			seen[f] = true
 		}
 		if !seen["--root"] {

@@ -627,7 +627,7 @@ func benchFulltextIndex(b *testing.B, root string) {
 func BenchmarkFulltextIndex(b *testing.B) { benchFulltextIndex(b, ftBenchRoot()) }
 
 // BenchmarkFulltextIndexCorpus does the same for the corpus named by QUARRY_CORPUS (see
-// ../shared/bench/corpus.sh), up to ftBenchLimit bytes.
+// bench/corpus.sh), up to ftBenchLimit bytes.
 func BenchmarkFulltextIndexCorpus(b *testing.B) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {

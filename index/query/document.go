@@ -42,7 +42,7 @@ type LineDoc struct {
 // LineDocs documents every line type, in the order help lists them.
 var LineDocs = []LineDoc{
 	{LineLex, `keywords, as a plain query takes them: bare words, "phrases" as written, -word and -"phrase" exclude; write it for names and words the code itself holds`},
-	{LineVec, `a question in words, searched by meaning (vectors learned from this workspace's code, or made by the embedder .quarry/config.toml names): write it when the words you have are not the code's ("where do we retry failed uploads")`},
+	{LineVec, `a question in words, searched by meaning (vectors of Quarry's built-in code model, trained before release and shipped in the binary, or of the embedder .quarry/config.toml names): write it when the words you have are not the code's ("where do we retry failed uploads")`},
 	{LineHyde, "a passage like the code or doc comment you expect to find, searched by meaning like vec:"},
 	{LineIntent, `what the search is about, at most one: it biases vec: and hyde: and lifts results sharing its words, but never searches alone; write it when a word is ambiguous ("intent: HTTP range requests")`},
 	{LineExpand, "stands alone: expand: Q is lex: Q, a lex line of up to three words common to the names of the definitions nearest to Q by meaning, and vec: Q"},

@@ -8,9 +8,16 @@ import (
 // Engages reports whether src is written in the query language rather than as plain words
 // and phrases: an upper-case AND, OR or NOT standing alone, a registered field name (lower
 // case) followed by a colon and a value, a parenthesis, a word starting with - or +, a
-// /regex/, or a word ending in ~N, ^N or *. Anything inside double quotes is text. Plain
-// input keeps the plain parser (Parse) and its fast path.
+// /regex/, a word ending in ~N, ^N or *, or a field's name and colon alone (the parser asks
+// for its value). Anything inside double quotes is text. Plain input keeps the plain parser
+// (Parse) and its fast path.
 func Engages(src string) bool {
+	// a field's name and colon alone (name:) is a field missing its value: the parser says so
+	if t := strings.TrimSpace(src); len(t) > 1 && t[len(t)-1] == ':' && !strings.ContainsAny(t, " \t\r\n") {
+		if _, ok := LookupField(t[:len(t)-1]); ok && t == strings.ToLower(t) {
+			return true
+		}
+	}
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
