@@ -88,7 +88,7 @@ func BenchmarkExtract(b *testing.B) {
 func BenchmarkExtractCorpus(b *testing.B) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
-		b.Skip("QUARRY_CORPUS is not set (see ../shared/bench/corpus.sh)")
+		b.Skip("QUARRY_CORPUS is not set (see bench/corpus.sh)")
 	}
 	byLang := corpusFiles(b, root)
 	names := make([]string, 0, len(byLang))
@@ -106,7 +106,7 @@ func BenchmarkExtractCorpus(b *testing.B) {
 func TestCorpus(t *testing.T) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
-		t.Skip("QUARRY_CORPUS is not set (see ../shared/bench/corpus.sh)")
+		t.Skip("QUARRY_CORPUS is not set (see bench/corpus.sh)")
 	}
 	byLang := corpusFiles(t, root)
 	ex := New(registry(t), Options{})

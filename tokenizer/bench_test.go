@@ -77,7 +77,7 @@ func BenchmarkTokenize(b *testing.B) {
 }
 
 // BenchmarkTokenizeCorpus tokenizes up to 64 MB of the benchmark corpus named by
-// QUARRY_CORPUS (see ../shared/bench/corpus.sh) in all its languages.
+// QUARRY_CORPUS (see bench/corpus.sh) in all its languages.
 func BenchmarkTokenizeCorpus(b *testing.B) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {

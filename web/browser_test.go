@@ -46,7 +46,7 @@ func artefacts(t *testing.T) string {
 // TestBrowser drives the page in a real headless Chromium: type a query, see the expected
 // first result, open it with Enter, land on its line, follow the outline's link to the
 // definition's callers; screenshots of each step are kept. Over QUARRY_CORPUS (an indexed
-// workspace: ../shared/bench/corpus.sh full) instead of the fixture, it also measures the
+// workspace: bench/corpus.sh full) instead of the fixture, it also measures the
 // time from the last keystroke to results on the page.
 func TestBrowser(t *testing.T) {
 	exe := browser()

@@ -27,7 +27,7 @@ var benchQueries = map[search.Target][]string{
 func BenchmarkSearch(b *testing.B) {
 	root := os.Getenv("QUARRY_CORPUS")
 	if root == "" {
-		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (../shared/bench/corpus.sh full)")
+		b.Skip("QUARRY_CORPUS is not set: point it at an indexed workspace (bench/corpus.sh full)")
 	}
 	root, err := CanonicalDir(root)
 	if err != nil {
