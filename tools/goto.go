@@ -5,6 +5,9 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,7 +94,8 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 			return nil, err
 		}
 	}
-	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Notice: freshNotice(fresh), Errors: []ErrorInfo{}}
+	found, folded := exactCaseFirst(found, strings.TrimSpace(req.Symbol))
+	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Notice: joinNotices(folded, freshNotice(fresh)), Errors: []ErrorInfo{}}
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}
@@ -126,4 +130,41 @@ func resolveGoto(ctx context.Context, x *workspace.SearchIndex, hits []Hit, rel 
 		hits[0] = h
 	}
 	return hits, nil
+}
+
+// exactCaseFirst keeps, when some of hits are named exactly as symbol is written (its last
+// part: Name of pkg.Name), only those: the names alike but for case or separators (the
+// console variables of goto Console) are clutter then, left out with a notice saying how
+// many and how to list them. Without an exact one, hits are kept as they are.
+func exactCaseFirst(hits []Hit, symbol string) ([]Hit, string) {
+	name := symbol
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) {
+		name = name[i+1:]
+	}
+	exact := func(h Hit) bool { return h.Name == symbol || h.Name == name }
+	if !slices.ContainsFunc(hits, exact) {
+		return hits, ""
+	}
+	var keep []Hit
+	spellings := map[string]int{}
+	for _, h := range hits {
+		if exact(h) {
+			keep = append(keep, h)
+		} else {
+			spellings[h.Name]++
+		}
+	}
+	if len(spellings) == 0 {
+		return hits, ""
+	}
+	names := slices.Sorted(maps.Keys(spellings))
+	n := len(hits) - len(keep)
+	if len(names) > 3 {
+		names = append(names[:3], "...")
+	}
+	what := fmt.Sprintf("%d more definitions are", n)
+	if n == 1 {
+		what = "1 more definition is"
+	}
+	return keep, fmt.Sprintf("%s named so but for case or separators (%s): goto with that spelling lists them", what, strings.Join(names, ", "))
 }

@@ -53,7 +53,7 @@ func TestBatchEqualsSeparateCommands(t *testing.T) {
 func TestBatchCommand(t *testing.T) {
 	root := exprRoot(t)
 	code, out, errOut := quarry(t, "goto(Server, take=1) { name path line }\n", "--root", root, "q")
-	if code != exitOK || out != "# goto(Server, take=1) { name path line }: 1 result of 6 (truncated: limit)\nname\tpath\tline\nServer\tgo/server/server.go\t17\n" {
+	if code != exitOK || out != "# goto(Server, take=1) { name path line }: 1 result\nname\tpath\tline\nServer\tgo/server/server.go\t17\n" {
 		t.Errorf("quarry q from stdin: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, _ = quarry(t, "", "--root", root, "q", "refs(symbl=Server)", "--json")

@@ -26,8 +26,8 @@ func newGotoCmd() *cobra.Command {
 		Short: "Print where a symbol is defined, best first",
 		Long: `Print the definitions named SYMBOL (exactly, or but for case and naming convention:
 get_user_data finds getUserData), one per line as path:line:column: kind name, best first:
-definitions in code before document headings and config keys, the name as written before
-its other spellings. With --context-file (and --line, where in it the name is used), the
+definitions in code before document headings and config keys. Where some are named exactly
+as written, the other spellings are left out, with a note on standard error. With --context-file (and --line, where in it the name is used), the
 definition the file sees comes first, with the reason in brackets: scope (the file and the
 symbols around the line), receiver, import, package, qualified or global-unique; the others
 are [name-only], in the same order, those in the same file, then directory, then language

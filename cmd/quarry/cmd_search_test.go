@@ -264,3 +264,30 @@ func TestSearchNoticesGoToStderr(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchExactCaseFirst: the name as written ranks above its other spellings even when
+// those are in source and it is only in tests (issue 41 g: quarry search ServeHTTP in
+// Quarry's own repository showed func serveHTTP first); with no definition so written, the
+// other spellings are the answer.
+func TestSearchExactCaseFirst(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeFiles(t, root, map[string]string{
+		"go.mod":              "module example.com/x\n",
+		"cmd/serve.go":        "package main\n\n// serveHTTP serves until ctx ends.\nfunc serveHTTP() error { return nil }\n",
+		"fake/fake_test.go":   "package fake\n\ntype fakeServer struct{}\n\n// ServeHTTP answers.\nfunc (f *fakeServer) ServeHTTP() {}\n",
+		"testdata/srv/srv.go": "package srv\n\ntype Server struct{}\n\nfunc (s *Server) ServeHTTP() {}\n",
+	})
+	code, out, errOut := quarry(t, "", "--root", root, "search", "ServeHTTP")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) < 3 || !strings.Contains(lines[0], "method ServeHTTP") || !strings.Contains(lines[1], "method ServeHTTP") || !strings.Contains(lines[2], "function serveHTTP") {
+		t.Errorf("search ServeHTTP: exit %d, want both ServeHTTP methods before serveHTTP\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = quarry(t, "", "--root", root, "search", "serve_http")
+	if code != exitOK || !strings.Contains(strings.Split(out, "\n")[0], "function serveHTTP") {
+		t.Errorf("search serve_http: exit %d, want serveHTTP (source) first\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = quarry(t, "", "--root", root, "goto", "ServeHTTP")
+	if code != exitOK || strings.Contains(out, "serveHTTP") || !strings.Contains(errOut, "1 more definition is named so but for case or separators (serveHTTP)") {
+		t.Errorf("goto ServeHTTP: exit %d, want the two methods and a note of serveHTTP\n%s%s", code, out, errOut)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
@@ -179,6 +180,22 @@ func (s *Searcher) scoreDefinitions(req Request, q *query.Query, keepTests bool,
 		}
 		h.parts.promotion = h.bonus
 		out = append(out, h)
+	}
+	// The name as written outranks its case-folded clutter (serveHTTP, a console variable
+	// for Console): where a definition is named exactly so, one named so but for case or
+	// separators loses its promotion and ranks among the others.
+	exact := slices.ContainsFunc(out, func(h Hit) bool {
+		return h.bonus > 0 && scoring.MatchName(name, h.Name) == scoring.NameExact
+	})
+	if exact {
+		for i := range out {
+			h := &out[i]
+			if h.bonus > 0 && scoring.MatchName(name, h.Name) == scoring.NameExactFold {
+				h.bonus, h.parts.promotion = 0, 0
+				h.parts.placement = scoring.Placement(h.definition())
+				h.Score *= h.parts.placement
+			}
+		}
 	}
 	sortPromoted(out)
 	return out
