@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,10 +79,42 @@ func invalidFault(id json.RawMessage, format string, args ...any) *rpcFault {
 	return &rpcFault{id: id, code: jsonrpc.CodeInvalidRequest, message: "invalid request: " + fmt.Sprintf(format, args...)}
 }
 
-// tooLargeFault answers a message over MaxMessageBytes.
-func tooLargeFault(unit string) *rpcFault {
-	return invalidFault(nullID, "message larger than %d bytes (%d MiB); send at most %d MiB as %s",
+// tooLargeFault answers a message over MaxMessageBytes whose first bytes are prefix: with
+// its id when a top-level "id" stands in them, so that the client's request resolves.
+func tooLargeFault(unit string, prefix []byte) *rpcFault {
+	return invalidFault(leadingID(prefix), "message larger than %d bytes (%d MiB); send at most %d MiB as %s",
 		MaxMessageBytes, MaxMessageBytes>>20, MaxMessageBytes>>20, unit)
+}
+
+// leadingID returns the id of the JSON-RPC message b starts with, read as far as b goes (b
+// may be cut): a top-level "id" whose value is a string or a number, before the cut; nullID
+// when there is none.
+func leadingID(b []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nullID
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nullID
+		}
+		if key, _ := t.(string); key == "id" {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil || len(raw) == 0 {
+				return nullID
+			}
+			if raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' {
+				return raw
+			}
+			return nullID
+		}
+		var skip json.RawMessage // another member's value, read whole
+		if dec.Decode(&skip) != nil {
+			return nullID
+		}
+	}
+	return nullID
 }
 
 // utf8BOM is the byte order mark some Windows tools put before UTF-8 text.
@@ -258,7 +291,7 @@ func (c *lineConn) readLoop(in io.Reader) {
 		var werr error
 		switch {
 		case tooLong:
-			werr = c.writeLine(tooLargeFault("one line").wire())
+			werr = c.writeLine(tooLargeFault("one line", line).wire())
 		case len(bytes.TrimSpace(line)) > 0:
 			msg, werr = c.decode(line)
 		}
@@ -295,13 +328,14 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, error) {
 }
 
 // readMessageLine returns the next line of r without its line end, or tooLong when it is longer
-// than MaxMessageBytes (read to its end and dropped). err is io.EOF after the last line.
+// than MaxMessageBytes (read to its end and dropped: line is then its first bytes, at most
+// maxLeadBytes, where its id may be read). err is io.EOF after the last line.
 func readMessageLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > MaxMessageBytes+len("\r\n") {
-				tooLong, line = true, nil
+				tooLong, line = true, lead(append(line, chunk...))
 			} else {
 				line = append(line, chunk...)
 			}
@@ -309,13 +343,22 @@ func readMessageLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
+		if tooLong {
+			return line, true, err
+		}
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 		if len(line) > MaxMessageBytes {
-			tooLong, line = true, nil
+			tooLong, line = true, lead(line)
 		}
 		return line, tooLong, err
 	}
 }
+
+// maxLeadBytes is how much of a message too large to serve is kept to read its id from.
+const maxLeadBytes = 64 << 10
+
+// lead returns a copy of b's first maxLeadBytes at most.
+func lead(b []byte) []byte { return bytes.Clone(b[:min(len(b), maxLeadBytes)]) }
 
 // writeLine writes b and a newline on out, alone.
 func (c *lineConn) writeLine(b []byte) error {
@@ -375,11 +418,18 @@ func checkMessages(h http.Handler) http.Handler {
 		}
 		if len(body) > MaxMessageBytes {
 			_, _ = io.CopyN(io.Discard, r.Body, maxDrainBytes)
-			writeFault(w, http.StatusRequestEntityTooLarge, tooLargeFault("one request body"))
+			writeFault(w, http.StatusRequestEntityTooLarge, tooLargeFault("one request body", lead(body)))
 			return
 		}
-		if _, f := decodeMessage(body, "one request body"); f != nil {
+		msg, f := decodeMessage(body, "one request body")
+		if f != nil {
 			writeFault(w, http.StatusBadRequest, f)
+			return
+		}
+		// A request before a session (the SDK would answer 200 with error code 0): 400 and
+		// a JSON-RPC invalid request that says what to send first.
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != "initialize" && r.Header.Get("Mcp-Session-Id") == "" {
+			writeFault(w, http.StatusBadRequest, invalidFault(messageID(body), "no session: send initialize first, then give the Mcp-Session-Id header it answers with on every request (method %q came without one)", req.Method))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -387,6 +437,18 @@ func checkMessages(h http.Handler) http.Handler {
 		fw := &faultWriter{ResponseWriter: w, id: messageID(body)}
 		h.ServeHTTP(fw, r)
 		fw.finish()
+	})
+}
+
+// MCPAt serves h at the paths given only: any other path is answered 404, with a JSON-RPC
+// error naming where the endpoint is, rather than as if it were the endpoint.
+func MCPAt(h http.Handler, paths ...string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slices.Contains(paths, r.URL.Path) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		writeFault(w, http.StatusNotFound, invalidFault(nullID, "no MCP endpoint at %s: it is at %s", r.URL.Path, strings.Join(paths, " and ")))
 	})
 }
 

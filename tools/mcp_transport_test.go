@@ -73,7 +73,7 @@ func malformedCases() []malformedCase {
 		{name: "control character in a string", msg: "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"tools/\x01list\"}", code: -32700, id: "null", want: "invalid JSON"},
 		{name: "depth bomb", msg: deep, code: -32700, id: "null", want: "exceeded max depth"},
 		{name: "depth bomb in params", msg: `{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"fast_search","arguments":{"query":` + deep + `}}}`, code: -32700, id: "null", want: "exceeded max depth"},
-		{name: "huge message", msg: `{"jsonrpc":"2.0","id":23,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", MaxMessageBytes) + `"}}`, code: -32600, id: "null", want: "larger than 4194304 bytes"},
+		{name: "huge message", msg: `{"jsonrpc":"2.0","id":23,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", MaxMessageBytes) + `"}}`, code: -32600, id: "23", want: "larger than 4194304 bytes"}, // the id read from its start (issue 41 c)
 		{name: "notification method with an id", msg: `{"jsonrpc":"2.0","id":27,"method":"notifications/initialized"}`, code: -32600, id: "27", want: "unexpected id"},
 		{name: "tools/call without params", msg: `{"jsonrpc":"2.0","id":28,"method":"tools/call"}`, code: -32600, id: "28", want: `missing required "params"`},
 		{name: "tools/call with a number as name", msg: `{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"name":5}}`, code: -32602, id: "29"},
@@ -329,21 +329,21 @@ func TestMCPHTTPHugeBody(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 20 MB body: status %d, want 413: %.200s", resp.StatusCode, body)
 	}
-	c := malformedCase{code: -32600, id: "null", want: "send at most 4 MiB as one request body"}
+	c := malformedCase{code: -32600, id: "1", want: "send at most 4 MiB as one request body"}
 	if problem := checkAnswer(c, body); problem != "" {
 		t.Error(problem)
 	}
 }
 
 // TestMCPMessageLimit: a message of MaxMessageBytes is served, on stdio (with a CRLF line
-// end) and over HTTP; one byte more is refused.
+// end) and over HTTP; one byte more is refused, answered with its id (read from its start).
 func TestMCPMessageLimit(t *testing.T) {
 	padded := func(id string, size int) string {
 		head := `{"jsonrpc":"2.0","id":"` + id + `","method":"tools/list","params":{"_meta":{"pad":"`
 		tail := `"}}}`
 		return head + strings.Repeat("x", size-len(head)-len(tail)) + tail
 	}
-	tooLarge := malformedCase{code: -32600, id: "null", want: "larger than 4194304 bytes"}
+	tooLarge := malformedCase{code: -32600, id: `"over"`, want: "larger than 4194304 bytes"}
 	s := startStdio(t)
 	s.send(padded("fits", MaxMessageBytes) + "\r\n")
 	if line := s.answer(); !bytes.Contains(line, []byte(`"id":"fits"`)) || !bytes.Contains(line, []byte(`"fast_search"`)) {
@@ -384,6 +384,54 @@ func TestMCPHTTPForeignHostFirst(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusForbidden {
 			t.Errorf("POST %q under Host evil.example: status %d, want 403", body, resp.StatusCode)
+		}
+	}
+}
+
+// TestLeadingID: the id of a message cut anywhere after it, of a string or a number; none
+// (null) when the cut comes first, when it is not at the top level or not a valid id.
+func TestLeadingID(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"x":"aaaa`, `7`},
+		{`{"id":"abc","params":[1,2`, `"abc"`},
+		{`{"jsonrpc":"2.0","params":{"id":5},"id":-3,"x":"yy`, `-3`},
+		{`{"jsonrpc":"2.0","params":{"id":5,"pad":"yyyy`, `null`},
+		{`{"id":{"a":1},"x":1}`, `null`},
+		{`{"id":nu`, `null`},
+		{`[{"id":1}]`, `null`},
+		{``, `null`},
+	} {
+		if got := string(leadingID([]byte(c.in))); got != c.want {
+			t.Errorf("leadingID(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestMCPHTTPNoSessionAndPaths: over HTTP, a request before initialize is answered 400 with
+// a JSON-RPC invalid request (-32600) carrying its id and saying what to send first, not 200
+// with error code 0; a path other than the endpoint's is 404 (issue 41 d).
+func TestMCPHTTPNoSessionAndPaths(t *testing.T) {
+	svc, err := NewService(mcpWorkspace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(MCPAt(MCPHandler(NewMCPServer(svc, "test")), "/"))
+	t.Cleanup(ts.Close)
+	anon := &httpSession{t: t, url: ts.URL + "/"}
+	resp, body := anon.post(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)
+	c := malformedCase{code: -32600, id: "9", want: "no session: send initialize first"}
+	if problem := checkAnswer(c, body); resp.StatusCode != http.StatusBadRequest || problem != "" {
+		t.Errorf("tools/list without a session: status %d, %s", resp.StatusCode, problem)
+	}
+	if resp, body := anon.post(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`); resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
+		t.Errorf("initialize without a session: status %d: %s", resp.StatusCode, body)
+	}
+	for _, p := range []string{"/nope", "/mcp/x"} {
+		other := &httpSession{t: t, url: ts.URL + p}
+		resp, body := other.post(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+		c := malformedCase{code: -32600, id: "null", want: "no MCP endpoint at " + p + ": it is at /"}
+		if problem := checkAnswer(c, body); resp.StatusCode != http.StatusNotFound || problem != "" {
+			t.Errorf("POST %s: status %d, %s", p, resp.StatusCode, problem)
 		}
 	}
 }

@@ -106,7 +106,7 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--http %s: %w", opts.http, err)}
 	}
 	fmt.Fprintf(stderr, "quarry mcp: serving %s on http://%s/\n", root, ln.Addr())
-	return serveHTTP(cmd.Context(), ln, access.Guard(tools.MCPHandler(tools.NewHTTPMCPServer(svc, version, access))))
+	return serveHTTP(cmd.Context(), ln, access.Guard(tools.MCPAt(tools.MCPHandler(tools.NewHTTPMCPServer(svc, version, access)), "/")))
 }
 
 // httpAccess is what the clients of an HTTP server listening on addr may do: add and
