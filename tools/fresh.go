@@ -139,6 +139,13 @@ func freshNotice(f *workspace.Freshness) string {
 		}
 		notes = append(notes, what+missing+"; run quarry index (or keep quarry watch running)")
 	}
+	if n := f.Unreadable; n > 0 { // said as what it is: an index run cannot read them either
+		what := fmt.Sprintf("%d changed files cannot be read (permission denied)", n)
+		if n == 1 && len(f.UnreadablePaths) == 1 {
+			what = f.UnreadablePaths[0] + " changed and cannot be read (permission denied)"
+		}
+		notes = append(notes, what+": results hold what the index last read of them; quarry health lists them")
+	}
 	return strings.Join(notes, "; ")
 }
 

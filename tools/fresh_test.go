@@ -291,3 +291,16 @@ func TestSearchNoticesAnUnfinishedFirstLoad(t *testing.T) {
 		t.Errorf("notice %q, want it to say the first index run did not finish", res.Notice)
 	}
 }
+
+// TestFreshNoticeUnreadable: files that changed and cannot be read are said as such, with
+// no "run quarry index" (a run cannot read them either); nothing else is then said.
+func TestFreshNoticeUnreadable(t *testing.T) {
+	one := &workspace.Freshness{Changes: workspace.Changes{Unreadable: 1, UnreadablePaths: []string{"secret.go"}}}
+	if got := freshNotice(one); got != "secret.go changed and cannot be read (permission denied): results hold what the index last read of them; quarry health lists them" {
+		t.Errorf("one unreadable: %q", got)
+	}
+	two := &workspace.Freshness{Changes: workspace.Changes{Unreadable: 2, UnreadablePaths: []string{"a", "b"}}}
+	if got := freshNotice(two); !strings.HasPrefix(got, "2 changed files cannot be read") || strings.Contains(got, "run quarry index") {
+		t.Errorf("two unreadable: %q", got)
+	}
+}

@@ -38,7 +38,8 @@ func (f *Freshness) Consistent() bool { return f.Pending == 0 && !f.PartialLoad 
 
 // Freshness compares the index with the files on disk (by size and modification time, as
 // health does) and checks that its full-text index is not behind its store: a stat walk of
-// the workspace, one read of the stored file states and two small queries; no file is read.
+// the workspace, one read of the stored file states and two small queries; no file is read
+// but a changed one, opened to tell an unreadable one apart.
 func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 	f := &Freshness{}
 	var err error
@@ -53,7 +54,9 @@ func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 		return nil, err
 	}
 	f.NoContent = manifest == ""
-	if f.Changes, f.Dirs, err = compareDisk(ctx, x.Entry.Root, x.store, false); err != nil {
+	// a changed file that cannot be read is not a change an index run can apply: counted
+	// apart (Unreadable), never as modified or added (issue 41 a)
+	if f.Changes, f.Dirs, err = compareDisk(ctx, x.Entry.Root, x.store, true); err != nil {
 		return nil, err
 	}
 	return f, nil

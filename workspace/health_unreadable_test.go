@@ -80,3 +80,32 @@ func TestHealthReportsUnreadableFiles(t *testing.T) {
 		t.Errorf("health once readable: %s, %+v; want unhealthy, 1 modified, 1 added", h.Status, fmt.Sprint(h.Changed))
 	}
 }
+
+// TestFreshnessUnreadable: a search's freshness check counts a changed file it cannot read
+// as unreadable, not as a change an index run would apply (issue 41 a: every search said
+// "changed since the last index ... run quarry index" right after an index run).
+func TestFreshnessUnreadable(t *testing.T) {
+	root := mustCanon(t, t.TempDir())
+	writeTree(t, root, map[string]string{"a.go": "package a\n\nfunc A() {}\n", "secret.go": "package a\n\nfunc Secret() {}\n"})
+	indexTree(t, root, IndexOptions{})
+	writeTree(t, root, map[string]string{"secret.go": "package a\n\nfunc Secret2() {}\n"})
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(root, "secret.go"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	unreadable(t, root, "secret.go")
+	indexTree(t, root, IndexOptions{})
+	e := Entry{ID: ID(root), Root: root, Name: "t"}
+	x, err := OpenSearch(e, IndexDir(root, e.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	f, err := x.Freshness(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Total() != 0 || f.Unreadable != 1 || !slices.Equal(f.UnreadablePaths, []string{"secret.go"}) {
+		t.Errorf("freshness after an index run: %+v; want nothing changed, secret.go unreadable", f.Changes)
+	}
+}
