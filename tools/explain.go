@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -79,7 +80,8 @@ type ExplainResult struct {
 	TypeUsagesTotal      int             `json:"type_usages_total"`
 	Implementations      []Definition    `json:"implementations" jsonschema:"types extending or implementing it; for a method, the methods overriding it"`
 	ImplementationsTotal int             `json:"implementations_total"`
-	Truncated            bool            `json:"truncated" jsonschema:"some list is longer than the depth shows"`
+	Truncated            bool            `json:"truncated" jsonschema:"some list is longer than the depth shows, or the answer was cut to its byte budget"`
+	TruncatedReason      string          `json:"truncated_reason,omitempty" jsonschema:"max_bytes when the answer was cut to its byte budget (the body first, then the longest lists from their ends)"`
 	ElapsedMS            float64         `json:"elapsed_ms"`
 	Errors               []ErrorInfo     `json:"errors"`
 }
@@ -125,8 +127,96 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 	}
 	out.Truncated = len(out.Children) < out.ChildrenTotal || len(out.Callers) < out.CallersTotal || len(out.Callees) < out.CalleesTotal ||
 		len(out.TypeUsages) < out.TypeUsagesTotal || len(out.Implementations) < out.ImplementationsTotal
+	if fitExplain(out, s.budget(ctx, 0)) {
+		out.Truncated, out.TruncatedReason = true, TruncatedMaxBytes
+	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
+}
+
+// fitExplain cuts out to at most maxBytes of JSON (none: no cut), and reports whether it
+// cut: the body's last lines first (down to 20), then one entry at a time from the end of
+// the longest list in bytes. The definition itself and the totals stay.
+func fitExplain(out *ExplainResult, maxBytes int) bool {
+	size := func() int {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return 0
+		}
+		return len(b)
+	}
+	if maxBytes <= 0 || size() <= maxBytes {
+		return false
+	}
+	const keepBodyLines = 20
+	if lines := strings.Split(out.Definition.Body, "\n"); len(lines) > keepBodyLines {
+		over := size() - maxBytes
+		n := len(lines)
+		for n > keepBodyLines && over > 0 {
+			n--
+			over -= len(lines[n]) + 1
+		}
+		out.Definition.Body = strings.Join(lines[:n], "\n")
+	}
+	// the lists' entries, sized once: cutting one takes its bytes and a comma off the total
+	type list struct {
+		sizes []int
+		cut   func(n int) // keep the first n entries
+	}
+	sizes := func(n int, at func(i int) any) []int {
+		out := make([]int, n)
+		for i := range out {
+			b, _ := json.Marshal(at(i))
+			out[i] = len(b)
+		}
+		return out
+	}
+	lists := []*list{
+		{sizes(len(out.Callers), func(i int) any { return out.Callers[i] }), func(n int) { out.Callers = out.Callers[:n] }},
+		{sizes(len(out.Callees), func(i int) any { return out.Callees[i] }), func(n int) { out.Callees = out.Callees[:n] }},
+		{sizes(len(out.Children), func(i int) any { return out.Children[i] }), func(n int) { out.Children = out.Children[:n] }},
+		{sizes(len(out.TypeUsages), func(i int) any { return out.TypeUsages[i] }), func(n int) { out.TypeUsages = out.TypeUsages[:n] }},
+		{sizes(len(out.Implementations), func(i int) any { return out.Implementations[i] }), func(n int) { out.Implementations = out.Implementations[:n] }},
+		{sizes(len(out.Unresolved), func(i int) any { return out.Unresolved[i] }), func(n int) { out.Unresolved = out.Unresolved[:n] }},
+	}
+	sum := func(xs []int) int {
+		t := 0
+		for _, x := range xs {
+			t += x + 1
+		}
+		return t
+	}
+	total := size()
+	for total > maxBytes {
+		var best *list
+		for _, l := range lists {
+			if len(l.sizes) > 0 && (best == nil || sum(l.sizes) > sum(best.sizes)) {
+				best = l
+			}
+		}
+		if best == nil {
+			break // only the definition is left: it is the answer
+		}
+		total -= best.sizes[len(best.sizes)-1] + 1
+		best.sizes = best.sizes[:len(best.sizes)-1]
+	}
+	for _, l := range lists {
+		l.cut(len(l.sizes))
+	}
+	for size() > maxBytes { // the estimate's slack (an emptied list's comma): one more at a time
+		var best *list
+		for _, l := range lists {
+			if len(l.sizes) > 0 && (best == nil || sum(l.sizes) > sum(best.sizes)) {
+				best = l
+			}
+		}
+		if best == nil {
+			break
+		}
+		best.sizes = best.sizes[:len(best.sizes)-1]
+		best.cut(len(best.sizes))
+	}
+	return true
 }
 
 // explainAll fills out's lists, each cut to n.
