@@ -169,9 +169,12 @@ func (ls *LocalServer) accept(ctx context.Context, s *Service) {
 	}
 }
 
-// serveLocal answers one request on c.
+// serveLocal answers one request on c. A request the server's stop cut short gets no answer:
+// the client, reading none, runs it itself (callServer's errNoServer), so that a forced
+// index handed to a server that exits mid-run still completes (issue 41).
 func serveLocal(ctx context.Context, s *Service, c net.Conn) {
 	defer c.Close()
+	stopping := ctx.Done()
 	enc := json.NewEncoder(c)
 	if err := checkPeer(c); err != nil {
 		_ = enc.Encode(localResponse{Error: Errorf(CodeBadValue, "", "%v", err)})
@@ -201,6 +204,11 @@ func serveLocal(ctx context.Context, s *Service, c net.Conn) {
 	}()
 	ctx = context.WithValue(ctx, budgetKey{}, req.MaxBytes)
 	res, err := s.runLocal(context.WithValue(ctx, servedKey{}, true), req)
+	select {
+	case <-stopping:
+		return // the server stops: its answer may be the stop's error, not the request's
+	default:
+	}
 	if err != nil {
 		_ = enc.Encode(localResponse{Error: AsError(err)})
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,5 +187,62 @@ func TestLocalServerLongPath(t *testing.T) {
 	res, err := client.Search(context.Background(), SearchRequest{Query: "Long"})
 	if err != nil || len(res.Results) == 0 || len(*ops) != 1 {
 		t.Errorf("via a server at a %d-byte socket path: %+v, %v, forwarded %v", len(filepath.Join(root, ".quarry", SocketFile)), res, err, *ops)
+	}
+}
+
+// TestLocalServerStopsMidIndex: a forced index handed to the workspace's server completes
+// when that server stops in the middle of the run (issue 41: quarry index --force exited 3
+// with "sql: statement is closed" when quarry mcp ended normally meanwhile): the server
+// answers nothing then, and the client runs the index itself.
+func TestLocalServerStopsMidIndex(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for i := range 400 {
+		files[fmt.Sprintf("pkg%d/f%d.go", i%20, i)] = fmt.Sprintf("package pkg%d\n\n// F%d does %d things.\nfunc F%d(x int) int { return x + %d }\n", i%20, i, i, i, i)
+	}
+	writeFiles(t, root, files)
+	server, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	if _, err := server.Index(context.Background(), IndexRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := server.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	client.SetForward(true)
+	handed := make(chan struct{}, 1)
+	client.OnServer = func(op string, pid int) {
+		if op == "index" {
+			handed <- struct{}{}
+		}
+	}
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		<-handed
+		time.Sleep(30 * time.Millisecond) // the run under way
+		ls.Close()
+		server.Close()
+	}()
+	rep, err := client.Index(context.Background(), IndexRequest{Force: true})
+	<-stopped
+	if err != nil {
+		t.Fatalf("index --force handed to a server that stopped mid-run: %v", err)
+	}
+	if rep.Files < 400 {
+		t.Errorf("index report: %d files, want 400", rep.Files)
+	}
+	res, err := client.Search(context.Background(), SearchRequest{Query: "F399", Target: "definitions"})
+	if err != nil || len(res.Results) == 0 {
+		t.Errorf("search after the take-over: %v, %d results", err, len(res.Results))
 	}
 }
