@@ -107,6 +107,17 @@ func TestBrowser(t *testing.T) {
 	if first != query || !strings.HasSuffix(firstPath, wantPath) || !strings.Contains(url, "?q="+query) {
 		t.Fatalf("typing %s: first result %q in %q, URL %s; want %s in %s, the query in the URL", query, first, firstPath, url, query, wantPath)
 	}
+	// Within a file's group the rows follow the file's lines (issue 41 j); the groups keep
+	// the ranking's order.
+	var unordered string
+	err = chromedp.Run(ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll("section.group")).map(function (g) {
+		var ls = Array.from(g.querySelectorAll(".hit .ln")).map(function (e) { return parseInt(e.textContent, 10); }).filter(function (n) { return !isNaN(n); });
+		for (var i = 1; i < ls.length; i++) { if (ls[i] < ls[i-1]) return g.querySelector("h3").textContent + ": " + ls.join(","); }
+		return "";
+	}).join("")`, &unordered))
+	if err != nil || unordered != "" {
+		t.Errorf("rows within a group out of line order: %q (%v)", unordered, err)
+	}
 	// The status line (health reads the whole tree for changes: slow on a large corpus).
 	err = chromedp.Run(ctx, chromedp.Poll(`document.getElementById("status").textContent.indexOf("Checking") < 0`, nil, chromedp.WithPollingTimeout(60*time.Second)),
 		chromedp.Text("#status", &status, chromedp.ByID))
@@ -202,7 +213,7 @@ func startBrowser(exe, base, query string, first, firstPath, url *string, shot f
 			chromedp.WaitVisible("body[data-ready]", chromedp.ByQuery), // app.js listens
 			chromedp.SendKeys("#q", query, chromedp.ByID),
 			chromedp.WaitVisible(".hit .name", chromedp.ByQuery),
-			chromedp.Text(".hit .name", first, chromedp.ByQuery),
+			chromedp.Text(".hit.selected .name", first, chromedp.ByQuery), // the best result, selected
 			chromedp.Text(".group h3 .path", firstPath, chromedp.ByQuery),
 			chromedp.Location(url),
 			shot("1-results.png"),

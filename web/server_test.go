@@ -198,3 +198,23 @@ func TestNotIndexed(t *testing.T) {
 		t.Errorf("the first search: %.300s", body)
 	}
 }
+
+// TestPageOutlineAndRefsMarks: the file view's outline starts at the first definition, the
+// imports before it folded under a summary; the references view marks the name in each
+// quoted line, escaped (issue 41 j).
+func TestPageOutlineAndRefsMarks(t *testing.T) {
+	srv, _ := fixture(t)
+	_, body := do(t, "GET", srv.URL+"/file?path=go/server/server.go", "", nil)
+	fold := strings.Index(body, `<details class="imports"><summary>`)
+	list := strings.Index(body, "</details>\n<ul>") // the outline proper, after the fold
+	if fold < 0 || list < fold || !strings.Contains(body[fold:list], " imports and declarations</summary>") || strings.Contains(body[list:], `<span class="kind">import</span>`) {
+		t.Errorf("the outline: imports not folded above the first definition:\n%.3000s", body[max(fold, 0):])
+	}
+	_, refs := do(t, "GET", srv.URL+"/refs?symbol=Server", "", nil)
+	if !strings.Contains(refs, "<mark>Server</mark>") {
+		t.Errorf("the references view marks no use of Server:\n%.2000s", refs)
+	}
+	if got := string(markName(`s := &Server{} // ServerName <b>`, "Server")); got != `s := &amp;<mark>Server</mark>{} // ServerName &lt;b&gt;` {
+		t.Errorf("markName = %q", got)
+	}
+}

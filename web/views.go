@@ -47,6 +47,7 @@ type fileView struct {
 	Path, Workspace, Query, Language string
 	Lines                            []fileLine
 	Outline                          []tools.Symbol
+	Imports                          []tools.Symbol // the file's leading imports, folded above the outline
 	OutlineNote                      string
 }
 
@@ -68,7 +69,18 @@ func (s *server) file(w http.ResponseWriter, r *http.Request) {
 	// The outline beside it: get_symbols of the file (primary workspace).
 	res, err := s.svc.Call(r.Context(), "symbols", mustJSON(map[string]any{"file_path": f.Path, "limit": 5000}))
 	if sr, ok := res.(*tools.SymbolsResult); err == nil && ok {
-		v.Outline = sr.Results
+		// the outline starts at the first definition: the imports before it (and a package
+		// clause with nothing inside it, Go's) are folded
+		n := 0
+		for n < len(sr.Results) {
+			sym := sr.Results[n]
+			clause := sym.Kind == "module" && (n+1 == len(sr.Results) || sr.Results[n+1].Depth <= sym.Depth)
+			if sym.Kind != "import" && !clause {
+				break
+			}
+			n++
+		}
+		v.Imports, v.Outline = sr.Results[:n], sr.Results[n:]
 	} else if err != nil {
 		v.OutlineNote = tools.AsError(err).Message
 	}
@@ -238,6 +250,18 @@ func (s *server) calls(w http.ResponseWriter, r *http.Request) {
 }
 
 var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
+	// markName marks each whole-word use of name in a quoted line of code
+	"markName": markName,
+	// refName is the name a references view marks: its definition's, else the symbol's last part
+	"refName": func(r *tools.RefsResult, symbol string) string {
+		if r != nil && r.Definition != nil {
+			return r.Definition.Name
+		}
+		if i := strings.LastIndexAny(symbol, ".:#"); i >= 0 {
+			return symbol[i+1:]
+		}
+		return symbol
+	},
 	"fileURL": func(ws, path, q string, line int) string {
 		v := url.Values{"path": {path}}
 		if ws != "" {
@@ -283,6 +307,7 @@ const pageTemplates = `
 {{define "file"}}{{template "head" .Path}}
 <main class="fileview">
 <nav class="outline" aria-label="outline"><h2>Outline</h2>{{if .OutlineNote}}<p class="note">{{.OutlineNote}}</p>{{end}}
+{{if .Imports}}<details class="imports"><summary>{{len .Imports}} imports and declarations</summary><ul>{{range .Imports}}<li class="sym d{{.Depth}}"><a class="line" href="#L{{.Line}}">{{.Line}}</a> <span class="kind">{{.Kind}}</span> {{.Name}}</li>{{end}}</ul></details>{{end}}
 <ul>{{range .Outline}}<li class="sym d{{.Depth}}"><a class="line" href="#L{{.Line}}">{{.Line}}</a> <span class="kind">{{.Kind}}</span> <a class="def" href="{{navURL "refs" $.Workspace .SymbolID ""}}" title="references of {{.Name}}">{{.Name}}</a> {{if callable .Kind}}<a class="callers" href="{{navURL "calls" $.Workspace .SymbolID "callers"}}" title="callers of {{.Name}}">callers</a>{{end}}</li>{{end}}</ul></nav>
 <section class="code"><h1 id="path">{{.Path}}</h1><p class="meta">{{.Language}} · {{len .Lines}} lines{{if .Query}} · marked: <span id="marked">{{.Query}}</span>{{end}}</p>
 <table class="src chroma"><tbody>{{range .Lines}}<tr id="L{{.N}}"><td class="ln"><a href="#L{{.N}}">{{.N}}</a></td><td class="lc"><code>{{.HTML}}</code></td></tr>{{end}}</tbody></table></section>
@@ -291,10 +316,37 @@ const pageTemplates = `
 {{define "refs"}}{{template "head" (printf "References of %s" .Symbol)}}
 <main class="nav"><h1>References of {{with .Result.Definition}}<span class="kind">{{.Kind}}</span> <a href="{{fileURL $.Workspace .Path .Name .Line}}">{{.Name}}</a> <span class="where">{{.Path}}:{{.Line}}</span>{{else}}{{.Symbol}}{{end}}</h1>
 <p class="meta">{{.Result.Total}} uses{{if .Result.Truncated}}, the first {{len .Result.Results}} shown{{end}}{{if .Result.Notice}} · {{.Result.Notice}}{{end}}{{with .Result.Definition}} · <a href="{{navURL "calls" $.Workspace .ID "callers"}}">callers</a> · <a href="{{navURL "calls" $.Workspace .ID "callees"}}">callees</a>{{end}}</p>
-<ol class="refs">{{range .Result.Results}}<li><a href="{{fileURL (or .Workspace $.Workspace) .Path $.Symbol .Line}}">{{.Path}}:{{.Line}}</a> <span class="kind">{{.Kind}}</span>{{if .Container}} in <span class="container">{{.Container}}</span>{{end}} <code>{{.Text}}</code></li>{{end}}</ol></main></body></html>{{end}}
+<ol class="refs">{{range .Result.Results}}<li><a href="{{fileURL (or .Workspace $.Workspace) .Path $.Symbol .Line}}">{{.Path}}:{{.Line}}</a> <span class="kind">{{.Kind}}</span>{{if .Container}} in <span class="container">{{.Container}}</span>{{end}} <code>{{markName .Text (refName $.Result $.Symbol)}}</code></li>{{end}}</ol></main></body></html>{{end}}
 
 {{define "calls"}}{{template "head" (printf "%s of %s" .Direction (rootName .Result .Symbol))}}
 <main class="nav"><h1><span class="dir">{{.Direction}}</span> of {{rootName .Result .Symbol}}</h1>
 <p class="meta">{{.Result.Count}} in a tree {{.Depth}} deep{{if .Result.Truncated}} (truncated){{end}} · <a href="{{navURL "calls" .Workspace .Symbol "callers"}}">callers</a> · <a href="{{navURL "calls" .Workspace .Symbol "callees"}}">callees</a> · <a href="{{navURL "refs" .Workspace .Symbol ""}}">references</a></p>
 <ul class="tree">{{range .Result.Nodes}}<li class="node depth-{{.Depth}}" data-depth="{{.Depth}}">{{if .Symbol}}<span class="kind">{{.Symbol.Kind}}</span> <a class="def" href="{{fileURL $.Workspace .Symbol.Path .Name .Symbol.Line}}">{{.Name}}</a> <span class="where">{{.Symbol.Path}}:{{.Symbol.Line}}</span> <a href="{{navURL "calls" $.Workspace .Symbol.ID $.Direction}}">{{$.Direction}}</a>{{else}}<span class="unresolved">{{.Name}}</span>{{end}}{{if .Cycle}} <span class="cycle">(cycle)</span>{{end}}</li>{{end}}</ul></main></body></html>{{end}}
 `
+
+// markName returns text, escaped, with each whole-word occurrence of name in <mark>: the use
+// a references view quotes the line for.
+func markName(text, name string) template.HTML {
+	var b strings.Builder
+	isWord := func(c byte) bool {
+		return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	for name != "" {
+		i := strings.Index(text, name)
+		if i < 0 {
+			break
+		}
+		end := i + len(name)
+		whole := (i == 0 || !isWord(text[i-1])) && (end == len(text) || !isWord(text[end]))
+		if !whole {
+			b.WriteString(template.HTMLEscapeString(text[:end]))
+			text = text[end:]
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(text[:i]))
+		b.WriteString("<mark>" + template.HTMLEscapeString(name) + "</mark>")
+		text = text[end:]
+	}
+	b.WriteString(template.HTMLEscapeString(text))
+	return template.HTML(b.String())
+}

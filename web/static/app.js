@@ -63,12 +63,15 @@
     results.textContent = "";
     var ws = words(q);
     var groups = [], byPath = {};
-    (res.results || []).forEach(function (h) {
+    (res.results || []).forEach(function (h, rank) {
+      h.rank = rank;
       var key = (h.workspace || "") + "\u0000" + h.path;
       if (!byPath[key]) { byPath[key] = { path: h.path, workspace: h.workspace, language: h.language, hits: [] }; groups.push(byPath[key]); }
       byPath[key].hits.push(h);
     });
     groups.forEach(function (g) {
+      // the groups keep the ranking's order; the rows within one follow the file's lines
+      g.hits.sort(function (a, b) { return (a.hit === "file" ? 0 : a.line) - (b.hit === "file" ? 0 : b.line); });
       var sec = el("section", "group");
       var h3 = el("h3");
       var a = el("a", "path", g.path);
@@ -79,6 +82,7 @@
       g.hits.forEach(function (h) {
         var row = el("a", "hit");
         row.href = fileURL(h, q);
+        row.dataset.rank = h.rank;
         row.dataset.hit = h.hit;
         row.appendChild(el("span", "ln", h.hit === "file" ? "" : h.line));
         if (h.hit === "definition") {
@@ -108,7 +112,8 @@
       summary.appendChild(document.createTextNode(" "));
       summary.appendChild(more);
     }
-    select(0);
+    // the best result is selected (Enter opens it), wherever its file's line order puts it
+    select(Math.max(0, hits().findIndex(function (r) { return r.dataset.rank === "0"; })));
   }
 
   function showError(env) {
