@@ -137,10 +137,7 @@ func resolveGoto(ctx context.Context, x *workspace.SearchIndex, hits []Hit, rel 
 // console variables of goto Console) are clutter then, left out with a notice saying how
 // many and how to list them. Without an exact one, hits are kept as they are.
 func exactCaseFirst(hits []Hit, symbol string) ([]Hit, string) {
-	name := symbol
-	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) {
-		name = name[i+1:]
-	}
+	name := search.SymbolName(symbol)
 	exact := func(h Hit) bool { return h.Name == symbol || h.Name == name }
 	if !slices.ContainsFunc(hits, exact) {
 		return hits, ""
@@ -168,3 +165,7 @@ func exactCaseFirst(hits []Hit, symbol string) ([]Hit, string) {
 	}
 	return keep, fmt.Sprintf("%s named so but for case or separators (%s): goto with that spelling lists them", what, strings.Join(names, ", "))
 }
+
+// SymbolName returns the name a written symbol ends with (Name of pkg.Name); see
+// search.SymbolName.
+func SymbolName(symbol string) string { return search.SymbolName(symbol) }

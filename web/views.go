@@ -257,10 +257,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 		if r != nil && r.Definition != nil {
 			return r.Definition.Name
 		}
-		if i := strings.LastIndexAny(symbol, ".:#"); i >= 0 {
-			return symbol[i+1:]
-		}
-		return symbol
+		return tools.SymbolName(symbol)
 	},
 	"fileURL": func(ws, path, q string, line int) string {
 		v := url.Values{"path": {path}}

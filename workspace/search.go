@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/quarrysearch/quarry/index/fulltext"
@@ -303,10 +302,7 @@ func Goto(ctx context.Context, indexes []*SearchIndex, req search.Request, conte
 	// Code before docs and config, the name as written before it but for case, then the
 	// nearest.
 	symbol := req.Query.String()
-	name := symbol
-	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
-		name = name[i+1:]
-	}
+	name := search.SymbolName(symbol)
 	rank := func(h search.Hit) [3]int {
 		code, exact := 0, 0
 		if languages.CategoryOf(h.Language) == languages.Code {

@@ -329,11 +329,17 @@ func (h Hit) Defines(q *query.Query) bool {
 		return false
 	}
 	symbol := q.String()
-	name := symbol
-	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i+1 < len(name) { // pkg.Name, Type::name
-		name = name[i+1:]
-	}
+	name := SymbolName(symbol)
 	return scoring.MatchName(symbol, h.Name) != scoring.NameNone || scoring.MatchName(name, h.Name) == scoring.NameExact
+}
+
+// SymbolName returns the name a written symbol ends with: Name of pkg.Name, name of
+// Type::name or Class#name; the symbol itself when it is not qualified.
+func SymbolName(symbol string) string {
+	if i := strings.LastIndexAny(symbol, ".:#"); i >= 0 && i+1 < len(symbol) {
+		return symbol[i+1:]
+	}
+	return symbol
 }
 
 // identifierShape matches a query that names something: an identifier, or a qualified one
