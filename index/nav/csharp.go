@@ -1,12 +1,8 @@
 package nav
 
 import (
-	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/quarrysearch/quarry/index/store"
 
 	"github.com/quarrysearch/quarry/extract"
 )
@@ -199,23 +195,9 @@ func (r *resolver) csAttributeUses(def Def) ([]jsAliasUse, error) {
 		if err != nil {
 			return nil, err
 		}
-		var blob []byte
-		err = r.s.DB().QueryRowContext(r.ctx, `SELECT data FROM identifiers WHERE file = ?`, f.id).Scan(&blob)
-		if err == sql.ErrNoRows {
-			continue
-		}
+		uses, err := r.usesNamed(f.id, f.path, short, func(x extract.Identifier) bool { return x.Kind == extract.TypeUsage })
 		if err != nil {
-			return nil, fmt.Errorf("index: attribute uses of %s in %s: %w", def.Name, f.path, err)
-		}
-		var uses []extract.Identifier
-		err = store.DecodeIdents(blob, func(n string) bool { return n == short }, func(x extract.Identifier) bool {
-			if x.Kind == extract.TypeUsage {
-				uses = append(uses, x)
-			}
-			return true
-		})
-		if err != nil {
-			return nil, fmt.Errorf("index: attribute uses of %s in %s: %w", def.Name, f.path, err)
+			return nil, err
 		}
 		for _, u := range uses {
 			if d, _, err := r.resolve(fc, u); err != nil || d != nil {

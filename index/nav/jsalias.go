@@ -30,6 +30,30 @@ type jsAliasUse struct {
 	why  string
 }
 
+// usesNamed returns the uses of name in the file id (at path) that keep takes, read from
+// its identifiers: none when the file has none.
+func (r *resolver) usesNamed(id int64, path, name string, keep func(extract.Identifier) bool) ([]extract.Identifier, error) {
+	var blob []byte
+	err := r.s.DB().QueryRowContext(r.ctx, `SELECT data FROM identifiers WHERE file = ?`, id).Scan(&blob)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: uses of %s in %s: %w", name, path, err)
+	}
+	var uses []extract.Identifier
+	err = store.DecodeIdents(blob, func(n string) bool { return n == name }, func(x extract.Identifier) bool {
+		if keep(x) {
+			uses = append(uses, x)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index: uses of %s in %s: %w", name, path, err)
+	}
+	return uses, nil
+}
+
 // jsAliasUses returns the uses of the top-level definition def under the names other files
 // bind it to, or the module exports it as: each resolved to def.
 func (r *resolver) jsAliasUses(def Def) ([]jsAliasUse, error) {
@@ -167,21 +191,7 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 			}
 			continue
 		}
-		var blob []byte
-		err = r.s.DB().QueryRowContext(r.ctx, `SELECT data FROM identifiers WHERE file = ?`, s.file).Scan(&blob)
-		if err == sql.ErrNoRows {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("index: aliases of %s in %s: %w", def.Name, s.path, err)
-		}
-		var uses []extract.Identifier
-		err = store.DecodeIdents(blob, func(n string) bool { return n == s.name }, func(x extract.Identifier) bool {
-			if x.Qualifier == "" || s.qualified {
-				uses = append(uses, x)
-			}
-			return true
-		})
+		uses, err := r.usesNamed(s.file, s.path, s.name, func(x extract.Identifier) bool { return x.Qualifier == "" || s.qualified })
 		if err != nil {
 			return nil, err
 		}
