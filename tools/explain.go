@@ -161,60 +161,51 @@ func fitExplain(out *ExplainResult, maxBytes int) bool {
 	// the lists' entries, sized once: cutting one takes its bytes and a comma off the total
 	type list struct {
 		sizes []int
+		bytes int         // the sizes' sum, with a comma each
 		cut   func(n int) // keep the first n entries
 	}
-	sizes := func(n int, at func(i int) any) []int {
-		out := make([]int, n)
-		for i := range out {
+	entries := func(n int, at func(i int) any, cut func(n int)) *list {
+		l := &list{sizes: make([]int, n), cut: cut}
+		for i := range l.sizes {
 			b, _ := json.Marshal(at(i))
-			out[i] = len(b)
+			l.sizes[i] = len(b)
+			l.bytes += len(b) + 1
 		}
-		return out
+		return l
 	}
 	lists := []*list{
-		{sizes(len(out.Callers), func(i int) any { return out.Callers[i] }), func(n int) { out.Callers = out.Callers[:n] }},
-		{sizes(len(out.Callees), func(i int) any { return out.Callees[i] }), func(n int) { out.Callees = out.Callees[:n] }},
-		{sizes(len(out.Children), func(i int) any { return out.Children[i] }), func(n int) { out.Children = out.Children[:n] }},
-		{sizes(len(out.TypeUsages), func(i int) any { return out.TypeUsages[i] }), func(n int) { out.TypeUsages = out.TypeUsages[:n] }},
-		{sizes(len(out.Implementations), func(i int) any { return out.Implementations[i] }), func(n int) { out.Implementations = out.Implementations[:n] }},
-		{sizes(len(out.Unresolved), func(i int) any { return out.Unresolved[i] }), func(n int) { out.Unresolved = out.Unresolved[:n] }},
+		entries(len(out.Callers), func(i int) any { return out.Callers[i] }, func(n int) { out.Callers = out.Callers[:n] }),
+		entries(len(out.Callees), func(i int) any { return out.Callees[i] }, func(n int) { out.Callees = out.Callees[:n] }),
+		entries(len(out.Children), func(i int) any { return out.Children[i] }, func(n int) { out.Children = out.Children[:n] }),
+		entries(len(out.TypeUsages), func(i int) any { return out.TypeUsages[i] }, func(n int) { out.TypeUsages = out.TypeUsages[:n] }),
+		entries(len(out.Implementations), func(i int) any { return out.Implementations[i] }, func(n int) { out.Implementations = out.Implementations[:n] }),
+		entries(len(out.Unresolved), func(i int) any { return out.Unresolved[i] }, func(n int) { out.Unresolved = out.Unresolved[:n] }),
 	}
-	sum := func(xs []int) int {
-		t := 0
-		for _, x := range xs {
-			t += x + 1
-		}
-		return t
-	}
-	total := size()
-	for total > maxBytes {
+	// dropLast takes the last entry off the longest list in bytes and returns its bytes; 0
+	// when only the definition is left (it is the answer)
+	dropLast := func() int {
 		var best *list
 		for _, l := range lists {
-			if len(l.sizes) > 0 && (best == nil || sum(l.sizes) > sum(best.sizes)) {
+			if len(l.sizes) > 0 && (best == nil || l.bytes > best.bytes) {
 				best = l
 			}
 		}
 		if best == nil {
-			break // only the definition is left: it is the answer
+			return 0
 		}
-		total -= best.sizes[len(best.sizes)-1] + 1
-		best.sizes = best.sizes[:len(best.sizes)-1]
+		n := best.sizes[len(best.sizes)-1] + 1
+		best.sizes, best.bytes = best.sizes[:len(best.sizes)-1], best.bytes-n
+		best.cut(len(best.sizes))
+		return n
 	}
-	for _, l := range lists {
-		l.cut(len(l.sizes))
-	}
-	for size() > maxBytes { // the estimate's slack (an emptied list's comma): one more at a time
-		var best *list
-		for _, l := range lists {
-			if len(l.sizes) > 0 && (best == nil || sum(l.sizes) > sum(best.sizes)) {
-				best = l
-			}
-		}
-		if best == nil {
+	for total := size(); total > maxBytes; {
+		n := dropLast()
+		if n == 0 {
 			break
 		}
-		best.sizes = best.sizes[:len(best.sizes)-1]
-		best.cut(len(best.sizes))
+		total -= n
+	}
+	for size() > maxBytes && dropLast() > 0 { // the estimate's slack (an emptied list's comma)
 	}
 	return true
 }
