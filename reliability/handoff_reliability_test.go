@@ -1,7 +1,6 @@
 package reliability
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,26 +24,8 @@ func TestForcedIndexOutlivesStoppingServer(t *testing.T) {
 	if out, err := exec.Command(quarryBin, "--root", root, "index").CombinedOutput(); err != nil {
 		t.Fatalf("first index: %v\n%s", err, out)
 	}
-	lock := lockPath(t, root)
 	for trial := range 3 {
-		w := startWatch(t, root)
-		if _, err := w.nextBatch(30 * time.Second); err != nil {
-			w.signal(os.Kill)
-			t.Fatalf("trial %d: %v", trial, err)
-		}
-		var stdout, stderr bytes.Buffer
-		idx := exec.Command(quarryBin, "index", "--force")
-		idx.Dir, idx.Stdout, idx.Stderr = root, &stdout, &stderr
-		if err := idx.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- idx.Wait() }()
-		for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
-			if _, err := os.Stat(lock); err == nil {
-				break // the server runs the forced index
-			}
-		}
+		w, idx, done, stdout, stderr := handForcedIndex(t, root, trial)
 		time.Sleep(time.Duration(10+trial*30) * time.Millisecond)
 		w.signal(os.Interrupt) // a normal stop, mid-run
 		var err error

@@ -10,6 +10,35 @@ import (
 	"time"
 )
 
+// handForcedIndex starts a quarry watch in root, then quarry index --force, which hands
+// the run to it, and returns once the server holds the index lock (running the index); done
+// gives the index command's end, stdout and stderr its output.
+func handForcedIndex(t *testing.T, root string, trial int) (w *watchProc, idx *exec.Cmd, done chan error, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	w = startWatch(t, root)
+	if _, err := w.nextBatch(30 * time.Second); err != nil {
+		w.signal(os.Kill)
+		t.Fatalf("trial %d: %v", trial, err)
+	}
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	idx = exec.Command(quarryBin, "index", "--force")
+	idx.Dir, idx.Stdout, idx.Stderr = root, stdout, stderr
+	if err := idx.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done = make(chan error, 1)
+	go func() { done <- idx.Wait() }()
+	lock := lockPath(t, root)
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(lock); err == nil {
+			return w, idx, done, stdout, stderr
+		}
+	}
+	w.signal(os.Kill)
+	t.Fatalf("trial %d: the server never took the index lock\n%s", trial, w.output())
+	return nil, nil, nil, nil, nil
+}
+
 // A forced index handed to the workspace's server (quarry watch) while the server dies in
 // the middle of the run, killed and not yet reaped by its parent (a zombie), is taken over:
 // the index command runs it itself and succeeds, where the dead server's index lock used to
@@ -24,32 +53,8 @@ func TestForcedIndexTakesOverFromDeadServer(t *testing.T) {
 	if out, err := exec.Command(quarryBin, "--root", root, "index").CombinedOutput(); err != nil {
 		t.Fatalf("first index: %v\n%s", err, out)
 	}
-	lock := lockPath(t, root)
 	for trial := range 3 {
-		w := startWatch(t, root)
-		if _, err := w.nextBatch(30 * time.Second); err != nil {
-			w.signal(os.Kill)
-			t.Fatalf("trial %d: %v", trial, err)
-		}
-		var stdout, stderr bytes.Buffer
-		idx := exec.Command(quarryBin, "index", "--force")
-		idx.Dir, idx.Stdout, idx.Stderr = root, &stdout, &stderr
-		if err := idx.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- idx.Wait() }()
-
-		// The server runs the forced index: it holds the index lock.
-		for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
-			if _, err := os.Stat(lock); err == nil {
-				break
-			}
-		}
-		if _, err := os.Stat(lock); err != nil {
-			w.signal(os.Kill)
-			t.Fatalf("trial %d: the server never took the index lock: %v\n%s", trial, err, w.output())
-		}
+		w, idx, done, stdout, stderr := handForcedIndex(t, root, trial)
 		time.Sleep(time.Duration(trial*20) * time.Millisecond)
 		if err := w.cmd.Process.Kill(); err != nil { // not reaped until the index has ended
 			t.Fatal(err)
