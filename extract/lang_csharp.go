@@ -204,11 +204,7 @@ func csInitializer(w *walker, init, typ *Node) {
 			csNode(w, c)
 			continue
 		}
-		before := len(w.f.Identifiers)
-		w.ident(left, MemberAccess)
-		if q := "new " + w.text(typ) + " ()"; len(w.f.Identifiers) > before && len(q) <= maxQualifierBytes && !strings.ContainsAny(q, "\r\n") {
-			w.f.Identifiers[len(w.f.Identifiers)-1].Qualifier = q
-		}
+		w.identQualified(left, MemberAccess, "new "+w.text(typ)+" ()")
 		right := field(c, "right")
 		if right != nil && right.Type() == "initializer_expression" { // B = { ... }: B's own
 			w.walk(right, csNode)
@@ -233,9 +229,8 @@ func csConditionalAccess(n *Node) *Node {
 // qualifier is the access's condition, x (in a + x?.f the grammar's condition is a + x: its
 // right operand).
 func csBinding(w *walker, name, ca *Node, kind IdentKind) {
-	before := len(w.f.Identifiers)
-	w.member(name, ca, kind)
-	if len(w.f.Identifiers) == before || ca.Type() != "conditional_access_expression" {
+	if ca.Type() != "conditional_access_expression" {
+		w.member(name, ca, kind)
 		return
 	}
 	cond := field(ca, "condition")
@@ -246,10 +241,7 @@ func csBinding(w *walker, name, ca *Node, kind IdentKind) {
 	if cond != nil {
 		q = w.text(cond)
 	}
-	if len(q) > maxQualifierBytes || strings.ContainsAny(q, "\r\n") {
-		q = ""
-	}
-	w.f.Identifiers[len(w.f.Identifiers)-1].Qualifier = q
+	w.identQualified(name, kind, q)
 }
 
 // csDeclName reports whether the identifier n is the name a declaration binds (a local, a

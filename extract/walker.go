@@ -412,6 +412,17 @@ func (w *walker) identIn(n, whole *Node, kind IdentKind) {
 	w.f.Identifiers = append(w.f.Identifiers, id)
 }
 
+// identQualified records a use of the name n with the qualifier q, which the source does not
+// spell right before it (x of x?.f in a + x?.f, new T () of new T { A = 1 }); none when q is
+// longer than maxQualifierBytes or spans lines, as qualifier says.
+func (w *walker) identQualified(n *Node, kind IdentKind, q string) {
+	before := len(w.f.Identifiers)
+	w.identIn(n, nil, kind)
+	if len(w.f.Identifiers) > before && len(q) <= maxQualifierBytes && !strings.ContainsAny(q, "\r\n") {
+		w.f.Identifiers[len(w.f.Identifiers)-1].Qualifier = q
+	}
+}
+
 // maxQualifierBytes bounds a qualifier: a longer one (a chain of calls) is not recorded.
 const maxQualifierBytes = 120
 
