@@ -147,7 +147,7 @@ var thirdParty = []string{
 	"github.com/mattn/go-sqlite3", "go.etcd.io/bbolt", "github.com/cespare/xxhash/v2",
 	"github.com/go-git/go-git/v5", "github.com/modelcontextprotocol/go-sdk",
 	"github.com/google/jsonschema-go", "github.com/spf13/cobra", "github.com/spf13/pflag",
-	"github.com/klauspost/compress", "github.com/alecthomas/chroma/v2",
+	"github.com/klauspost/compress",
 	"github.com/RoaringBitmap/roaring/v2", "github.com/nats-io/nats.go",
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/quarrysearch/quarry/extract"
 )
 
 // IndexedFile is a file as the index holds it (the web page's file view).
@@ -42,4 +44,29 @@ func (s *Service) File(ctx context.Context, ws, p string) (*IndexedFile, error) 
 		return nil, AsError(err)
 	}
 	return &IndexedFile{Workspace: xs[0].Entry.ID, Path: p, Content: content}, nil
+}
+
+// SyntaxSpan is a classified stretch of a file for the file view's colours.
+type SyntaxSpan = extract.SyntaxSpan
+
+// maxHighlightBytes: a larger file is shown without syntax colours (lines and marks only).
+const maxHighlightBytes = 2 << 20
+
+// Highlight classifies the text of content, the file at p, for the file view's colours
+// (extract.Extractor.Highlight: the syntax tree the index parses): its language's name
+// ("" when none is known) and the classified spans, none for a file too large, in a
+// language without a grammar, or one its grammar cannot parse in time.
+func (s *Service) Highlight(ctx context.Context, p string, content []byte) (string, []SyntaxSpan) {
+	lang := s.langs.Detect(p, content)
+	if lang == nil {
+		return "", nil
+	}
+	if len(content) > maxHighlightBytes || extract.IsBinary(content) {
+		return lang.Name, nil
+	}
+	spans, err := extract.New(s.langs, extract.Options{}).Highlight(ctx, p, content, lang)
+	if err != nil {
+		return lang.Name, nil
+	}
+	return lang.Name, spans
 }

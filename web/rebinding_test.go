@@ -64,7 +64,7 @@ func TestRebinding(t *testing.T) {
 	own := u.Host
 	port := u.Port()
 	patterns := Patterns(Options{MCP: http.NotFoundHandler()})
-	if len(patterns) < 10 {
+	if len(patterns) < 9 {
 		t.Fatalf("Patterns: %v", patterns)
 	}
 	hostile := []struct{ host, origin string }{

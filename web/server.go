@@ -66,7 +66,6 @@ func (s *server) routes(opts Options) []route {
 	assets, _ := fs.Sub(static, "static")
 	rs := []route{
 		{"GET /static/", http.StripPrefix("/static/", http.FileServer(http.FS(assets)))},
-		{"GET /static/chroma.css", http.HandlerFunc(s.chromaCSS)},
 		{"GET /{$}", http.HandlerFunc(s.page)},
 		{"POST /api/{op}", http.HandlerFunc(s.api)},
 		{"GET /api/health", http.HandlerFunc(s.health)},

@@ -88,7 +88,7 @@ func TestAPIIsTheContract(t *testing.T) {
 	if len(got.Results) == 0 || got.Results[0].Name != "ServeHTTP" || got.Results[0].Path != "go/server/server.go" {
 		t.Errorf("POST /api/search: %+v", got.Results)
 	}
-	for _, path := range []string{"/", "/static/app.js", "/static/style.css", "/static/chroma.css", "/api/health", "/api/query", "/file?path=go/server/server.go", "/refs?symbol=Server", "/calls?symbol=adapt", "/nope"} {
+	for _, path := range []string{"/", "/static/app.js", "/static/style.css", "/api/health", "/api/query", "/file?path=go/server/server.go", "/refs?symbol=Server", "/calls?symbol=adapt", "/nope"} {
 		res, _ := do(t, "GET", srv.URL+path, "", nil)
 		if res.Header.Get("Content-Security-Policy") != ContentSecurityPolicy || res.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("GET %s: headers %v", path, res.Header)
@@ -107,7 +107,7 @@ func TestFileView(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("%d\n%s", res.StatusCode, body)
 	}
-	for _, want := range []string{`<tr id="L41">`, `<a href="#L41">41</a>`, `<mark>ServeHTTP</mark>`, `<span class="kd">func</span>`,
+	for _, want := range []string{`<tr id="L41">`, `<a href="#L41">41</a>`, `<mark>ServeHTTP</mark>`, `<span class="k">func</span>`, `<span class="nf"><mark>ServeHTTP</mark></span>`,
 		`href="/refs?symbol=`, `href="/calls?direction=callers&amp;symbol=`, `<a class="line" href="#L41">41</a>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the file view lacks %s", want)

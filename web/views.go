@@ -13,29 +13,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
-
 	"github.com/quarrysearch/quarry/tools"
 )
-
-// chromaStyle is the highlighting's colours.
-const chromaStyle = "github"
-
-// maxHighlightBytes: a larger file is shown without syntax colours (lines and marks only).
-const maxHighlightBytes = 2 << 20
-
-func (s *server) chromaCSS(w http.ResponseWriter, _ *http.Request) {
-	var b bytes.Buffer
-	if err := html.New(html.WithClasses(true)).WriteCSS(&b, styles.Get(chromaStyle)); err != nil {
-		writeError(w, http.StatusInternalServerError, err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/css; charset=utf-8")
-	_, _ = w.Write(b.Bytes())
-}
 
 // fileLine is one line of the file view.
 type fileLine struct {
@@ -60,12 +39,12 @@ func (s *server) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := fileView{Path: f.Path, Workspace: f.Workspace, Query: q.Get("q")}
-	lexer := lexers.Match(f.Path)
-	if lexer == nil {
-		lexer = lexers.Fallback
+	var spans []tools.SyntaxSpan
+	v.Language, spans = s.svc.Highlight(r.Context(), f.Path, f.Content)
+	if v.Language == "" {
+		v.Language = "text"
 	}
-	v.Language = lexer.Config().Name
-	v.Lines = highlight(lexer, f.Content, queryWords(v.Query))
+	v.Lines = highlight(f.Content, spans, queryWords(v.Query))
 	// The outline beside it: get_symbols of the file (primary workspace).
 	res, err := s.svc.Call(r.Context(), "symbols", mustJSON(map[string]any{"file_path": f.Path, "limit": 5000}))
 	if sr, ok := res.(*tools.SymbolsResult); err == nil && ok {
@@ -119,29 +98,19 @@ func queryWords(q string) []string {
 	return out
 }
 
-// highlight renders content as lines of HTML: each token in a span of chroma's class, the
-// words marked.
-func highlight(lexer chroma.Lexer, content []byte, words []string) []fileLine {
+// highlight renders content as lines of HTML: each classified span (spans, in order) in a
+// span of its class, the words marked.
+func highlight(content []byte, spans []tools.SyntaxSpan, words []string) []fileLine {
 	text := string(content)
-	var tokens []chroma.Token
-	if len(content) <= maxHighlightBytes {
-		if it, err := chroma.Coalesce(lexer).Tokenise(nil, text); err == nil {
-			tokens = it.Tokens()
-		}
-	}
-	if tokens == nil {
-		tokens = []chroma.Token{{Type: chroma.Text, Value: text}}
-	}
 	var lines []fileLine
 	var cur strings.Builder
 	flush := func() {
 		lines = append(lines, fileLine{N: len(lines) + 1, HTML: template.HTML(cur.String())})
 		cur.Reset()
 	}
-	for _, t := range tokens {
-		class := tokenClass(t.Type)
-		parts := strings.Split(t.Value, "\n")
-		for i, p := range parts {
+	// write adds text[from:to] in class (none: ""), a line at a time
+	write := func(from, to int, class string) {
+		for i, p := range strings.Split(text[from:to], "\n") {
 			if i > 0 {
 				flush()
 			}
@@ -157,6 +126,17 @@ func highlight(lexer chroma.Lexer, content []byte, words []string) []fileLine {
 			}
 		}
 	}
+	at := 0
+	for _, sp := range spans {
+		start, end := int(sp.Start), min(int(sp.End), len(text))
+		if start < at || start >= end {
+			continue
+		}
+		write(at, start, "")
+		write(start, end, sp.Syntax.CSSClass())
+		at = end
+	}
+	write(at, len(text), "")
 	if cur.Len() > 0 || len(lines) == 0 {
 		flush()
 	}
@@ -164,16 +144,6 @@ func highlight(lexer chroma.Lexer, content []byte, words []string) []fileLine {
 		lines = lines[:n-1]
 	}
 	return lines
-}
-
-// tokenClass is chroma's CSS class of a token type (its category's when it has none).
-func tokenClass(t chroma.TokenType) string {
-	for _, tt := range []chroma.TokenType{t, t.SubCategory(), t.Category()} {
-		if c, ok := chroma.StandardTypes[tt]; ok && c != "" {
-			return c
-		}
-	}
-	return ""
 }
 
 // markWords escapes s and wraps each case-insensitive occurrence of a word in <mark>.
@@ -296,7 +266,7 @@ var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
 
 const pageTemplates = `
 {{define "head"}}<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.}} · Quarry</title><link rel="stylesheet" href="/static/style.css"><link rel="stylesheet" href="/static/chroma.css"></head><body>
+<title>{{.}} · Quarry</title><link rel="stylesheet" href="/static/style.css"></head><body>
 <header class="bar"><a class="brand" href="/">Quarry</a><form action="/" method="get" class="mini"><input name="q" placeholder="Search (/)" aria-label="search"></form></header>{{end}}
 
 {{define "error"}}{{template "head" "Error"}}<main class="error"><h1>{{.Code}}</h1><p id="error-message">{{.Message}}</p><p><a href="/">Back to search</a></p></main></body></html>{{end}}
@@ -307,7 +277,7 @@ const pageTemplates = `
 {{if .Imports}}<details class="imports"><summary>{{len .Imports}} imports and declarations</summary><ul>{{range .Imports}}<li class="sym d{{.Depth}}"><a class="line" href="#L{{.Line}}">{{.Line}}</a> <span class="kind">{{.Kind}}</span> {{.Name}}</li>{{end}}</ul></details>{{end}}
 <ul>{{range .Outline}}<li class="sym d{{.Depth}}"><a class="line" href="#L{{.Line}}">{{.Line}}</a> <span class="kind">{{.Kind}}</span> <a class="def" href="{{navURL "refs" $.Workspace .SymbolID ""}}" title="references of {{.Name}}">{{.Name}}</a> {{if callable .Kind}}<a class="callers" href="{{navURL "calls" $.Workspace .SymbolID "callers"}}" title="callers of {{.Name}}">callers</a>{{end}}</li>{{end}}</ul></nav>
 <section class="code"><h1 id="path">{{.Path}}</h1><p class="meta">{{.Language}} · {{len .Lines}} lines{{if .Query}} · marked: <span id="marked">{{.Query}}</span>{{end}}</p>
-<table class="src chroma"><tbody>{{range .Lines}}<tr id="L{{.N}}"><td class="ln"><a href="#L{{.N}}">{{.N}}</a></td><td class="lc"><code>{{.HTML}}</code></td></tr>{{end}}</tbody></table></section>
+<table class="src syntax"><tbody>{{range .Lines}}<tr id="L{{.N}}"><td class="ln"><a href="#L{{.N}}">{{.N}}</a></td><td class="lc"><code>{{.HTML}}</code></td></tr>{{end}}</tbody></table></section>
 </main><script src="/static/file.js"></script></body></html>{{end}}
 
 {{define "refs"}}{{template "head" (printf "References of %s" .Symbol)}}
