@@ -40,7 +40,7 @@ func (c Syntax) CSSClass() string {
 // SyntaxSpan is a stretch of a file, in bytes, of one Syntax.
 type SyntaxSpan struct {
 	Start, End uint32
-	Syntax      Syntax
+	Syntax     Syntax
 }
 
 // Highlight returns the classified stretches of src, the file at path in lang, in order
