@@ -10,6 +10,8 @@
 #   CORPUS (default /tmp/quarry-corpus/full)   QUARRY_BIN (default: built from this repo)
 #   ROUNDS (20) WARMUP (2)
 set -euo pipefail
+# quarry's commands here never leave a watcher behind (cmd/quarry/autowatch.go)
+export QUARRY_AUTOWATCH="${QUARRY_AUTOWATCH:-0}"
 here="$(cd "$(dirname "$0")" && pwd)"
 CORPUS="${CORPUS:-/tmp/quarry-corpus/full}"
 ROUNDS="${ROUNDS:-20}" WARMUP="${WARMUP:-2}"

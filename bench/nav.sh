@@ -16,6 +16,8 @@
 # the worst definitions with their lines in $WORK/verbose/NAME.txt, and the indexed copy in
 # $WORK/repos/NAME (Go: $WORK/gopath/src/IMPORT/PATH).
 set -euo pipefail
+# quarry's commands here never leave a watcher behind (cmd/quarry/autowatch.go)
+export QUARRY_AUTOWATCH="${QUARRY_AUTOWATCH:-0}"
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(dirname "$here")
 WORK=${WORK:-/tmp/navh}

@@ -21,6 +21,8 @@
 # It leaves in $WORK: regex-bench.txt (searchbench's report), lines/ (each engine's
 # path:line lists and ripgrep's) and the servers' logs.
 set -euo pipefail
+# quarry's commands here never leave a watcher behind (cmd/quarry/autowatch.go)
+export QUARRY_AUTOWATCH="${QUARRY_AUTOWATCH:-0}"
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$BENCH/.." && pwd)"

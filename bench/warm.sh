@@ -10,6 +10,8 @@
 #   ZOEKT_BIN   (default $WORK/zoekt/bin)     ZOEKT_INDEX (default $WORK/zoekt/index)
 #   ROUNDS (20) WARMUP (2) TARGET (auto) LIMIT (20)
 set -euo pipefail
+# quarry's commands here never leave a watcher behind (cmd/quarry/autowatch.go)
+export QUARRY_AUTOWATCH="${QUARRY_AUTOWATCH:-0}"
 here="$(cd "$(dirname "$0")" && pwd)"
 WORK="${WORK:-/tmp/quarry-bench}"
 CORPUS="${CORPUS:-$WORK/corpus}"

@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 		fmt.Println("reliability: skipped (set QUARRY_RELIABILITY=1 to run the suite)")
 		os.Exit(0)
 	}
+	os.Setenv("QUARRY_AUTOWATCH", "0") // no command of the suite leaves a watcher behind
 	dir, err := os.MkdirTemp("", "quarry-reliability-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -203,7 +203,9 @@ func serveLocal(ctx context.Context, s *Service, c net.Conn) {
 		cancel()
 	}()
 	ctx = context.WithValue(ctx, budgetKey{}, req.MaxBytes)
+	s.served.Store(time.Now().UnixNano())
 	res, err := s.runLocal(context.WithValue(ctx, servedKey{}, true), req)
+	s.served.Store(time.Now().UnixNano())
 	select {
 	case <-stopping:
 		return // the server stops: its answer may be the stop's error, not the request's

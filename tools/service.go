@@ -59,6 +59,9 @@ type Service struct {
 	indexMu sync.Mutex
 	// forward: see SetForward.
 	forward atomic.Bool
+	// served: when this process, as the workspace's local server, last began or ended an
+	// operation of another process (Unix ns; 0: never): LastServed.
+	served atomic.Int64
 	// shard: the indexes a node's service of a cluster's shard answers from (shardService):
 	// one repository's, or a compound's members', by name.
 	shard []*workspace.SearchIndex
@@ -71,6 +74,29 @@ type Service struct {
 // and here only when none answers: the command line sets it, and a second quarry mcp until
 // it takes over from the first. It is safe to call while operations run.
 func (s *Service) SetForward(on bool) { s.forward.Store(on) }
+
+// Forwarding reports whether operations go to the workspace's local server when one runs
+// (SetForward).
+func (s *Service) Forwarding() bool { return s.forward.Load() }
+
+// LastServed returns when this process last served an operation of another quarry process
+// as the workspace's local server (its start or its end), or the zero time.
+func (s *Service) LastServed() time.Time {
+	if ns := s.served.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}
+
+// Indexed reports whether the primary workspace has an index on disk.
+func (s *Service) Indexed() bool {
+	reg, err := s.registry()
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(workspace.StorePath(workspace.IndexDir(s.root, reg.Primary.ID)))
+	return err == nil
+}
 
 // KeepOpen is how long a server keeps an unused index open: longer than the pause between
 // an agent's calls, shorter than the two seconds an index run waits for the index.

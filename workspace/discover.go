@@ -50,6 +50,9 @@ type WalkOptions struct {
 	// of Dirs, may differ from run to run. For a comparison of the disk with the index,
 	// which needs only the files.
 	Parallel bool
+	// cache, when set, lends directories' listings from the last walk and keeps this
+	// walk's for the next (compareDisk's fresh.cache).
+	cache *freshCache
 }
 
 // inScope reports whether the directory rel is in scope (or every directory is).
@@ -136,6 +139,10 @@ func Walk(ctx context.Context, root string, opts WalkOptions) (*WalkResult, erro
 		limits:   extract.Options{MaxFileSize: int(opts.MaxFileSize), MaxSourceSize: int(opts.MaxSourceSize)},
 		langs:    opts.Languages,
 		res:      &WalkResult{Skipped: map[extract.SkipReason]int{}},
+		cache:    opts.cache,
+	}
+	if opts.cache != nil {
+		w.res.Files = make([]Candidate, 0, opts.cache.files)
 	}
 	if opts.Parallel {
 		w.par = &walkPar{sem: make(chan struct{}, walkWorkers())}
@@ -207,7 +214,8 @@ type walkState struct {
 	langs    *languages.Registry
 	mu       sync.Mutex // guards res when the walk is parallel
 	res      *WalkResult
-	par      *walkPar // nil: one goroutine
+	par      *walkPar    // nil: one goroutine
+	cache    *freshCache // WalkOptions.cache
 }
 
 // walkPar is what a parallel walk shares: the goroutines listing directories and the first
@@ -256,6 +264,7 @@ type walkListing struct {
 	rel     string        // path below the root, "" for the root
 	entries []os.DirEntry // sorted by name, as os.ReadDir returns them
 	rules   *ignoreRules  // the ignore rules in force in it
+	files   []Candidate   // its files found so far, added to the result at its end
 }
 
 // walkEntries visits the entries of the directory dirAbs, whose path below the root is rel
@@ -280,6 +289,11 @@ func (w *walkState) walkEntries(dirAbs, rel string, comps []string, entries []os
 		if err := w.visit(dir, path, e); err != nil {
 			return err
 		}
+	}
+	if len(dir.files) > 0 {
+		w.mu.Lock()
+		w.res.Files = append(w.res.Files, dir.files...)
+		w.mu.Unlock()
 	}
 	return nil
 }
@@ -312,9 +326,9 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 		}
 		return w.subdir(abs, rel, path, dir.rules, reincluded)
 	case typ&fs.ModeSymlink != 0:
-		w.visitSymlink(abs, rel)
+		w.visitSymlink(dir, abs, rel)
 	case typ.IsRegular():
-		w.visitFile(abs, rel, e)
+		w.visitFile(dir, abs, rel, e)
 	default:
 		w.skip(rel, false, extract.SkipNotRegular)
 	}
@@ -324,7 +338,7 @@ func (w *walkState) visit(dir *walkListing, path []string, e os.DirEntry) error 
 // walkSubdir lists the directory abs and walks it, unless a marker file among its entries
 // shows it is a cache, virtualenv or build tree and no .quarryignore rule re-included it.
 func (w *walkState) walkSubdir(abs, rel string, path []string, rules *ignoreRules, reincluded bool) error {
-	entries, err := os.ReadDir(abs)
+	entries, err := w.readDir(abs, rel)
 	if err != nil {
 		// Entries read before the error are still walked; usually there are none.
 		w.skip(rel, true, extract.SkipUnreadable)
@@ -336,19 +350,28 @@ func (w *walkState) walkSubdir(abs, rel string, path []string, rules *ignoreRule
 	return w.walkEntries(abs, rel, slices.Clone(path), entries, rules)
 }
 
-// visitFile adds the regular file abs as a Candidate unless it is over the size cap.
-func (w *walkState) visitFile(abs, rel string, e os.DirEntry) {
+// readDir lists the directory abs (rel below the root), from the cache when it has a
+// listing its time still matches.
+func (w *walkState) readDir(abs, rel string) ([]os.DirEntry, error) {
+	if w.cache != nil {
+		return w.cache.listing(abs, rel)
+	}
+	return os.ReadDir(abs)
+}
+
+// visitFile adds the regular file abs of dir as a Candidate unless it is over the size cap.
+func (w *walkState) visitFile(dir *walkListing, abs, rel string, e os.DirEntry) {
 	info, err := e.Info()
 	if err != nil || !info.Mode().IsRegular() {
 		w.skip(rel, false, extract.SkipUnreadable) // vanished, or replaced since the directory was listed
 		return
 	}
-	w.addFile(abs, rel, info)
+	w.addFile(dir, abs, rel, info)
 }
 
 // visitSymlink adds the symlink abs as a Candidate if it leads to a regular file inside the
 // root, outside VCS metadata and .quarry. Every other symlink is skipped.
-func (w *walkState) visitSymlink(abs, rel string) {
+func (w *walkState) visitSymlink(dir *walkListing, abs, rel string) {
 	target, err := filepath.EvalSymlinks(abs)
 	if err != nil || !w.insideRoot(target) {
 		w.skip(rel, false, extract.SkipSymlink) // broken, a loop, or out of the root
@@ -363,7 +386,7 @@ func (w *walkState) visitSymlink(abs, rel string) {
 	case !info.Mode().IsRegular():
 		w.skip(rel, false, extract.SkipNotRegular)
 	default:
-		w.addFile(abs, rel, info)
+		w.addFile(dir, abs, rel, info)
 	}
 }
 
@@ -382,16 +405,14 @@ func (w *walkState) insideRoot(target string) bool {
 	return true
 }
 
-// addFile adds a Candidate for a regular file described by info, unless it is too large.
-func (w *walkState) addFile(abs, rel string, info fs.FileInfo) {
+// addFile adds a Candidate for a regular file of dir described by info, unless it is too
+// large.
+func (w *walkState) addFile(dir *walkListing, abs, rel string, info fs.FileInfo) {
 	if info.Size() > w.limits.Limit(w.langs.ForPath(rel), rel) {
 		w.skip(rel, false, extract.SkipTooLarge)
 		return
 	}
-	c := Candidate{Path: rel, AbsPath: abs, Size: info.Size(), ModTime: info.ModTime()}
-	w.mu.Lock()
-	w.res.Files = append(w.res.Files, c)
-	w.mu.Unlock()
+	dir.files = append(dir.files, Candidate{Path: rel, AbsPath: abs, Size: info.Size(), ModTime: info.ModTime()})
 }
 
 // skip counts a left-out entry and keeps it as a sample while there are few of its reason.

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"time"
@@ -64,19 +65,22 @@ func (x *SearchIndex) Freshness(ctx context.Context) (*Freshness, error) {
 
 // compareDisk compares the files under root with the store's states by size and
 // modification time: the changes, with samples, and the directories that hold them. The
-// walk and the read of the stored states run at once. With splitUnreadable (health), a
+// walk and the read of the stored states run at once, both through fresh.cache beside the
+// store (freshcache.go): directories whose time has not moved are not listed again, and the
+// states are read from the store only after it changed. With splitUnreadable (health), a
 // changed file that cannot be opened counts as unreadable instead of modified or added.
 func compareDisk(ctx context.Context, root string, st *store.Store, splitUnreadable bool) (Changes, []string, error) {
+	cache := loadFreshCache(filepath.Dir(st.Path()))
 	var (
-		stored    map[string]store.FileState
+		stored    map[string]storedState
 		storedErr error
 		read      = make(chan struct{})
 	)
 	go func() {
 		defer close(read)
-		stored, storedErr = st.Files(ctx)
+		stored, storedErr = cache.storedStates(ctx, st)
 	}()
-	walk, err := Walk(ctx, root, WalkOptions{Parallel: true})
+	walk, err := Walk(ctx, root, WalkOptions{Parallel: true, cache: cache})
 	<-read
 	if err != nil {
 		return Changes{}, nil, err
@@ -84,6 +88,7 @@ func compareDisk(ctx context.Context, root string, st *store.Store, splitUnreada
 	if storedErr != nil {
 		return Changes{}, nil, storedErr
 	}
+	cache.save()
 	var c Changes
 	var dirs []string
 	note := func(p string) {
@@ -102,7 +107,7 @@ func compareDisk(ctx context.Context, root string, st *store.Store, splitUnreada
 	for _, f := range walk.Files {
 		seen[f.Path] = true
 		st, ok := stored[f.Path]
-		modified := ok && (st.Size != f.Size || st.MTime != f.ModTime.UnixNano())
+		modified := ok && (st.size != f.Size || st.mtime != f.ModTime.UnixNano())
 		switch {
 		case splitUnreadable && (!ok || modified) && !readable(f.AbsPath):
 			c.Unreadable++

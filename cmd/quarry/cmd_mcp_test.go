@@ -27,6 +27,8 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// the commands these tests run never leave a watcher behind; TestAutoWatch turns it on
+	os.Setenv("QUARRY_AUTOWATCH", "0")
 	code := m.Run()
 	if binaryDir != "" {
 		os.RemoveAll(binaryDir)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -12,7 +13,8 @@ import (
 )
 
 func newWatchCmd() *cobra.Command {
-	return &cobra.Command{
+	var idleExit time.Duration
+	cmd := &cobra.Command{
 		Use:   "watch",
 		Short: "Keep the index up to date as files change, in the foreground",
 		Long: `Watch the workspace's files and keep its index up to date, printing a line per batch
@@ -21,9 +23,14 @@ atomic saves, new and removed directories, .gitignore and .quarryignore edits, a
 switch touching thousands of files) are gathered until the file system is quiet for a moment
 and applied as one incremental index run; searches from other terminals keep working. Where
 the system's limit of watches runs out, the workspace is scanned every few seconds instead.
-quarry mcp watches by default (--no-watch turns it off).`,
+quarry mcp watches by default (--no-watch turns it off).
+
+With --idle-exit, it stops once no other quarry command has asked it anything for that long,
+and stops at once when another process already serves the workspace: the watcher a search
+starts for the next ones (QUARRY_AUTOWATCH) runs so.`,
 		Example: `  quarry watch
-  quarry watch --root ~/src/project`,
+  quarry watch --root ~/src/project
+  quarry watch --idle-exit 10m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := primaryRoot()
@@ -35,8 +42,16 @@ quarry mcp watches by default (--no-watch turns it off).`,
 				return err
 			}
 			defer svc.Close()
+			svc.Keep = tools.KeepOpen // the searches it answers for other commands reuse the open index
 			out := cmd.OutOrStdout()
+			if idleExit < 0 {
+				return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--idle-exit %v: want a positive duration, like 10m", idleExit)}
+			}
 			ls, other := serveWorkspace(cmd, svc)
+			if other != 0 && idleExit > 0 {
+				fmt.Fprintf(out, "quarry process %d serves this workspace already: nothing to do\n", other)
+				return nil
+			}
 			for waited := 0; other != 0; waited++ {
 				// One writer at a time: a quarry index run ends; a quarry mcp or quarry watch
 				// already keeps the index up to date, and this one takes over when it stops.
@@ -53,9 +68,46 @@ quarry mcp watches by default (--no-watch turns it off).`,
 			if ls != nil {
 				defer ls.Close()
 			}
-			fmt.Fprintf(out, "watching %s (Ctrl-C stops)\n", root)
-			return svc.Watch(cmd.Context(), func(b workspace.WatchBatch) { printBatch(out, b) })
+			ctx := cmd.Context()
+			if idleExit > 0 {
+				var stop context.CancelFunc
+				ctx, stop = context.WithCancel(ctx)
+				defer stop()
+				go stopWhenIdle(ctx, svc, idleExit, func() {
+					fmt.Fprintf(out, "%s no request for %v: stopping\n", time.Now().Format("15:04:05"), idleExit)
+					stop()
+				})
+				fmt.Fprintf(out, "watching %s until no other quarry command asks for %v\n", root, idleExit)
+			} else {
+				fmt.Fprintf(out, "watching %s (Ctrl-C stops)\n", root)
+			}
+			return svc.Watch(ctx, func(b workspace.WatchBatch) { printBatch(out, b) })
 		},
+	}
+	cmd.Flags().DurationVar(&idleExit, "idle-exit", 0, "stop after this long without a request from another quarry command (0: never)")
+	return cmd
+}
+
+// stopWhenIdle calls stop once svc has served no other process for idle (counted from now
+// at the start), unless ctx ends first.
+func stopWhenIdle(ctx context.Context, svc *tools.Service, idle time.Duration, stop func()) {
+	start := time.Now()
+	tick := time.NewTicker(min(idle/4, 5*time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			last := svc.LastServed()
+			if last.Before(start) {
+				last = start
+			}
+			if now.Sub(last) >= idle {
+				stop()
+				return
+			}
+		}
 	}
 }
 

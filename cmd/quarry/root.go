@@ -56,7 +56,9 @@ func wrapRun(c *cobra.Command, started *bool) {
 		inner := c.RunE
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			*started = true
-			return inner(cmd, args)
+			err := inner(cmd, args)
+			maybeAutoWatch(cmd)
+			return err
 		}
 	}
 	for _, sub := range c.Commands() {

@@ -31,7 +31,10 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 	// Operations on the index go to the workspace's server when one runs: it answers
 	// while it writes, where this process would find the index busy.
 	svc.SetForward(true)
+	cliService = svc
+	cliForwarded.Store(false)
 	svc.OnServer = func(op string, pid int) {
+		cliForwarded.Store(true)
 		if op == "index" || op == "workspace" {
 			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: handing %s to quarry process %d, which serves this workspace\n", op, pid)
 		}

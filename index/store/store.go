@@ -46,7 +46,9 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -382,7 +384,7 @@ func (s *Store) migrate() error {
 		return fmt.Errorf("%w (schema %d, this one reads %d)", ErrNewerSchema, version, SchemaVersion)
 	}
 	if version == SchemaVersion {
-		return nil
+		return s.ensureStoreID()
 	}
 	tx, err := s.db.Begin()
 	if err != nil {
@@ -399,7 +401,7 @@ func (s *Store) migrate() error {
 		tx.Rollback()
 		return fmt.Errorf("create schema %d: %w", SchemaVersion, err)
 	}
-	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('schema_version', ?)`, strconv.Itoa(SchemaVersion)); err != nil {
+	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('schema_version', ?), ('store_id', ?)`, strconv.Itoa(SchemaVersion), newStoreID()); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -479,6 +481,42 @@ func (s *Store) Generation(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("index: read the generation: %w", err)
 	}
 	return strconv.ParseInt(v, 10, 64)
+}
+
+// ensureStoreID gives a store made before store ids its own (StateKey). It is best effort:
+// while another process writes the store it may fail, and a later open tries again.
+func (s *Store) ensureStoreID() error {
+	if id, err := s.Meta(metaStoreID); err != nil || id != "" {
+		return err
+	}
+	_, _ = s.db.Exec(`INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)`, metaStoreID, newStoreID())
+	return nil
+}
+
+// metaStoreID is the meta key of a store's id: random, chosen when its tables are made.
+const metaStoreID = "store_id"
+
+func newStoreID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// StateKey names the state of the stored files: the store's id and its generation, so it
+// changes with every committed batch and differs between two stores (one emptied and
+// filled again counts from 1 again). A copy of what Files returned, kept under this key,
+// is that state as long as StateKey answers the same. "" when the store has no id yet
+// (made by an older Quarry and not written since): no copy can be trusted.
+func (s *Store) StateKey(ctx context.Context) (string, error) {
+	id, err := s.Meta(metaStoreID)
+	if err != nil || id == "" {
+		return "", err
+	}
+	g, err := s.Generation(ctx)
+	if err != nil {
+		return "", err
+	}
+	return id + ":" + strconv.FormatInt(g, 10), nil
 }
 
 // Freeze tells the store that nothing will write it any more (a copy of an index, as a
