@@ -18,7 +18,7 @@
 #   ZOEKT_INDEX zoekt's index for this benchmark (default $WORK/perf-zoekt/index)
 #   PAIRS (3)   full-build pairs; each also times Quarry's no-change and one-edit re-index
 #   ROUNDS (20) WARMUP (2)  searchbench's timed and untimed rounds (warm latency)
-#   CLI_RUNS (10)  one-shot runs per query and engine, alternating
+#   CLI_RUNS (10)  one-shot runs per query, mode (walk, watcher) and engine, alternating
 #   CLI_QUERIES    newline-separated (default: ServeHTTP, connection pool, Unmarshal)
 #   SKIP_BUILD (0) 1: no full builds or re-indexes; reuse the existing indexes (warm + CLI only)
 #   CTAGS          universal-ctags binary (default: universal-ctags or ctags on PATH)
@@ -30,6 +30,8 @@
 # and the commands' output in $WORK/perf-logs/. It exits non-zero, with the table so far and
 # "failed" in its empty cells, when a step fails.
 set -Eeuo pipefail
+# no other step leaves a watcher behind (cmd/quarry/autowatch.go); the CLI step sets it
+export QUARRY_AUTOWATCH=0
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$BENCH/.." && pwd)"
@@ -84,6 +86,7 @@ stop_servers() {
 cleanup() {
 	stop_servers
 	restore_edit
+	pkill -f -- "watch --idle-exit [^ ]* --root $CORPUS\$" 2>/dev/null || true # the CLI step's watcher
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -302,26 +305,52 @@ else
 	quarry_index "$LOGS/quarry-uptodate.json" || die "quarry index (bringing it up to date) failed: see $LOGS/quarry-uptodate.json.err"
 fi
 
-# --- one-shot CLI: process start to exit, OS file cache warm, no server running ---
+# --- one-shot CLI: process start to exit, OS file cache warm ---
+# Two modes, each alternating with zoekt: "walk", QUARRY_AUTOWATCH=0, no server running:
+# every search compares the workspace with the index itself (through fresh.cache); then
+# "watcher": as a user's shell runs it, the untimed first search leaves a watcher behind
+# (cmd/quarry/autowatch.go) and the timed ones ask it. The watcher is stopped after.
 quarry_server_check
 mapfile -t cli_queries < <(printf '%s\n' "$CLI_QUERIES" | sed '/^[[:space:]]*$/d')
 ((${#cli_queries[@]})) || die "CLI_QUERIES is empty"
-for qi in "${!cli_queries[@]}"; do
-	q=${cli_queries[$qi]}
-	log "one-shot CLI: $q ($CLI_RUNS runs each, alternating)"
-	# One untimed run each, so that both start from the same warm file cache.
-	(cd "$CORPUS" && "$QUARRY_BIN" search "$q") >"$LOGS/cli-quarry-$qi.out" 2>&1 ||
-		die "quarry search '$q' failed: see $LOGS/cli-quarry-$qi.out"
-	"$ZOEKT_BIN/zoekt" -index_dir "$ZOEKT_INDEX" "$q" >"$LOGS/cli-zoekt-$qi.out" 2>&1 ||
-		die "zoekt '$q' failed: see $LOGS/cli-zoekt-$qi.out"
-	for run in $(seq 1 "$CLI_RUNS"); do
-		(cd "$CORPUS" && "$M" -interval 0 -o "$RUNS" -tag step=cli -tag engine=quarry -tag query="$q" -tag run="$run" -- \
-			"$QUARRY_BIN" search "$q") >/dev/null 2>>"$LOGS/cli-quarry-$qi.err" ||
-			die "quarry search '$q' (run $run) failed: see $LOGS/cli-quarry-$qi.err"
-		"$M" -interval 0 -o "$RUNS" -tag step=cli -tag engine=zoekt -tag query="$q" -tag run="$run" -- \
-			"$ZOEKT_BIN/zoekt" -index_dir "$ZOEKT_INDEX" "$q" >/dev/null 2>>"$LOGS/cli-zoekt-$qi.err" ||
-			die "zoekt '$q' (run $run) failed: see $LOGS/cli-zoekt-$qi.err"
+stop_autowatch() {
+	pkill -f -- "watch --idle-exit [^ ]* --root $CORPUS\$" 2>/dev/null || true
+	local lock="$CORPUS/.quarry/quarry.sock.lock" i
+	for i in $(seq 1 100); do
+		[[ -e $lock ]] && ! flock -n "$lock" true || return 0
+		sleep 0.1
 	done
+	die "the watcher of $CORPUS did not stop"
+}
+for mode in walk watcher; do
+	autowatch=0
+	[[ $mode == watcher ]] && autowatch=10m
+	for qi in "${!cli_queries[@]}"; do
+		q=${cli_queries[$qi]}
+		log "one-shot CLI ($mode): $q ($CLI_RUNS runs each, alternating)"
+		# One untimed run each, so that both start from the same warm file cache (and, in
+		# mode watcher, the first leaves the watcher the others ask).
+		(cd "$CORPUS" && QUARRY_AUTOWATCH=$autowatch "$QUARRY_BIN" search "$q") >"$LOGS/cli-quarry-$mode-$qi.out" 2>&1 ||
+			die "quarry search '$q' failed: see $LOGS/cli-quarry-$mode-$qi.out"
+		"$ZOEKT_BIN/zoekt" -index_dir "$ZOEKT_INDEX" "$q" >"$LOGS/cli-zoekt-$qi.out" 2>&1 ||
+			die "zoekt '$q' failed: see $LOGS/cli-zoekt-$qi.out"
+		if [[ $mode == watcher && $qi == 0 ]]; then
+			for i in $(seq 1 100); do # until it serves and its first scan is done
+				(cd "$CORPUS" && QUARRY_AUTOWATCH=0 "$QUARRY_BIN" health --json 2>/dev/null) |
+					grep -q '"scanning": false' && break
+				sleep 0.1
+			done
+		fi
+		for run in $(seq 1 "$CLI_RUNS"); do
+			(cd "$CORPUS" && QUARRY_AUTOWATCH=$autowatch "$M" -interval 0 -o "$RUNS" -tag step=cli -tag engine=quarry -tag mode="$mode" -tag query="$q" -tag run="$run" -- \
+				"$QUARRY_BIN" search "$q") >/dev/null 2>>"$LOGS/cli-quarry-$mode-$qi.err" ||
+				die "quarry search '$q' (run $run) failed: see $LOGS/cli-quarry-$mode-$qi.err"
+			"$M" -interval 0 -o "$RUNS" -tag step=cli -tag engine=zoekt -tag mode="$mode" -tag query="$q" -tag run="$run" -- \
+				"$ZOEKT_BIN/zoekt" -index_dir "$ZOEKT_INDEX" "$q" >/dev/null 2>>"$LOGS/cli-zoekt-$qi.err" ||
+				die "zoekt '$q' (run $run) failed: see $LOGS/cli-zoekt-$qi.err"
+		done
+	done
+	[[ $mode == watcher ]] && stop_autowatch
 done
 
 # --- warm latency: searchbench against both servers, as bench/warm.sh ---

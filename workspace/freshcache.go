@@ -71,7 +71,7 @@ type freshCache struct {
 	stateKey string // the store's StateKey the states are of ("": none)
 	states   map[string]storedState
 
-	mu       sync.Mutex
+	mu       sync.Mutex            // guards what follows, and the states once read again
 	old      map[string]dirListing // the listings read from the file, by directory (rel)
 	next     map[string]dirListing // the listings this walk used, by directory
 	relisted bool                  // a directory was listed again, or the states read again
@@ -153,7 +153,9 @@ func (c *freshCache) storedStates(ctx context.Context, st *store.Store) (map[str
 	for p, f := range files {
 		states[p] = storedState{size: f.Size, mtime: f.MTime}
 	}
+	c.mu.Lock()
 	c.stateKey, c.states, c.relisted = key, states, true
+	c.mu.Unlock()
 	return states, nil
 }
 

@@ -412,21 +412,31 @@ func table(recs []record, skipBuild bool) (string, int) {
 	b.regex()
 
 	// --- one-shot CLI ---
-	var queries []string
+	// a row for each query and mode (tag mode: "walk", every search compares the workspace
+	// with the index itself; "watcher", the watcher the first search left behind answers)
+	type cliRow struct{ query, mode string }
+	var rows []cliRow
 	for _, r := range recs {
-		if r.step() == "cli" && !slices.Contains(queries, r.Tags["query"]) {
-			queries = append(queries, r.Tags["query"])
+		if row := (cliRow{r.Tags["query"], r.Tags["mode"]}); r.step() == "cli" && !slices.Contains(rows, row) {
+			rows = append(rows, row)
 		}
 	}
-	if len(queries) == 0 {
+	if len(rows) == 0 {
 		b.note("no one-shot CLI run recorded")
 		b.add("one-shot CLI", failedCell(), failedCell())
 	}
-	for _, q := range queries {
-		where := map[string]string{"query": q}
+	for _, row := range rows {
+		where := map[string]string{"query": row.query, "mode": row.mode}
 		qc, qx := b.measuredCell("cli", "quarry", where, func(r record) float64 { return r.WallS * 1000 }, msec)
 		zc, zx := b.measuredCell("cli", "zoekt", where, func(r record) float64 { return r.WallS * 1000 }, msec)
-		b.add(fmt.Sprintf("one-shot CLI `%s` (median of %d)", q, max(len(qx), len(zx))), qc, zc)
+		name := fmt.Sprintf("one-shot CLI `%s` (median of %d)", row.query, max(len(qx), len(zx)))
+		switch row.mode {
+		case "walk":
+			name = fmt.Sprintf("one-shot CLI `%s`, QUARRY_AUTOWATCH=0 (median of %d)", row.query, max(len(qx), len(zx)))
+		case "watcher":
+			name = fmt.Sprintf("one-shot CLI `%s`, the watcher the first left (median of %d)", row.query, max(len(qx), len(zx)))
+		}
+		b.add(name, qc, zc)
 	}
 
 	// --- re-index, Quarry only ---

@@ -137,3 +137,21 @@ func TestTableSkipBuild(t *testing.T) {
 		t.Errorf("index on disk with -skip-build: %q", row)
 	}
 }
+
+// TestTableCLIModes: the one-shot runs of each mode (tag mode) make a row of their own.
+func TestTableCLIModes(t *testing.T) {
+	runs := `{"tags":{"step":"cli","engine":"quarry","query":"Foo","mode":"walk","run":"1"},"wall_s":0.3,"exit_code":0}
+{"tags":{"step":"cli","engine":"zoekt","query":"Foo","mode":"walk","run":"1"},"wall_s":0.2,"exit_code":0}
+{"tags":{"step":"cli","engine":"quarry","query":"Foo","mode":"watcher","run":"1"},"wall_s":0.05,"exit_code":0}
+{"tags":{"step":"cli","engine":"zoekt","query":"Foo","mode":"watcher","run":"1"},"wall_s":0.2,"exit_code":0}
+`
+	text, _ := render(t, fullRuns+runs, false)
+	for name, want := range map[string]string{
+		"one-shot CLI `Foo`, QUARRY_AUTOWATCH=0 (median of 1)":         "| 300.0 ms | 200.0 ms | 1.50x |",
+		"one-shot CLI `Foo`, the watcher the first left (median of 1)": "| 50.0 ms | 200.0 ms | 0.25x |",
+	} {
+		if row := rowOf(t, text, name); !strings.HasSuffix(row, want) {
+			t.Errorf("%s: %s; want it to end %s", name, row, want)
+		}
+	}
+}
