@@ -98,7 +98,7 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []str
 		if ctx.Err() != nil {
 			break // out of time: what was found is answered
 		}
-		lang, content, err := s.contents.fileContent(ctx, s.store.Store, d.Path)
+		lang, content, lower, err := s.contents.fileText(ctx, s.store.Store, d.Path)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -109,7 +109,7 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []str
 			continue
 		}
 		class := scoring.Classify(d.Path)
-		found := matchLines(content, needles, all, d.Path, lang, class, 1, perFile, counts)
+		found := matchLines(content, lower, needles, all, d.Path, lang, class, 1, perFile, counts)
 		if len(found) == 0 {
 			continue
 		}
@@ -181,7 +181,10 @@ func sortGrouped(hits []Hit) {
 // matchLines verifies one candidate file against the needles and returns its best lines as
 // hits: none when the file does not hold every needle (any, when relaxed), else the lines
 // holding the most needles, at most maxContentLinesPerFile of them.
-func matchLines(content []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
+//
+// lower, when not nil, is content with its ASCII letters lower-cased (asciiLower), which
+// the search for ASCII needles uses.
+func matchLines(content, lower []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
 	ascii := isASCII(needles)
 	// Most candidates that fail do so here, without lower-casing the file. One needle is
 	// looked for by matchLinesASCII alone, which finds none in such a file: a check first
@@ -190,7 +193,7 @@ func matchLines(content []byte, needles []string, all bool, path, lang string, c
 		return nil
 	}
 	if ascii && !slices.ContainsFunc(needles, func(n string) bool { return n == "" || strings.ContainsRune(n, '\n') }) {
-		return matchLinesASCII(content, needles, path, lang, class, fileScore, perFile, counts)
+		return matchLinesASCII(content, lower, needles, path, lang, class, fileScore, perFile, counts)
 	}
 	return matchLinesLower(content, needles, ascii, all, path, lang, class, fileScore, perFile, counts)
 }
@@ -258,15 +261,21 @@ func matchLinesLower(content []byte, needles []string, ascii, all bool, path, la
 
 // matchLinesASCII is matchLines for ASCII needles without line breaks, which the file is
 // known to hold: it visits only the lines holding an occurrence of a needle, found in the
-// text as it is (no lower-cased copy of the file, no scan of every line), so a hit in a
-// 9 MB file costs what its occurrences cost.
-func matchLinesASCII(content []byte, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
+// text as it is (no scan of every line), or in its lower-cased copy when the content cache
+// keeps one (lower), so a hit in a 9 MB file costs what its occurrences cost.
+func matchLinesASCII(content, lower []byte, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
 	type occ struct{ at, needle int }
 	var occs []occ
 	for ni, n := range needles {
 		c, next := 0, 0 // occurrences without overlaps, as bytes.Count counts them
+		nb, at := []byte(n), rareByteOf(n)
 		for from := 0; from < len(content); {
-			i := indexFoldASCII(content[from:], n)
+			var i int
+			if lower != nil {
+				i = indexLower(lower[from:], nb, at)
+			} else {
+				i = indexFoldASCII(content[from:], n)
+			}
 			if i < 0 {
 				break
 			}
@@ -440,6 +449,27 @@ func rareByteOf(needle string) int {
 		}
 	}
 	return best
+}
+
+// indexLower returns the offset of the first occurrence in lower, a lower-cased text, of
+// needle (lower-case), or -1: it jumps between the occurrences of the needle's byte at
+// (its rarest, rareByteOf), of one case only, which is what the lower-cased copy saves
+// over indexFoldASCII. (bytes.Index anchors on the first byte, often a common one: 9 MB of
+// sqlite3.c cost it 9 ms for sqlite3vdbeexec.)
+func indexLower(lower, needle []byte, at int) int {
+	n := len(needle)
+	c := needle[at]
+	for j := at; j+n-at <= len(lower); j++ {
+		k := bytes.IndexByte(lower[j:len(lower)-(n-at-1)], c)
+		if k < 0 {
+			return -1
+		}
+		j += k
+		if i := j - at; bytes.Equal(lower[i:i+n], needle) {
+			return i
+		}
+	}
+	return -1
 }
 
 // isASCII reports whether every needle is ASCII.

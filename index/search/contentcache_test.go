@@ -35,7 +35,7 @@ func TestContentCache(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	c := newContentCache(800) // eight files of 100 bytes
+	c := newContentCache(1600) // eight files of 100 bytes, with their lower-cased copies
 	gen, err := s.Generation(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,10 @@ import (
 	"github.com/quarrysearch/quarry/scoring"
 )
 
-// matchLinesASCII, which visits only the lines holding a needle, finds exactly the lines
-// matchLinesLower finds scanning a lower-cased copy line by line, over real sources and
-// needles of one and several words in any case, and counts the same occurrences of each.
+// matchLinesASCII, which visits only the lines holding a needle (found in the text or in
+// the content cache's lower-cased copy), finds exactly the lines matchLinesLower finds
+// scanning a lower-cased copy line by line, over real sources and needles of one and
+// several words in any case, and counts the same occurrences of each.
 func TestMatchLinesASCIIEqualsLower(t *testing.T) {
 	needleSets := [][]string{{"func"}, {"return"}, {"self", "return"}, {"new"}, {"string", "err"}, {"e"}, {"class", "public", "void"}, {"x"}, {"( "}, {"nil", "zzzzzz"}}
 	n := 0
@@ -24,16 +25,20 @@ func TestMatchLinesASCIIEqualsLower(t *testing.T) {
 				if !holdsNeedles(content, needles, false) {
 					continue
 				}
-				gotCounts, wantCounts := make([]int, len(needles)), make([]int, len(needles))
-				got := matchLinesASCII(content, needles, p, "x", scoring.Source, 1, perFile, gotCounts)
+				wantCounts := make([]int, len(needles))
 				want := matchLinesLower(content, needles, true, false, p, "x", scoring.Source, 1, perFile, wantCounts)
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s %q perFile %d: %d lines, want %d (first %+v vs %+v)", p, needles, perFile, len(got), len(want), first(got), first(want))
+				// found in the text as it is, and in the content cache's lower-cased copy
+				for _, lower := range [][]byte{nil, asciiLower(nil, content)} {
+					gotCounts := make([]int, len(needles))
+					got := matchLinesASCII(content, lower, needles, p, "x", scoring.Source, 1, perFile, gotCounts)
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%s %q perFile %d (lower copy %v): %d lines, want %d (first %+v vs %+v)", p, needles, perFile, lower != nil, len(got), len(want), first(got), first(want))
+					}
+					if !slices.Equal(gotCounts, wantCounts) || slices.Max(wantCounts) == 0 {
+						t.Errorf("%s %q (lower copy %v): occurrences %v, a lower-cased copy holds %v", p, needles, lower != nil, gotCounts, wantCounts)
+					}
+					n++
 				}
-				if !slices.Equal(gotCounts, wantCounts) || slices.Max(wantCounts) == 0 {
-					t.Errorf("%s %q: occurrences %v, a lower-cased copy holds %v", p, needles, gotCounts, wantCounts)
-				}
-				n++
 			}
 		}
 	}
@@ -49,8 +54,8 @@ func first(h []Hit) any {
 	return h[0]
 }
 
-// indexFoldASCII finds the first occurrence a lower-cased copy finds, whatever byte of the
-// needle it anchors on.
+// indexFoldASCII, and indexLower in a lower-cased copy, find the first occurrence
+// bytes.Index finds in a lower-cased copy, whatever byte of the needle they anchor on.
 func TestIndexFoldASCIIEqualsLower(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	alphabet := []byte("aAbBeEwWzZ_ \n(")
@@ -67,6 +72,9 @@ func TestIndexFoldASCIIEqualsLower(t *testing.T) {
 		want := bytes.Index(bytes.ToLower(s), needle)
 		if got := indexFoldASCII(s, string(needle)); got != want {
 			t.Fatalf("indexFoldASCII(%q, %q) = %d, want %d", s, needle, got, want)
+		}
+		if got := indexLower(bytes.ToLower(s), needle, rareByteOf(string(needle))); got != want {
+			t.Fatalf("indexLower(%q, %q) = %d, want %d", bytes.ToLower(s), needle, got, want)
 		}
 	}
 	if got := indexFoldASCII([]byte("x := db.ErrNoRows; errnorows"), "errnorows"); got != 8 {
