@@ -268,7 +268,7 @@ func TestBatchCompact(t *testing.T) {
 	text := ans.Compact()
 	lines := strings.Split(text, "\n")
 	want := []string{
-		`# search(q="ServeHTTP", kind=method, take=1) { name path line }: 1 result (truncated: limit)`,
+		`# search(q="ServeHTTP", kind=method, take=1) { name path line }: 1 result`,
 		"name\tpath\tline",
 		"ServeHTTP\tgo/server/server.go\t41",
 	}

@@ -98,7 +98,8 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []str
 		if ctx.Err() != nil {
 			break // out of time: what was found is answered
 		}
-		lang, content, lower, err := s.contents.fileText(ctx, s.store.Store, d.Path)
+		text, err := s.contents.fileText(ctx, s.store.Store, d.Path)
+		lang, content := text.lang, text.content
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -109,7 +110,7 @@ func (s *Searcher) contentSearch(ctx context.Context, req Request, needles []str
 			continue
 		}
 		class := scoring.Classify(d.Path)
-		found := matchLines(content, lower, needles, all, d.Path, lang, class, 1, perFile, counts)
+		found := matchLines(text, needles, all, d.Path, lang, class, 1, perFile, counts)
 		if len(found) == 0 {
 			continue
 		}
@@ -182,9 +183,10 @@ func sortGrouped(hits []Hit) {
 // hits: none when the file does not hold every needle (any, when relaxed), else the lines
 // holding the most needles, at most maxContentLinesPerFile of them.
 //
-// lower, when not nil, is content with its ASCII letters lower-cased (asciiLower), which
-// the search for ASCII needles uses.
-func matchLines(content, lower []byte, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
+// The content cache's lower-cased copy and chunk filter of the text, when it has them,
+// speed up the search for ASCII needles.
+func matchLines(text cachedText, needles []string, all bool, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
+	content := text.content
 	ascii := isASCII(needles)
 	// Most candidates that fail do so here, without lower-casing the file. One needle is
 	// looked for by matchLinesASCII alone, which finds none in such a file: a check first
@@ -193,7 +195,7 @@ func matchLines(content, lower []byte, needles []string, all bool, path, lang st
 		return nil
 	}
 	if ascii && !slices.ContainsFunc(needles, func(n string) bool { return n == "" || strings.ContainsRune(n, '\n') }) {
-		return matchLinesASCII(content, lower, needles, path, lang, class, fileScore, perFile, counts)
+		return matchLinesASCII(text, needles, path, lang, class, fileScore, perFile, counts)
 	}
 	return matchLinesLower(content, needles, ascii, all, path, lang, class, fileScore, perFile, counts)
 }
@@ -263,17 +265,27 @@ func matchLinesLower(content []byte, needles []string, ascii, all bool, path, la
 // known to hold: it visits only the lines holding an occurrence of a needle, found in the
 // text as it is (no scan of every line), or in its lower-cased copy when the content cache
 // keeps one (lower), so a hit in a 9 MB file costs what its occurrences cost.
-func matchLinesASCII(content, lower []byte, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
+func matchLinesASCII(text cachedText, needles []string, path, lang string, class scoring.PathClass, fileScore float64, perFile int, counts []int) []Hit {
+	content, lower := text.content, text.lower
 	type occ struct{ at, needle int }
 	var occs []occ
 	for ni, n := range needles {
 		c, next := 0, 0 // occurrences without overlaps, as bytes.Count counts them
 		nb, at := []byte(n), rareByteOf(n)
+		var bits []uint32
+		if lower != nil && text.chunks != nil && len(nb) <= chunkBytes {
+			bits = needleBits(nb)
+		}
 		for from := 0; from < len(content); {
 			var i int
-			if lower != nil {
+			switch {
+			case len(bits) > 0:
+				if i = indexChunked(lower, nb, at, from, text.chunks, bits); i >= 0 {
+					i -= from
+				}
+			case lower != nil:
 				i = indexLower(lower[from:], nb, at)
-			} else {
+			default:
 				i = indexFoldASCII(content[from:], n)
 			}
 			if i < 0 {

@@ -47,11 +47,13 @@ type cachedContent struct {
 	// several times faster than a case-folding scan of content (useState's 80 candidates
 	// that do not hold it took 8 of a warm search's 12 ms on corpus.sh full).
 	lower []byte
+	// chunks is lower's chunk filter (chunkfilter.go).
+	chunks chunkFilter
 }
 
-// contentCacheBytes is how much file text a searcher keeps, the lower-cased copies
-// counted: 64 MB of files.
-const contentCacheBytes = 128 << 20
+// contentCacheBytes is how much file text a searcher keeps, the lower-cased copies and
+// chunk filters counted: 64 MB of files.
+const contentCacheBytes = 144 << 20
 
 func newContentCache(max int) *contentCache {
 	return &contentCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
@@ -62,17 +64,25 @@ func newContentCache(max int) *contentCache {
 // or for a search that started before the cache's generation, the store is read and
 // nothing is kept.
 func (c *contentCache) fileContent(ctx context.Context, store *store.Store, path string) (string, []byte, error) {
-	lang, content, _, err := c.fileText(ctx, store, path)
-	return lang, content, err
+	t, err := c.fileText(ctx, store, path)
+	return t.lang, t.content, err
 }
 
-// fileText is fileContent with the content's lower-cased copy (cachedContent.lower) when
-// the cache keeps the file, else nil.
-func (c *contentCache) fileText(ctx context.Context, store *store.Store, path string) (string, []byte, []byte, error) {
+// cachedText is a file's text as fileText returns it: its lower-cased copy and chunk
+// filter only when the cache keeps the file.
+type cachedText struct {
+	lang           string
+	content, lower []byte
+	chunks         chunkFilter
+}
+
+// fileText is fileContent with the content's lower-cased copy and chunk filter when the
+// cache keeps the file.
+func (c *contentCache) fileText(ctx context.Context, store *store.Store, path string) (cachedText, error) {
 	gen, ok := ctx.Value(genKey{}).(int64)
 	if !ok {
 		lang, content, err := store.FileContent(ctx, path)
-		return lang, content, nil, err
+		return cachedText{lang: lang, content: content}, err
 	}
 	c.mu.Lock()
 	if gen > c.gen {
@@ -84,34 +94,43 @@ func (c *contentCache) fileText(ctx context.Context, store *store.Store, path st
 	if gen < c.gen {
 		c.mu.Unlock()
 		lang, content, err := store.FileContent(ctx, path)
-		return lang, content, nil, err
+		return cachedText{lang: lang, content: content}, err
 	}
 	if e, ok := c.byKey[path]; ok {
 		c.order.MoveToFront(e)
 		cc := e.Value.(*cachedContent)
 		c.mu.Unlock()
-		return cc.lang, cc.content, cc.lower, nil
+		return cachedText{cc.lang, cc.content, cc.lower, cc.chunks}, nil
 	}
 	c.mu.Unlock()
 	lang, content, err := store.FileContent(ctx, path)
-	if err != nil || content == nil || 2*len(content) > c.max/4 { // a 9 MB amalgamation fits
-		return lang, content, nil, err
+	if err != nil || content == nil || 9*len(content)/4 > c.max/4 { // a 9 MB amalgamation fits
+		return cachedText{lang: lang, content: content}, err
 	}
 	lower := asciiLower(make([]byte, 0, len(content)), content)
+	var chunks chunkFilter
+	if len(lower) >= minChunkedBytes {
+		chunks = newChunkFilter(lower)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// Read after the search's generation was: text of gen or later. Kept only while the
 	// cache is still of gen (a later search may have moved it on meanwhile).
 	if _, ok := c.byKey[path]; !ok && c.gen == gen {
-		c.byKey[path] = c.order.PushFront(&cachedContent{path: path, lang: lang, content: content, lower: lower})
-		c.size += len(content) + len(lower)
+		c.byKey[path] = c.order.PushFront(&cachedContent{path: path, lang: lang, content: content, lower: lower, chunks: chunks})
+		c.size += cachedBytes(content, lower, chunks)
 		for c.size > c.max {
 			last := c.order.Back()
 			cc := last.Value.(*cachedContent)
 			c.order.Remove(last)
 			delete(c.byKey, cc.path)
-			c.size -= len(cc.content) + len(cc.lower)
+			c.size -= cachedBytes(cc.content, cc.lower, cc.chunks)
 		}
 	}
-	return lang, content, lower, nil
+	return cachedText{lang, content, lower, chunks}, nil
+}
+
+// cachedBytes is what the cache counts for a file it keeps.
+func cachedBytes(content, lower []byte, chunks chunkFilter) int {
+	return len(content) + len(lower) + 8*len(chunks)
 }

@@ -37,7 +37,11 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 		search.Tokens, search.All, search.Prose = dropStopWords(tokens), false, proseExpansion
 		fetch = max(fetch, proseFetch)
 	}
-	hits, err := s.headSearch(ctx, search, prose, fetch)
+	exact := ""
+	if q.Single() {
+		_, exact = q.Qualified()
+	}
+	hits, err := s.headSearch(ctx, search, prose, fetch, exact)
 	if err != nil {
 		return nil, false, err
 	}
@@ -74,13 +78,17 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 // over the bodies too only when that finds fewer than size definitions (or for prose,
 // whose words are in bodies more than in names). A name's words are in its name: for
 // NewReader, "new" and "reader" in every body of corpus.sh full made bleve score tens of
-// thousands of definitions to keep 63 (3 ms of a 4 ms warm search).
-func (s *Searcher) headSearch(ctx context.Context, search fulltext.Query, prose bool, size int) ([]Hit, error) {
+// thousands of definitions to keep 63 (3 ms of a 4 ms warm search). Nor when a one-word
+// query's name (exact) is the name of a definition the first search found: the bodies
+// only add the definitions that use it, below it, and their lines are content hits
+// (sqlite3VdbeExec: 2 ms of a 4.5 ms warm search went to scoring bodies for "sqlite3",
+// "vdbe" and "exec").
+func (s *Searcher) headSearch(ctx context.Context, search fulltext.Query, prose bool, size int, exact string) ([]Hit, error) {
 	if !prose {
 		head := search
 		head.NoBody = true
 		hits, err := s.defSearch(ctx, head, size)
-		if err != nil || len(hits) >= size {
+		if err != nil || len(hits) >= size || exact != "" && slices.ContainsFunc(hits, func(h Hit) bool { return h.Name == exact }) {
 			return hits, err
 		}
 	}

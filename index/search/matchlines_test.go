@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -28,14 +29,16 @@ func TestMatchLinesASCIIEqualsLower(t *testing.T) {
 				wantCounts := make([]int, len(needles))
 				want := matchLinesLower(content, needles, true, false, p, "x", scoring.Source, 1, perFile, wantCounts)
 				// found in the text as it is, and in the content cache's lower-cased copy
-				for _, lower := range [][]byte{nil, asciiLower(nil, content)} {
+				lower := asciiLower(nil, content)
+				for _, text := range []cachedText{{content: content}, {content: content, lower: lower}, {content: content, lower: lower, chunks: newChunkFilter(lower)}} {
 					gotCounts := make([]int, len(needles))
-					got := matchLinesASCII(content, lower, needles, p, "x", scoring.Source, 1, perFile, gotCounts)
+					got := matchLinesASCII(text, needles, p, "x", scoring.Source, 1, perFile, gotCounts)
+					how := fmt.Sprintf("lower copy %v, chunk filter %v", text.lower != nil, text.chunks != nil)
 					if !reflect.DeepEqual(got, want) {
-						t.Errorf("%s %q perFile %d (lower copy %v): %d lines, want %d (first %+v vs %+v)", p, needles, perFile, lower != nil, len(got), len(want), first(got), first(want))
+						t.Errorf("%s %q perFile %d (%s): %d lines, want %d (first %+v vs %+v)", p, needles, perFile, how, len(got), len(want), first(got), first(want))
 					}
 					if !slices.Equal(gotCounts, wantCounts) || slices.Max(wantCounts) == 0 {
-						t.Errorf("%s %q (lower copy %v): occurrences %v, a lower-cased copy holds %v", p, needles, lower != nil, gotCounts, wantCounts)
+						t.Errorf("%s %q (%s): occurrences %v, a lower-cased copy holds %v", p, needles, how, gotCounts, wantCounts)
 					}
 					n++
 				}
@@ -102,5 +105,56 @@ func TestContainsFoldASCII(t *testing.T) {
 		if got := containsFoldASCII([]byte(tt.s), tt.needle); got != tt.want {
 			t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", tt.s, tt.needle, got, tt.want)
 		}
+	}
+}
+
+// indexChunked finds every occurrence indexLower finds, in texts of several chunks with
+// the needle placed across chunk boundaries, and the chunk filter rules out most chunks of
+// a text that does not hold the needle.
+func TestIndexChunkedEqualsLower(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := []string{"func", "return", "usestate", "state", "use", "err", "nil", "x", "\n", " ", "(", ")", "{", "}", "sqlite3", "vdbe", "exec"}
+	for trial := range 300 {
+		var b []byte
+		for len(b) < chunkBytes*(1+r.IntN(4)) {
+			b = append(b, words[r.IntN(len(words))]...)
+		}
+		needle := []byte(words[r.IntN(len(words))] + words[r.IntN(len(words))] + words[r.IntN(len(words))])
+		if trial%3 == 0 { // across a chunk boundary
+			at := chunkBytes*(1+r.IntN(len(b)/chunkBytes)) - r.IntN(len(needle))
+			if at+len(needle) <= len(b) && at > 0 {
+				copy(b[at:], needle)
+			}
+		}
+		f := newChunkFilter(b)
+		bits := needleBits(needle)
+		at := rareByteOf(string(needle))
+		for from := 0; ; {
+			want := indexLower(b[from:], needle, at)
+			got := indexChunked(b, needle, at, from, f, bits)
+			if want >= 0 {
+				want += from
+			}
+			if got != want {
+				t.Fatalf("trial %d: %q from %d: indexChunked %d, indexLower %d", trial, needle, from, got, want)
+			}
+			if want < 0 {
+				break
+			}
+			from = want + 1
+		}
+	}
+	// a needle the text lacks: most chunks are not looked at
+	text := bytes.Repeat([]byte("func (s *server) handle(w http.ResponseWriter) error { return nil }\n"), 2000)
+	f := newChunkFilter(text)
+	bits := needleBits([]byte("usestate"))
+	may := 0
+	for c := 0; c*chunkBytes < len(text); c++ {
+		if f.mayStart(c, bits) {
+			may++
+		}
+	}
+	if chunks := (len(text) + chunkBytes - 1) / chunkBytes; may*10 > chunks {
+		t.Errorf("usestate may start in %d of %d chunks of Go code that lacks it", may, chunks)
 	}
 }
