@@ -74,13 +74,14 @@ func maybeAutoWatch(cmd *cobra.Command) {
 		return // a test binary never starts itself
 	}
 	pid, err := startWatcher(exe, svc.Root(), idle)
-	if err != nil {
+	if !isTerminal(cmd.ErrOrStderr()) {
+		return // a script's or an agent's output stays the command's own
+	}
+	if err != nil { // a read-only .quarry/, say: the next commands compare the workspace themselves
 		fmt.Fprintf(cmd.ErrOrStderr(), "quarry: could not start a watcher for the next searches: %v\n", err)
 		return
 	}
-	if isTerminal(cmd.ErrOrStderr()) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "quarry: started a watcher (process %d) so the next searches skip the scan of the workspace; it stops after %v without one (QUARRY_AUTOWATCH=0: never start one)\n", pid, idle)
-	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "quarry: started a watcher (process %d) so the next searches skip the scan of the workspace; it stops after %v without one (QUARRY_AUTOWATCH=0: never start one)\n", pid, idle)
 }
 
 // startWatcher starts quarry watch --idle-exit idle for the workspace at root in a session

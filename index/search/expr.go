@@ -125,14 +125,13 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 
 // admitsTests reports whether a file at path passes req's test policy and file pattern.
 func (s *Searcher) admitsTests(req Request, path string) bool {
-	class := scoring.Classify(path)
-	switch req.Tests {
+	switch req.Tests { // the path's class only when it matters: a search admits thousands
 	case TestsExclude:
-		if class == scoring.Test {
+		if scoring.Classify(path) == scoring.Test {
 			return false
 		}
 	case TestsOnly:
-		if class != scoring.Test {
+		if scoring.Classify(path) != scoring.Test {
 			return false
 		}
 	}
