@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarrysearch/quarry/index/store"
@@ -54,6 +55,12 @@ type Registry struct {
 // (not yet saved) when there is none.
 func LoadRegistry(root string) (*Registry, error) {
 	p := filepath.Join(root, DataDir, registryFile)
+	key, keyed := registryFileKey(p)
+	if keyed {
+		if r, ok := registryCache.Load(p); ok && r.(*cachedRegistry).key == key {
+			return r.(*cachedRegistry).reg.clone(), nil
+		}
+	}
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return &Registry{Version: registryVersion, Primary: newEntry(root, ""), References: []Entry{}, path: p}, nil
@@ -72,7 +79,43 @@ func LoadRegistry(root string) (*Registry, error) {
 	if r.References == nil {
 		r.References = []Entry{}
 	}
+	if keyed {
+		registryCache.Store(p, &cachedRegistry{key: key, reg: r.clone()})
+	}
 	return &r, nil
+}
+
+// registryCache keeps each registry file read, by path, with the file's identity when it
+// was read: a resident server reads the registry a few times a search (a read and a JSON
+// decode, against a stat). Save replaces the file (a new inode), and any write moves its
+// change time.
+var registryCache sync.Map // path -> *cachedRegistry
+
+type cachedRegistry struct {
+	key registryKey
+	reg *Registry
+}
+
+// registryKey identifies a registry file's content: its inode, size and modification and
+// change times.
+type registryKey struct {
+	ino, size, mtime, ctime int64
+}
+
+// registryFileKey returns the key of the file at p, when the system gives one.
+func registryFileKey(p string) (registryKey, bool) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return registryKey{}, false
+	}
+	return fileKey(st)
+}
+
+// clone returns a copy of r that shares nothing with it.
+func (r *Registry) clone() *Registry {
+	c := *r
+	c.References = slices.Clone(r.References)
+	return &c
 }
 
 func newEntry(root, name string) Entry {

@@ -93,3 +93,53 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("LoadRegistry(corrupt) = %v", err)
 	}
 }
+
+// TestRegistryCacheSeesWrites: a registry read again after Save, or after the file was
+// rewritten in place, is the new one; a registry returned is the caller's to change.
+func TestRegistryCacheSeesWrites(t *testing.T) {
+	root := t.TempDir()
+	r, err := LoadRegistry(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Save(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := LoadRegistry(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Primary.Name = "changed by a caller" // not saved: the next load must not see it
+	again, err := LoadRegistry(root)
+	if err != nil || again.Primary.Name == "changed by a caller" {
+		t.Fatalf("a caller's change to a loaded registry leaked into the next load: %+v %v", again.Primary, err)
+	}
+	ref := t.TempDir()
+	if _, err := again.Add(ref, "ref"); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := LoadRegistry(root); err != nil || len(after.References) != 1 {
+		t.Fatalf("after Save: %d references, %v; want 1", len(after.References), err)
+	}
+	// rewritten in place (same inode), as an editor or a script may
+	p := filepath.Join(root, DataDir, registryFile)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"name": "ref"`, `"name": "refX"`, 1)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(edited); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if after, err := LoadRegistry(root); err != nil || len(after.References) != 1 || after.References[0].Name != "refX" {
+		t.Fatalf("after an edit in place: %+v, %v; want the reference named refX", after.References, err)
+	}
+}
