@@ -85,11 +85,12 @@ var localHandlers = map[string]func(context.Context, *Service, any) (any, error)
 
 // LocalServer is the listening local server of a workspace.
 type LocalServer struct {
-	ln     net.Listener
-	lock   *os.File
-	path   string
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	ln       net.Listener
+	lock     *os.File
+	path     string
+	lockPath string
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
 }
 
 // Listen makes s the local server of its workspace until Close: the socket in .quarry/ is
@@ -133,7 +134,7 @@ func (s *Service) Listen() (*LocalServer, error) {
 		return nil, AsError(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ls := &LocalServer{ln: ln, lock: lock, path: path, cancel: cancel}
+	ls := &LocalServer{ln: ln, lock: lock, path: path, lockPath: lockPath, cancel: cancel}
 	ls.wg.Add(1)
 	go func() {
 		defer ls.wg.Done()
@@ -147,8 +148,25 @@ func (ls *LocalServer) Close() {
 	ls.cancel()
 	ls.ln.Close()
 	ls.wg.Wait()
-	os.Remove(ls.path)
+	// Only its own socket: when .quarry/ was removed and made again, the path is another
+	// server's now (a watcher a search started in the new index), which must keep it.
+	if ls.Current() {
+		os.Remove(ls.path)
+	}
 	ls.lock.Close()
+}
+
+// Current reports whether the server still serves at its socket's path: the lock file
+// there is the one it holds. Once .quarry/ is removed (and made again, by a new index and
+// its own server), no command reaches this server any more. The held lock keeps its file's
+// inode from being reused, so a new lock file never passes for it (a socket file's could).
+func (ls *LocalServer) Current() bool {
+	held, err := ls.lock.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(ls.lockPath)
+	return err == nil && os.SameFile(held, now)
 }
 
 func (ls *LocalServer) accept(ctx context.Context, s *Service) {

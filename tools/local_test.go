@@ -246,3 +246,43 @@ func TestLocalServerStopsMidIndex(t *testing.T) {
 		t.Errorf("search after the take-over: %v, %d results", err, len(res.Results))
 	}
 }
+
+// TestLocalServerCloseKeepsAnothersSocket: a server whose .quarry/ was removed and made
+// again (a new index, and a new server in it) closes without removing the new server's
+// socket, which still answers.
+func TestLocalServerCloseKeepsAnothersSocket(t *testing.T) {
+	root := t.TempDir()
+	first, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := first.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, workspace.DataDir)); err != nil {
+		t.Fatal(err)
+	}
+	second, err := NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := second.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer now.Close()
+	old.Close()
+	sock := filepath.Join(root, workspace.DataDir, SocketFile)
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("the old server's Close removed the new server's socket: %v", err)
+	}
+	c, hello, err := dialLocal(root)
+	if err != nil {
+		t.Fatalf("the new server does not answer: %v", err)
+	}
+	c.Close()
+	if hello.PID != os.Getpid() {
+		t.Errorf("hello from pid %d", hello.PID)
+	}
+}

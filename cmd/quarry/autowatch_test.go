@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // quarryIn runs the quarry binary in root with QUARRY_AUTOWATCH set to autowatch.
@@ -25,9 +28,9 @@ func quarryIn(t *testing.T, root, autowatch string, args ...string) (stdout, std
 // watching reports whether a watcher serves root's workspace (quarry health's watch).
 func watching(t *testing.T, root string) bool {
 	t.Helper()
-	out, _, err := quarryIn(t, root, "0", "health", "--json")
-	if err != nil {
-		t.Fatalf("quarry health: %v\n%s", err, out)
+	out, _, err := quarryIn(t, root, "0", "health", "--json") // exit 1 while the watcher's first run is in progress
+	if err != nil && out == "" {
+		t.Fatalf("quarry health: %v", err)
 	}
 	var h struct {
 		Watch *struct {
@@ -94,5 +97,55 @@ func TestAutoWatch(t *testing.T) {
 	eventually(t, "the stopped watcher still serves", func() bool { return !watching(t, root) })
 	if st, err := os.Stat(logFile); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("watch.log: %v %v; want mode 0600", st, err)
+	}
+}
+
+// TestStopWhenIdle: a watcher started with --idle-exit stops once it no longer serves at
+// the workspace's socket (its .quarry/ removed, and a new server there), and once idle.
+func TestStopWhenIdle(t *testing.T) {
+	root := t.TempDir()
+	svc, err := tools.NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := svc.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ls.Close()
+	why := make(chan string, 1)
+	go stopWhenIdle(context.Background(), svc, time.Hour, ls.Current, func(w string) { why <- w })
+	time.Sleep(100 * time.Millisecond)
+	if err := os.RemoveAll(filepath.Join(root, ".quarry")); err != nil {
+		t.Fatal(err)
+	}
+	other, err := tools.NewService(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls2, err := other.Listen() // a new server in the new .quarry/
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ls2.Close()
+	select {
+	case w := <-why:
+		if !strings.Contains(w, "gone or another server's") {
+			t.Errorf("stopped because %q", w)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a watcher whose socket was replaced did not stop")
+	}
+	if !ls2.Current() {
+		t.Error("the new server is not current")
+	}
+	go stopWhenIdle(context.Background(), other, 200*time.Millisecond, ls2.Current, func(w string) { why <- w })
+	select {
+	case w := <-why:
+		if w != "no request for 200ms" {
+			t.Errorf("stopped because %q", w)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("an idle watcher did not stop")
 	}
 }

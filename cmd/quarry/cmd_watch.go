@@ -73,8 +73,12 @@ starts for the next ones (QUARRY_AUTOWATCH) runs so.`,
 				var stop context.CancelFunc
 				ctx, stop = context.WithCancel(ctx)
 				defer stop()
-				go stopWhenIdle(ctx, svc, idleExit, func() {
-					fmt.Fprintf(out, "%s no request for %v: stopping\n", time.Now().Format("15:04:05"), idleExit)
+				current := func() bool { return true }
+				if ls != nil {
+					current = ls.Current
+				}
+				go stopWhenIdle(ctx, svc, idleExit, current, func(why string) {
+					fmt.Fprintf(out, "%s %s: stopping\n", time.Now().Format("15:04:05"), why)
 					stop()
 				})
 				fmt.Fprintf(out, "watching %s until no other quarry command asks for %v\n", root, idleExit)
@@ -88,23 +92,29 @@ starts for the next ones (QUARRY_AUTOWATCH) runs so.`,
 	return cmd
 }
 
-// stopWhenIdle calls stop once svc has served no other process for idle (counted from now
-// at the start), unless ctx ends first.
-func stopWhenIdle(ctx context.Context, svc *tools.Service, idle time.Duration, stop func()) {
+// stopWhenIdle calls stop, saying why, once svc has served no other process for idle
+// (counted from now at the start), or once it no longer serves at the workspace's socket
+// (current: .quarry/ removed, maybe a new index and watcher in its place, so no command
+// can reach this one any more), unless ctx ends first.
+func stopWhenIdle(ctx context.Context, svc *tools.Service, idle time.Duration, current func() bool, stop func(why string)) {
 	start := time.Now()
-	tick := time.NewTicker(min(idle/4, 5*time.Second))
+	tick := time.NewTicker(min(idle/4, 2*time.Second))
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-tick.C:
+			if !current() {
+				stop("the workspace's socket is gone or another server's")
+				return
+			}
 			last := svc.LastServed()
 			if last.Before(start) {
 				last = start
 			}
 			if now.Sub(last) >= idle {
-				stop()
+				stop(fmt.Sprintf("no request for %v", idle))
 				return
 			}
 		}
