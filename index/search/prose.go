@@ -146,7 +146,7 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 		covered := 0.0
 		for j, st := range stems {
 			w := have[st]
-			for _, r := range thesaurus[st] {
+			for _, r := range thesaurus()[st] {
 				w = max(w, have[r]*proseRelatedWeight)
 			}
 			covered += weights[j] * w
