@@ -126,18 +126,28 @@ func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
 	if len(paths) == 0 {
 		return nil
 	}
+	// the files on disk are looked at while the store is read
+	infos := make([]os.FileInfo, len(paths))
+	statted := make(chan struct{})
+	go func() {
+		defer close(statted)
+		for i, p := range paths {
+			infos[i], _ = os.Stat(filepath.Join(x.Entry.Root, filepath.FromSlash(p)))
+		}
+	}()
 	states, err := x.store.FileStates(ctx, paths)
+	<-statted
 	if err != nil {
 		return err
 	}
 	changed := map[string]bool{}
-	for _, p := range paths {
+	for i, p := range paths {
 		st, ok := states[p]
 		if !ok {
 			continue // not a stored file (cannot happen for a hit; nothing to compare)
 		}
-		info, err := os.Stat(filepath.Join(x.Entry.Root, filepath.FromSlash(p)))
-		changed[p] = err != nil || info.Size() != st.Size || info.ModTime().UnixNano() != st.MTime
+		info := infos[i]
+		changed[p] = info == nil || info.Size() != st.Size || info.ModTime().UnixNano() != st.MTime
 	}
 	for i := range hits {
 		hits[i].Stale = changed[hits[i].Path]

@@ -17,13 +17,21 @@ const defContextLines = 3
 // context lines before and after a content hit.
 func (s *Searcher) addContext(ctx context.Context, hits []Hit, n int) error {
 	var ids []string
+	var known []span
 	for _, h := range hits {
-		if h.Hit == HitDefinition {
+		switch {
+		case h.Hit != HitDefinition:
+		case h.spanRead: // its span came with it from the store
+			known = append(known, span{id: h.SymbolID, path: h.Path, sp: symbolSpan{endLine: h.EndLine, column: h.startColumn}, start: h.startByte})
+		default:
 			ids = append(ids, h.SymbolID)
 		}
 	}
 	spans, err := s.symbolSpans(ctx, ids, max(n, defContextLines))
 	if err != nil {
+		return err
+	}
+	if err := s.readHeads(ctx, known, max(n, defContextLines), spans); err != nil {
 		return err
 	}
 	files := map[string][][]byte{}
@@ -93,7 +101,6 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 	if len(ids) == 0 {
 		return out, nil
 	}
-	want := headLookBehind + lines*headBytesPerLine
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id
@@ -102,11 +109,6 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 		FROM symbols s JOIN files f ON f.id = s.file WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: read symbol spans: %w", err)
-	}
-	type span struct {
-		id, path string
-		sp       symbolSpan
-		start    int
 	}
 	var spans []span
 	for rows.Next() {
@@ -120,16 +122,30 @@ func (s *Searcher) symbolSpans(ctx context.Context, ids []string, lines int) (ma
 	if err := rows.Close(); err != nil {
 		return nil, err
 	}
+	return out, s.readHeads(ctx, spans, lines, out)
+}
+
+// span is a definition's span as the store gives it, and where it starts in its file.
+type span struct {
+	id, path string
+	sp       symbolSpan
+	start    int
+}
+
+// readHeads reads the first lines of each span (about lines of them) from its file's text
+// and adds the span to out.
+func (s *Searcher) readHeads(ctx context.Context, spans []span, lines int, out map[string]symbolSpan) error {
+	want := headLookBehind + lines*headBytesPerLine
 	for _, x := range spans {
 		_, content, err := s.contents.fileContent(ctx, s.store.Store, x.path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		from := min(max(x.start-headLookBehind, 0), len(content))
 		x.sp.head = headOf(content[from:min(from+want, len(content))], x.start-from)
 		out[x.id] = x.sp
 	}
-	return out, nil
+	return nil
 }
 
 // headOf returns chunk from the start of the line holding offset behind.

@@ -261,13 +261,15 @@ func sortPromoted(hits []Hit) {
 // With symbolsFrom, they include the name and kind of the symbol's parent.
 const (
 	symbolColumns = `s.id, f.path, s.name, s.kind, s.language, s.signature, s.start_line, s.end_line, s.visibility, ` +
-		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, ''), s.metadata LIKE '%"example":"true"%', coalesce(p.kind, '')`
+		`s.metadata LIKE '%"declaration":"true"%', coalesce(p.name, ''), s.metadata LIKE '%"example":"true"%', coalesce(p.kind, ''), ` +
+		`s.start_column, s.start_byte`
 	symbolsFrom = `symbols s JOIN files f ON f.id = s.file LEFT JOIN symbols p ON p.id = s.parent_id`
 )
 
 func scanSymbolHit(rows *sql.Rows) (Hit, error) {
-	h := Hit{Hit: HitDefinition}
-	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent, &h.example, &h.parentKind)
+	h := Hit{Hit: HitDefinition, spanRead: true}
+	err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent, &h.example, &h.parentKind,
+		&h.startColumn, &h.startByte)
 	return h, err
 }
 

@@ -397,9 +397,9 @@ func (s rows) symbolRecords(ctx context.Context, ids []string) (map[string]Hit, 
 			return nil, fmt.Errorf("index: read symbols: %w", err)
 		}
 		for rows.Next() {
-			h := Hit{Hit: HitDefinition, rec: &symbolRecord{}}
+			h := Hit{Hit: HitDefinition, rec: &symbolRecord{}, spanRead: true}
 			if err := rows.Scan(&h.SymbolID, &h.Path, &h.Name, &h.Kind, &h.Language, &h.Signature, &h.Line, &h.EndLine, &h.visibility, &h.declaration, &h.parent,
-				&h.example, &h.parentKind, &h.rec.doc, &h.rec.startByte, &h.rec.endByte); err != nil {
+				&h.example, &h.parentKind, &h.startColumn, &h.startByte, &h.rec.doc, &h.rec.startByte, &h.rec.endByte); err != nil {
 				rows.Close()
 				return nil, err
 			}

@@ -143,7 +143,11 @@ type Hit struct {
 	visibility  string
 	declaration bool
 	example     bool
-	rec         *symbolRecord // the rest of a definition's row, for an expression search
+	// startColumn and startByte are where a definition read from the store starts
+	// (spanRead): addContext reads its head from them without asking the store again.
+	startColumn, startByte int
+	spanRead               bool
+	rec                    *symbolRecord // the rest of a definition's row, for an expression search
 }
 
 // ContextLine is one line of source shown with a hit.
