@@ -52,8 +52,8 @@ type cachedContent struct {
 }
 
 // contentCacheBytes is how much file text a searcher keeps, the lower-cased copies and
-// chunk filters counted: 64 MB of files.
-const contentCacheBytes = 144 << 20
+// chunk filters counted (a file a literal search read takes 2.25 times its size).
+const contentCacheBytes = 96 << 20
 
 func newContentCache(max int) *contentCache {
 	return &contentCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
@@ -64,7 +64,7 @@ func newContentCache(max int) *contentCache {
 // or for a search that started before the cache's generation, the store is read and
 // nothing is kept.
 func (c *contentCache) fileContent(ctx context.Context, store *store.Store, path string) (string, []byte, error) {
-	t, err := c.fileText(ctx, store, path)
+	t, err := c.text(ctx, store, path, false)
 	return t.lang, t.content, err
 }
 
@@ -77,8 +77,13 @@ type cachedText struct {
 }
 
 // fileText is fileContent with the content's lower-cased copy and chunk filter when the
-// cache keeps the file.
+// cache keeps the file: made the first time a literal search asks (a regex search, which
+// does not use them, does not pay for them).
 func (c *contentCache) fileText(ctx context.Context, store *store.Store, path string) (cachedText, error) {
+	return c.text(ctx, store, path, true)
+}
+
+func (c *contentCache) text(ctx context.Context, store *store.Store, path string, folded bool) (cachedText, error) {
 	gen, ok := ctx.Value(genKey{}).(int64)
 	if !ok {
 		lang, content, err := store.FileContent(ctx, path)
@@ -99,35 +104,61 @@ func (c *contentCache) fileText(ctx context.Context, store *store.Store, path st
 	if e, ok := c.byKey[path]; ok {
 		c.order.MoveToFront(e)
 		cc := e.Value.(*cachedContent)
+		t := cachedText{cc.lang, cc.content, cc.lower, cc.chunks}
 		c.mu.Unlock()
-		return cachedText{cc.lang, cc.content, cc.lower, cc.chunks}, nil
+		if folded && t.lower == nil {
+			t.lower, t.chunks = foldedCopy(t.content)
+			c.mu.Lock()
+			if c.byKey[path] == e && cc.lower == nil { // still cached, and not folded meanwhile
+				cc.lower, cc.chunks = t.lower, t.chunks
+				c.size += cachedBytes(nil, t.lower, t.chunks)
+				c.evict()
+			}
+			c.mu.Unlock()
+		}
+		return t, nil
 	}
 	c.mu.Unlock()
 	lang, content, err := store.FileContent(ctx, path)
-	if err != nil || content == nil || 9*len(content)/4 > c.max/4 { // a 9 MB amalgamation fits
+	if err != nil || content == nil || len(content) > c.max/4 { // a 9 MB amalgamation fits
 		return cachedText{lang: lang, content: content}, err
 	}
-	lower := asciiLower(make([]byte, 0, len(content)), content)
-	var chunks chunkFilter
-	if len(lower) >= minChunkedBytes {
-		chunks = newChunkFilter(lower)
+	t := cachedText{lang: lang, content: content}
+	if folded {
+		t.lower, t.chunks = foldedCopy(content)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// Read after the search's generation was: text of gen or later. Kept only while the
 	// cache is still of gen (a later search may have moved it on meanwhile).
 	if _, ok := c.byKey[path]; !ok && c.gen == gen {
-		c.byKey[path] = c.order.PushFront(&cachedContent{path: path, lang: lang, content: content, lower: lower, chunks: chunks})
-		c.size += cachedBytes(content, lower, chunks)
-		for c.size > c.max {
-			last := c.order.Back()
-			cc := last.Value.(*cachedContent)
-			c.order.Remove(last)
-			delete(c.byKey, cc.path)
-			c.size -= cachedBytes(cc.content, cc.lower, cc.chunks)
-		}
+		c.byKey[path] = c.order.PushFront(&cachedContent{path: path, lang: lang, content: content, lower: t.lower, chunks: t.chunks})
+		c.size += cachedBytes(content, t.lower, t.chunks)
+		c.evict()
 	}
-	return cachedText{lang, content, lower, chunks}, nil
+	return t, nil
+}
+
+// evict drops the least recently used files while the cache holds more than its bytes.
+// The caller holds mu.
+func (c *contentCache) evict() {
+	for c.size > c.max && c.order.Len() > 1 {
+		last := c.order.Back()
+		cc := last.Value.(*cachedContent)
+		c.order.Remove(last)
+		delete(c.byKey, cc.path)
+		c.size -= cachedBytes(cc.content, cc.lower, cc.chunks)
+	}
+}
+
+// foldedCopy returns content's lower-cased copy and, for a file of minChunkedBytes or
+// more, its chunk filter.
+func foldedCopy(content []byte) ([]byte, chunkFilter) {
+	lower := asciiLower(make([]byte, 0, len(content)), content)
+	if len(lower) < minChunkedBytes {
+		return lower, nil
+	}
+	return lower, newChunkFilter(lower)
 }
 
 // cachedBytes is what the cache counts for a file it keeps.

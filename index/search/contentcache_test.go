@@ -35,7 +35,7 @@ func TestContentCache(t *testing.T) {
 	if err := b.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	c := newContentCache(1600) // eight files of 100 bytes, with their lower-cased copies
+	c := newContentCache(800) // eight files of 100 bytes (read as text alone: no lower-cased copies)
 	gen, err := s.Generation(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +64,16 @@ func TestContentCache(t *testing.T) {
 	read("big")
 	if _, ok := c.byKey["big"]; ok {
 		t.Errorf("a file over an eighth of the cache was kept")
+	}
+	// a literal search asks for the lower-cased copy: made then, kept, and counted (one
+	// more file out)
+	want8 := text("f8")
+	got8, err := c.fileText(atGeneration(ctx, gen), s, "f8")
+	if err != nil || string(got8.content) != want8 || string(got8.lower) != strings.ToLower(want8) {
+		t.Fatalf("fileText(f8) = %q, %q, %v", got8.content, got8.lower, err)
+	}
+	if e, ok := c.byKey["f8"]; !ok || e.Value.(*cachedContent).lower == nil || c.size > c.max || len(c.byKey) != 7 {
+		t.Errorf("after folding f8: cached %v, %d bytes in %d files, want its copy kept within %d in 7", ok, c.size, len(c.byKey), c.max)
 	}
 	// served from memory for the generation it was read at: a search that started before
 	// the batch deleting f0 still reads it; one that starts after does not
