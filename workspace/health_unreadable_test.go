@@ -95,17 +95,7 @@ func TestFreshnessUnreadable(t *testing.T) {
 	}
 	unreadable(t, root, "secret.go")
 	indexTree(t, root, IndexOptions{})
-	e := Entry{ID: ID(root), Root: root, Name: "t"}
-	x, err := OpenSearch(e, IndexDir(root, e.ID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	f, err := x.Freshness(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.Total() != 0 || f.Unreadable != 1 || !slices.Equal(f.UnreadablePaths, []string{"secret.go"}) {
-		t.Errorf("freshness after an index run: %+v; want nothing changed, secret.go unreadable", f.Changes)
+	if c := freshnessOf(t, root); c.Total() != 0 || c.Unreadable != 1 || !slices.Equal(c.UnreadablePaths, []string{"secret.go"}) {
+		t.Errorf("freshness after an index run: %+v; want nothing changed, secret.go unreadable", c)
 	}
 }
