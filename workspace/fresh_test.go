@@ -69,3 +69,74 @@ func TestContentHitsFollowCommittedEdits(t *testing.T) {
 		t.Fatalf("the run lent no index or no search found the marker (%d hits checked)", checked)
 	}
 }
+
+// A long-lived index (a watcher's, a server's) keeps the stored states of the files its hits
+// came from, so a warm search's stale marks read nothing from the store; an edit on disk
+// still marks the hit, and a batch the run commits (the generation moves) drops what was
+// kept, so the re-indexed file is not marked from its old state.
+func TestStaleMarksFromCachedStates(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "app.py")
+	writeTree(t, root, map[string]string{"app.py": "# marker here\ndef run():\n    pass\n"})
+	indexTree(t, root, IndexOptions{})
+	req := withDefaults(search.Request{Query: q("marker"), Target: search.TargetContent})
+	stale := func(x *SearchIndex, when string) bool {
+		t.Helper()
+		res, err := Search(context.Background(), []*SearchIndex{x}, req)
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if len(res.Hits) != 1 || res.Hits[0].Path != "app.py" {
+			t.Fatalf("%s: hits %+v, want the one line of app.py", when, res.Hits)
+		}
+		return res.Hits[0].Stale
+	}
+	kept := func(x *SearchIndex) bool {
+		t.Helper()
+		gen, err := x.store.Generation(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, missing := x.states.lookup(gen, []string{"app.py"})
+		return len(missing) == 0
+	}
+	e := Entry{ID: ID(mustCanon(t, root)), Root: mustCanon(t, root), Name: "t"}
+	x, err := OpenSearch(e, IndexDir(root, e.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale(x, "as indexed") {
+		t.Fatal("as indexed: the hit is marked stale")
+	}
+	if !kept(x) {
+		t.Fatal("after a search the state of app.py is not kept")
+	}
+	if err := os.WriteFile(file, []byte("# marker here, and more\ndef run():\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !stale(x, "edited, not indexed") {
+		t.Fatal("edited on disk: the hit is not marked stale though its state was kept")
+	}
+	x.Close()
+	var lent *SearchIndex
+	var after int
+	indexTree(t, root, IndexOptions{
+		Serve: func(l *SearchIndex) {
+			if l != nil {
+				lent = l
+				if !stale(lent, "before the batch") || !kept(lent) {
+					t.Error("before the batch: the hit is not stale, or its state not kept")
+				}
+			}
+		},
+		Progress: func(Progress) {
+			after++
+			if stale(lent, "after the batch") {
+				t.Error("after the batch: the hit is marked stale from the state kept before it")
+			}
+		},
+	})
+	if lent == nil || after == 0 {
+		t.Fatal("the run lent no index or committed no batch")
+	}
+}

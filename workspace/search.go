@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -38,6 +39,53 @@ type SearchIndex struct {
 	// shard: a cluster's copy of an index, without its source tree: its hits are what was
 	// indexed, never marked stale.
 	shard bool
+	// states keeps the stored states of files hits came from, at one generation of the
+	// store: a warm search's stale marks then need no query of their own.
+	states stateCache
+}
+
+// stateCache holds stored file states read at one generation of the store. A batch an
+// index run commits moves the generation, and the states read before it are dropped.
+type stateCache struct {
+	mu     sync.Mutex
+	gen    int64
+	states map[string]store.FileState
+}
+
+// maxCachedStates bounds a stateCache; past it, the cache starts again.
+const maxCachedStates = 1 << 16
+
+// lookup returns the states of paths cached at gen, and the paths it does not hold.
+func (c *stateCache) lookup(gen int64, paths []string) (map[string]store.FileState, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.states == nil || c.gen != gen {
+		return map[string]store.FileState{}, paths
+	}
+	found := make(map[string]store.FileState, len(paths))
+	var missing []string
+	for _, p := range paths {
+		if st, ok := c.states[p]; ok {
+			found[p] = st
+		} else {
+			missing = append(missing, p)
+		}
+	}
+	return found, missing
+}
+
+// add keeps states, read from the store at gen (read between two reads of the generation
+// that both gave gen).
+func (c *stateCache) add(gen int64, states map[string]store.FileState) {
+	if len(states) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.states == nil || c.gen != gen || len(c.states)+len(states) > maxCachedStates {
+		c.gen, c.states = gen, make(map[string]store.FileState, len(states))
+	}
+	maps.Copy(c.states, states)
 }
 
 // OpenShard opens a copy of an index kept in indexDir, away from the source it was built
@@ -110,10 +158,13 @@ func (x *SearchIndex) Explain(req search.Request) (*search.Plan, error) {
 
 // markStale marks the hits whose file changed on disk since it was indexed (its size or
 // modification time differ from the store's, or it is gone): their lines are the indexed
-// ones, which may now point at other text. One stat per file hit.
-func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
+// ones, which may now point at other text. One stat per file hit. The stored states come
+// from the index's cache when it holds them at gen, the generation read before the search;
+// those it read from the store are returned, for search to keep once the generation after
+// the search proves them of gen.
+func (x *SearchIndex) markStale(ctx context.Context, gen int64, hits []search.Hit) (map[string]store.FileState, error) {
 	if x.shard {
-		return nil
+		return nil, nil
 	}
 	var paths []string
 	seen := map[string]bool{}
@@ -124,7 +175,7 @@ func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
 		}
 	}
 	if len(paths) == 0 {
-		return nil
+		return nil, nil
 	}
 	// the files on disk are looked at while the store is read
 	infos := make([]os.FileInfo, len(paths))
@@ -135,11 +186,17 @@ func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
 			infos[i], _ = os.Stat(filepath.Join(x.Entry.Root, filepath.FromSlash(p)))
 		}
 	}()
-	states, err := x.store.FileStates(ctx, paths)
+	states, missing := x.states.lookup(gen, paths)
+	var read map[string]store.FileState
+	var err error
+	if len(missing) > 0 {
+		read, err = x.store.FileStates(ctx, missing)
+	}
 	<-statted
 	if err != nil {
-		return err
+		return nil, err
 	}
+	maps.Copy(states, read)
 	changed := map[string]bool{}
 	for i, p := range paths {
 		st, ok := states[p]
@@ -152,7 +209,7 @@ func (x *SearchIndex) markStale(ctx context.Context, hits []search.Hit) error {
 	for i := range hits {
 		hits[i].Stale = changed[hits[i].Path]
 	}
-	return nil
+	return read, nil
 }
 
 // consistentTries is how many times search runs a request that an index run's commits keep
@@ -179,12 +236,16 @@ func (x *SearchIndex) search(ctx context.Context, req search.Request) (*search.R
 		if err != nil {
 			return nil, err
 		}
-		if err := x.markStale(quick, res.Hits); err != nil {
+		read, err := x.markStale(quick, before, res.Hits)
+		if err != nil {
 			return nil, err
 		}
 		after, err := x.store.Generation(quick)
 		if err != nil {
 			return nil, err
+		}
+		if before == after {
+			x.states.add(before, read)
 		}
 		if before == after || res.TimedOut {
 			return res, nil
