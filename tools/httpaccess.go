@@ -243,5 +243,5 @@ func within(root, path string) bool {
 // NewHTTPMCPServer is NewMCPServer for clients over HTTP: its tools run as a lets them
 // (HTTPAccess.Call).
 func NewHTTPMCPServer(svc *Service, version string, a HTTPAccess) *mcp.Server {
-	return newMCPServer(a.Call(svc), version)
+	return newMCPServer(a.Call(svc), version, svc.AnswerForm)
 }

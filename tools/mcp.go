@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -66,10 +67,33 @@ type callFunc func(ctx context.Context, op string, args json.RawMessage) (any, e
 // version. It panics if the contract cannot be described (a type without a schema): a
 // programmer error.
 func NewMCPServer(svc *Service, version string) *mcp.Server {
-	return newMCPServer(svc.Call, version)
+	return newMCPServer(svc.Call, version, svc.AnswerForm)
 }
 
-func newMCPServer(call callFunc, version string) *mcp.Server {
+// The forms of a tool's result (quarry mcp --answer-form). An MCP client reads the
+// structured content or the text: most agents' hosts show the model the text; a program
+// reads the structured content. Both is the default, as the MCP spec recommends; a client
+// that reads one form is sent that one alone (the text is a third to a half of the
+// answer).
+const (
+	AnswerBoth       = "both"       // structured content and its compact text (Render)
+	AnswerText       = "text"       // the compact text alone
+	AnswerStructured = "structured" // the structured content alone (content is empty)
+)
+
+// AnswerForms lists the forms of a tool's result, the default first.
+var AnswerForms = []string{AnswerBoth, AnswerText, AnswerStructured}
+
+// CheckAnswerForm returns an error saying what is accepted when form is not one of
+// AnswerForms ("" is the default).
+func CheckAnswerForm(form string) error {
+	if form == "" || slices.Contains(AnswerForms, form) {
+		return nil
+	}
+	return fmt.Errorf("answer form %q: want one of %s", form, strings.Join(AnswerForms, ", "))
+}
+
+func newMCPServer(call callFunc, version, form string) *mcp.Server {
 	caps, err := GetCapabilities()
 	if err != nil {
 		panic(fmt.Errorf("tools: MCP server: %w", err))
@@ -88,7 +112,7 @@ func newMCPServer(call callFunc, version string) *mcp.Server {
 		if err != nil {
 			panic(fmt.Errorf("tools: MCP server: %w", err))
 		}
-		srv.AddTool(tool, toolHandler(op, call))
+		srv.AddTool(tool, toolHandler(op, call, form))
 	}
 	for _, r := range mcpResources {
 		if r.Template {
@@ -121,11 +145,11 @@ func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
 
 // toolHandler runs op through call: the result, or the failure envelope. A panic is an
 // INTERNAL failure, never the end of the server.
-func toolHandler(op Operation, call callFunc) mcp.ToolHandler {
+func toolHandler(op Operation, call callFunc, form string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				res, err = failure(Errorf(CodeInternal, "", "%s failed: internal error: %v", op.Tool, r)), nil
+				res, err = failure(Errorf(CodeInternal, "", "%s failed: internal error: %v", op.Tool, r), form), nil
 			}
 		}()
 		var args json.RawMessage
@@ -134,33 +158,48 @@ func toolHandler(op Operation, call callFunc) mcp.ToolHandler {
 		}
 		out, err := call(ctx, op.Name, args)
 		if err != nil {
-			return failure(err), nil
+			return failure(err, form), nil
 		}
-		return success(out)
+		return success(out, form)
 	}
 }
 
-// success is the tool result of out: structured, and as compact text (a batch: its text
-// alone, in the format it asked for).
-func success(out any) (*mcp.CallToolResult, error) {
+// success is the tool result of out in form: structured, as compact text, or both (a
+// batch: its text alone, in the format it asked for, whatever the form).
+func success(out any, form string) (*mcp.CallToolResult, error) {
 	if a, ok := out.(*BatchAnswer); ok {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text()}}}, nil
 	}
+	if form == AnswerStructured {
+		return &mcp.CallToolResult{StructuredContent: out, Content: []mcp.Content{}}, nil
+	}
 	text, err := Render(out)
 	if err != nil {
-		return failure(err), nil
+		return failure(err, form), nil
 	}
-	return &mcp.CallToolResult{StructuredContent: out, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	if form != AnswerText {
+		res.StructuredContent = out
+	}
+	return res, nil
 }
 
-// failure is the tool result of err: the envelope, structured and as JSON text.
-func failure(err error) *mcp.CallToolResult {
+// failure is the tool result of err: the envelope, structured and as JSON text; in form
+// text or structured, that one alone.
+func failure(err error, form string) *mcp.CallToolResult {
 	env := Fail(err)
-	b, jerr := json.Marshal(env)
-	if jerr != nil {
-		b = []byte(fmt.Sprintf(`{"ok":false,"error":{"code":%q,"message":%q}}`, CodeInternal, jerr.Error()))
+	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{}}
+	if form != AnswerText {
+		res.StructuredContent = env
 	}
-	return &mcp.CallToolResult{IsError: true, StructuredContent: env, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	if form != AnswerStructured {
+		b, jerr := json.Marshal(env)
+		if jerr != nil {
+			b = []byte(fmt.Sprintf(`{"ok":false,"error":{"code":%q,"message":%q}}`, CodeInternal, jerr.Error()))
+		}
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	}
+	return res
 }
 
 // readResource reads r: its document as indented JSON.

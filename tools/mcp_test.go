@@ -357,7 +357,7 @@ func TestMCPPanicIsInternal(t *testing.T) {
 		}
 		return &GotoResult{Symbol: "X", Results: []Hit{}, Errors: []ErrorInfo{}}, nil
 	}
-	cs := connect(t, newMCPServer(call, "test"))
+	cs := connect(t, newMCPServer(call, "test", ""))
 	res := callTool(t, cs, "fast_goto", map[string]any{"symbol": "X"})
 	env, _ := res.StructuredContent.(map[string]any)
 	e, _ := env["error"].(map[string]any)
@@ -612,5 +612,39 @@ func TestMCPBatch(t *testing.T) {
 	}
 	if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, `"code":"BAD_QUERY"`) || !strings.Contains(text, "line 1, column 12") {
 		t.Errorf("a bad batch: error %v\n%s", res.IsError, text)
+	}
+}
+
+// TestMCPAnswerForms proves quarry mcp --answer-form: both (the default) sends the
+// structured content and its compact text; text the text alone; structured the structured
+// content alone, with an empty content list. A failure follows the same form, and an
+// unknown form is refused saying which are accepted.
+func TestMCPAnswerForms(t *testing.T) {
+	call := func(ctx context.Context, op string, args json.RawMessage) (any, error) {
+		if strings.Contains(string(args), "bad") {
+			return nil, Errorf(CodeBadQuery, "symbol", "bad symbol")
+		}
+		return &GotoResult{Symbol: "X", Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Name: "X", Kind: "function"}}, Errors: []ErrorInfo{}}, nil
+	}
+	for _, form := range append([]string{""}, AnswerForms...) {
+		cs := connect(t, newMCPServer(call, "test", form))
+		for _, symbol := range []string{"X", "bad"} {
+			res := callTool(t, cs, "fast_goto", map[string]any{"symbol": symbol})
+			hasText := len(res.Content) == 1 && resultText(res) != ""
+			hasStructured := res.StructuredContent != nil
+			wantText, wantStructured := form != AnswerStructured, form != AnswerText
+			if hasText != wantText || hasStructured != wantStructured || res.Content == nil {
+				t.Errorf("form %q, symbol %s: text %v (want %v), structured %v (want %v), content %v", form, symbol, hasText, wantText, hasStructured, wantStructured, res.Content)
+			}
+			if res.IsError != (symbol == "bad") {
+				t.Errorf("form %q, symbol %s: isError %v", form, symbol, res.IsError)
+			}
+			if symbol == "X" && wantText && !strings.HasPrefix(resultText(res), "a.go:3: function X") {
+				t.Errorf("form %q: text %q, want the compact line of the hit", form, resultText(res))
+			}
+		}
+	}
+	if err := CheckAnswerForm("json"); err == nil || !strings.Contains(err.Error(), "both, text, structured") {
+		t.Errorf("CheckAnswerForm(json) = %v, want the accepted forms", err)
 	}
 }

@@ -35,6 +35,9 @@ type Service struct {
 	// MaxBytes is the budget of an answer's results when a request sets none (0: no
 	// budget). The MCP server sets AgentMaxBytes: an agent pays for every byte it reads.
 	MaxBytes int
+	// AnswerForm is the form of the MCP server's tool results (quarry mcp --answer-form):
+	// "" or AnswerBoth, AnswerText or AnswerStructured.
+	AnswerForm string
 	// Keep is how long an index stays open after its last use (0: closed at once). The MCP
 	// server sets KeepOpen.
 	Keep time.Duration

@@ -232,7 +232,7 @@ func (x *SearchIndex) search(ctx context.Context, req search.Request) (*search.R
 		if err != nil {
 			return nil, err
 		}
-		res, err := x.searcher.Search(ctx, req)
+		res, err := x.searcher.Search(search.AtGeneration(ctx, before), req)
 		if err != nil {
 			return nil, err
 		}

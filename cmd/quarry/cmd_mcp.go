@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,6 +26,7 @@ type mcpOptions struct {
 	allowRemote   bool
 	workspaceRoot string
 	noWatch       bool
+	answerForm    string
 }
 
 // httpShutdownTimeout bounds how long quarry mcp --http waits for requests in flight when
@@ -53,6 +55,11 @@ watch does (--no-watch turns that off); a batch applied is logged on standard er
 answers the quarry commands run in the workspace from a terminal (a socket in .quarry/); a
 second quarry mcp in the same workspace asks the first, and takes over when it stops.
 
+A tool's result holds its structured content and the same answer as compact text (one
+line per hit), as the MCP spec recommends. A client that reads one of them can ask for it
+alone with --answer-form text or --answer-form structured: the text is a third to a half of
+an answer's bytes.
+
 --http listens on loopback addresses only (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
 unless --allow-remote is given. It refuses with 403 a request for another host than the
 address it listens on or a loopback name with its port (DNS rebinding), and cross-origin
@@ -69,6 +76,7 @@ on standard input and output the agent is the user's and may.`,
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve streamable HTTP on this HOST:PORT instead of stdio")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on an address other machines can reach")
 	cmd.Flags().StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under `DIR` only")
+	cmd.Flags().StringVar(&opts.answerForm, "answer-form", tools.AnswerBoth, "what a tool's result holds: "+strings.Join(tools.AnswerForms, ", ")+" (structured content and its compact text, the text alone, or the structured content alone)")
 	cmd.Flags().BoolVar(&opts.noWatch, "no-watch", false, "do not watch the workspace's files (the index changes only with quarry index)")
 	return cmd
 }
@@ -79,6 +87,9 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	}
 	if opts.workspaceRoot != "" && opts.http == "" {
 		return usagef(cmd.CommandPath(), "--allow-workspace-root goes with --http ADDR (on standard input and output manage_workspace may add any workspace)")
+	}
+	if err := tools.CheckAnswerForm(opts.answerForm); err != nil {
+		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--answer-form: %w", err)}
 	}
 	var access tools.HTTPAccess
 	if opts.http != "" {
@@ -97,6 +108,7 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	defer svc.Close()
 	stderr := cmd.ErrOrStderr()
 	svc.MaxBytes = tools.AgentMaxBytes
+	svc.AnswerForm = opts.answerForm
 	defer serveAndWatch(cmd, svc, "quarry mcp", opts.noWatch)()
 	if opts.http == "" {
 		return tools.ServeMCP(cmd.Context(), tools.NewMCPServer(svc, version), cmd.InOrStdin(), cmd.OutOrStdout())

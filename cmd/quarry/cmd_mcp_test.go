@@ -188,6 +188,7 @@ func TestMCPFlags(t *testing.T) {
 		{[]string{"mcp", "--http", "8765"}, "give HOST:PORT"},
 		{[]string{"mcp", "--allow-remote"}, "goes with --http"},
 		{[]string{"mcp", "extra"}, "unknown command"},
+		{[]string{"mcp", "--answer-form", "json"}, `--answer-form: answer form "json": want one of both, text, structured`},
 	}
 	for _, tt := range tests {
 		code, _, errOut := quarry(t, "", append([]string{"--root", root}, tt.args...)...)

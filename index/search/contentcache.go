@@ -39,6 +39,10 @@ func atGeneration(ctx context.Context, gen int64) context.Context {
 	return context.WithValue(ctx, genKey{}, gen)
 }
 
+// AtGeneration returns ctx for Searcher.Search by a caller that read the store's generation
+// gen just before: the search reads it no second time.
+func AtGeneration(ctx context.Context, gen int64) context.Context { return atGeneration(ctx, gen) }
+
 type cachedContent struct {
 	path, lang string
 	content    []byte

@@ -223,14 +223,17 @@ func NewSearcher(store *store.Store, ft *fulltext.Index) (*Searcher, error) {
 
 // Search runs req.
 func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
-	gen, err := s.store.Generation(context.WithoutCancel(ctx)) // read even out of time: what was found so far is answered
-	if err != nil {
-		return nil, err
+	if _, ok := ctx.Value(genKey{}).(int64); !ok { // the caller read it just before (AtGeneration)
+		gen, err := s.store.Generation(context.WithoutCancel(ctx)) // read even out of time: what was found so far is answered
+		if err != nil {
+			return nil, err
+		}
+		ctx = atGeneration(ctx, gen) // the file text it reads is of gen or later
 	}
-	ctx = atGeneration(ctx, gen) // the file text it reads is of gen or later
 	q := req.Query
 	keepTests := req.Tests == TestsInclude || scoring.AboutTests(q.String())
 	var (
+		err      error
 		hits     []Hit
 		relaxed  bool
 		timedOut bool
