@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -350,12 +351,31 @@ var lowerPool = sync.Pool{New: func() any { return new([]byte) }}
 // asciiLower appends b with its ASCII letters lower-cased to dst: offsets stay those of b,
 // and needles of ASCII letters match whatever the case of the text.
 func asciiLower(dst, b []byte) []byte {
-	dst = slices.Grow(dst, len(b))
-	for _, c := range b {
+	at := len(dst)
+	dst = slices.Grow(dst, len(b))[:at+len(b)]
+	out := dst[at:]
+	// Eight bytes at a time: a byte below 0x80 that is 'A'..'Z' gets 0x20 added (a letter
+	// of another case, and every byte >= 0x80, is left as it is).
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	le := binary.LittleEndian
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := le.Uint64(b[i:])
+		seven := x &^ high                      // each byte's low 7 bits: adding below cannot carry out of a byte
+		atLeastA := seven + ones*(0x80-'A')     // high bit: the byte's low 7 bits >= 'A'
+		aboveZ := seven + ones*(0x80-'Z'-1)     // high bit: the byte's low 7 bits > 'Z'
+		upper := atLeastA &^ aboveZ &^ x & high // and the byte itself < 0x80
+		le.PutUint64(out[i:], x|upper>>2)
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		dst = append(dst, c)
+		out[i] = c
 	}
 	return dst
 }

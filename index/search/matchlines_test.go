@@ -158,3 +158,48 @@ func TestIndexChunkedEqualsLower(t *testing.T) {
 		t.Errorf("usestate may start in %d of %d chunks of Go code that lacks it", may, chunks)
 	}
 }
+
+// asciiLower lower-cases exactly the bytes 'A'..'Z', eight at a time or one by one: every
+// byte value, at every offset in a word, among neighbours of every kind.
+func TestASCIILower(t *testing.T) {
+	want := func(b []byte) []byte {
+		out := make([]byte, len(b))
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out[i] = c
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 40 {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(rng.IntN(256))
+			}
+			if got := asciiLower([]byte("x"), b); !bytes.Equal(got[1:], want(b)) || got[0] != 'x' {
+				t.Fatalf("asciiLower(%q) = %q, want %q", b, got[1:], want(b))
+			}
+		}
+	}
+	all := make([]byte, 256+7)
+	for i := range 256 {
+		all[i] = byte(i)
+	}
+	for off := range 8 {
+		if got := asciiLower(nil, all[off:]); !bytes.Equal(got, want(all[off:])) {
+			t.Fatalf("every byte from offset %d: %q", off, got)
+		}
+	}
+}
+
+func BenchmarkASCIILower(b *testing.B) {
+	text := bytes.Repeat([]byte("func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {\n\tÉtat := 0\n"), 1000)
+	dst := make([]byte, 0, len(text))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		dst = asciiLower(dst[:0], text)
+	}
+}
