@@ -139,3 +139,34 @@ func TestFreshCacheIsUsed(t *testing.T) {
 		t.Errorf("with a cut cache file: %+v; want src/b.go added", c)
 	}
 }
+
+// An index run walks through fresh.cache too: a directory whose time has not moved is not
+// listed again, and one whose time moved (a file added, a file deleted) is, so the run
+// indexes what was added and drops what was deleted.
+func TestIndexWalkUsesFreshCache(t *testing.T) {
+	root := mustCanon(t, t.TempDir())
+	writeTree(t, root, map[string]string{"src/a.go": "package a\n", "lib/c.go": "package c\n"})
+	indexTree(t, root, IndexOptions{})
+	old := age(t, root)
+	indexTree(t, root, IndexOptions{}) // lists src and lib, aged: their listings are trusted from now on
+	writeTree(t, root, map[string]string{"src/b.go": "package a\n"})
+	if err := os.Chtimes(filepath.Join(root, "src"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if sum := indexTree(t, root, IndexOptions{}); sum.Added != 0 {
+		t.Errorf("src was listed again though its time had not moved: %d added", sum.Added)
+	}
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(root, "src"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "lib", "c.go")); err != nil {
+		t.Fatal(err)
+	}
+	if sum := indexTree(t, root, IndexOptions{}); sum.Added != 1 || sum.Deleted != 1 {
+		t.Errorf("after src's time moved and lib/c.go was deleted: %d added, %d deleted; want 1 and 1", sum.Added, sum.Deleted)
+	}
+	if c := freshnessOf(t, root); c.Total() != 0 {
+		t.Errorf("right after the run: %+v", c)
+	}
+}

@@ -251,8 +251,14 @@ func updateIn(ctx context.Context, root, indexDir string, reg *languages.Registr
 			stored, storedErr = st.Files(ctx)
 		}
 	}()
-	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg, Scope: opts.Scope})
+	// The walk lists directories on several goroutines, and through fresh.cache: one whose
+	// time has not moved since the last walk is not listed again (its files are stat'ed).
+	cache := loadFreshCache(filepath.Dir(st.Path()))
+	walk, err := Walk(ctx, root, WalkOptions{MaxFileSize: opts.MaxFileSize, MaxSourceSize: opts.MaxSourceSize, Languages: reg, Scope: opts.Scope, Parallel: true, cache: cache})
 	<-read
+	if err == nil {
+		cache.save()
+	}
 	if err != nil {
 		return nil, err
 	}

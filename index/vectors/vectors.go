@@ -90,12 +90,11 @@ func (s Set) Refresh(ctx context.Context, ext *Embedder) (Stats, error) {
 	if ext != nil {
 		return s.refreshExternal(ctx, ext, stored, st)
 	}
-	m, err := codemodel.Shipped()
-	if err != nil {
-		return st, fmt.Errorf("index: the code-search model built into quarry: %w", err)
-	}
-	st.Embedder = "quarry code model " + m.ID()
-	want := []byte(modelRow(m))
+	// The model is decoded only when there is something to embed: a re-index that changed
+	// no definition reads its id alone.
+	id := codemodel.ShippedID()
+	st.Embedder = "quarry code model " + id
+	want := []byte(modelFormat + id)
 	if !bytes.Equal(stored, want) {
 		// Another model's vectors (or none): every one is made again.
 		st.Reembedded = st.Reembedded || stored != nil
@@ -110,8 +109,14 @@ func (s Set) Refresh(ctx context.Context, ext *Embedder) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	if err := s.embedFiles(ctx, m, stale, &st); err != nil {
-		return st, err
+	if len(stale) > 0 {
+		m, err := codemodel.Shipped()
+		if err != nil {
+			return st, fmt.Errorf("index: the code-search model built into quarry: %w", err)
+		}
+		if err := s.embedFiles(ctx, m, stale, &st); err != nil {
+			return st, err
+		}
 	}
 	return st, s.finish(ctx, &st, len(stale) > 0 || !bytes.Equal(stored, want))
 }
