@@ -325,6 +325,9 @@ func TestExpressionSyntax(t *testing.T) {
 		// Boost: the boosted name ranks first, either way round.
 		{req: sq("type:def (name:Chain^10 OR name:Recover)"), want: []string{"go/server/middleware.go:64"}, first: "go/server/middleware.go:16", each: def},
 		{req: sq("type:def (name:Recover^10 OR name:Chain)"), want: []string{"go/server/middleware.go:16"}, first: "go/server/middleware.go:64", each: def},
+		// a bare word searches several fields: its boost weighs each of them
+		{req: sq("type:def (Chain^10 OR Recover)"), want: []string{"go/server/middleware.go:64"}, first: "go/server/middleware.go:16", each: def},
+		{req: sq("type:def (Recover^10 OR Chain)"), want: []string{"go/server/middleware.go:16"}, first: "go/server/middleware.go:64", each: def},
 		// A bare regex, and a regex in a field (case-sensitive as written: not HandlerFunc).
 		{req: sq("type:line /ErrPool(Exhausted|Closed)/"), want: []string{"go/pool/pool.go:13", "go/pool/pool.go:16", "go/server/handlers.go:34"},
 			each: allOf(line, textMatches(`ErrPool(Exhausted|Closed)`))},
@@ -844,6 +847,48 @@ func TestContentWordMatchesEveryLine(t *testing.T) {
 		sort.Strings(cols)
 		if len(missed) > 0 || len(extra) > 0 || len(cols) > 0 {
 			t.Errorf("Search(%q): %d lines, %d hold %q\n missed: %v\n extra: %v\n columns: %v", tt.query, len(got), len(want), tt.text, missed, extra, cols)
+		}
+	}
+}
+
+// A server's first search of each kind ranks as its later ones do (issue 41 (h): a regex
+// scored 1.0 on its first search and 0.932 after): with the index kept open, each query's
+// hits and scores are the same when the content cache is cold, after other searches read
+// and folded the files, and after the query itself ran.
+func TestRepeatedSearchesRankAlike(t *testing.T) {
+	s := exprRepo(t, nil)
+	s.Keep = KeepOpen
+	t.Cleanup(s.Close)
+	queries := []string{`/func \w+\(/`, `type:line /class \w+(Exception|Error)\b/`, `/def \w+/`, "connection pool", "pool", `"raise"`}
+	type ranked struct {
+		at    string
+		score float64
+	}
+	run := func(q string) []ranked {
+		t.Helper()
+		res, err := s.Search(context.Background(), SearchRequest{Query: q, Limit: intp(20)})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var out []ranked
+		for _, h := range res.Results {
+			out = append(out, ranked{hitAt(h), h.Score})
+		}
+		return out
+	}
+	first := map[string][]ranked{}
+	for _, q := range queries {
+		first[q] = run(q) // each the first of its kind, on a cache the ones before filled
+		if len(first[q]) == 0 {
+			t.Fatalf("%s finds nothing in the fixture: a test that cannot fail", q)
+		}
+	}
+	for round := range 2 {
+		for i := len(queries) - 1; i >= 0; i-- { // the other order: other files cached and folded
+			q := queries[i]
+			if got := run(q); !slices.Equal(got, first[q]) {
+				t.Errorf("round %d, %s:\n got %v\nwant %v (its first search)", round, q, got, first[q])
+			}
 		}
 	}
 }

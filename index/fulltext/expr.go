@@ -122,9 +122,7 @@ func (c exprCompiler) node(n query.Node) (bq.Query, bool) {
 	case *query.Leaf:
 		q, exact := c.leaf(x)
 		if q != nil && x.Boost > 0 {
-			if bst, ok := q.(bq.BoostableQuery); ok {
-				bst.SetBoost(x.Boost)
-			}
+			scaleBoost(q, x.Boost)
 		}
 		return q, exact
 	}
@@ -225,7 +223,7 @@ func (c exprCompiler) leaf(l *query.Leaf) (bq.Query, bool) {
 				return nil // this field may hold anything: so may the disjunction
 			}
 			if f.boost != 0 {
-				q.(bq.BoostableQuery).SetBoost(f.boost)
+				scaleBoost(q, f.boost)
 			}
 			alts = append(alts, q)
 		}
@@ -361,9 +359,32 @@ func (c exprCompiler) narrowest(whole, inside []bq.Query) (bq.Query, bool) {
 		return conjunction(inside), len(inside) > 0
 	}
 	if c.keepInside {
+		// Beside whole words, the words inside terms only narrow the candidates: they
+		// score nothing, so a hit scores the same whether the field's terms were in
+		// memory (they are kept) or not yet (they are left out).
+		for _, q := range inside {
+			scaleBoost(q, 0)
+		}
 		return conjunction(append(whole, inside...)), false
 	}
 	return conjunction(whole), false
+}
+
+// scaleBoost multiplies the boost of q by b: of each clause of a disjunction or
+// conjunction, whose own boost bleve does not apply.
+func scaleBoost(q bq.Query, b float64) {
+	switch x := q.(type) {
+	case *bq.DisjunctionQuery:
+		for _, d := range x.Disjuncts {
+			scaleBoost(d, b)
+		}
+	case *bq.ConjunctionQuery:
+		for _, d := range x.Conjuncts {
+			scaleBoost(d, b)
+		}
+	case bq.BoostableQuery:
+		x.SetBoost(x.Boost() * b)
+	}
 }
 
 // conjunction is nil for no queries, the one query, or their conjunction.

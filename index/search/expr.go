@@ -69,7 +69,9 @@ func (s *Searcher) exprDefinitions(ctx context.Context, req Request, keepTests b
 	fetch := max(want*3, minFetch)
 	timedOut := false
 	for round := 0; round < exprRounds; round++ {
-		found, total, err := s.ft.SearchExpr(ctx, ft, fetch)
+		// the statistics plain searches score with (bleve's own are gathered lazily, so a
+		// process's first expression search scored otherwise than its later ones)
+		found, total, err := s.ft.SearchExpr(fulltext.WithBM25(ctx, s.bm25.Get(s.store.Store, s.ft)), ft, fetch)
 		if err != nil {
 			if ctx.Err() != nil {
 				timedOut = true
