@@ -131,6 +131,19 @@ func TestRefreshVectors(t *testing.T) {
 	if st, err = Of(s).Refresh(ctx, nil); err != nil || st.Reembedded || st.Files != 0 || st.Vectored != 4 || Of(s).vectorsVersion() != version {
 		t.Errorf("refresh without a change: %+v, %v", st, err)
 	}
+	// The check of every file is left out when no batch was committed since the last one;
+	// a refresh that did not end (the key not written) makes the next one check again.
+	gen, _ := s.Generation(ctx)
+	if got, _ := s.Meta(metaVectorsChecked); got != fmt.Sprintf("%s%s@%d", modelFormat, m.ID(), gen) {
+		t.Errorf("after a refresh, %s = %q; want the model and generation %d", metaVectorsChecked, got, gen)
+	}
+	if _, err := s.DB().Exec(`DELETE FROM symbol_vectors WHERE file = (SELECT id FROM files WHERE path = 'upload.go'); DELETE FROM meta WHERE key = '` + metaVectorsChecked + `'`); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = Of(s).Refresh(ctx, nil); err != nil || st.Files != 1 || st.Vectored != 4 {
+		t.Errorf("refresh after one that did not end: %+v, %v; want upload.go embedded again", st, err)
+	}
+	version = Of(s).vectorsVersion()
 	// One file changed: that file only; a search then reads again only that file's vectors.
 	var kept, edited int64
 	s.DB().QueryRow(`SELECT id FROM files WHERE path = 'upload.go'`).Scan(&kept)
