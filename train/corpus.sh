@@ -5,6 +5,8 @@
 #
 #   train/corpus.sh [DEST]               gather into DEST (default /tmp/quarry-train/src), check
 #   train/corpus.sh --check-only [DEST]  only the held-out check, on an existing DEST
+#   train/corpus.sh --deny-list          print the deny list (WHAT<TAB>WHY) and exit
+#                                        (train/select.sh reads it)
 #
 # Layout: DEST/LANG/PACKAGE/PATH, PATH as the package installs it (Debian: below
 # /usr/lib/python3/dist-packages, /usr/share/gocode/src, /usr/share/cargo/registry,
@@ -46,8 +48,9 @@ pkgs=$here/packages.txt
 cache=${QUARRY_TRAIN_CACHE:-/tmp/quarry-train/cache}
 bench_root=/tmp/quarry-corpus
 
-check_only=0
+check_only=0 deny_only=0
 if [[ ${1:-} == --check-only ]]; then check_only=1; shift; fi
+if [[ ${1:-} == --deny-list ]]; then deny_only=1; shift; fi
 dest=${1:-/tmp/quarry-train/src}
 
 die() { echo "corpus.sh: $*" >&2; exit 1; }
@@ -118,12 +121,18 @@ build_deny() {
 	sort -t "$(printf '\t')" -u -k1,1 -o "$out" "$out"
 }
 
-# Debian's name for a Go module: golang.org/x/net -> golang-golang-x-net-dev.
+# Debian's names for a Go module, one a line: github.com/a/b -> golang-github-a-b-dev;
+# golang.org/x/net -> golang-golang-x-net-dev (the host without its top-level domain), and
+# golang-golang-org-x-net-dev (the whole host), since Debian's naming varies.
 gomod_debname() {
-	local p=$1
-	p=${p#github.com/}; [[ $1 == github.com/* ]] && p=github-$p
-	p=${p//\//-}; p=${p//./-}
-	echo "golang-${p,,}-dev"
+	local m=$1 host rest p
+	host=${m%%/*} rest=${m#*/}
+	[[ $m == */* ]] || rest=""
+	for h in "${host%.*}" "$host"; do
+		p=$h${rest:+/$rest}
+		p=${p//\//-}; p=${p//./-}
+		echo "golang-${p,,}-dev"
+	done | sort -u
 }
 
 # (a) by package, over packages.txt.
@@ -146,10 +155,11 @@ check_list() {
 	done <"$pkgs"
 	while IFS=$'\t' read -r what why; do
 		[[ $what == gomod:* ]] || continue
-		m=$(gomod_debname "${what#gomod:}")
-		if grep -qE "^[^#[:space:]]+[[:space:]]+$m[[:space:]]" "$pkgs"; then
-			echo "HELD-OUT: packages.txt lists $m, Debian's ${what#gomod:}: $why" >&2; bad=1
-		fi
+		while read -r m; do
+			if grep -qE "^[^#[:space:]]+[[:space:]]+$m[[:space:]]" "$pkgs"; then
+				echo "HELD-OUT: packages.txt lists $m, Debian's ${what#gomod:}: $why" >&2; bad=1
+			fi
+		done < <(gomod_debname "${what#gomod:}")
 	done <"$deny"
 	return $bad
 }
@@ -250,6 +260,13 @@ heldout_check() {
 	say "held-out check passed: no denied package in packages.txt or in $dest, no file of $dest has the content of a benchmark file"
 }
 
+if ((deny_only)); then
+	work=$(mktemp -d)
+	build_deny "$work/deny.tsv"
+	cat "$work/deny.tsv"
+	rm -rf "$work"
+	exit 0
+fi
 if ((check_only)); then
 	[[ -d $dest ]] || die "no corpus at $dest"
 	heldout_check

@@ -51,12 +51,27 @@ type Pair struct {
 	Words string `json:"words"` // words of the name
 	Sig   string `json:"sig"`   // words of the signature
 	Body  string `json:"body"`  // distinct words of the identifiers used in the body
+	// Source is where the query side comes from: "" (the definition's doc comment), or
+	// SourceTest, SourceMention.
+	Source string `json:"source,omitempty"`
 }
+
+// The sources of a pair's query side besides the doc comment (issue 42: pairs that read
+// like questions).
+const (
+	// SourceTest: the name of a test that describes a behaviour (test_rejects_expired_cookie,
+	// it('retries after a timeout')), paired with the definition of its package it calls
+	// most.
+	SourceTest = "test"
+	// SourceMention: a sentence of a comment that names another definition of the package
+	// ("Use ReadAll to read everything"), the name's words left out, paired with it.
+	SourceMention = "mention"
+)
 
 // pairStats counts what a pairs run kept and left out.
 type pairStats struct {
 	files, skippedFiles, pairs, undocumented, duplicates int
-	byLang                                               map[string]int
+	byLang, bySource                                     map[string]int
 }
 
 func runPairs(ctx context.Context, args []string, out io.Writer) error {
@@ -81,8 +96,9 @@ func runPairs(ctx context.Context, args []string, out io.Writer) error {
 	if err := writePairs(*dst, pairs); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d files read, %d left out (tests, vendored, generated, docs); %d pairs, %d duplicates dropped, %d definitions undocumented\n",
+	fmt.Fprintf(out, "%d files read, %d left out (vendored, generated, docs); %d pairs, %d duplicates dropped, %d definitions undocumented\n",
 		st.files, st.skippedFiles, st.pairs, st.duplicates, st.undocumented)
+	fmt.Fprintf(out, "  by source: doc comment %d, test name %d, mention %d\n", st.bySource[""], st.bySource[SourceTest], st.bySource[SourceMention])
 	langs := make([]string, 0, len(st.byLang))
 	for l := range st.byLang {
 		langs = append(langs, l)
@@ -95,9 +111,10 @@ func runPairs(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // collectPairs walks root and returns the pairs of its files in order, near-duplicates
-// dropped.
+// dropped. The files are read package by package (group): a package's definitions, those
+// without a doc comment too, are what its tests and comments are paired with.
 func collectPairs(ctx context.Context, root string, exclude []string) ([]Pair, pairStats, error) {
-	st := pairStats{byLang: map[string]int{}}
+	st := pairStats{byLang: map[string]int{}, bySource: map[string]int{}}
 	reg, err := languages.Default()
 	if err != nil {
 		return nil, st, err
@@ -106,15 +123,22 @@ func collectPairs(ctx context.Context, root string, exclude []string) ([]Pair, p
 	if err != nil {
 		return nil, st, err
 	}
-	var files []workspace.Candidate
+	var groups [][]workspace.Candidate
+	at := map[string]int{}
 	for _, f := range walk.Files {
-		if !excluded(f.Path, exclude) {
-			files = append(files, f)
+		if excluded(f.Path, exclude) {
+			continue
 		}
+		g := group(f.Path)
+		i, ok := at[g]
+		if !ok {
+			i = len(groups)
+			at[g] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], f)
 	}
-	results := make([][]Pair, len(files))
-	kept := make([]bool, len(files))
-	undocumented := make([]int, len(files))
+	results := make([]groupPairs, len(groups))
 	ex := extract.New(reg, extract.Options{})
 	tk := tokenizer.New(nil)
 	var wg sync.WaitGroup
@@ -122,11 +146,11 @@ func collectPairs(ctx context.Context, root string, exclude []string) ([]Pair, p
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				results[i], undocumented[i], kept[i] = filePairs(ctx, ex, tk, files[i])
+				results[i] = packagePairs(ctx, ex, tk, groups[i])
 			}
 		})
 	}
-	for i := range files {
+	for i := range groups {
 		if ctx.Err() != nil {
 			break
 		}
@@ -139,13 +163,11 @@ func collectPairs(ctx context.Context, root string, exclude []string) ([]Pair, p
 	}
 	seen := map[string]bool{}
 	var pairs []Pair
-	for i, ps := range results {
-		st.files++
-		if !kept[i] {
-			st.skippedFiles++
-		}
-		st.undocumented += undocumented[i]
-		for _, p := range ps {
+	for _, r := range results {
+		st.files += r.files
+		st.skippedFiles += r.skipped
+		st.undocumented += r.undocumented
+		for _, p := range r.pairs {
 			key := p.First + "\x00" + p.Words
 			if seen[key] {
 				st.duplicates++
@@ -154,10 +176,67 @@ func collectPairs(ctx context.Context, root string, exclude []string) ([]Pair, p
 			seen[key] = true
 			pairs = append(pairs, p)
 			st.byLang[p.Lang]++
+			st.bySource[p.Source]++
 		}
 	}
 	st.pairs = len(pairs)
 	return pairs, st, nil
+}
+
+// groupPairs is what one package gave.
+type groupPairs struct {
+	pairs                         []Pair
+	files, skipped, undocumented int
+}
+
+// extracted is a file of a package, read and extracted.
+type extracted struct {
+	f    *extract.File
+	src  []byte
+	test bool
+}
+
+// packagePairs returns the pairs of one package's files: its documented definitions', then
+// its tests' and its comments' mentions of its definitions.
+func packagePairs(ctx context.Context, ex *extract.Extractor, tk *tokenizer.Tokenizer, files []workspace.Candidate) groupPairs {
+	var r groupPairs
+	var read []extracted
+	defs := map[string]Pair{} // a definition of the package by name: its code side (the first of that name)
+	for _, f := range files {
+		r.files++
+		xf, src, test, ok := readFile(ctx, ex, f)
+		if !ok {
+			r.skipped++
+			continue
+		}
+		read = append(read, extracted{xf, src, test})
+		if test {
+			continue
+		}
+		for _, s := range xf.Symbols {
+			if !pairKind(s.Kind) || languages.CategoryOf(s.Language) != languages.Code {
+				continue
+			}
+			code := codeSide(tk, xf, s)
+			if _, ok := defs[s.Name]; !ok {
+				defs[s.Name] = code
+			}
+			p, ok := makePair(tk, xf, s, code)
+			if !ok {
+				r.undocumented++
+				continue
+			}
+			r.pairs = append(r.pairs, p)
+		}
+	}
+	for _, e := range read {
+		if e.test {
+			r.pairs = append(r.pairs, testPairs(tk, e.f, e.src, defs)...)
+		} else {
+			r.pairs = append(r.pairs, mentionPairs(tk, e.f, defs)...)
+		}
+	}
+	return r
 }
 
 // excluded reports whether p is under one of the prefixes.
@@ -170,34 +249,23 @@ func excluded(p string, prefixes []string) bool {
 	return false
 }
 
-// filePairs returns the pairs of one file, how many definitions had no usable doc comment,
-// and whether the file was read at all (not a test, vendored, generated or unreadable).
-func filePairs(ctx context.Context, ex *extract.Extractor, tk *tokenizer.Tokenizer, f workspace.Candidate) ([]Pair, int, bool) {
-	if scoring.Classify(f.Path) != scoring.Source {
-		return nil, 0, false
+// readFile reads and extracts f; test reports a test file (its tests make pairs, its
+// definitions do not). ok is false for a file left out: vendored, generated, documentation,
+// unreadable.
+func readFile(ctx context.Context, ex *extract.Extractor, f workspace.Candidate) (xf *extract.File, src []byte, test, ok bool) {
+	class := scoring.Classify(f.Path)
+	if class != scoring.Source && class != scoring.Test {
+		return nil, nil, false, false
 	}
 	src, err := workspace.ReadRegularFile(f.AbsPath)
 	if err != nil || workspace.Classify(f.Path, src) != "" || generated(src) {
-		return nil, 0, false
+		return nil, nil, false, false
 	}
-	xf, err := ex.Extract(ctx, f.Path, src, nil)
+	xf, err = ex.Extract(ctx, f.Path, src, nil)
 	if err != nil || xf.Skipped != "" {
-		return nil, 0, false
+		return nil, nil, false, false
 	}
-	var out []Pair
-	undocumented := 0
-	for _, s := range xf.Symbols {
-		if !pairKind(s.Kind) || languages.CategoryOf(s.Language) != languages.Code {
-			continue
-		}
-		p, ok := makePair(tk, xf, s)
-		if !ok {
-			undocumented++
-			continue
-		}
-		out = append(out, p)
-	}
-	return out, undocumented, true
+	return xf, src, class == scoring.Test, true
 }
 
 // pairKind reports whether definitions of kind k make pairs: what is called or declares a
@@ -211,25 +279,31 @@ func generated(src []byte) bool {
 		bytes.Contains(bytes.ToLower(head), []byte("auto-generated")) || bytes.Contains(bytes.ToLower(head), []byte("autogenerated"))
 }
 
-// makePair returns the pair of the definition s of file f, if its doc comment says enough.
-func makePair(tk *tokenizer.Tokenizer, f *extract.File, s extract.Symbol) (Pair, bool) {
-	doc := words(tk, s.DocComment, maxDocWords)
-	first := words(tk, firstSentence(s.DocComment), maxDocWords)
-	if len(doc) < minDocWords || len(first) < minFirstWords {
-		return Pair{}, false
-	}
+// codeSide returns the code side of the definition s of file f: all of a pair but its
+// query side.
+func codeSide(tk *tokenizer.Tokenizer, f *extract.File, s extract.Symbol) Pair {
 	return Pair{
 		Lang:  s.Language,
 		Path:  f.Path,
 		Group: group(f.Path),
 		Name:  s.Name,
 		Kind:  s.Kind.String(),
-		First: strings.Join(first, " "),
-		Doc:   strings.Join(doc, " "),
 		Words: strings.Join(words(tk, s.Name, maxDocWords), " "),
 		Sig:   strings.Join(words(tk, s.Signature, maxDocWords), " "),
 		Body:  strings.Join(bodyWords(tk, f, s), " "),
-	}, true
+	}
+}
+
+// makePair returns the pair of the definition s (its code side code) of file f, if its doc
+// comment says enough.
+func makePair(tk *tokenizer.Tokenizer, f *extract.File, s extract.Symbol, code Pair) (Pair, bool) {
+	doc := words(tk, s.DocComment, maxDocWords)
+	first := words(tk, firstSentence(s.DocComment), maxDocWords)
+	if len(doc) < minDocWords || len(first) < minFirstWords {
+		return Pair{}, false
+	}
+	code.First, code.Doc = strings.Join(first, " "), strings.Join(doc, " ")
+	return code, true
 }
 
 // words returns the model's words of text (tokenizer atoms through codemodel.Normalize), at

@@ -162,3 +162,71 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+// Tests that describe a behaviour are paired with the definition of their package they call
+// most, and comment sentences naming a definition as code is named with it; a test named
+// after its target alone, a helper, prose words and a definition of another package make
+// no pair.
+func TestTestAndMentionPairs(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"lib/cookie.go": `package lib
+
+func CheckCookie(c string) error { return nil }
+
+func Parse(s string) int { return 0 }
+
+func close() {}
+
+// Sign signs the value of a cookie. Use CheckCookie to verify the signature later.
+// Callers close the store when done.
+func Sign(v string) string { return v }
+`,
+		"lib/cookie_test.go": `package lib
+
+func TestRejectsExpiredCookie(t *testing.T) {
+	if CheckCookie("x") == nil {
+		t.Fatal("accepted")
+	}
+	CheckCookie("y")
+	Parse("z")
+}
+
+func TestParse(t *testing.T) { Parse("1") }
+
+func setUp() { CheckCookie("z") }
+`,
+		"web/fetch.ts": "export function fetchUserProfile(userId: string) { return userId; }\n",
+		"web/fetch.test.ts": `import { fetchUserProfile } from './fetch';
+
+it('retries after a timeout', async () => {
+  await fetchUserProfile('u');
+});
+
+test("keeps the cached profile", () => {
+  expect(1).toBe(1);
+});
+`,
+		"other/use_test.go": "package other\n\nfunc TestRejectsEmptyCookie(t *testing.T) { CheckCookie(\"\") }\n",
+	})
+	pairs, st, err := collectPairs(context.Background(), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pairs {
+		if p.Source != "" {
+			got = append(got, p.Source+": "+p.First+" -> "+p.Path+":"+p.Name)
+		}
+	}
+	want := []string{
+		"mention: use verify signature later -> lib/cookie.go:CheckCookie",
+		"test: reject expir cookie -> lib/cookie.go:CheckCookie",
+		"test: retry after timeout -> web/fetch.ts:fetchUserProfile",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pairs besides doc comments:\n got %q\nwant %q", got, want)
+	}
+	if st.bySource[SourceTest] != 2 || st.bySource[SourceMention] != 1 {
+		t.Errorf("bySource = %v", st.bySource)
+	}
+}
