@@ -185,7 +185,7 @@ func collectPairs(ctx context.Context, root string, exclude []string) ([]Pair, p
 
 // groupPairs is what one package gave.
 type groupPairs struct {
-	pairs                         []Pair
+	pairs                        []Pair
 	files, skipped, undocumented int
 }
 
