@@ -45,6 +45,21 @@ type dataOptions struct {
 	maxVocab int
 	// stripName leaves the name's words out of the query side.
 	stripName bool
+	// share is the share of the training packages trained on (0 or 1: all), for a
+	// learning curve; the validation packages are the same whatever it is.
+	share float64
+}
+
+// inShare reports whether a training pair's group is among the share of packages kept: by
+// a hash of the group other than isVal's, so the packages of a smaller share are among those
+// of a larger one.
+func inShare(group string, share float64) bool {
+	if share <= 0 || share >= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte("share\x00" + group))
+	return float64(h.Sum32()%10000) < share*10000
 }
 
 // isVal reports whether a pair's group is held out for validation.
@@ -83,7 +98,7 @@ func sides(p Pair, o dataOptions) (q, c []string) {
 func buildDataset(pairs []Pair, o dataOptions) *dataset {
 	counts := map[string]int{}
 	for _, p := range pairs {
-		if isVal(p.Group) {
+		if isVal(p.Group) || !inShare(p.Group, o.share) {
 			continue
 		}
 		q, c := sides(p, o)
@@ -118,6 +133,9 @@ func buildDataset(pairs []Pair, o dataOptions) *dataset {
 		return out
 	}
 	for _, p := range pairs {
+		if !isVal(p.Group) && !inShare(p.Group, o.share) {
+			continue
+		}
 		q, c := sides(p, o)
 		e := example{q: toIDs(q), c: toIDs(c), lang: p.Lang, group: p.Group}
 		if len(e.q) == 0 || len(e.c) == 0 {

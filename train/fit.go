@@ -77,11 +77,15 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 	code := fs.String("code", "name,sig,body", "code side: fields of name, sig, body")
 	fs.IntVar(&o.data.minCount, "min-count", defaultMinCount, "fewest occurrences of a word in the vocabulary")
 	fs.IntVar(&o.data.maxVocab, "vocab", defaultMaxVocab, "most words in the vocabulary")
+	fs.Float64Var(&o.data.share, "share", 1, "share of the training packages trained on, for a learning curve (0.25, 0.5, 1); validation keeps its packages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *in == "" || *dst == "" {
 		return usageError("fit: -pairs and -out are required\n" + usage)
+	}
+	if o.data.share <= 0 || o.data.share > 1 {
+		return usageError(fmt.Sprintf("fit: -share %g: want a share above 0 and at most 1", o.data.share))
 	}
 	o.lr = float32(*lr)
 	switch *batches {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -253,5 +254,42 @@ func TestBatchesByPackage(t *testing.T) {
 	}
 	if other, _ := run(4); fmt.Sprint(other) == fmt.Sprint(starts) {
 		t.Error("another seed gave the same batch order")
+	}
+}
+
+// -share keeps a share of the training packages, the smaller shares' packages among the
+// larger's, and the same validation pairs whatever the share.
+func TestDatasetShare(t *testing.T) {
+	var pairs []Pair
+	for g := range 400 {
+		group := fmt.Sprintf("pkg%d", g)
+		pairs = append(pairs, Pair{Lang: "go", Group: group, Name: "F", First: "read the file", Doc: "read the file", Words: "read file", Sig: "func read"})
+	}
+	o := dataOptions{query: "first", code: []string{"name", "sig"}, minCount: 1, maxVocab: 100}
+	groups := func(share float64) (train, val map[string]bool) {
+		o.share = share
+		d := buildDataset(pairs, o)
+		train, val = map[string]bool{}, map[string]bool{}
+		for _, e := range d.train {
+			train[e.group] = true
+		}
+		for _, e := range d.val {
+			val[e.group] = true
+		}
+		return train, val
+	}
+	all, val := groups(1)
+	half, val2 := groups(0.5)
+	quarter, val4 := groups(0.25)
+	if !maps.Equal(val, val2) || !maps.Equal(val, val4) || len(val) == 0 {
+		t.Errorf("validation groups differ by share: %d, %d, %d", len(val), len(val2), len(val4))
+	}
+	if n := len(half); n < len(all)*4/10 || n > len(all)*6/10 {
+		t.Errorf("share 0.5 kept %d of %d training packages", n, len(all))
+	}
+	for g := range quarter {
+		if !half[g] {
+			t.Errorf("%s is in the quarter but not in the half", g)
+		}
 	}
 }
