@@ -116,8 +116,13 @@ func runEval(ctx context.Context, args []string, out io.Writer) error {
 	strip := fs.Bool("strip-name", false, "leave the name's words out of the queries")
 	minPairs := fs.Int("min-pairs", evalMinPairs, "the fewest pairs a language needs to be measured")
 	dst := fs.String("out", "", "also write the results to this file as JSON")
+	sources := fs.String("sources", "doc", "which pairs are queries: of doc (doc comments), test (tests' names), mention (comment sentences naming a definition)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	keep, err := parseSources(*sources)
+	if err != nil {
+		return usageError("eval: " + err.Error() + "\n" + usage)
 	}
 	if *modelFile == "" || *src == "" {
 		return usageError("eval: -model and -src are required\n" + usage)
@@ -148,9 +153,15 @@ func runEval(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	pairs, _, err := collectPairs(ctx, *src, nil)
+	all, _, err := collectPairs(ctx, *src, nil)
 	if err != nil {
 		return err
+	}
+	var pairs []Pair
+	for _, p := range all {
+		if keep[p.Source] {
+			pairs = append(pairs, p)
+		}
 	}
 	extracted := time.Now()
 	res, err := evaluate(ctx, m, pairs, o)

@@ -77,6 +77,7 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 	code := fs.String("code", "name,sig,body", "code side: fields of name, sig, body")
 	fs.IntVar(&o.data.minCount, "min-count", defaultMinCount, "fewest occurrences of a word in the vocabulary")
 	fs.IntVar(&o.data.maxVocab, "vocab", defaultMaxVocab, "most words in the vocabulary")
+	sources := fs.String("sources", "doc,test,mention", "which pairs to train on: of doc (doc comments), test (tests' names), mention (comment sentences naming a definition)")
 	fs.Float64Var(&o.data.share, "share", 1, "share of the training packages trained on, for a learning curve (0.25, 0.5, 1); validation keeps its packages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -108,13 +109,21 @@ func runFit(ctx context.Context, args []string, out io.Writer) error {
 		return usageError(fmt.Sprintf("fit: -pool %q: want idf or learned", *pool))
 	}
 	o.data.code = strings.Split(*code, ",")
+	keep, err := parseSources(*sources)
+	if err != nil {
+		return usageError("fit: " + err.Error() + "\n" + usage)
+	}
 	var pairs []Pair
 	for _, name := range strings.Split(*in, ",") {
 		ps, err := readPairs(name)
 		if err != nil {
 			return err
 		}
-		pairs = append(pairs, ps...)
+		for _, p := range ps {
+			if keep[p.Source] {
+				pairs = append(pairs, p)
+			}
+		}
 	}
 	start := time.Now()
 	d := buildDataset(pairs, o.data)

@@ -4,6 +4,7 @@ package main
 // and the sentences of comments that name a definition of their package.
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -187,4 +188,21 @@ func looksLikeCode(written, name string) bool {
 		return true
 	}
 	return strings.ToLower(name[1:]) != name[1:] // an inner capital: ReadAll, readAll
+}
+
+// parseSources reads a -sources list (doc, test, mention) as the set of Pair.Source values
+// it names ("" for doc).
+func parseSources(list string) (map[string]bool, error) {
+	keep := map[string]bool{}
+	for _, src := range strings.Split(list, ",") {
+		switch src {
+		case "doc":
+			keep[""] = true
+		case SourceTest, SourceMention:
+			keep[src] = true
+		default:
+			return nil, fmt.Errorf("-sources %q: want some of doc, test, mention", list)
+		}
+	}
+	return keep, nil
 }
