@@ -31,22 +31,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bash "$here/corpus.sh" --deny-list >"$tmp/deny.tsv" 2>"$tmp/deny.err" || die "the deny list: $(tail -3 "$tmp/deny.err")"
 awk '$1 !~ /^#/ && NF >= 3 { print $2 }' "$pkgs" | sort -u >"$tmp/listed"
 
-# Debian's names for a Go module, one a line: github.com/a/b -> golang-github-a-b-dev;
-# golang.org/x/net -> golang-golang-x-net-dev (the host without its top-level domain), and
-# golang-golang-org-x-net-dev (the whole host), since Debian's naming varies.
-gomod_debname() {
-	local m=$1 host rest p
-	host=${m%%/*} rest=${m#*/}
-	[[ $m == */* ]] || rest=""
-	for h in "${host%.*}" "$host"; do
-		p=$h${rest:+/$rest}
-		p=${p//\//-}; p=${p//./-}
-		echo "golang-${p,,}-dev"
-	done | sort -u
-}
 {
 	grep -E '^(deb|npm):' "$tmp/deny.tsv" | cut -f1 | cut -d: -f2-
-	grep -E '^gomod:' "$tmp/deny.tsv" | cut -f1 | cut -d: -f2- | while read -r m; do gomod_debname "$m"; done
 	grep -E '^py:' "$tmp/deny.tsv" | cut -f1 | cut -d: -f2- | sed 's/^/python3-/'
 } | sort -u >"$tmp/denied-names"
 grep -E '^crate:' "$tmp/deny.tsv" | cut -f1 | cut -d: -f2- | sort -u >"$tmp/denied-crates"
