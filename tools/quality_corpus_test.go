@@ -173,6 +173,20 @@ func TestQualityCorpus(t *testing.T) {
 			t.Logf("miss %-22s rank %2d  %-60q want %s:%d %s", r.q.ID, r.rank, r.q.Query, r.q.Target.Path, r.q.Target.Line, r.q.Target.Name)
 		}
 	}
+	// QUARRY_QUALITY_RANKS=FILE writes each dev query's rank (0: not in the first 10), for
+	// comparing two runs query by query (issue 42: how often a vec: line lowers a lex: hit).
+	if name := os.Getenv("QUARRY_QUALITY_RANKS"); name != "" {
+		ranks := map[string]int{}
+		for _, r := range results {
+			if r.q.half() == "dev" {
+				ranks[r.q.ID] = r.rank
+			}
+		}
+		b, _ := json.MarshalIndent(ranks, "", " ")
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	keys := make([]string, 0, len(groups))
 	for k, g := range groups {
 		g.Top1 /= float64(g.N)

@@ -3,6 +3,7 @@
 //	go run ./train pairs -src DIR -out PAIRS   documented definitions as (doc comment, code) pairs
 //	go run ./train fit -pairs PAIRS -out MODEL -seed N [-dim 128 -epochs 3 -batch 512]
 //	go run ./train eval -model MODEL -src DIR [-n 1000 -seed 1 -query first -code name,sig,body]
+//	go run ./train rerank -ws DIR -out RERANKER [-queries FILE,...]   the learned reranker (rerank.go)
 //
 // pairs walks a source tree with the workspace's rules, extracts every file with Quarry's
 // extractors and writes one JSON line per documented definition (pairs.go); fit trains a
@@ -33,7 +34,8 @@ const (
 const usage = `usage:
   train pairs -src DIR -out FILE [-exclude PREFIX,...]
   train fit -pairs FILE[,FILE...] -out MODEL [-seed N -dim 128 -epochs 3 -batch 512 ...]
-  train eval -model MODEL -src DIR [-n 1000 -seed 1 -query first|doc -code name,sig,body -strip-name -out FILE]`
+  train eval -model MODEL -src DIR [-n 1000 -seed 1 -query first|doc -code name,sig,body -strip-name -out FILE]
+  train rerank -ws DIR -out RERANKER [-queries FILE,... -synthetic 400 -seed 1 -trees 300 -leaves 12 -lr 0.05]`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -68,6 +70,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return runFit(ctx, args[1:], out)
 	case "eval":
 		return runEval(ctx, args[1:], out)
+	case "rerank":
+		return runRerank(ctx, args[1:], out)
 	}
 	return usageError(fmt.Sprintf("unknown command %q\n%s", args[0], usage))
 }

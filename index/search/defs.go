@@ -63,8 +63,14 @@ func (s *Searcher) definitions(ctx context.Context, req Request, q *query.Query,
 	}
 	hits = s.scoreDefinitions(req, q, keepTests, hits)
 	if prose {
-		if hits, err = s.addMeaning(ctx, req, q, keepTests, hits); err != nil {
+		meant := false
+		if hits, meant, err = s.addMeaning(ctx, req, q, search.Tokens, keepTests, hits); err != nil {
 			return nil, false, err
+		}
+		if meant {
+			if hits, err = s.rerankQuestion(req, tokens, search.Tokens, hits); err != nil {
+				return nil, false, err
+			}
 		}
 	}
 	if len(hits) > want {

@@ -34,31 +34,35 @@ const (
 )
 
 // addMeaning adds the model's view to the ranked definitions of a prose query (see the
-// file's comment) and sorts them again, promotions first. Without vectors (an index made
-// before them, or by another build's model) it returns hits as they are.
-func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, keepTests bool, hits []Hit) ([]Hit, error) {
+// file's comment) and sorts them again, promotions first. It reports whether the query is
+// a question the model was asked: without vectors (an index made before them, or by
+// another build's model) it returns hits as they are. words are the query's prose words:
+// the definitions only the model found get their coverage of them (for the reranker).
+func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, words []string, keepTests bool, hits []Hit) ([]Hit, bool, error) {
 	if !question(q.String()) {
-		return hits, nil
+		return hits, false, nil
 	}
 	found, err := vectors.Of(s.store.Store).Search(ctx, q.String(), meaningFetch, nil)
 	if errors.Is(err, vectors.ErrNoVectors) {
-		return hits, nil
+		return hits, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	cos := make(map[string]float64, len(found))
-	for _, f := range found {
+	vecRank := make(map[string]int, len(found))
+	for i, f := range found {
 		if f.Score > 0 {
-			cos[f.ID] = f.Score
+			cos[f.ID], vecRank[f.ID] = f.Score, i+1
 		}
 	}
 	seen := make(map[string]bool, len(hits))
 	for i := range hits {
 		h := &hits[i]
 		seen[h.SymbolID] = true
+		h.parts.wordsRank, h.parts.wordsScore = i+1, h.Score // the words' order (scoreDefinitions sorted them)
 		if c, ok := cos[h.SymbolID]; ok {
-			h.parts.cosine, h.parts.meaning = c, meaningWeight*c
+			h.parts.cosine, h.parts.meaning, h.parts.vecRank = c, meaningWeight*c, vecRank[h.SymbolID]
 			h.Score += h.parts.meaning
 		}
 	}
@@ -70,7 +74,7 @@ func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, 
 	}
 	rows, err := s.store.symbolsByID(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var near []Hit
 	for _, id := range ids {
@@ -78,15 +82,18 @@ func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, 
 		if !ok || !req.admitsFound(h) {
 			continue
 		}
-		h.Score, h.parts.cosine, h.parts.set = meaningWeight*cos[id], cos[id], true
+		h.Score, h.parts.cosine, h.parts.set, h.parts.vecRank = meaningWeight*cos[id], cos[id], true, vecRank[id]
 		near = append(near, h)
 		if len(near) == meaningJoin {
 			break
 		}
 	}
+	if err := s.coverage(ctx, words, near); err != nil {
+		return nil, false, err
+	}
 	hits = append(hits, s.scoreDefinitions(req, q, keepTests, near)...)
 	sortPromoted(hits)
-	return hits, nil
+	return hits, true, nil
 }
 
 // question reports whether a prose query is a question in words rather than a list of

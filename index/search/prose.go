@@ -114,9 +114,48 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 	if len(hits) == 0 {
 		return false, nil
 	}
+	if err := s.coverage(ctx, words, hits); err != nil {
+		return false, err
+	}
+	best := 0.0
+	for _, h := range hits {
+		best = max(best, h.Score)
+	}
+	complete := false
+	for i := range hits {
+		h := &hits[i]
+		c := h.parts.cov[covAll]
+		if c >= 1-1e-9 {
+			complete = true
+		}
+		norm := 0.0
+		if best > 0 {
+			norm = h.Score / best
+		}
+		h.Score = (1-proseScoreShare)*c*c + proseScoreShare*norm
+	}
+	return complete, nil
+}
+
+// The coverages a hit's parts hold (scoreParts.cov).
+const (
+	covAll     = iota // the words' weighed share in name, signature and doc comment, each field weighed by proseFieldWeights, related words by proseRelatedWeight
+	covName           // the share in the name alone (stems equal)
+	covSig            // in the signature
+	covDoc            // in the doc comment
+	covRelated        // only through the thesaurus
+	covCount
+)
+
+// coverage sets each hit's coverage of a prose query's words (parts.cov) and whether it is
+// documented.
+func (s *Searcher) coverage(ctx context.Context, words []string, hits []Hit) error {
+	if len(hits) == 0 {
+		return nil
+	}
 	docs, err := s.store.docComments(ctx, hits)
 	if err != nil {
-		return false, err
+		return err
 	}
 	stems := make([]string, len(words))
 	weights := make([]float64, len(words))
@@ -128,40 +167,46 @@ func (s *Searcher) proseRank(ctx context.Context, words []string, hits []Hit) (b
 		weights[i] = math.Log(1 + n/float64(dfs[i]+1))
 		total += weights[i]
 	}
-	best := 0.0
-	for _, h := range hits {
-		best = max(best, h.Score)
+	if total == 0 {
+		return nil
 	}
 	tk := s.ft.Tokenizer("")
-	complete := false
 	for i := range hits {
 		h := &hits[i]
+		doc := docs[h.SymbolID]
+		h.parts.documented = strings.TrimSpace(doc) != ""
 		have := map[string]float64{} // stem -> the weight of the best field holding it
-		for f, text := range []string{h.Name, h.Signature, docs[h.SymbolID]} {
+		var in [3]map[string]bool    // stems by field
+		for f, text := range []string{h.Name, h.Signature, doc} {
+			in[f] = map[string]bool{}
 			for _, t := range tk.Append(nil, text) {
 				st := fulltext.Stem(strings.ToLower(t.Text))
 				have[st] = max(have[st], proseFieldWeights[f])
+				in[f][st] = true
 			}
 		}
-		covered := 0.0
+		var cov [covCount]float64
 		for j, st := range stems {
 			w := have[st]
 			for _, r := range thesaurus()[st] {
 				w = max(w, have[r]*proseRelatedWeight)
 			}
-			covered += weights[j] * w
+			if have[st] == 0 && w > 0 {
+				cov[covRelated] += weights[j]
+			}
+			cov[covAll] += weights[j] * w
+			for f := range in {
+				if in[f][st] {
+					cov[covName+f] += weights[j]
+				}
+			}
 		}
-		c := covered / total
-		if c >= 1-1e-9 {
-			complete = true
+		for k := range cov {
+			cov[k] /= total
 		}
-		norm := 0.0
-		if best > 0 {
-			norm = h.Score / best
-		}
-		h.Score = (1-proseScoreShare)*c*c + proseScoreShare*norm
+		h.parts.cov = cov
 	}
-	return complete, nil
+	return nil
 }
 
 // docComments returns the doc comments of definition hits, by symbol id.

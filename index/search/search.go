@@ -96,6 +96,10 @@ type Request struct {
 	// Vector, when set, is the text of a vec: or hyde: line: the definitions whose symbol
 	// vectors are nearest to it are the answer (Query holds its words, for the test policy).
 	Vector string
+	// Observe, when set, is given a question's candidates and their reranker features
+	// (scoring.RerankFeatures) before the reranker orders them: `train rerank` gathers its
+	// data with it. It must not keep hits or features.
+	Observe func(hits []Hit, features [][]float64)
 }
 
 // HitKind is what a hit is.

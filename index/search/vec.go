@@ -122,6 +122,17 @@ type scoreParts struct {
 	promotion, normalized, target    float64
 	meaning                          float64 // a prose query's weighed cosine (meaning.go): added to the words' score, or the start of a definition only the model found
 	share                            float64 // of the normalized score, added to the promotion (foldPromotion)
+	// What a question's reranker reads (rerank.go): the coverages of its words
+	// (prose.go's cov* places), a doc comment or not, the rank and score by the words and
+	// the rules (0: only the model found it), the rank in the model's nearest list (0: not
+	// in it); rerank is the reranker's score, when it ordered the hit.
+	cov        [covCount]float64
+	documented bool
+	wordsRank  int
+	wordsScore float64
+	vecRank    int
+	rerank     float64
+	reranked   bool
 }
 
 // explain sets h.Explain from the parts its score was made of.
@@ -156,6 +167,9 @@ func (h *Hit) explain() {
 	}
 	if p.meaning != 0 && p.fulltext != 0 {
 		add("meaning", "+", p.meaning, fmt.Sprintf("the code-search model's cosine of the definition and the question (%.3f) times %g", p.cosine, meaningWeight))
+	}
+	if p.reranked {
+		add("reranker", "=", p.rerank, "the learned reranker's order of a question's candidates (scoring.Reranker: trees over the parts above, the words' coverage by field, the rank in both lists): the score that orders them")
 	}
 	if p.normalized != 0 {
 		add("normalized", "=", p.normalized, "the score over its target's best (auto ranks definitions, lines and files together)")
