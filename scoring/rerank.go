@@ -42,6 +42,7 @@ var RerankFeatures = []string{
 	"name_in_query", // the share of the name's words the question holds
 	"query_words",   // the question's words (its stop words out)
 	"lines",         // log(1 + the definition's lines)
+	"order",         // 1 / the place the search gave it (the words, the rules and the model's cosine added), from 1
 }
 
 // Tree is one regression tree, its nodes in arrays: node i splits on Feature[i] at
@@ -71,7 +72,10 @@ func (t *Tree) Eval(x []float64) float64 {
 type Reranker struct {
 	// Features are the names of the features it was trained on (RerankFeatures then).
 	Features []string `json:"features"`
-	Trees    []Tree   `json:"trees"`
+	// Base weighs each feature linearly under the trees (none: 0): the trees learn what to
+	// change of an order the base already gives (the search's, through "order").
+	Base  []float64 `json:"base,omitempty"`
+	Trees []Tree    `json:"trees"`
 	// Trained says how: the data, the settings and the validation figures.
 	Trained string `json:"trained,omitempty"`
 }
@@ -79,6 +83,9 @@ type Reranker struct {
 // Score returns the reranker's score of a feature vector: higher is better.
 func (r *Reranker) Score(x []float64) float64 {
 	s := 0.0
+	for i, w := range r.Base {
+		s += w * x[i]
+	}
 	for i := range r.Trees {
 		s += r.Trees[i].Eval(x)
 	}
@@ -91,6 +98,9 @@ func (r *Reranker) check() error {
 		return fmt.Errorf("the reranker was trained on the features %v, the ranking gives %v: train it again (go run ./train rerank)", r.Features, RerankFeatures)
 	}
 	n := len(RerankFeatures)
+	if len(r.Base) != 0 && len(r.Base) != n {
+		return fmt.Errorf("the reranker's base weighs %d features, the ranking gives %d", len(r.Base), n)
+	}
 	for ti, t := range r.Trees {
 		m := len(t.Feature)
 		if m == 0 || len(t.Threshold) != m || len(t.Left) != m || len(t.Right) != m || len(t.Value) != m {

@@ -20,7 +20,9 @@ import (
 type fitTreesOptions struct {
 	trees, leaves, minLeaf int
 	rate                   float64
-	seed                   uint64
+	// base is the weight of the search's order (the feature "order": 1 / place) under the
+	// trees: they learn what to change of it, and small data cannot take them far from it.
+	base float64
 }
 
 // treeBins is how many quantile bins a feature is cut into.
@@ -94,13 +96,23 @@ func fitTrees(train, val []rerankGroup, o fitTreesOptions) (*scoring.Reranker, s
 	if len(rows) == 0 {
 		return r, "no training question has its answer among the candidates\n"
 	}
+	if o.base != 0 {
+		r.Base = make([]float64, nf)
+		r.Base[slices.Index(scoring.RerankFeatures, "order")] = o.base
+	}
 	b := binFeatures(rows, nf)
 	scores := make([]float64, len(rows))
+	for i, x := range rows {
+		scores[i] = r.Score(x)
+	}
 	grad := make([]float64, len(rows))
 	hess := make([]float64, len(rows))
 	valScores := make([][]float64, len(val))
 	for i, g := range val {
 		valScores[i] = make([]float64, len(g.x))
+		for j, x := range g.x {
+			valScores[i][j] = r.Score(x)
+		}
 	}
 	pick := val
 	if slices.ContainsFunc(val, func(g rerankGroup) bool { return g.q.source == "written" }) {

@@ -75,3 +75,36 @@ func TestDocQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveWords: a doc comment's first sentence is taken out of the comment nearest its
+// definition (above it, or a docstring below), the rest of the comment and the line count
+// kept; a sentence not found there changes nothing.
+func TestRemoveWords(t *testing.T) {
+	src := []string{
+		"// Parse reads a config.",
+		"// Other words stay.",
+		"func Parse() {}",
+		"",
+		"def load(path):",
+		`    """Load the settings from path.`,
+		"",
+		`    More text."""`,
+	}
+	lines := append([]string(nil), src...)
+	if !removeWords(lines, docEdit{line: 3, words: sentenceWords("Parse reads a config")}) {
+		t.Fatal("the Go sentence was not found")
+	}
+	if !removeWords(lines, docEdit{line: 5, words: sentenceWords("Load the settings from path")}) {
+		t.Fatal("the docstring sentence was not found")
+	}
+	want := []string{"//    .", "// Other words stay.", "func Parse() {}", "", "def load(path):", `    """    .`, "", `    More text."""`}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d: %q, want %q", i+1, lines[i], want[i])
+		}
+	}
+	again := append([]string(nil), src...)
+	if removeWords(again, docEdit{line: 3, words: sentenceWords("Nothing like this here")}) {
+		t.Error("a sentence not in the file was found")
+	}
+}

@@ -51,7 +51,8 @@ type rerankQuery struct {
 		Line int    `json:"line"`
 		Name string `json:"name"`
 	} `json:"target"`
-	source string // "written" or "doc"
+	source string  // "written" or "doc"
+	edit   docEdit // a doc question's: its sentence, taken out of the copy it is asked of
 }
 
 // rerankGroup is a question's candidates: their features, the answer's place among them
@@ -85,6 +86,7 @@ type rerankOptions struct {
 	valShare         int
 	fit              fitTreesOptions
 	dump, load       string
+	maxPlace         int
 }
 
 func runRerank(ctx context.Context, args []string, out io.Writer) error {
@@ -101,6 +103,8 @@ func runRerank(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.fit.leaves, "leaves", 12, "leaves per tree")
 	fs.Float64Var(&o.fit.rate, "lr", 0.05, "learning rate (shrinkage)")
 	fs.IntVar(&o.fit.minLeaf, "min-leaf", 40, "fewest candidates in a leaf")
+	fs.IntVar(&o.maxPlace, "max-place", 0, "train only on the questions whose answer the search places within this many (0: all); validation keeps every question")
+	fs.Float64Var(&o.fit.base, "base", 0, "weight of the search's order (1 / place) under the trees: the larger, the less they move it")
 	fs.StringVar(&o.dump, "dump", "", "also write every question's candidates and features here (JSON lines)")
 	fs.StringVar(&o.load, "load", "", "fit on the questions of a -dump file instead of indexing and asking (-ws, -queries and -synthetic are not read)")
 	if err := parseFlags(fs, args); err != nil {
@@ -136,19 +140,19 @@ func runRerank(ctx context.Context, args []string, out io.Writer) error {
 	}
 	var train, val []rerankGroup
 	for _, g := range groups {
-		if g.val {
+		switch {
+		case g.val:
 			val = append(val, g)
-		} else {
+		case o.maxPlace == 0 || g.target >= 0 && g.target < o.maxPlace:
 			train = append(train, g)
 		}
 	}
-	o.fit.seed = o.seed
 	r, curve := fitTrees(train, val, o.fit)
 	report := rerankReport(groups, r)
 	fmt.Fprint(out, curve, report)
 	r.Features = slices.Clone(scoring.RerankFeatures)
-	r.Trained = fmt.Sprintf("train rerank -synthetic %d -seed %d -written-weight %g -val %d -trees %d -leaves %d -lr %g -min-leaf %d: %d trees; %d questions (%d written); validation MRR@10 %s",
-		o.synthetic, o.seed, o.writtenWeight, o.valShare, o.fit.trees, o.fit.leaves, o.fit.rate, o.fit.minLeaf, len(r.Trees), len(groups), written, valSummary(val, r))
+	r.Trained = fmt.Sprintf("train rerank -synthetic %d -seed %d -written-weight %g -val %d -trees %d -leaves %d -lr %g -min-leaf %d -base %g: %d trees; %d questions (%d written); validation MRR@10 %s",
+		o.synthetic, o.seed, o.writtenWeight, o.valShare, o.fit.trees, o.fit.leaves, o.fit.rate, o.fit.minLeaf, o.fit.base, len(r.Trees), len(groups), written, valSummary(val, r))
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -193,14 +197,45 @@ func askQuestions(ctx context.Context, o rerankOptions, out io.Writer) ([]rerank
 	if err != nil {
 		return nil, err
 	}
-	queries = append(queries, synth...)
-	fmt.Fprintf(out, "%d questions: %d written, %d from doc comments\n", len(queries), written, len(synth))
 	x, err := workspace.OpenSearch(workspace.Entry{ID: id, Root: root}, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer x.Close()
-	return gatherGroups(ctx, x.Searcher(), queries)
+	groups, err := gatherGroups(ctx, x.Searcher(), queries)
+	if err != nil || len(synth) == 0 {
+		return groups, err
+	}
+	// The doc questions, of a copy without their sentences.
+	docs := root + "-docs"
+	edits := map[string][]docEdit{}
+	for _, q := range synth {
+		edits[q.Target.Path] = append(edits[q.Target.Path], q.edit)
+	}
+	applied, err := copyWithEdits(root, docs, edits)
+	if err != nil {
+		return nil, err
+	}
+	var asked []rerankQuery
+	for _, q := range synth {
+		if applied[q.Target.Path][q.edit.line] {
+			asked = append(asked, q)
+		}
+	}
+	fmt.Fprintf(out, "%d questions: %d written, %d from doc comments (%d of %d sentences found and taken out of %s)\n", len(queries)+len(asked), written, len(asked), len(asked), len(synth), docs)
+	did, dsum, err := workspace.ID(docs), (*workspace.Summary)(nil), error(nil)
+	ddir := workspace.IndexDir(docs, did)
+	if dsum, err = workspace.Index(ctx, docs, ddir, reg, workspace.IndexOptions{}); err != nil {
+		return nil, fmt.Errorf("index %s: %w", docs, err)
+	}
+	fmt.Fprintf(out, "indexed %s: %d definitions with a vector\n", docs, dsum.Vectors.Vectored)
+	dx, err := workspace.OpenSearch(workspace.Entry{ID: did, Root: docs}, ddir)
+	if err != nil {
+		return nil, err
+	}
+	defer dx.Close()
+	more, err := gatherGroups(ctx, dx.Searcher(), asked)
+	return append(groups, more...), err
 }
 
 // loadGroups reads the groups of a -dump file.
@@ -294,10 +329,11 @@ func docQuestions(ctx context.Context, root string, reg *languages.Registry, per
 				continue
 			}
 			text, ok := docQuestion(tk, s.Name, s.DocComment)
-			if !ok {
-				continue
+			first := firstSentence(s.DocComment)
+			if !ok || len(sentenceWords(s.DocComment))-len(sentenceWords(first)) < minRestWords {
+				continue // the comment would be left with too little to say
 			}
-			q := rerankQuery{Lang: s.Language, Package: group(f.Path), Query: text, source: "doc"}
+			q := rerankQuery{Lang: s.Language, Package: group(f.Path), Query: text, source: "doc", edit: docEdit{line: s.StartLine, words: sentenceWords(first)}}
 			q.Target.Path, q.Target.Line, q.Target.Name = f.Path, s.StartLine, s.Name
 			byLang[s.Language] = append(byLang[s.Language], q)
 		}
@@ -330,6 +366,8 @@ func hashString(s string) uint32 {
 const (
 	maxQuestionWords = 8
 	minQuestionWords = 3
+	// minRestWords is the fewest words its answer's comment must keep without the sentence.
+	minRestWords = 4
 )
 
 // questionStops are the words a prose search leaves out (index/search's stop words): they

@@ -88,8 +88,10 @@ func (s *Searcher) addMeaning(ctx context.Context, req Request, q *query.Query, 
 			break
 		}
 	}
-	if err := s.coverage(ctx, words, near); err != nil {
-		return nil, false, err
+	if reranking(req) {
+		if err := s.coverage(ctx, words, near); err != nil {
+			return nil, false, err
+		}
 	}
 	hits = append(hits, s.scoreDefinitions(req, q, keepTests, near)...)
 	sortPromoted(hits)

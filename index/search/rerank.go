@@ -74,9 +74,17 @@ func (s *Searcher) rerankFeatures(all, words []string, hits []Hit) [][]float64 {
 		f[20] = share(float64(inQuery), float64(len(parts)))
 		f[21] = float64(len(words))
 		f[22] = math.Log1p(float64(max(h.EndLine-h.Line, 0)))
+		f[23] = 1 / float64(i+1)
 		out[i] = f
 	}
 	return out
+}
+
+// reranking reports whether a question of req is reranked or observed: the features of its
+// candidates are needed.
+func reranking(req Request) bool {
+	r, _ := scoring.ShippedReranker()
+	return r != nil || req.Observe != nil
 }
 
 // rerankQuestion gives a question's hits (all its words, and its prose words without the
@@ -107,14 +115,14 @@ func (s *Searcher) rerankQuestion(req Request, all, words []string, hits []Hit) 
 // words spell.
 const nameCheckDepth = 10
 
-// namesCandidate reports whether a question's words are the name of one of its first
-// candidates (every word of the question in the name, every word of the name in the
-// question): a fragment of a name, typed as words, which the reranker was not trained on
-// (its written questions never hold their answer's name) and must leave alone.
+// namesCandidate reports whether a question's words are all in the name of one of its
+// first candidates (count down latch: CountDownLatch; single host reverse proxy:
+// NewSingleHostReverseProxy): a fragment of a name typed as words, which the reranker was
+// not trained on (its written questions never hold their answer's name) and must leave
+// alone.
 func namesCandidate(features [][]float64, hits []Hit) bool {
 	for i := range min(nameCheckDepth, len(hits)) {
-		f := features[i]
-		if f[1] >= 1-1e-9 && f[20] >= 1-1e-9 {
+		if features[i][1] >= 1-1e-9 {
 			return true
 		}
 	}

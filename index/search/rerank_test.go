@@ -38,8 +38,8 @@ func TestRerankOrders(t *testing.T) {
 	}
 }
 
-// TestNamesCandidate: a question spelling one of its first candidates' names (all its
-// words in the name, all the name's words in it) is left to the words' order.
+// TestNamesCandidate: a question whose words are all in one of its first candidates' names
+// is left to the words' order.
 func TestNamesCandidate(t *testing.T) {
 	nf := len(scoring.RerankFeatures)
 	row := func(covName, nameInQuery float64) []float64 {
@@ -54,7 +54,8 @@ func TestNamesCandidate(t *testing.T) {
 		want     bool
 	}{
 		{"count down latch: CountDownLatch third", [][]float64{row(0.5, 0.3), row(0, 0), row(1, 1)}, true},
-		{"name words all in the question, not the reverse", [][]float64{row(0.4, 1), row(1, 0.5)}, false},
+		{"single host reverse proxy: NewSingleHostReverseProxy", [][]float64{row(0.4, 1), row(1, 0.8)}, true},
+		{"the name's words all in the question, not the reverse", [][]float64{row(0.4, 1), row(0.7, 1)}, false},
 		{"the name beyond the first ten", append(make([][]float64, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(0, 0), row(1, 1)), false},
 	} {
 		if got := namesCandidate(c.features, hits[:len(c.features)]); got != c.want {
