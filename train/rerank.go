@@ -86,7 +86,7 @@ type rerankOptions struct {
 	valShare         int
 	fit              fitTreesOptions
 	dump, load       string
-	maxPlace         int
+	maxPlace, kept   int
 }
 
 func runRerank(ctx context.Context, args []string, out io.Writer) error {
@@ -95,7 +95,8 @@ func runRerank(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.ws, "ws", "", "the workspace of training packages to index and question (never the benchmark corpus)")
 	fs.StringVar(&o.queries, "queries", "", "files of written questions (JSON arrays in the quality suite's format, with package), comma-separated")
 	fs.StringVar(&o.out, "out", "", "the reranker file to write (scoring/rerank.json ships it)")
-	fs.IntVar(&o.synthetic, "synthetic", 400, "doc-comment questions per language")
+	fs.IntVar(&o.synthetic, "synthetic", 400, "doc-comment questions per language, asked of a copy without their sentences")
+	fs.IntVar(&o.kept, "kept", 0, "doc-comment questions per language asked of the workspace as it is (their answer's comment holds them)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the question sample and of the trees")
 	fs.Float64Var(&o.writtenWeight, "written-weight", 4, "weight of a written question against a doc-comment one")
 	fs.IntVar(&o.valShare, "val", 4, "one question in this many is held out for validation")
@@ -151,8 +152,8 @@ func runRerank(ctx context.Context, args []string, out io.Writer) error {
 	report := rerankReport(groups, r)
 	fmt.Fprint(out, curve, report)
 	r.Features = slices.Clone(scoring.RerankFeatures)
-	r.Trained = fmt.Sprintf("train rerank -synthetic %d -seed %d -written-weight %g -val %d -trees %d -leaves %d -lr %g -min-leaf %d -base %g: %d trees; %d questions (%d written); validation MRR@10 %s",
-		o.synthetic, o.seed, o.writtenWeight, o.valShare, o.fit.trees, o.fit.leaves, o.fit.rate, o.fit.minLeaf, o.fit.base, len(r.Trees), len(groups), written, valSummary(val, r))
+	r.Trained = fmt.Sprintf("train rerank -synthetic %d -kept %d -seed %d -written-weight %g -val %d -trees %d -leaves %d -lr %g -min-leaf %d -base %g: %d trees; %d questions (%d written); validation MRR@10 %s",
+		o.synthetic, o.kept, o.seed, o.writtenWeight, o.valShare, o.fit.trees, o.fit.leaves, o.fit.rate, o.fit.minLeaf, o.fit.base, len(r.Trees), len(groups), written, valSummary(val, r))
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -202,6 +203,17 @@ func askQuestions(ctx context.Context, o rerankOptions, out io.Writer) ([]rerank
 		return nil, err
 	}
 	defer x.Close()
+	if o.kept > 0 {
+		// Doc questions asked of the workspace as it is: their answer's comment holds them.
+		kept, err := docQuestions(ctx, root, reg, o.kept, o.seed+1)
+		if err != nil {
+			return nil, err
+		}
+		for i := range kept {
+			kept[i].source, kept[i].ID = "doc-kept", "kept-"+kept[i].ID
+		}
+		queries = append(queries, kept...)
+	}
 	groups, err := gatherGroups(ctx, x.Searcher(), queries)
 	if err != nil || len(synth) == 0 {
 		return groups, err
@@ -514,7 +526,7 @@ func groupMRR(groups []rerankGroup, r *scoring.Reranker) (before, after float64)
 // valSummary is the validation figures of the Trained line.
 func valSummary(val []rerankGroup, r *scoring.Reranker) string {
 	var parts []string
-	for _, src := range []string{"written", "doc"} {
+	for _, src := range []string{"written", "doc", "doc-kept"} {
 		var gs []rerankGroup
 		for _, g := range val {
 			if g.q.source == src {
