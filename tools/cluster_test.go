@@ -395,10 +395,14 @@ func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
 			}
 		}()
 		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			// The node logs its build after the catalog has it: wait for both.
 			if r, err := c.Repo(ctx, "a-go"); err == nil && r.Version != "" && r.Version != from {
 				mu.Lock()
-				defer mu.Unlock()
-				return r, log.String()
+				l := log.String()
+				mu.Unlock()
+				if strings.Contains(l, "files extracted") {
+					return r, l
+				}
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("indexer %s built nothing:\n%s", id, log.String())
