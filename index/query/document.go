@@ -249,15 +249,19 @@ func lineType(l string) (LineType, string, bool) {
 	return t, rest, ok
 }
 
-// negationAt returns the 1-based column of the first word of text that starts with - (an
-// exclusion, lex: syntax), 0 when there is none.
+// negationAt returns the 1-based column of the first word of text that is - and a term
+// (-word, -"phrase": an exclusion, lex: syntax), 0 when there is none. A - before
+// punctuation or space is not one: a signature's -> is plain text.
 func negationAt(text string) int {
 	col := 0
 	prev := ' '
-	for _, r := range text {
+	rs := []rune(text)
+	for i, r := range rs {
 		col++
-		if r == '-' && unicode.IsSpace(prev) {
-			return col
+		if r == '-' && unicode.IsSpace(prev) && i+1 < len(rs) {
+			if n := rs[i+1]; unicode.IsLetter(n) || unicode.IsDigit(n) || n == '_' || n == '"' {
+				return col
+			}
 		}
 		prev = r
 	}

@@ -51,6 +51,7 @@ func TestParseDocumentErrors(t *testing.T) {
 		{"lex: -retry -\"failed upload\"", "line 1, column 6: only exclusions"},
 		{"lex: retry - upload", "line 1, column 12: - alone"},
 		{"lex: retry\nvec: retry uploads -tests", "line 2, column 20: -term excludes only in lex: lines"},
+		{"lex: retry\nhyde: retry uploads -\"in tests\"", "line 2, column 21: -term excludes only in lex: lines"},
 		{"lex: a\nlex: b\nlex: c\nlex: d\nlex: e\nlex: f\nlex: g\nlex: h\nlex: i\nlex: j\nlex: k", "line 11: more than 10 searching lines"},
 	}
 	for _, c := range cases {
@@ -58,6 +59,19 @@ func TestParseDocumentErrors(t *testing.T) {
 		var de *DocError
 		if !errors.As(err, &de) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseDocument(%q) = %v, want an error containing %q", c.text, err, c.want)
+		}
+	}
+}
+
+// TestVectorLinePunctuation: a - before punctuation is plain text on a vec: or hyde: line
+// (a signature's ->, a dash between words), not an exclusion.
+func TestVectorLinePunctuation(t *testing.T) {
+	for _, text := range []string{
+		"lex: duplex\nvec: fn(max_buf_size: usize) -> (DuplexStream, DuplexStream)",
+		"lex: retry\nhyde: retry - then give up",
+	} {
+		if _, err := ParseDocument(text); err != nil {
+			t.Errorf("ParseDocument(%q): %v", text, err)
 		}
 	}
 }
