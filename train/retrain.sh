@@ -62,6 +62,9 @@ grep -v '^#' train/rerank/packages.txt | while read -r from to; do
 	cp -r "$SRC/$from" "$WS/$to"
 done
 before="$(sha256sum scoring/rerank.json | cut -d' ' -f1)"
-questions="$(ls train/rerank/questions-*.json | paste -sd, -)"
+# SETTINGS: a "questions:" line (globs under train/rerank/, default questions-*.json) and a
+# "settings:" line (train rerank's flags).
+globs="$(sed -n 's/^questions: //p' train/rerank/SETTINGS)"
+questions="$(cd train/rerank && ls ${globs:-questions-*.json} | sed 's|^|train/rerank/|' | paste -sd, -)"
 go run ./train rerank -ws "$WS" -queries "$questions" -out scoring/rerank.json $(sed -n 's/^settings: //p' train/rerank/SETTINGS)
 same scoring/rerank.json "$before"
