@@ -291,6 +291,13 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 		}
 		h := byKey[f.Key]
 		h.Score = f.Score
+		if h.Explain != nil && h.Explain.Score != f.Score { // guardLex lifted it
+			e := *h.Explain
+			e.Score = f.Score
+			e.Parts = append(e.Parts[:len(e.Parts):len(e.Parts)], ScorePart{Name: "lex_guard", Op: "=", Value: f.Score,
+				Doc: "one of a lex: line's first three, kept at or above its place there: it takes the score of the result below it"})
+			h.Explain = &e
+		}
 		out.Results = append(out.Results, h)
 	}
 	if out.TotalFilesSearched, err = run.files(ctx); err != nil {
