@@ -382,16 +382,6 @@ const (
 	minRestWords = 4
 )
 
-// questionStops are the words a prose search leaves out (index/search's stop words): they
-// do not count towards minQuestionWords.
-var questionStops = map[string]bool{
-	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "for": true, "and": true, "or": true,
-	"so": true, "it": true, "its": true, "is": true, "are": true, "be": true, "by": true, "with": true, "at": true, "as": true,
-	"from": true, "into": true, "when": true, "whether": true, "that": true, "this": true, "which": true, "whose": true,
-	"how": true, "there": true, "their": true, "then": true, "than": true, "but": true, "s": true, "some": true, "any": true,
-	"do": true, "does": true,
-}
-
 // docQuestion makes a question of a doc comment for the definition name (see docQuestions).
 func docQuestion(tk *tokenizer.Tokenizer, name, doc string) (string, bool) {
 	first := firstSentence(doc)
@@ -423,7 +413,7 @@ func docQuestion(tk *tokenizer.Tokenizer, name, doc string) (string, bool) {
 			continue // an inner capital: a name (HTTPServer, camelCase)
 		}
 		words = append(words, lw)
-		if !questionStops[lw] {
+		if !search.StopWord(lw) {
 			content++
 		}
 		if len(words) == maxQuestionWords {
@@ -495,20 +485,11 @@ func mrrAt10(place int) float64 {
 // rankedPlace returns the answer's place in g when its candidates are ordered by score
 // (ties: the search's order); -1 when it is not a candidate.
 func rankedPlace(g rerankGroup, score func(x []float64) float64) int {
-	if g.target < 0 {
-		return -1
-	}
-	st := score(g.x[g.target])
-	place := 0
+	scores := make([]float64, len(g.x))
 	for i, x := range g.x {
-		if i == g.target {
-			continue
-		}
-		if s := score(x); s > st || s == st && i < g.target {
-			place++
-		}
+		scores[i] = score(x)
 	}
-	return place
+	return placeOf(g.target, scores)
 }
 
 // groupMRR returns the MRR@10 of groups, before (the search's order) and after reranking.

@@ -60,6 +60,10 @@ var stopWords = map[string]bool{
 	"do": true, "does": true,
 }
 
+// StopWord reports whether a prose query leaves w (lower case) out: a word that says
+// nothing of what code does.
+func StopWord(w string) bool { return stopWords[w] }
+
 // dropStopWords returns tokens without stop words, unless nothing else is left.
 func dropStopWords(tokens []string) []string {
 	var out []string
@@ -175,28 +179,32 @@ func (s *Searcher) coverage(ctx context.Context, words []string, hits []Hit) err
 		h := &hits[i]
 		doc := docs[h.SymbolID]
 		h.parts.documented = strings.TrimSpace(doc) != ""
-		have := map[string]float64{} // stem -> the weight of the best field holding it
-		var in [3]map[string]bool    // stems by field
+		// stem -> the weight of the best field holding it, and the fields holding it (bit f
+		// for proseFieldWeights[f]).
+		type held struct {
+			weight float64
+			fields uint8
+		}
+		have := map[string]held{}
 		for f, text := range []string{h.Name, h.Signature, doc} {
-			in[f] = map[string]bool{}
 			for _, t := range tk.Append(nil, text) {
 				st := fulltext.Stem(strings.ToLower(t.Text))
-				have[st] = max(have[st], proseFieldWeights[f])
-				in[f][st] = true
+				e := have[st]
+				have[st] = held{max(e.weight, proseFieldWeights[f]), e.fields | 1<<f}
 			}
 		}
 		var cov [covCount]float64
 		for j, st := range stems {
-			w := have[st]
+			w := have[st].weight
 			for _, r := range thesaurus()[st] {
-				w = max(w, have[r]*proseRelatedWeight)
+				w = max(w, have[r].weight*proseRelatedWeight)
 			}
-			if have[st] == 0 && w > 0 {
+			if have[st].weight == 0 && w > 0 {
 				cov[covRelated] += weights[j]
 			}
 			cov[covAll] += weights[j] * w
-			for f := range in {
-				if in[f][st] {
+			for f := range proseFieldWeights {
+				if have[st].fields&(1<<f) != 0 {
 					cov[covName+f] += weights[j]
 				}
 			}
