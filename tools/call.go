@@ -61,10 +61,25 @@ var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	QueryOperation: func(context.Context, *Service, any) (any, error) { return QueryLanguage() },
 }
 
-// The batch runs the other operations through handlers: it joins them once they exist.
-func init() {
-	handlers["batch"] = func(ctx context.Context, s *Service, r any) (any, error) { return s.Batch(ctx, r.(BatchRequest)) }
+// Register makes run the handler of the operation op (an operation of Operations), for Call
+// and the local server. A package that runs an operation outside this one registers it (the
+// batch language, tools/batchrun, which runs the others through Call).
+func Register(op string, run func(ctx context.Context, s *Service, req any) (any, error)) {
+	handlers[op] = run
 }
+
+// BatchRequest is quarry q and the MCP tool batch.
+type BatchRequest struct {
+	Batch    string `json:"batch" jsonschema:"statements separated by ;, e.g. search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, take=5); the language: schema() or quarry://batch-language"`
+	Format   string `json:"format,omitempty" jsonschema:"compact (default: a # header line, the columns, then tab-separated rows, per statement) or json (an array, one entry per statement)"`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"the whole answer's budget in bytes, shared by the statements in order (0: the default)"`
+}
+
+// Batch formats.
+const (
+	BatchCompact = "compact"
+	BatchJSON    = "json"
+)
 
 // DecodeStrict decodes the JSON object data into v (a pointer to a request struct),
 // rejecting unknown fields with a did-you-mean and reporting type errors by field.

@@ -79,7 +79,7 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 		return nil, Errorf(CodeBadQuery, "symbol", "empty symbol: give the definition's name, symbol id or path:line")
 	}
 	if req.Direction != CallsCallers && req.Direction != CallsCallees {
-		return nil, Errorf(CodeBadValue, "direction", "direction %q: want callers or callees%s", req.Direction, didYouMean(req.Direction, callDirections))
+		return nil, Errorf(CodeBadValue, "direction", "direction %q: want callers or callees%s", req.Direction, DidYouMean(req.Direction, callDirections))
 	}
 	depth := req.Depth
 	if depth == 0 {

@@ -373,7 +373,7 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 		out.Notice = search.MissingDefinition(ireq.Query, hits)
 	}
 	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query))
-	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	if out.TruncatedReason == TruncatedMaxBytes && pages {
 		out.NextCursor = encodeCursor(req, ireq, offset+len(out.Results)) // the next page starts after what fit
 	}

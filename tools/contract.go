@@ -68,6 +68,11 @@ func Errorf(code Code, path, format string, a ...any) *Error {
 	return &Error{Code: code, Path: path, Message: fmt.Sprintf(format, a...)}
 }
 
+// NewError returns an Error of code whose cause is err.
+func NewError(code Code, path, message string, err error) *Error {
+	return &Error{Code: code, Path: path, Message: message, err: err}
+}
+
 // Wrap returns e with another message: the same failure (code, path, cause) told in the
 // words of another surface (the command line names flags where the contract names fields).
 func Wrap(e *Error, message string) *Error {

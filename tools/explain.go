@@ -103,7 +103,7 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 	}
 	size, ok := explainSizes[depth]
 	if !ok {
-		return nil, Errorf(CodeBadValue, "depth", "depth %q: want overview, context or full%s", req.Depth, didYouMean(req.Depth, explainDepths))
+		return nil, Errorf(CodeBadValue, "depth", "depth %q: want overview, context or full%s", req.Depth, DidYouMean(req.Depth, explainDepths))
 	}
 	xs, def, err := s.navTarget(ctx, "explain", req.Workspace, name)
 	if err != nil {
@@ -127,7 +127,7 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 	}
 	out.Truncated = len(out.Children) < out.ChildrenTotal || len(out.Callers) < out.CallersTotal || len(out.Callees) < out.CalleesTotal ||
 		len(out.TypeUsages) < out.TypeUsagesTotal || len(out.Implementations) < out.ImplementationsTotal
-	if fitExplain(out, s.budget(ctx, 0)) {
+	if fitExplain(out, s.Budget(ctx, 0)) {
 		out.Truncated, out.TruncatedReason = true, TruncatedMaxBytes
 	}
 	out.ElapsedMS = elapsedMS(start)

@@ -102,7 +102,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if len(out.Results) > limit {
 		out.Results, out.Truncated, out.TruncatedReason = out.Results[:limit], true, TruncatedLimit
 	}
-	fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }

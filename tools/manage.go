@@ -151,7 +151,7 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 		}
 		out.Removed = removed
 	default:
-		return nil, Errorf(CodeBadValue, "operation", "operation %q: want one of %s%s", req.Operation, strings.Join(workspaceOps, ", "), didYouMean(req.Operation, workspaceOps))
+		return nil, Errorf(CodeBadValue, "operation", "operation %q: want one of %s%s", req.Operation, strings.Join(workspaceOps, ", "), DidYouMean(req.Operation, workspaceOps))
 	}
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil

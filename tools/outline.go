@@ -185,7 +185,7 @@ func parseKinds(names []string) (map[extract.Kind]bool, error) {
 func parseKind(name string) (extract.Kind, error) {
 	k, err := extract.ParseKind(strings.TrimSpace(name))
 	if err != nil {
-		return k, Errorf(CodeBadValue, "kind", "%v%s; valid kinds: %s", err, didYouMean(name, extract.Kinds()), strings.Join(extract.Kinds(), ", "))
+		return k, Errorf(CodeBadValue, "kind", "%v%s; valid kinds: %s", err, DidYouMean(name, extract.Kinds()), strings.Join(extract.Kinds(), ", "))
 	}
 	return k, nil
 }

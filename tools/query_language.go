@@ -47,10 +47,10 @@ func queryLanguageValues(caps *Capabilities) map[string][]string {
 	return map[string][]string{"kind": caps.Kinds, "lang": caps.Languages}
 }
 
-// queryLanguageLine is the query language in short, for the description of a tool that
+// QueryLanguageLine is the query language in short, for the description of a tool that
 // takes a query: the fields with their aliases, the operators' syntax, the line types of
 // query documents, an example, and the resource that holds the rest.
-func queryLanguageLine() string {
+func QueryLanguageLine() string {
 	fields := make([]string, len(query.Fields))
 	for i, f := range query.Fields {
 		fields[i] = f.Name

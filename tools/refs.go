@@ -398,7 +398,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	for _, k := range req.Kind {
 		var ik extract.IdentKind
 		if ik.UnmarshalText([]byte(k)) != nil {
-			return nil, Errorf(CodeBadValue, "kind", "kind %q: want one of %s%s", k, strings.Join(identKinds, ", "), didYouMean(k, identKinds))
+			return nil, Errorf(CodeBadValue, "kind", "kind %q: want one of %s%s", k, strings.Join(identKinds, ", "), DidYouMean(k, identKinds))
 		}
 	}
 	limit, err := pageLimit(req.Limit, defaultRefsLimit, maxRefsLimit)
@@ -495,7 +495,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	if offset+len(out.Results) < out.Total {
 		out.Truncated, out.TruncatedReason = true, TruncatedLimit
 	}
-	fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 	if offset+len(out.Results) < out.Total {
 		out.NextCursor = strconv.Itoa(offset + len(out.Results))
 	}

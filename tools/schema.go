@@ -187,7 +187,7 @@ func SchemaFor(name string, t reflect.Type) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("tools: schema of %s: %w", name, err)
 	}
 	s.Schema = SchemaDialect
-	s.ID = SchemaBase + "v" + majorVersion() + "/" + name + ".json"
+	s.ID = SchemaBase + "v" + MajorVersion() + "/" + name + ".json"
 	s.Title = name
 	if s.Extra == nil {
 		s.Extra = map[string]any{}
@@ -258,7 +258,8 @@ func closeObjects(s *jsonschema.Schema) {
 	}
 }
 
-func majorVersion() string { return strings.SplitN(AgentVersion, ".", 2)[0] }
+// MajorVersion is the major part of AgentVersion, in the schemas' identifiers.
+func MajorVersion() string { return strings.SplitN(AgentVersion, ".", 2)[0] }
 
 // Schemas returns every schema of the contract by name: "<operation>.request",
 // "<operation>.result" and "error" (the failure envelope).
@@ -342,4 +343,39 @@ func FieldDoc(op, name string) string {
 		}
 	}
 	panic(fmt.Sprintf("tools: operation %s has no request field %s", op, name))
+}
+
+// RequestFields returns the JSON names of a request type's fields, in declaration order.
+func RequestFields(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" && t.Field(i).IsExported() {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Example is a request to an operation and what it shows.
+type Example struct {
+	Args string // the request, as JSON
+	Why  string
+}
+
+// Examples are requests that show an agent how to use each operation, by operation name.
+var Examples = map[string][]Example{
+	"batch": {
+		{`{"batch":"search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }"}`, "three lookups in one call, each projected to the fields needed"},
+		{`{"batch":"count(refs, symbol=HandlerFunc, kind=call); distinct(search, field=lang, q=Open)"}`, "how many calls, and which languages define the name"},
+	},
+	"search": {
+		{`{"query":"ServeHTTP"}`, "where a name is defined: definitions rank first"},
+		{`{"query":"\"connection refused\"","target":"content","context_lines":2}`, "lines holding a phrase, with 2 lines around each"},
+		{`{"query":"parse config","file_pattern":"src/**/*.rs,!**/tests/**"}`, "only under src/, tests left out"},
+		{`{"query":"content:/TODO|FIXME/ -path:**/vendor/**","target":"content"}`, "lines matching a regex, outside vendor/"},
+	},
+	"goto": {
+		{`{"symbol":"Save","context_file":"internal/store/db.go"}`, "the definition that file sees first"},
+	},
 }

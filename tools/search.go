@@ -515,7 +515,7 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
 		return nil, err
 	}
-	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	if out.TruncatedReason == TruncatedMaxBytes && (ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles) {
 		out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(out.Results)) // the next page starts after what fit
 	}
@@ -602,9 +602,9 @@ func fitBytes[T any](results *[]T, maxBytes int, truncated *bool, reason *string
 	}
 }
 
-// budget returns the byte budget of an answer: the request's, else the default of the
+// Budget returns the byte budget of an answer: the request's, else the default of the
 // process that asked (a local server's client), else the service's.
-func (s *Service) budget(ctx context.Context, requested int) int {
+func (s *Service) Budget(ctx context.Context, requested int) int {
 	if requested > 0 {
 		return requested
 	}

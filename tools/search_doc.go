@@ -307,7 +307,7 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 		out.Errors = append(out.Errors, missing...)
 		out.Truncated, out.TruncatedReason = true, TruncatedShards
 	}
-	fitBytes(&out.Results, s.budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	fitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	out.ElapsedMS = elapsedMS(start)
 	return out, nil
 }

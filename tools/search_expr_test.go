@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -704,90 +703,6 @@ func TestContentPaging(t *testing.T) {
 	}
 	if !slices.Equal(set(no), set(lower)) || !slices.Equal(set(no), set(plain)) {
 		t.Errorf("case:no Pool (%d lines), case:no pool (%d) and Pool (%d, the default) differ", len(no), len(lower), len(plain))
-	}
-}
-
-// TestExpressionErrors: each malformed query is a BAD_QUERY (UNKNOWN_FIELD for a field name
-// that does not exist) whose message starts with the line and column of the offending token
-// and says what was expected.
-func TestExpressionErrors(t *testing.T) {
-	s, err := NewService(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	deep := strings.Repeat("(", 101) + "a" + strings.Repeat(")", 101)
-	tests := []struct {
-		req  SearchRequest
-		code Code
-		col  int
-		want string
-	}{
-		{sq("lang:go (foo OR bar"), CodeBadQuery, 9, "unclosed (: expected a closing )"},
-		{sq(`name:Server "connection pool`), CodeBadQuery, 13, "unclosed phrase"},
-		{sq("lang:go //"), CodeBadQuery, 9, "empty regex"},
-		{sq("lang:go /a[b/"), CodeBadQuery, 10, "invalid regex"},
-		{sq("lang:go /foo"), CodeBadQuery, 9, "unclosed regex"},
-		{sq("Server kind:funtion"), CodeBadQuery, 8, `unknown value "funtion"; did you mean function?`},
-		{sq("Server kidn:class"), CodeUnknownField, 8, `unknown field "kidn": did you mean kind:?`},
-		{sq("ünï kidn:class"), CodeUnknownField, 5, `unknown field "kidn"`},
-		{sq("x lang:cobol"), CodeBadQuery, 3, `unknown value "cobol"`},
-		{sq("x vis:secret"), CodeBadQuery, 3, `unknown value "secret"`},
-		{sq("Server line:abc"), CodeBadQuery, 8, `line: wants a whole number, got "abc"`},
-		{sq("Server line:>x"), CodeBadQuery, 14, `line: wants a whole number, got "x"`},
-		{sq("Server line:[10 TO x]"), CodeBadQuery, 8, `line: wants a whole number, got "x"`},
-		{sq("Server name:>3"), CodeBadQuery, 8, "name: takes no comparison"},
-		{sq("Server kind:[a TO b]"), CodeBadQuery, 13, "kind: takes no range"},
-		{sq("a OR"), CodeBadQuery, 5, "expected a term after OR"},
-		{sq("AND b"), CodeBadQuery, 1, "expected a term, got the operator AND"},
-		{sq("foo AND"), CodeBadQuery, 8, "expected a term after AND"},
-		{sq("foo NOT"), CodeBadQuery, 8, `expected a term after "NOT"`},
-		{sq("lang:go - bar"), CodeBadQuery, 10, `expected a term after "-"`},
-		{sq("(a OR b))"), CodeBadQuery, 9, `unexpected ")"`},
-		{sq(`"foo bar"^`), CodeBadQuery, 10, "expected a positive number after ^"},
-		{sq("name:Server^0"), CodeBadQuery, 12, "expected a positive number after ^"},
-		{sq("(a OR b)^2"), CodeBadQuery, 9, "a boost applies to a term or a range, not a group"},
-		{sq("pool~3"), CodeBadQuery, 5, "expected 1 or 2 after ~"},
-		{sq(`"connection pool"~0`), CodeBadQuery, 19, "expected a slop of 1 to 100 words after ~"},
-		{sq("kind:(class OR struct AND interface)"), CodeBadQuery, 23, "mix AND and OR"},
-		{sq("x kind:()"), CodeBadQuery, 3, "expected a value in kind:( )"},
-		{sq("lang:go foo kind:"), CodeBadQuery, 18, `expected a value after "kind:"`},
-		{sq("foo OR case:yes"), CodeBadQuery, 8, "case: applies to the whole query"},
-		{sq("case:yes case:no foo"), CodeBadQuery, 10, "conflicting case: values yes and no"},
-		{sq("case:yes test:no"), CodeBadQuery, 1, "the query holds only"},
-		{sq("foo case:*"), CodeBadQuery, 5, "case: takes a value, not *"},
-		{sq(deep), CodeBadQuery, 101, "nests more than 100 levels deep"},
-		{SearchRequest{Query: "Server type:def", Target: "content"}, CodeBadQuery, 8, "type:def contradicts target content"},
-		{SearchRequest{Query: "Server lang:python", Language: "go"}, CodeBadQuery, 8, "lang:python contradicts language go"},
-		{SearchRequest{Query: "Server kind:class", Kind: []string{"function"}}, CodeBadQuery, 8, "kind:class contradicts kind function"},
-		{SearchRequest{Query: "Server test:yes", ExcludeTests: true}, CodeBadQuery, 8, "test:yes contradicts exclude_tests"},
-		{SearchRequest{Query: "Server test:no", IncludeTests: true}, CodeBadQuery, 8, "test:no contradicts include_tests"},
-		{SearchRequest{Query: "x name:Server", Target: "content"}, CodeBadQuery, 3, "name: applies to definitions, not to the content target"},
-		{sq("type:file name:Server"), CodeBadQuery, 11, "name: applies to definitions, not to the files target"},
-		{sq("type:def content:x"), CodeBadQuery, 10, "not to the definitions target"},
-		{SearchRequest{Query: "foo workspace:other_1a2b3c4d", Workspace: "mine_5e6f7a8b"}, CodeBadQuery, 5, "contradicts workspace"},
-	}
-	cs := connect(t, NewMCPServer(s, "test"))
-	for _, tt := range tests {
-		_, err := s.Search(context.Background(), tt.req)
-		var e *Error
-		if !errors.As(err, &e) {
-			t.Errorf("Search(%+v) = %v, want a *tools.Error %s", tt.req, err, tt.code)
-			continue
-		}
-		prefix := fmt.Sprintf("1:%d: ", tt.col)
-		if e.Code != tt.code || e.Path != "query" || !strings.HasPrefix(e.Message, prefix) || !strings.Contains(e.Message, tt.want) {
-			t.Errorf("Search(%q) = %s at %s: %q\nwant %s at query: %q...%q", tt.req.Query, e.Code, e.Path, e.Message, tt.code, prefix, tt.want)
-		}
-		// the same through MCP: an error result carrying the envelope with the position
-		res := callTool(t, cs, "fast_search", tt.req)
-		var env struct {
-			Error *Error `json:"error"`
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &env); err != nil || !res.IsError || env.Error == nil ||
-			env.Error.Code != tt.code || !strings.HasPrefix(env.Error.Message, prefix) {
-			t.Errorf("fast_search %q: isError %v, %s; want %s with %q", tt.req.Query, res.IsError, b, tt.code, prefix)
-		}
 	}
 }
 

@@ -125,36 +125,6 @@ func TestNewlineInPathKeepsOneLinePerResult(t *testing.T) {
 	}
 }
 
-// manage_workspace health over MCP carries structured content, valid against the tool's
-// output schema, as every other operation does.
-func TestMCPHealthIsStructured(t *testing.T) {
-	root := mcpWorkspace(t)
-	svc, err := NewService(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(svc.Close)
-	cs := connect(t, NewMCPServer(svc, "test"))
-	callTool(t, cs, "manage_workspace", map[string]any{"operation": "index"})
-	res := callTool(t, cs, "manage_workspace", map[string]any{"operation": "health"})
-	if res.IsError {
-		t.Fatalf("manage_workspace health: %s", resultText(res))
-	}
-	m, ok := generic(t, res.StructuredContent).(map[string]any)
-	if !ok {
-		t.Fatalf("manage_workspace health: structured content %v, want an object", res.StructuredContent)
-	}
-	if h, ok := m["health"].(map[string]any); !ok || h["status"] == nil {
-		t.Errorf("manage_workspace health: structured content %v, want the health report", m)
-	}
-	checkOutput(t, "manage_workspace", res)
-	// The text beside it is a compact rendering, as of the other tools, not a JSON copy.
-	text := resultText(res)
-	if strings.HasPrefix(text, "{") || !strings.Contains(text, "): healthy\n") || !strings.Contains(text, "store: 4 files") || !strings.HasSuffix(text, "health done") {
-		t.Errorf("manage_workspace health: text %q, want the compact report", text)
-	}
-}
-
 // A prose query in auto makes no content hit of its stop words: "how are cookies parsed"
 // finds the lines about cookies, never a comment for its "how" or "are", as it used to
 // once no line held every word.
@@ -187,37 +157,6 @@ def other():
 	}
 	if lines == 0 || len(res.Results) == 0 || res.Results[0].Name != "parse_cookies" {
 		t.Errorf("Search(how are cookies parsed) = %v, want parse_cookies first and the docstring's line", places(res.Results))
-	}
-}
-
-// A batch's symbols takes path, the query language's name of a file, as it takes file and
-// file_path, where path used to be refused; schema() lists both aliases.
-func TestBatchSymbolsTakesPath(t *testing.T) {
-	s := smallRepo(t, map[string]string{"a.go": serverGo})
-	var texts []string
-	for _, key := range []string{"file_path", "file", "path"} {
-		a, err := s.Batch(context.Background(), BatchRequest{Batch: "symbols(" + key + "=a.go, kind=method) { name line }"})
-		if err != nil {
-			t.Fatalf("symbols(%s=a.go): %v", key, err)
-		}
-		text := a.Text()
-		texts = append(texts, strings.SplitN(text, "\n", 2)[1])
-		if !strings.Contains(text, "Start\t5") || strings.Contains(text, "error") {
-			t.Errorf("symbols(%s=a.go) = %q, want a.go's methods", key, text)
-		}
-	}
-	if texts[0] != texts[1] || texts[1] != texts[2] {
-		t.Errorf("symbols by file_path, file and path differ: %q", texts)
-	}
-	for _, op := range BatchSchema().Operations {
-		if op.Name != "symbols" {
-			continue
-		}
-		for _, p := range op.Parameters {
-			if p.Name == "file_path" && !slices.Equal(p.Aliases, []string{"file", "path"}) {
-				t.Errorf("schema(): symbols' file_path has aliases %v, want [file path]", p.Aliases)
-			}
-		}
 	}
 }
 

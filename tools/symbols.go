@@ -82,7 +82,7 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		mode = ModeStructure
 	case ModeMinimal, ModeStructure, ModeFull:
 	default:
-		return nil, Errorf(CodeBadValue, "mode", "mode %q: want minimal, structure or full%s", req.Mode, didYouMean(req.Mode, []string{ModeMinimal, ModeStructure, ModeFull}))
+		return nil, Errorf(CodeBadValue, "mode", "mode %q: want minimal, structure or full%s", req.Mode, DidYouMean(req.Mode, []string{ModeMinimal, ModeStructure, ModeFull}))
 	}
 	limit, err := pageLimit(req.Limit, defaultSymbolsLimit, maxSymbolsLimit)
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		out.Results = append(out.Results, symbolOf(e, mode, req.Target != "", src))
 	}
 	if n := len(out.Results); n > 0 {
-		fitBytes(&out.Results, s.budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
+		fitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 		if len(out.Results) < n {
 			out.NextCursor = strconv.Itoa(offset + len(out.Results))
 		}
@@ -216,8 +216,8 @@ func parseCursor(c string) (int, error) {
 	return n, nil
 }
 
-// didYouMean returns "; did you mean X?" for the known name closest to typed, or "".
-func didYouMean(typed string, known []string) string {
+// DidYouMean returns "; did you mean X?" for the known name closest to typed, or "".
+func DidYouMean(typed string, known []string) string {
 	if s := suggest.Closest(typed, known); s != "" {
 		return "; did you mean " + s + "?"
 	}

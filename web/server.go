@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/httpguard"
+	"github.com/quarrysearch/quarry/tools/batchrun"
 )
 
 //go:embed static
@@ -33,7 +35,7 @@ type Options struct {
 	MCP http.Handler
 	// Access is what the server's clients may do: the Host and Origin it answers to, and
 	// whether they may add workspaces (quarry serve --addr, --allow-workspace-root).
-	Access tools.HTTPAccess
+	Access httpguard.HTTPAccess
 }
 
 // Handler returns the server of svc's workspaces. Every route is behind opts.Access's Host
@@ -185,7 +187,7 @@ func (s *server) run(w http.ResponseWriter, ctx context.Context, op string, body
 		writeError(w, 0, err)
 		return
 	}
-	if a, ok := res.(*tools.BatchAnswer); ok && a.Format == tools.BatchCompact {
+	if a, ok := res.(*batchrun.BatchAnswer); ok && a.Format == tools.BatchCompact {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, a.Compact())
 		return

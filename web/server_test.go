@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/mcpserver"
 )
 
 // fixture copies the search fixture (testdata/search/repo) into a temporary directory,
@@ -50,7 +51,7 @@ func fixture(t testing.TB) (*httptest.Server, string) {
 	if _, err := svc.Index(context.Background(), tools.IndexRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(svc, Options{MCP: tools.MCPHandler(tools.NewMCPServer(svc, "test"))}))
+	srv := httptest.NewServer(Handler(svc, Options{MCP: mcpserver.MCPHandler(mcpserver.NewMCPServer(svc, "test"))}))
 	t.Cleanup(srv.Close)
 	return srv, root
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/batchrun"
 )
 
 type batchOptions struct {
@@ -34,7 +35,7 @@ not accept rejects the whole batch with its line and column; a statement's own f
 (this text) lists the operations, their parameters and operators below; schema() answers
 the same as data.
 
-` + tools.BatchHelp(),
+` + batchrun.BatchHelp(),
 		Example: `  quarry q 'search(q="ServeHTTP", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }'
   quarry q 'count(refs, symbol=HandlerFunc, kind=call); distinct(search, field=lang, q=Open)'
   quarry q 'search(q=parse, lang!=python, line>=100, name~="^Parse") { brief }' --format json
@@ -67,7 +68,7 @@ func runBatch(cmd *cobra.Command, opts batchOptions, args []string) error {
 	if err != nil {
 		return jsonFailure(cmd, jsonOut, err)
 	}
-	ans, err := svc.Batch(cmd.Context(), tools.BatchRequest{Batch: text, Format: opts.format, MaxBytes: opts.maxBytes})
+	ans, err := batchrun.Run(cmd.Context(), svc, tools.BatchRequest{Batch: text, Format: opts.format, MaxBytes: opts.maxBytes})
 	if err != nil {
 		return jsonFailure(cmd, jsonOut, err)
 	}

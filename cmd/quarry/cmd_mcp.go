@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/httpguard"
+	"github.com/quarrysearch/quarry/tools/mcpserver"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -76,7 +78,7 @@ on standard input and output the agent is the user's and may.`,
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve streamable HTTP on this HOST:PORT instead of stdio")
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "let --http listen on an address other machines can reach")
 	cmd.Flags().StringVar(&opts.workspaceRoot, "allow-workspace-root", "", "let HTTP clients add and remove workspaces, in directories under `DIR` only")
-	cmd.Flags().StringVar(&opts.answerForm, "answer-form", tools.AnswerBoth, "what a tool's result holds: "+strings.Join(tools.AnswerForms, ", ")+" (structured content and its compact text, the text alone, or the structured content alone)")
+	cmd.Flags().StringVar(&opts.answerForm, "answer-form", mcpserver.AnswerBoth, "what a tool's result holds: "+strings.Join(mcpserver.AnswerForms, ", ")+" (structured content and its compact text, the text alone, or the structured content alone)")
 	cmd.Flags().BoolVar(&opts.noWatch, "no-watch", false, "do not watch the workspace's files (the index changes only with quarry index)")
 	return cmd
 }
@@ -88,10 +90,10 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	if opts.workspaceRoot != "" && opts.http == "" {
 		return usagef(cmd.CommandPath(), "--allow-workspace-root goes with --http ADDR (on standard input and output manage_workspace may add any workspace)")
 	}
-	if err := tools.CheckAnswerForm(opts.answerForm); err != nil {
+	if err := mcpserver.CheckAnswerForm(opts.answerForm); err != nil {
 		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--answer-form: %w", err)}
 	}
-	var access tools.HTTPAccess
+	var access httpguard.HTTPAccess
 	if opts.http != "" {
 		if err := checkListenAddr("--http", opts.http, opts.allowRemote); err != nil {
 			return &usageError{cmd: cmd.CommandPath(), err: err}
@@ -111,21 +113,21 @@ func runMCP(cmd *cobra.Command, opts mcpOptions) error {
 	svc.AnswerForm = opts.answerForm
 	defer serveAndWatch(cmd, svc, "quarry mcp", opts.noWatch)()
 	if opts.http == "" {
-		return tools.ServeMCP(cmd.Context(), tools.NewMCPServer(svc, version), cmd.InOrStdin(), cmd.OutOrStdout())
+		return mcpserver.ServeMCP(cmd.Context(), mcpserver.NewMCPServer(svc, version), cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	ln, err := net.Listen("tcp", opts.http)
 	if err != nil {
 		return &usageError{cmd: cmd.CommandPath(), err: fmt.Errorf("--http %s: %w", opts.http, err)}
 	}
 	fmt.Fprintf(stderr, "quarry mcp: serving %s on http://%s/\n", root, ln.Addr())
-	return serveHTTP(cmd.Context(), ln, access.Guard(tools.MCPAt(tools.MCPHandler(tools.NewHTTPMCPServer(svc, version, access)), "/")))
+	return serveHTTP(cmd.Context(), ln, access.Guard(mcpserver.MCPAt(mcpserver.MCPHandler(mcpserver.NewHTTPMCPServer(svc, version, access)), "/")))
 }
 
 // httpAccess is what the clients of an HTTP server listening on addr may do: add and
 // remove workspaces under workspaceRoot when it is set (--allow-workspace-root), which must
 // be a directory.
-func httpAccess(addr, workspaceRoot string) (tools.HTTPAccess, error) {
-	a := tools.HTTPAccess{Addr: addr}
+func httpAccess(addr, workspaceRoot string) (httpguard.HTTPAccess, error) {
+	a := httpguard.HTTPAccess{Addr: addr}
 	if workspaceRoot == "" {
 		return a, nil
 	}
@@ -133,9 +135,9 @@ func httpAccess(addr, workspaceRoot string) (tools.HTTPAccess, error) {
 	root, err := workspace.CanonicalDir(workspaceRoot)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return a, fmt.Errorf("%s %s: no such directory; %s", tools.WorkspaceRootFlag, workspaceRoot, want)
+		return a, fmt.Errorf("%s %s: no such directory; %s", httpguard.WorkspaceRootFlag, workspaceRoot, want)
 	case err != nil:
-		return a, fmt.Errorf("%s %s: %v; %s", tools.WorkspaceRootFlag, workspaceRoot, err, want)
+		return a, fmt.Errorf("%s %s: %v; %s", httpguard.WorkspaceRootFlag, workspaceRoot, err, want)
 	}
 	a.WorkspaceRoot = root
 	return a, nil
@@ -148,7 +150,7 @@ func checkListenAddr(flag, addr string, allowRemote bool) error {
 	if err != nil {
 		return fmt.Errorf("%s %q: %v; give HOST:PORT, like 127.0.0.1:8765", flag, addr, err)
 	}
-	if !allowRemote && !tools.LoopbackHost(host) {
+	if !allowRemote && !httpguard.LoopbackHost(host) {
 		return fmt.Errorf("%s %s would listen beyond this machine; give a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT), or add --allow-remote", flag, addr)
 	}
 	return nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/mcpserver"
 	"github.com/quarrysearch/quarry/web"
 )
 
@@ -69,7 +69,7 @@ func runServe(cmd *cobra.Command, opts serveOptions) error {
 	defer serveAndWatch(cmd, svc, "quarry serve", opts.noWatch)()
 	wo := web.Options{Access: access}
 	if !opts.noMCP {
-		wo.MCP = tools.MCPHandler(tools.NewHTTPMCPServer(svc, version, access))
+		wo.MCP = mcpserver.MCPHandler(mcpserver.NewHTTPMCPServer(svc, version, access))
 	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {

@@ -1,4 +1,4 @@
-package tools
+package batchrun
 
 // The batch language: several operations in one call, each with predicates and a projection
 // (quarry q, the MCP tool batch). index/batch parses the text; this file checks each
@@ -18,20 +18,15 @@ import (
 	"sync"
 
 	"github.com/quarrysearch/quarry/index/batch"
+	"github.com/quarrysearch/quarry/tools"
 )
 
-// BatchRequest is quarry q and the MCP tool batch.
-type BatchRequest struct {
-	Batch    string `json:"batch" jsonschema:"statements separated by ;, e.g. search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, take=5); the language: schema() or quarry://batch-language"`
-	Format   string `json:"format,omitempty" jsonschema:"compact (default: a # header line, the columns, then tab-separated rows, per statement) or json (an array, one entry per statement)"`
-	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"the whole answer's budget in bytes, shared by the statements in order (0: the default)"`
+// The batch runs the other operations through the contract's handlers (Call).
+func init() {
+	tools.Register("batch", func(ctx context.Context, s *tools.Service, r any) (any, error) {
+		return Run(ctx, s, r.(tools.BatchRequest))
+	})
 }
-
-// Batch formats.
-const (
-	BatchCompact = "compact"
-	BatchJSON    = "json"
-)
 
 // batchParallel is how many statements of a batch run at once.
 const batchParallel = 4
@@ -46,7 +41,7 @@ type BatchAnswer struct {
 type BatchEntry struct {
 	Statement string
 	Result    json.RawMessage // nil when Err is set
-	Err       *Error
+	Err       *tools.Error
 	columns   []string // compact: the columns of the rows
 	paths     []string // where each column is in a row ("" : the column's name)
 	list      string   // the result's list, "" for one object
@@ -81,21 +76,21 @@ type batchPred struct {
 
 // Batch runs a batch: a syntax or check error rejects it whole (BAD_QUERY, with the line and
 // column); each statement's own failure is its entry's error.
-func (s *Service) Batch(ctx context.Context, req BatchRequest) (*BatchAnswer, error) {
-	format := cmp.Or(req.Format, BatchCompact)
-	if format != BatchCompact && format != BatchJSON {
-		return nil, Errorf(CodeBadValue, "format", "format %q: want compact or json%s", req.Format, didYouMean(req.Format, []string{BatchCompact, BatchJSON}))
+func Run(ctx context.Context, s *tools.Service, req tools.BatchRequest) (*BatchAnswer, error) {
+	format := cmp.Or(req.Format, tools.BatchCompact)
+	if format != tools.BatchCompact && format != tools.BatchJSON {
+		return nil, tools.Errorf(tools.CodeBadValue, "format", "format %q: want compact or json%s", req.Format, tools.DidYouMean(req.Format, []string{tools.BatchCompact, tools.BatchJSON}))
 	}
 	if req.MaxBytes < 0 {
-		return nil, Errorf(CodeBadValue, "max_bytes", "max_bytes %d: want a positive number of bytes (0: the default)", req.MaxBytes)
+		return nil, tools.Errorf(tools.CodeBadValue, "max_bytes", "max_bytes %d: want a positive number of bytes (0: the default)", req.MaxBytes)
 	}
 	b, err := batch.Parse(req.Batch)
 	if err != nil {
 		var pe *batch.Error
 		if errors.As(err, &pe) {
-			return nil, &Error{Code: CodeBadQuery, Path: "batch", Message: pe.Error(), err: err}
+			return nil, tools.NewError(tools.CodeBadQuery, "batch", pe.Error(), err)
 		}
-		return nil, Errorf(CodeBadQuery, "batch", "%v", err)
+		return nil, tools.Errorf(tools.CodeBadQuery, "batch", "%v", err)
 	}
 	plans := make([]*batchPlan, len(b.Statements))
 	for i, st := range b.Statements {
@@ -112,19 +107,19 @@ func (s *Service) Batch(ctx context.Context, req BatchRequest) (*BatchAnswer, er
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out.Entries[i] = s.runPlan(ctx, p)
+			out.Entries[i] = runPlan(ctx, s, p)
 		}()
 	}
 	wg.Wait()
-	fitBatch(out, s.budget(ctx, req.MaxBytes))
+	fitBatch(out, s.Budget(ctx, req.MaxBytes))
 	return out, nil
 }
 
 // runPlan runs a checked statement.
-func (s *Service) runPlan(ctx context.Context, p *batchPlan) BatchEntry {
+func runPlan(ctx context.Context, s *tools.Service, p *batchPlan) BatchEntry {
 	e := BatchEntry{Statement: oneLine(p.stmt.Text), list: p.op.List}
 	fail := func(err error) BatchEntry {
-		e.Err = AsError(err)
+		e.Err = tools.AsError(err)
 		return e
 	}
 	if p.outer == "schema" {
@@ -143,7 +138,7 @@ func (s *Service) runPlan(ctx context.Context, p *batchPlan) BatchEntry {
 		q, _ := p.args["query"].(string)
 		p.args["query"] = strings.TrimSpace(q + " " + strings.Join(p.clauses, " "))
 	}
-	raw, err := s.runBase(ctx, p)
+	raw, err := runBase(ctx, s, p)
 	if err != nil {
 		return fail(err)
 	}
@@ -308,20 +303,20 @@ func defaultPage(o *batchOp) int {
 	case "calls":
 		return 0
 	}
-	return DefaultLimit
+	return tools.DefaultLimit
 }
 
 // runBase runs the contract operation of a plan with its request, decoded strictly as the
 // MCP tools' and the command line's are.
-func (s *Service) runBase(ctx context.Context, p *batchPlan) (json.RawMessage, error) {
+func runBase(ctx context.Context, s *tools.Service, p *batchPlan) (json.RawMessage, error) {
 	args, err := json.Marshal(p.args)
 	if err != nil {
 		return nil, err
 	}
 	var res any
 	if p.op.Base == "health" {
-		var req HealthRequest
-		if err := DecodeStrict(args, &req); err != nil {
+		var req tools.HealthRequest
+		if err := tools.DecodeStrict(args, &req); err != nil {
 			return nil, err
 		}
 		res, err = s.Health(ctx, req)

@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 import (
 	"context"
@@ -15,6 +15,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/httpguard"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -106,7 +109,7 @@ func comparable(t *testing.T, v any) any {
 // result or of the failure envelope (the resource quarry://schema/{name} holds them).
 func checkOutput(t *testing.T, tool string, res *mcp.CallToolResult) {
 	t.Helper()
-	op, err := OperationNamed(tool)
+	op, err := tools.OperationNamed(tool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,12 +129,12 @@ func checkOutput(t *testing.T, tool string, res *mcp.CallToolResult) {
 // outputSchema is what a tool's structured content follows: op's result or the failure
 // envelope (the resources quarry://schema/OP.result and quarry://schema/error), without
 // their $schema and $id.
-func outputSchema(op Operation) (*jsonschema.Schema, error) {
-	res, err := SchemaFor(op.Name+".result", op.Result)
+func outputSchema(op tools.Operation) (*jsonschema.Schema, error) {
+	res, err := tools.SchemaFor(op.Name+".result", op.Result)
 	if err != nil {
 		return nil, err
 	}
-	all, err := Schemas()
+	all, err := tools.Schemas()
 	if err != nil {
 		return nil, err
 	}
@@ -141,12 +144,12 @@ func outputSchema(op Operation) (*jsonschema.Schema, error) {
 		delete(s.Extra, "version")
 	}
 	return &jsonschema.Schema{
-		Schema: SchemaDialect,
-		ID:     SchemaBase + "v" + majorVersion() + "/" + op.Name + ".output.json",
+		Schema: tools.SchemaDialect,
+		ID:     tools.SchemaBase + "v" + tools.MajorVersion() + "/" + op.Name + ".output.json",
 		Title:  op.Name + ".output",
 		Type:   "object",
 		AnyOf:  []*jsonschema.Schema{res, env},
-		Extra:  map[string]any{"version": AgentVersion},
+		Extra:  map[string]any{"version": tools.AgentVersion},
 	}, nil
 }
 
@@ -161,7 +164,7 @@ func resultText(res *mcp.CallToolResult) string {
 }
 
 func TestMCPListTools(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +176,7 @@ func TestMCPListTools(t *testing.T) {
 	var names []string
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
-		op, err := OperationNamed(tool.Name)
+		op, err := tools.OperationNamed(tool.Name)
 		if err != nil {
 			t.Errorf("tool %s is no operation: %v", tool.Name, err)
 			continue
@@ -186,7 +189,7 @@ func TestMCPListTools(t *testing.T) {
 			t.Errorf("tool %s: description %q does not start with the summary", tool.Name, tool.Description)
 		}
 	}
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		if op.Tool != "" && !slices.Contains(names, op.Tool) {
 			t.Errorf("tools/list = %v, lacks %s", names, op.Tool)
 		}
@@ -206,7 +209,7 @@ func TestMCPListTools(t *testing.T) {
 // request (structured content), with the compact text beside it.
 func TestMCPSearchEqualsAPI(t *testing.T) {
 	ctx := context.Background()
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,8 +232,8 @@ func TestMCPSearchEqualsAPI(t *testing.T) {
 			continue
 		}
 		checkOutput(t, "fast_search", res)
-		var req SearchRequest
-		if err := DecodeStrict(json.RawMessage(tt.args), &req); err != nil {
+		var req tools.SearchRequest
+		if err := tools.DecodeStrict(json.RawMessage(tt.args), &req); err != nil {
 			t.Fatal(err)
 		}
 		want, err := svc.Search(ctx, req)
@@ -248,8 +251,8 @@ func TestMCPSearchEqualsAPI(t *testing.T) {
 	args := `{"symbol":"ServeHTTP","context_file":"web/handler.go"}`
 	res := callTool(t, cs, "fast_goto", json.RawMessage(args))
 	checkOutput(t, "fast_goto", res)
-	var req GotoRequest
-	if err := DecodeStrict(json.RawMessage(args), &req); err != nil {
+	var req tools.GotoRequest
+	if err := tools.DecodeStrict(json.RawMessage(args), &req); err != nil {
 		t.Fatal(err)
 	}
 	want, err := svc.Goto(ctx, req)
@@ -267,7 +270,7 @@ func TestMCPSearchEqualsAPI(t *testing.T) {
 // TestMCPMalformedCalls sends bad arguments of every kind: each is an error result holding
 // the envelope with the right code, and the server answers a good call after all of them.
 func TestMCPMalformedCalls(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,50 +278,50 @@ func TestMCPMalformedCalls(t *testing.T) {
 	tests := []struct {
 		tool string
 		args any
-		code Code
+		code tools.Code
 		path string
 	}{
-		{"fast_search", json.RawMessage(`{"qurey":"x"}`), CodeUnknownField, "qurey"},
-		{"fast_search", json.RawMessage(`{"query":"x","limt":3}`), CodeUnknownField, "limt"},
-		{"fast_search", json.RawMessage(`{"query":"x","filePattern":"*.go"}`), CodeUnknownField, "filePattern"},
-		{"fast_search", json.RawMessage(`{"query":3}`), CodeBadValue, "query"},
-		{"fast_search", json.RawMessage(`{"query":"x","limit":"ten"}`), CodeBadValue, "limit"},
-		{"fast_search", json.RawMessage(`{"query":"x","kind":"class"}`), CodeBadValue, "kind"},
-		{"fast_search", json.RawMessage(`{"query":"x","include_tests":"yes"}`), CodeBadValue, "include_tests"},
-		{"fast_search", json.RawMessage(`[1,2]`), CodeBadValue, ""},
-		{"fast_search", json.RawMessage(`"ServeHTTP"`), CodeBadValue, ""},
-		{"fast_search", json.RawMessage(`42`), CodeBadValue, ""},
-		{"fast_search", json.RawMessage(`{}`), CodeBadQuery, "query"},
-		{"fast_search", nil, CodeBadQuery, "query"},
-		{"fast_search", json.RawMessage(`{"query":""}`), CodeBadQuery, "query"},
-		{"fast_search", json.RawMessage(`{"query":"   "}`), CodeBadQuery, "query"},
-		{"fast_search", json.RawMessage(`{"query":"(*&)","target":"definitions"}`), CodeBadQuery, "query"},
-		{"fast_search", json.RawMessage(`{"query":"x","target":"defs"}`), CodeBadValue, "target"},
-		{"fast_search", json.RawMessage(`{"query":"x","limit":100000}`), CodeBadValue, "limit"},
-		{"fast_search", json.RawMessage(`{"query":"x","limit":-1}`), CodeBadValue, "limit"},
-		{"fast_search", json.RawMessage(`{"query":"x","limit":1e12}`), CodeBadValue, "limit"},
-		{"fast_search", json.RawMessage(`{"query":"x","context_lines":-2}`), CodeBadValue, ""},
-		{"fast_search", json.RawMessage(`{"query":"x","language":"cobol"}`), CodeBadValue, "language"},
-		{"fast_search", json.RawMessage(`{"query":"x","kind":["klass"]}`), CodeBadValue, "kind"},
-		{"fast_search", json.RawMessage(`{"query":"x","file_pattern":"src/[ab"}`), CodeBadValue, "file_pattern"},
-		{"fast_search", json.RawMessage(`{"query":"x","workspace":"nope"}`), CodeUnknownWorkspace, "workspace"},
-		{"fast_search", json.RawMessage(`{"query":"x","max_bytes":-1}`), CodeBadValue, "max_bytes"},
-		{"fast_search", json.RawMessage(`{"query":"x","include_tests":true,"exclude_tests":true}`), CodeBadValue, "exclude_tests"},
-		{"fast_goto", json.RawMessage(`{}`), CodeBadQuery, "symbol"},
-		{"fast_goto", json.RawMessage(`{"symbol":""}`), CodeBadQuery, "symbol"},
-		{"fast_goto", json.RawMessage(`{"sym":"X"}`), CodeUnknownField, "sym"},
-		{"fast_goto", json.RawMessage(`{"symbol":["X"]}`), CodeBadValue, "symbol"},
-		{"fast_goto", json.RawMessage(`{"symbol":"X","context_file":"../../etc/passwd"}`), CodePathOutsideWorkspace, "context_file"},
-		{"fast_goto", json.RawMessage(`{"symbol":"X","context_file":"/etc/passwd"}`), CodePathOutsideWorkspace, "context_file"},
-		{"fast_goto", json.RawMessage(`{"symbol":"X","limit":-3}`), CodeBadValue, "limit"},
-		{"fast_goto", json.RawMessage(`{"symbol":"X","limit":501}`), CodeBadValue, "limit"},
-		{"fast_goto", json.RawMessage(`{"symbol":"X","workspace":"nope"}`), CodeUnknownWorkspace, "workspace"},
+		{"fast_search", json.RawMessage(`{"qurey":"x"}`), tools.CodeUnknownField, "qurey"},
+		{"fast_search", json.RawMessage(`{"query":"x","limt":3}`), tools.CodeUnknownField, "limt"},
+		{"fast_search", json.RawMessage(`{"query":"x","filePattern":"*.go"}`), tools.CodeUnknownField, "filePattern"},
+		{"fast_search", json.RawMessage(`{"query":3}`), tools.CodeBadValue, "query"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":"ten"}`), tools.CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","kind":"class"}`), tools.CodeBadValue, "kind"},
+		{"fast_search", json.RawMessage(`{"query":"x","include_tests":"yes"}`), tools.CodeBadValue, "include_tests"},
+		{"fast_search", json.RawMessage(`[1,2]`), tools.CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`"ServeHTTP"`), tools.CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`42`), tools.CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`{}`), tools.CodeBadQuery, "query"},
+		{"fast_search", nil, tools.CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":""}`), tools.CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":"   "}`), tools.CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":"(*&)","target":"definitions"}`), tools.CodeBadQuery, "query"},
+		{"fast_search", json.RawMessage(`{"query":"x","target":"defs"}`), tools.CodeBadValue, "target"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":100000}`), tools.CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":-1}`), tools.CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","limit":1e12}`), tools.CodeBadValue, "limit"},
+		{"fast_search", json.RawMessage(`{"query":"x","context_lines":-2}`), tools.CodeBadValue, ""},
+		{"fast_search", json.RawMessage(`{"query":"x","language":"cobol"}`), tools.CodeBadValue, "language"},
+		{"fast_search", json.RawMessage(`{"query":"x","kind":["klass"]}`), tools.CodeBadValue, "kind"},
+		{"fast_search", json.RawMessage(`{"query":"x","file_pattern":"src/[ab"}`), tools.CodeBadValue, "file_pattern"},
+		{"fast_search", json.RawMessage(`{"query":"x","workspace":"nope"}`), tools.CodeUnknownWorkspace, "workspace"},
+		{"fast_search", json.RawMessage(`{"query":"x","max_bytes":-1}`), tools.CodeBadValue, "max_bytes"},
+		{"fast_search", json.RawMessage(`{"query":"x","include_tests":true,"exclude_tests":true}`), tools.CodeBadValue, "exclude_tests"},
+		{"fast_goto", json.RawMessage(`{}`), tools.CodeBadQuery, "symbol"},
+		{"fast_goto", json.RawMessage(`{"symbol":""}`), tools.CodeBadQuery, "symbol"},
+		{"fast_goto", json.RawMessage(`{"sym":"X"}`), tools.CodeUnknownField, "sym"},
+		{"fast_goto", json.RawMessage(`{"symbol":["X"]}`), tools.CodeBadValue, "symbol"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","context_file":"../../etc/passwd"}`), tools.CodePathOutsideWorkspace, "context_file"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","context_file":"/etc/passwd"}`), tools.CodePathOutsideWorkspace, "context_file"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","limit":-3}`), tools.CodeBadValue, "limit"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","limit":501}`), tools.CodeBadValue, "limit"},
+		{"fast_goto", json.RawMessage(`{"symbol":"X","workspace":"nope"}`), tools.CodeUnknownWorkspace, "workspace"},
 	}
 	for _, tt := range tests {
 		res := callTool(t, cs, tt.tool, tt.args)
 		var env struct {
-			OK    *bool  `json:"ok"`
-			Error *Error `json:"error"`
+			OK    *bool        `json:"ok"`
+			Error *tools.Error `json:"error"`
 		}
 		b, _ := json.Marshal(res.StructuredContent)
 		if err := json.Unmarshal(b, &env); err != nil || !res.IsError || env.OK == nil || *env.OK || env.Error == nil {
@@ -333,7 +336,7 @@ func TestMCPMalformedCalls(t *testing.T) {
 			t.Errorf("%s %s: text %q, want the envelope %s", tt.tool, tt.args, resultText(res), b)
 		}
 		checkOutput(t, tt.tool, res)
-		if err := Validate("error", b); err != nil {
+		if err := tools.Validate("error", b); err != nil {
 			t.Errorf("%s %s: the envelope does not validate: %v", tt.tool, tt.args, err)
 		}
 	}
@@ -355,13 +358,13 @@ func TestMCPPanicIsInternal(t *testing.T) {
 		if calls == 1 {
 			panic("boom")
 		}
-		return &GotoResult{Symbol: "X", Results: []Hit{}, Errors: []ErrorInfo{}}, nil
+		return &tools.GotoResult{Symbol: "X", Results: []tools.Hit{}, Errors: []tools.ErrorInfo{}}, nil
 	}
 	cs := connect(t, newMCPServer(call, "test", ""))
 	res := callTool(t, cs, "fast_goto", map[string]any{"symbol": "X"})
 	env, _ := res.StructuredContent.(map[string]any)
 	e, _ := env["error"].(map[string]any)
-	if !res.IsError || e["code"] != string(CodeInternal) || !strings.Contains(e["message"].(string), "boom") {
+	if !res.IsError || e["code"] != string(tools.CodeInternal) || !strings.Contains(e["message"].(string), "boom") {
 		t.Errorf("a panicking call: isError %v, %v", res.IsError, res.StructuredContent)
 	}
 	if res := callTool(t, cs, "fast_goto", map[string]any{"symbol": "X"}); res.IsError || resultText(res) != "0 definitions of X" {
@@ -370,7 +373,7 @@ func TestMCPPanicIsInternal(t *testing.T) {
 }
 
 func TestMCPCapabilitiesResource(t *testing.T) {
-	svc, err := NewService(t.TempDir())
+	svc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,11 +382,11 @@ func TestMCPCapabilitiesResource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var caps Capabilities
+	var caps tools.Capabilities
 	if len(res.Contents) != 1 || res.Contents[0].MIMEType != "application/json" || json.Unmarshal([]byte(res.Contents[0].Text), &caps) != nil {
 		t.Fatalf("read %s: %+v", CapabilitiesURI, res.Contents)
 	}
-	if caps.AgentVersion != AgentVersion || !slices.Contains(caps.Targets, "content") || len(caps.Operations) != len(Operations) {
+	if caps.AgentVersion != tools.AgentVersion || !slices.Contains(caps.Targets, "content") || len(caps.Operations) != len(tools.Operations) {
 		t.Errorf("capabilities resource: %+v", caps)
 	}
 }
@@ -392,7 +395,7 @@ func TestMCPCapabilitiesResource(t *testing.T) {
 // says: the instructions name every tool with its summary and the capabilities resource,
 // every description starts with its tool's summary, and every example is a valid request.
 func TestMCPDocsGenerated(t *testing.T) {
-	caps, err := GetCapabilities()
+	caps, err := tools.GetCapabilities()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +404,7 @@ func TestMCPDocsGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{CapabilitiesURI}
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		if op.Tool == "" {
 			continue
 		}
@@ -419,17 +422,17 @@ func TestMCPDocsGenerated(t *testing.T) {
 			t.Errorf("instructions lack %q", w)
 		}
 	}
-	for name, exs := range Examples {
-		op, err := OperationNamed(name)
+	for name, exs := range tools.Examples {
+		op, err := tools.OperationNamed(name)
 		if err != nil {
 			t.Errorf("examples of %s: %v", name, err)
 			continue
 		}
 		for _, ex := range exs {
-			if err := DecodeStrict(json.RawMessage(ex.Args), reflect.New(op.Request).Interface()); err != nil {
+			if err := tools.DecodeStrict(json.RawMessage(ex.Args), reflect.New(op.Request).Interface()); err != nil {
 				t.Errorf("example %s %s: %v", name, ex.Args, err)
 			}
-			if err := Validate(name+".request", []byte(ex.Args)); err != nil {
+			if err := tools.Validate(name+".request", []byte(ex.Args)); err != nil {
 				t.Errorf("example %s %s does not validate: %v", name, ex.Args, err)
 			}
 		}
@@ -441,24 +444,24 @@ func TestRender(t *testing.T) {
 		res  any
 		want string
 	}{
-		{&SearchResult{Results: []Hit{
+		{&tools.SearchResult{Results: []tools.Hit{
 			{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F", Signature: "func F(\n\tx int)"},
-			{Hit: "content", Path: "b.py", Line: 7, Text: "  x = 1", Context: []ContextLine{{Line: 6, Text: "def f():"}, {Line: 7, Text: "  x = 1"}, {Line: 8, Text: "  return x"}}},
+			{Hit: "content", Path: "b.py", Line: 7, Text: "  x = 1", Context: []tools.ContextLine{{Line: 6, Text: "def f():"}, {Line: 7, Text: "  x = 1"}, {Line: 8, Text: "  return x"}}},
 			{Hit: "file", Path: "c/d.md", Workspace: "lib"},
 		}, Truncated: true, TruncatedReason: "limit"},
 			"a.go:3: function F — func F( x int)\nb.py-6- def f():\nb.py:7:   x = 1\nb.py-8-   return x\nlib:c/d.md\n3 results (truncated: limit; more: limit 6)"},
-		{&SearchResult{Results: []Hit{{Hit: "content", Path: "a", Line: 1, Text: "\tx "}}, Relaxed: true},
+		{&tools.SearchResult{Results: []tools.Hit{{Hit: "content", Path: "a", Line: 1, Text: "\tx "}}, Relaxed: true},
 			"a:1: x\n1 result (relaxed: no result has every word, these have some)"},
-		{&SearchResult{Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "Fetch"}}, Notice: "no definition named FetchAll; showing related"},
+		{&tools.SearchResult{Results: []tools.Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "Fetch"}}, Notice: "no definition named FetchAll; showing related"},
 			"a.go:3: function Fetch\n1 result (no definition named FetchAll; showing related)"},
-		{&SearchResult{Results: []Hit{}, TotalFilesSearched: 12, Errors: []ErrorInfo{{Code: CodeNotIndexed, Message: "no index", Workspace: "lib"}}},
+		{&tools.SearchResult{Results: []tools.Hit{}, TotalFilesSearched: 12, Errors: []tools.ErrorInfo{{Code: tools.CodeNotIndexed, Message: "no index", Workspace: "lib"}}},
 			"error NOT_INDEXED in lib: no index\n0 results (12 files searched; try fewer words, another target or fewer filters)"},
-		{GotoResult{Symbol: "F", Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F"}}},
+		{tools.GotoResult{Symbol: "F", Results: []tools.Hit{{Hit: "definition", Path: "a.go", Line: 3, Kind: "function", Name: "F"}}},
 			"a.go:3: function F\n1 definition of F"},
 		{map[string]int{"n": 1}, `{"n":1}`},
 	}
 	for _, tt := range tests {
-		got, err := Render(tt.res)
+		got, err := tools.Render(tt.res)
 		if err != nil || got != tt.want {
 			t.Errorf("Render(%+v) = %q, %v, want %q", tt.res, got, err, tt.want)
 		}
@@ -469,7 +472,7 @@ func TestRender(t *testing.T) {
 // snapshot under testdata/tools: a change to the contract shows as a diff. Rewrite them
 // with go test ./tools -run TestToolSnapshots -update.
 func TestToolSnapshots(t *testing.T) {
-	svc, err := NewService(t.TempDir())
+	svc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +518,7 @@ func TestLoopback(t *testing.T) {
 		{"http://10.0.0.1:80", false}, {"null", false}, {"", false},
 	}
 	for _, tt := range tests {
-		if got := LoopbackOrigin(tt.origin); got != tt.want {
+		if got := httpguard.LoopbackOrigin(tt.origin); got != tt.want {
 			t.Errorf("LoopbackOrigin(%q) = %v, want %v", tt.origin, got, tt.want)
 		}
 	}
@@ -533,7 +536,7 @@ func (o originTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestMCPHTTP serves the tools over streamable HTTP: a client without an Origin or with a
 // loopback one is served, a cross-origin request is refused with 403.
 func TestMCPHTTP(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,7 +587,7 @@ func TestMCPHTTP(t *testing.T) {
 // TestMCPBatch: the batch tool answers in text only, compact by default and a JSON array
 // with format json; a bad batch is an error result with the positioned envelope.
 func TestMCPBatch(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -622,9 +625,9 @@ func TestMCPBatch(t *testing.T) {
 func TestMCPAnswerForms(t *testing.T) {
 	call := func(ctx context.Context, op string, args json.RawMessage) (any, error) {
 		if strings.Contains(string(args), "bad") {
-			return nil, Errorf(CodeBadQuery, "symbol", "bad symbol")
+			return nil, tools.Errorf(tools.CodeBadQuery, "symbol", "bad symbol")
 		}
-		return &GotoResult{Symbol: "X", Results: []Hit{{Hit: "definition", Path: "a.go", Line: 3, Name: "X", Kind: "function"}}, Errors: []ErrorInfo{}}, nil
+		return &tools.GotoResult{Symbol: "X", Results: []tools.Hit{{Hit: "definition", Path: "a.go", Line: 3, Name: "X", Kind: "function"}}, Errors: []tools.ErrorInfo{}}, nil
 	}
 	for _, form := range append([]string{""}, AnswerForms...) {
 		cs := connect(t, newMCPServer(call, "test", form))

@@ -1,10 +1,13 @@
-package tools
+package mcpserver
 
 import (
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/batchrun"
 )
 
 // What an agent reads about the MCP tools before its first call: the server's
@@ -20,42 +23,19 @@ import (
 // result as JSON and the instructions. About 4,000 tokens.
 const MCPBudget = 16384
 
-// Example is a request to an operation and what it shows.
-type Example struct {
-	Args string // the request, as JSON
-	Why  string
-}
-
-// Examples are requests that show an agent how to use each operation, by operation name.
-var Examples = map[string][]Example{
-	"batch": {
-		{`{"batch":"search(q=\"ServeHTTP\", kind=method) { name path line }; refs(symbol=HandlerFunc, kind=call, take=5) { path line }; explain(symbol=Server) { brief }"}`, "three lookups in one call, each projected to the fields needed"},
-		{`{"batch":"count(refs, symbol=HandlerFunc, kind=call); distinct(search, field=lang, q=Open)"}`, "how many calls, and which languages define the name"},
-	},
-	"search": {
-		{`{"query":"ServeHTTP"}`, "where a name is defined: definitions rank first"},
-		{`{"query":"\"connection refused\"","target":"content","context_lines":2}`, "lines holding a phrase, with 2 lines around each"},
-		{`{"query":"parse config","file_pattern":"src/**/*.rs,!**/tests/**"}`, "only under src/, tests left out"},
-		{`{"query":"content:/TODO|FIXME/ -path:**/vendor/**","target":"content"}`, "lines matching a regex, outside vendor/"},
-	},
-	"goto": {
-		{`{"symbol":"Save","context_file":"internal/store/db.go"}`, "the definition that file sees first"},
-	},
-}
-
 // Instructions returns the MCP server's instructions: what Quarry is, its tools, what an
 // answer and a failure look like, and the resources to read when needed.
-func Instructions(caps *Capabilities) (string, error) {
+func Instructions(caps *tools.Capabilities) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Quarry is an index of this workspace's source code (%d languages): definitions, lines and file paths, found in milliseconds. "+
 		"Use it before grep, find or reading whole files to locate code, then read only the lines it points to.\n\nTools:\n", len(caps.Languages))
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		if op.Tool != "" {
 			fmt.Fprintf(&b, "- %s: %s\n", op.Tool, strings.TrimSuffix(op.Summary, "."))
 		}
 	}
 	var results []reflect.Type
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		results = append(results, op.Result)
 	}
 	b.WriteString("\n" + resultDoc(caps, results...))
@@ -69,16 +49,16 @@ func Instructions(caps *Capabilities) (string, error) {
 // ToolDescription returns the description of op's MCP tool: its summary, the language it
 // takes in short with the resource holding the rest, and examples. Its parameters are its
 // input schema's.
-func ToolDescription(op Operation, caps *Capabilities) (string, error) {
+func ToolDescription(op tools.Operation, caps *tools.Capabilities) (string, error) {
 	var b strings.Builder
 	b.WriteString(op.Summary + "\n")
 	if takesQuery(op) {
-		b.WriteString(queryLanguageLine())
+		b.WriteString(tools.QueryLanguageLine())
 	}
 	if op.Name == "batch" {
 		b.WriteString(batchLanguageLine())
 	}
-	if exs := Examples[op.Name]; len(exs) > 0 {
+	if exs := tools.Examples[op.Name]; len(exs) > 0 {
 		b.WriteString("Examples:\n")
 		for _, ex := range exs {
 			fmt.Fprintf(&b, "- %s: %s\n", ex.Args, ex.Why)
@@ -90,12 +70,13 @@ func ToolDescription(op Operation, caps *Capabilities) (string, error) {
 // batchLanguageLine is the batch language in short, from its registry: the operations and
 // operators, and where the rest is.
 func batchLanguageLine() string {
-	names := make([]string, len(batchOps))
-	for i, o := range batchOps {
+	l := batchrun.BatchSchema()
+	names := make([]string, len(l.Operations))
+	for i, o := range l.Operations {
 		names[i] = o.Name
 	}
-	ops := make([]string, len(batchOperatorDocs))
-	for i, o := range batchOperatorDocs {
+	ops := make([]string, len(l.Operators))
+	for i, o := range l.Operators {
 		ops[i] = o.Op
 	}
 	return fmt.Sprintf("Operations: %s. Operators: %s. The whole language (parameters, fields, presets, formats): the statement schema() or the resource %s.\n",
@@ -103,10 +84,12 @@ func batchLanguageLine() string {
 }
 
 // takesQuery reports whether op's request has a query field: a text in the query language.
-func takesQuery(op Operation) bool { return slices.Contains(requestFields(op.Request), "query") }
+func takesQuery(op tools.Operation) bool {
+	return slices.Contains(tools.RequestFields(op.Request), "query")
+}
 
 // resultDoc says what the results of the given types carry and what a failure looks like.
-func resultDoc(caps *Capabilities, results ...reflect.Type) string {
+func resultDoc(caps *tools.Capabilities, results ...reflect.Type) string {
 	var b strings.Builder
 	b.WriteString("An answer is compact text, one line per result (path:line: kind name — signature; path:line: text; path) and a last line with the count, " +
 		"with the same as JSON in structured content (batch: text only). Paths are workspace-relative and POSIX, lines 1-based, results best first. ")
@@ -118,22 +101,9 @@ func resultDoc(caps *Capabilities, results ...reflect.Type) string {
 		return ok
 	}) {
 		fmt.Fprintf(&b, "When truncated is true (truncated_reason %s, %s or %s), narrow the query or filters, or raise limit (at most %d, default %d). ",
-			TruncatedLimit, TruncatedMaxBytes, TruncatedTimeout, caps.Limits.MaxLimit, caps.Limits.DefaultLimit)
+			tools.TruncatedLimit, tools.TruncatedMaxBytes, tools.TruncatedTimeout, caps.Limits.MaxLimit, caps.Limits.DefaultLimit)
 	}
 	b.WriteString("A failure is an error result holding {\"ok\":false,\"error\":{\"code\":...,\"message\":...,\"path\":...}}: " +
 		"the message says what would be accepted; fix the call and try again.\n")
 	return b.String()
-}
-
-// renderers are the compact text renderings of result types, by type.
-var renderers = map[reflect.Type]func(any) string{
-	reflect.TypeFor[SearchResult]():  func(v any) string { return renderSearch(v.(*SearchResult)) },
-	reflect.TypeFor[GotoResult]():    func(v any) string { return renderGoto(v.(*GotoResult)) },
-	reflect.TypeFor[SymbolsResult](): func(v any) string { return renderSymbols(v.(*SymbolsResult)) },
-	reflect.TypeFor[RefsResult]():    func(v any) string { return renderRefs(v.(*RefsResult)) },
-	reflect.TypeFor[CallsResult]():   func(v any) string { return renderCalls(v.(*CallsResult)) },
-	reflect.TypeFor[ExplainResult](): func(v any) string { return renderExplain(v.(*ExplainResult)) },
-	reflect.TypeFor[WorkspaceResult](): func(v any) string {
-		return renderWorkspace(v.(*WorkspaceResult))
-	},
 }

@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // answerWait bounds how long a test waits for an answer the server owes: a guard against a
@@ -129,7 +131,7 @@ type stdioSession struct {
 
 func startStdio(t *testing.T) *stdioSession {
 	t.Helper()
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,7 @@ type httpSession struct {
 
 func startHTTP(t *testing.T) *httpSession {
 	t.Helper()
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +413,7 @@ func TestLeadingID(t *testing.T) {
 // a JSON-RPC invalid request (-32600) carrying its id and saying what to send first, not 200
 // with error code 0; a path other than the endpoint's is 404 (issue 41 d).
 func TestMCPHTTPNoSessionAndPaths(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}

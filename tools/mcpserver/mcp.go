@@ -1,19 +1,20 @@
-package tools
+package mcpserver
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/httpguard"
+	"github.com/quarrysearch/quarry/tools/batchrun"
 )
 
 // The MCP server: one tool per operation of Operations that has a Tool name, each
@@ -44,15 +45,15 @@ type mcpResource struct {
 
 // mcpResources are the MCP server's resources; the instructions list them.
 var mcpResources = []mcpResource{
-	{URI: QueryLanguageURI, Name: "query-language",
+	{URI: tools.QueryLanguageURI, Name: "query-language",
 		Description: "fast_search's query language: fields (names, aliases, types, values), operators, rules, query documents, examples",
-		doc:         func(string) (any, error) { return QueryLanguage() }},
+		doc:         func(string) (any, error) { return tools.QueryLanguage() }},
 	{URI: BatchLanguageURI, Name: "batch-language",
 		Description: "the batch tool's language: operations, parameters and the operators each accepts, fields, presets, formats, examples",
-		doc:         func(string) (any, error) { return BatchSchema(), nil }},
+		doc:         func(string) (any, error) { return batchrun.BatchSchema(), nil }},
 	{URI: CapabilitiesURI, Name: "capabilities",
 		Description: "languages, symbol kinds, targets, limits, error codes, file_pattern syntax, operations",
-		doc:         func(string) (any, error) { return GetCapabilities() }},
+		doc:         func(string) (any, error) { return tools.GetCapabilities() }},
 	{URI: SchemaURITemplate, Name: "schema", Template: true,
 		Description: "the JSON Schema of an operation's request or result (the structured content), or of a failure: name search.result, goto.request, error, ...",
 		doc:         schemaDoc},
@@ -66,7 +67,7 @@ type callFunc func(ctx context.Context, op string, args json.RawMessage) (any, e
 // document and the query language document as resources. version is Quarry's release
 // version. It panics if the contract cannot be described (a type without a schema): a
 // programmer error.
-func NewMCPServer(svc *Service, version string) *mcp.Server {
+func NewMCPServer(svc *tools.Service, version string) *mcp.Server {
 	return newMCPServer(svc.Call, version, svc.AnswerForm)
 }
 
@@ -94,7 +95,7 @@ func CheckAnswerForm(form string) error {
 }
 
 func newMCPServer(call callFunc, version, form string) *mcp.Server {
-	caps, err := GetCapabilities()
+	caps, err := tools.GetCapabilities()
 	if err != nil {
 		panic(fmt.Errorf("tools: MCP server: %w", err))
 	}
@@ -104,7 +105,7 @@ func newMCPServer(call callFunc, version, form string) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "quarry", Title: "Quarry code search", Version: version},
 		&mcp.ServerOptions{Instructions: instructions})
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		if op.Tool == "" {
 			continue
 		}
@@ -129,8 +130,8 @@ func newMCPServer(call callFunc, version, form string) *mcp.Server {
 // It declares no output schema: the spec makes it optional, and the schemas of the
 // results, which the structured content follows, would be most of what a client reads
 // before its first call; they are the resource SchemaURITemplate.
-func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
-	in, err := SchemaFor(op.Name+".request", op.Request)
+func MCPTool(op tools.Operation, caps *tools.Capabilities) (*mcp.Tool, error) {
+	in, err := tools.SchemaFor(op.Name+".request", op.Request)
 	if err != nil {
 		return nil, err
 	}
@@ -145,11 +146,11 @@ func MCPTool(op Operation, caps *Capabilities) (*mcp.Tool, error) {
 
 // toolHandler runs op through call: the result, or the failure envelope. A panic is an
 // INTERNAL failure, never the end of the server.
-func toolHandler(op Operation, call callFunc, form string) mcp.ToolHandler {
+func toolHandler(op tools.Operation, call callFunc, form string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				res, err = failure(Errorf(CodeInternal, "", "%s failed: internal error: %v", op.Tool, r), form), nil
+				res, err = failure(tools.Errorf(tools.CodeInternal, "", "%s failed: internal error: %v", op.Tool, r), form), nil
 			}
 		}()
 		var args json.RawMessage
@@ -167,13 +168,13 @@ func toolHandler(op Operation, call callFunc, form string) mcp.ToolHandler {
 // success is the tool result of out in form: structured, as compact text, or both (a
 // batch: its text alone, in the format it asked for, whatever the form).
 func success(out any, form string) (*mcp.CallToolResult, error) {
-	if a, ok := out.(*BatchAnswer); ok {
+	if a, ok := out.(*batchrun.BatchAnswer); ok {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text()}}}, nil
 	}
 	if form == AnswerStructured {
 		return &mcp.CallToolResult{StructuredContent: out, Content: []mcp.Content{}}, nil
 	}
-	text, err := Render(out)
+	text, err := tools.Render(out)
 	if err != nil {
 		return failure(err, form), nil
 	}
@@ -187,7 +188,7 @@ func success(out any, form string) (*mcp.CallToolResult, error) {
 // failure is the tool result of err: the envelope, structured and as JSON text; in form
 // text or structured, that one alone.
 func failure(err error, form string) *mcp.CallToolResult {
-	env := Fail(err)
+	env := tools.Fail(err)
 	res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{}}
 	if form != AnswerText {
 		res.StructuredContent = env
@@ -195,7 +196,7 @@ func failure(err error, form string) *mcp.CallToolResult {
 	if form != AnswerStructured {
 		b, jerr := json.Marshal(env)
 		if jerr != nil {
-			b = []byte(fmt.Sprintf(`{"ok":false,"error":{"code":%q,"message":%q}}`, CodeInternal, jerr.Error()))
+			b = []byte(fmt.Sprintf(`{"ok":false,"error":{"code":%q,"message":%q}}`, tools.CodeInternal, jerr.Error()))
 		}
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	}
@@ -228,14 +229,14 @@ func readResource(r mcpResource) mcp.ResourceHandler {
 // schemaDoc is the schema called name, or the protocol's resource-not-found error listing
 // the names there are.
 func schemaDoc(name string) (any, error) {
-	all, err := Schemas()
+	all, err := tools.Schemas()
 	if err != nil {
 		return nil, err
 	}
 	if s, ok := all[name]; ok {
 		return s, nil
 	}
-	names, err := SchemaNames()
+	names, err := tools.SchemaNames()
 	if err != nil {
 		return nil, err
 	}
@@ -265,38 +266,11 @@ func ServeMCP(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer)
 // its own HTTPAccess's Guard).
 func MCPHandler(srv *mcp.Server) http.Handler {
 	h := checkMessages(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
-	return HTTPAccess{}.Guard(h)
+	return httpguard.HTTPAccess{}.Guard(h)
 }
 
-// LoopbackOrigin reports whether the Origin header value origin names localhost,
-// 127.0.0.1 or ::1 (any scheme and port).
-func LoopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	return LoopbackHost(u.Hostname())
-}
-
-// LoopbackHost reports whether host (a name or an IP address, without a port) is
-// localhost or a loopback address.
-func LoopbackHost(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// requestFields returns the JSON names of a request type's fields, in declaration order.
-func requestFields(t reflect.Type) []string {
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" && t.Field(i).IsExported() {
-			out = append(out, name)
-		}
-	}
-	return out
+// NewHTTPMCPServer is NewMCPServer for clients over HTTP: its tools run as a lets them
+// (HTTPAccess.Call).
+func NewHTTPMCPServer(svc *tools.Service, version string, a httpguard.HTTPAccess) *mcp.Server {
+	return newMCPServer(a.Call(svc), version, svc.AnswerForm)
 }

@@ -1,4 +1,4 @@
-package tools
+package httpguard
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/workspace"
 )
 
 // guarded sends a request with host and origin to a's Guard, as if it came in on local,
@@ -80,8 +81,8 @@ func TestGuardHost(t *testing.T) {
 		if tt.served {
 			continue
 		}
-		var env Envelope
-		if err := json.Unmarshal([]byte(body), &env); err != nil || status != 403 || env.Error == nil || env.Error.Code != CodeNotAllowed {
+		var env tools.Envelope
+		if err := json.Unmarshal([]byte(body), &env); err != nil || status != 403 || env.Error == nil || env.Error.Code != tools.CodeNotAllowed {
 			t.Errorf("%s: refused with %d %s, want 403 and NOT_ALLOWED", tt.name, status, body)
 		}
 	}
@@ -121,7 +122,7 @@ func TestGuardOnce(t *testing.T) {
 // server names a root, and then take only directories under it (symbolic links resolved, ..
 // refused before the disk is looked at); reading stays open.
 func TestHTTPWorkspaceOperations(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(mcpWorkspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,16 +141,16 @@ func TestHTTPWorkspaceOperations(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(allowed, "link")); err != nil {
 		t.Fatal(err)
 	}
-	code := func(err error) Code {
+	code := func(err error) tools.Code {
 		if err == nil {
 			return ""
 		}
-		return AsError(err).Code
+		return tools.AsError(err).Code
 	}
 	closed := HTTPAccess{}.Call(svc)
 	for _, args := range []string{`{"operation":"add","path":"` + outside + `"}`, `{"operation":"add","path":"` + allowed + `/lib"}`, `{"operation":"remove","id":"x"}`, `{"operation":"clean"}`} {
 		_, err := closed(ctx, "workspace", json.RawMessage(args))
-		if code(err) != CodeNotAllowed || !strings.Contains(err.Error(), "--allow-workspace-root DIR") {
+		if code(err) != tools.CodeNotAllowed || !strings.Contains(err.Error(), "--allow-workspace-root DIR") {
 			t.Errorf("%s with no root: %v, want NOT_ALLOWED naming --allow-workspace-root", args, err)
 		}
 	}
@@ -158,7 +159,7 @@ func TestHTTPWorkspaceOperations(t *testing.T) {
 			t.Errorf("%s list with no root: %v", op, err)
 		}
 	}
-	if _, err := closed(ctx, "manage_workspace", json.RawMessage(`{"operation":"add","path":"`+outside+`"}`)); code(err) != CodeNotAllowed {
+	if _, err := closed(ctx, "manage_workspace", json.RawMessage(`{"operation":"add","path":"`+outside+`"}`)); code(err) != tools.CodeNotAllowed {
 		t.Errorf("add under the tool's name: %v, want NOT_ALLOWED", err)
 	}
 	if _, err := closed(ctx, "search", json.RawMessage(`{"query":"Handle"}`)); err != nil {
@@ -168,14 +169,14 @@ func TestHTTPWorkspaceOperations(t *testing.T) {
 	open := HTTPAccess{WorkspaceRoot: allowed}.Call(svc)
 	for _, c := range []struct {
 		path string
-		want Code
+		want tools.Code
 	}{
-		{outside, CodeNotAllowed},
-		{allowed + "/../" + filepath.Base(outside), CodeNotAllowed},
-		{"../" + filepath.Base(outside), CodeNotAllowed},
-		{"link", CodeNotAllowed},
-		{allowed + "/nope", CodeNotFound},
-		{"/etc", CodeNotAllowed},
+		{outside, tools.CodeNotAllowed},
+		{allowed + "/../" + filepath.Base(outside), tools.CodeNotAllowed},
+		{"../" + filepath.Base(outside), tools.CodeNotAllowed},
+		{"link", tools.CodeNotAllowed},
+		{allowed + "/nope", tools.CodeNotFound},
+		{"/etc", tools.CodeNotAllowed},
 	} {
 		_, err := open(ctx, "workspace", json.RawMessage(`{"operation":"add","path":"`+c.path+`"}`))
 		if code(err) != c.want {
@@ -186,11 +187,11 @@ func TestHTTPWorkspaceOperations(t *testing.T) {
 	if err != nil {
 		t.Fatalf("add lib under the root: %v", err)
 	}
-	added := res.(*WorkspaceResult).Workspaces
+	added := res.(*tools.WorkspaceResult).Workspaces
 	if len(added) != 1 || added[0].Root != filepath.Join(allowed, "lib") || !added[0].Indexed {
 		t.Fatalf("add lib: %+v", added)
 	}
-	reg, err := svc.registry()
+	reg, err := workspace.LoadRegistry(svc.Root())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,39 +201,14 @@ func TestHTTPWorkspaceOperations(t *testing.T) {
 		}
 	}
 	// A workspace the user added at the terminal, outside the root, stays.
-	local, err := svc.Workspace(ctx, WorkspaceRequest{Operation: "add", Path: outside})
+	local, err := svc.Workspace(ctx, tools.WorkspaceRequest{Operation: "add", Path: outside})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := open(ctx, "workspace", json.RawMessage(`{"operation":"remove","id":"`+local.Workspaces[0].ID+`"}`)); code(err) != CodeNotAllowed {
+	if _, err := open(ctx, "workspace", json.RawMessage(`{"operation":"remove","id":"`+local.Workspaces[0].ID+`"}`)); code(err) != tools.CodeNotAllowed {
 		t.Errorf("remove of a workspace outside the root: %v, want NOT_ALLOWED", err)
 	}
 	if _, err := open(ctx, "workspace", json.RawMessage(`{"operation":"remove","id":"`+added[0].ID+`"}`)); err != nil {
 		t.Errorf("remove of the workspace under the root: %v", err)
-	}
-}
-
-// TestHTTPMCPServer: manage_workspace add over an HTTP MCP server follows its access; over
-// NewMCPServer (standard input and output, the user's own agent) it adds.
-func TestHTTPMCPServer(t *testing.T) {
-	svc, err := NewService(mcpWorkspace(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(svc.Close)
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, dir, map[string]string{"a.go": "package a\n"})
-	ctx := context.Background()
-	add := &mcp.CallToolParams{Name: "manage_workspace", Arguments: map[string]any{"operation": "add", "path": dir}}
-	res, err := connect(t, NewHTTPMCPServer(svc, "test", HTTPAccess{})).CallTool(ctx, add)
-	if err != nil || !res.IsError || !strings.Contains(resultText(res), `"code":"NOT_ALLOWED"`) {
-		t.Errorf("add over HTTP with no root: %v %v", err, res)
-	}
-	res, err = connect(t, NewMCPServer(svc, "test")).CallTool(ctx, add)
-	if err != nil || res.IsError {
-		t.Errorf("add over standard input and output: %v %s", err, resultText(res))
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package batchrun
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // batchLookups are five typical lookups of an agent on bench/corpus.sh full: each
@@ -27,7 +29,7 @@ func TestBatchSavings(t *testing.T) {
 	if root == "" {
 		t.Skip("QUARRY_CORPUS is not set: point it at an indexed bench/corpus.sh full")
 	}
-	s, err := NewService(root)
+	s, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestBatchSavings(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", l.tool, l.args, err)
 			}
-			r, err := Render(res)
+			r, err := tools.Render(res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +60,7 @@ func TestBatchSavings(t *testing.T) {
 		return
 	}
 	batched := func(format string) int {
-		ans, err := s.Batch(ctx, BatchRequest{Batch: text, Format: format})
+		ans, err := Run(ctx, s, tools.BatchRequest{Batch: text, Format: format})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +72,7 @@ func TestBatchSavings(t *testing.T) {
 		return len(ans.Text())
 	}
 	textBytes, structBytes := separate()
-	compact, asJSON := batched(BatchCompact), batched(BatchJSON)
+	compact, asJSON := batched(tools.BatchCompact), batched(tools.BatchJSON)
 	t.Logf("5 lookups: separate MCP calls %d bytes of text (%d tokens at 4 bytes), %d with their structured content (%d tokens); one batch %d bytes compact (%d tokens, %.1fx fewer than the calls' text), %d as json",
 		textBytes, textBytes/4, textBytes+structBytes, (textBytes+structBytes)/4, compact, compact/4, float64(textBytes)/float64(compact), asJSON)
 	const runs = 21
@@ -80,7 +82,7 @@ func TestBatchSavings(t *testing.T) {
 		separate()
 		sep = append(sep, time.Since(start))
 		start = time.Now()
-		batched(BatchCompact)
+		batched(tools.BatchCompact)
 		bat = append(bat, time.Since(start))
 	}
 	slices.Sort(sep)

@@ -1,4 +1,4 @@
-package tools
+package httpguard
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // What a client of Quarry's HTTP servers (quarry serve, quarry mcp --http) may do. A web
@@ -60,7 +60,7 @@ func (a HTTPAccess) Guard(next http.Handler) http.Handler {
 			return
 		}
 		if err := a.check(r); err != nil {
-			b, _ := json.Marshal(Fail(err))
+			b, _ := json.Marshal(tools.Fail(err))
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write(b)
@@ -76,11 +76,11 @@ func (a HTTPAccess) check(r *http.Request) error {
 	// With neither a connection (net/http's server always tells it) nor an address given,
 	// the handler is called in the process (a test): no server port to hold the Host to.
 	if (local != nil || a.Addr != "") && !a.hostAllowed(r.Host, local) {
-		return Errorf(CodeNotAllowed, "host", "request for host %q refused: this server answers only to %s (a page of another site may have reached it under its own name: DNS rebinding); to serve it under another name, listen on that name (--addr or --http NAME:PORT, with --allow-remote)",
+		return tools.Errorf(tools.CodeNotAllowed, "host", "request for host %q refused: this server answers only to %s (a page of another site may have reached it under its own name: DNS rebinding); to serve it under another name, listen on that name (--addr or --http NAME:PORT, with --allow-remote)",
 			r.Host, strings.Join(a.hostNames(local), ", "))
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !a.originAllowed(origin, local) {
-		return Errorf(CodeNotAllowed, "origin", "cross-origin request from %s refused: only this server's own pages and loopback ones (localhost, 127.0.0.1, [::1]) may call it", origin)
+		return tools.Errorf(tools.CodeNotAllowed, "origin", "cross-origin request from %s refused: only this server's own pages and loopback ones (localhost, 127.0.0.1, [::1]) may call it", origin)
 	}
 	return nil
 }
@@ -150,13 +150,13 @@ func (a HTTPAccess) hostNames(local net.Addr) []string {
 // changes which directories are registered (add, remove, clean) is refused with NOT_ALLOWED
 // unless a.WorkspaceRoot is set, and then add and remove only take directories under it
 // (symbolic links resolved; a relative path is taken from it).
-func (a HTTPAccess) Call(svc *Service) func(ctx context.Context, op string, args json.RawMessage) (any, error) {
+func (a HTTPAccess) Call(svc *tools.Service) func(ctx context.Context, op string, args json.RawMessage) (any, error) {
 	return func(ctx context.Context, op string, args json.RawMessage) (any, error) {
-		if o, err := OperationNamed(op); err != nil || o.Name != "workspace" {
+		if o, err := tools.OperationNamed(op); err != nil || o.Name != "workspace" {
 			return svc.Call(ctx, op, args)
 		}
-		var req WorkspaceRequest
-		if err := DecodeStrict(args, &req); err != nil {
+		var req tools.WorkspaceRequest
+		if err := tools.DecodeStrict(args, &req); err != nil {
 			return nil, err
 		}
 		if err := a.allowWorkspace(svc, &req); err != nil {
@@ -164,7 +164,7 @@ func (a HTTPAccess) Call(svc *Service) func(ctx context.Context, op string, args
 		}
 		b, err := json.Marshal(req)
 		if err != nil {
-			return nil, AsError(err)
+			return nil, tools.AsError(err)
 		}
 		return svc.Call(ctx, op, b)
 	}
@@ -172,14 +172,14 @@ func (a HTTPAccess) Call(svc *Service) func(ctx context.Context, op string, args
 
 // allowWorkspace refuses req unless its operation is open to HTTP clients; an add's path
 // becomes the directory it resolves to.
-func (a HTTPAccess) allowWorkspace(svc *Service, req *WorkspaceRequest) error {
+func (a HTTPAccess) allowWorkspace(svc *tools.Service, req *tools.WorkspaceRequest) error {
 	switch req.Operation {
 	case "add", "remove", "clean":
 	default:
 		return nil // reading, and index runs of workspaces the user registered
 	}
 	if a.WorkspaceRoot == "" {
-		return Errorf(CodeNotAllowed, "operation", "manage_workspace %s is not allowed over HTTP: it changes which directories this server indexes; start the server with %s DIR to let HTTP clients add and remove workspaces under DIR, or run quarry workspace %s in a terminal",
+		return tools.Errorf(tools.CodeNotAllowed, "operation", "manage_workspace %s is not allowed over HTTP: it changes which directories this server indexes; start the server with %s DIR to let HTTP clients add and remove workspaces under DIR, or run quarry workspace %s in a terminal",
 			req.Operation, WorkspaceRootFlag, req.Operation)
 	}
 	switch req.Operation {
@@ -190,17 +190,13 @@ func (a HTTPAccess) allowWorkspace(svc *Service, req *WorkspaceRequest) error {
 		}
 		req.Path = dir
 	case "remove":
-		reg, err := svc.registry()
-		if err != nil {
-			return AsError(err)
-		}
-		e, err := reg.Lookup(req.ID)
+		root, err := svc.WorkspaceRoot(req.ID)
 		if err != nil {
 			return nil // the operation reports it
 		}
-		if !within(a.WorkspaceRoot, e.Root) {
-			return Errorf(CodeNotAllowed, "id", "workspace %s (%s) is not under %s, the directory given to %s: HTTP clients may remove only workspaces there",
-				req.ID, e.Root, a.WorkspaceRoot, WorkspaceRootFlag)
+		if !within(a.WorkspaceRoot, root) {
+			return tools.Errorf(tools.CodeNotAllowed, "id", "workspace %s (%s) is not under %s, the directory given to %s: HTTP clients may remove only workspaces there",
+				req.ID, root, a.WorkspaceRoot, WorkspaceRootFlag)
 		}
 	}
 	return nil
@@ -211,10 +207,10 @@ func (a HTTPAccess) allowWorkspace(svc *Service, req *WorkspaceRequest) error {
 // leaves it by name is refused before anything is looked up on disk.
 func (a HTTPAccess) underRoot(path string) (string, error) {
 	if strings.TrimSpace(path) == "" {
-		return "", Errorf(CodeBadValue, "path", "operation add needs path: a directory under %s", a.WorkspaceRoot)
+		return "", tools.Errorf(tools.CodeBadValue, "path", "operation add needs path: a directory under %s", a.WorkspaceRoot)
 	}
 	refuse := func() error {
-		return Errorf(CodeNotAllowed, "path", "%s is not under %s, the directory given to %s: HTTP clients may add only directories there",
+		return tools.Errorf(tools.CodeNotAllowed, "path", "%s is not under %s, the directory given to %s: HTTP clients may add only directories there",
 			path, a.WorkspaceRoot, WorkspaceRootFlag)
 	}
 	abs := path
@@ -226,7 +222,7 @@ func (a HTTPAccess) underRoot(path string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return "", Errorf(CodeNotFound, "path", "%s: no such directory under %s", path, a.WorkspaceRoot)
+		return "", tools.Errorf(tools.CodeNotFound, "path", "%s: no such directory under %s", path, a.WorkspaceRoot)
 	}
 	if !within(a.WorkspaceRoot, real) {
 		return "", refuse()
@@ -240,8 +236,23 @@ func within(root, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// NewHTTPMCPServer is NewMCPServer for clients over HTTP: its tools run as a lets them
-// (HTTPAccess.Call).
-func NewHTTPMCPServer(svc *Service, version string, a HTTPAccess) *mcp.Server {
-	return newMCPServer(a.Call(svc), version, svc.AnswerForm)
+// LoopbackOrigin reports whether the Origin header value origin names localhost,
+// 127.0.0.1 or ::1 (any scheme and port).
+func LoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return LoopbackHost(u.Hostname())
+}
+
+// LoopbackHost reports whether host (a name or an IP address, without a port) is
+// localhost or a loopback address.
+func LoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,4 +1,4 @@
-package tools
+package mcpserver
 
 import (
 	"context"
@@ -12,6 +12,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/batchrun"
 )
 
 // maxParamDoc bounds a request field's description: a parameter's documentation is one
@@ -22,7 +25,7 @@ const maxParamDoc = 200
 // instructions, stays under MCPBudget bytes (it was 61,766 + 11,204), and tools/list
 // carries no output schema and no schema identifiers.
 func TestMCPBudget(t *testing.T) {
-	svc, err := NewService(t.TempDir())
+	svc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +60,11 @@ func TestMCPBudget(t *testing.T) {
 // the field's jsonschema tag (the schemas, the CLI's flag help and the tools say the same),
 // in one short line; the documented values are the contract's.
 func TestMCPParamDocs(t *testing.T) {
-	caps, err := GetCapabilities()
+	caps, err := tools.GetCapabilities()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		if op.Tool == "" {
 			continue
 		}
@@ -70,10 +73,10 @@ func TestMCPParamDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := tool.InputSchema.(*jsonschema.Schema)
-		for _, f := range requestFields(op.Request) {
+		for _, f := range tools.RequestFields(op.Request) {
 			doc := in.Properties[f].Description
-			if doc == "" || doc != FieldDoc(op.Name, f) {
-				t.Errorf("%s: parameter %s is described %q, want its tag %q", op.Tool, f, doc, FieldDoc(op.Name, f))
+			if doc == "" || doc != tools.FieldDoc(op.Name, f) {
+				t.Errorf("%s: parameter %s is described %q, want its tag %q", op.Tool, f, doc, tools.FieldDoc(op.Name, f))
 			}
 			if len(doc) > maxParamDoc {
 				t.Errorf("%s: the description of %s is %d bytes, want at most %d: %s", op.Tool, f, len(doc), maxParamDoc, doc)
@@ -84,8 +87,8 @@ func TestMCPParamDocs(t *testing.T) {
 
 // TestMCPTargetDoc: the target parameter names every search target there is.
 func TestMCPTargetDoc(t *testing.T) {
-	doc := FieldDoc("search", "target")
-	for _, target := range Targets() {
+	doc := tools.FieldDoc("search", "target")
+	for _, target := range tools.Targets() {
 		if !strings.Contains(doc, target) {
 			t.Errorf("search's target is described %q, which lacks the target %s", doc, target)
 		}
@@ -96,7 +99,7 @@ func TestMCPTargetDoc(t *testing.T) {
 // its Go function returns: the batch language is what schema() answers, a schema is the
 // contract's, and an unknown schema name is an error naming those there are.
 func TestMCPResources(t *testing.T) {
-	svc, err := NewService(t.TempDir())
+	svc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,21 +110,21 @@ func TestMCPResources(t *testing.T) {
 			t.Errorf("the instructions do not list the resource %s", r.URI)
 		}
 	}
-	all, err := Schemas()
+	all, err := tools.Schemas()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ql, err := QueryLanguage()
+	ql, err := tools.QueryLanguage()
 	if err != nil {
 		t.Fatal(err)
 	}
-	caps, err := GetCapabilities()
+	caps, err := tools.GetCapabilities()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for uri, want := range map[string]any{
-		QueryLanguageURI:                ql,
-		BatchLanguageURI:                BatchSchema(),
+		tools.QueryLanguageURI:          ql,
+		BatchLanguageURI:                batchrun.BatchSchema(),
 		CapabilitiesURI:                 caps,
 		"quarry://schema/search.result": all["search.result"],
 		"quarry://schema/error":         all["error"],
@@ -151,11 +154,11 @@ func TestMCPResources(t *testing.T) {
 // TestMCPDescriptionsPoint: a tool that takes a language points to the resource holding
 // it, and the batch tool names every operation of the batch language's registry.
 func TestMCPDescriptionsPoint(t *testing.T) {
-	caps, err := GetCapabilities()
+	caps, err := tools.GetCapabilities()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range Operations {
+	for _, op := range tools.Operations {
 		if op.Tool == "" {
 			continue
 		}
@@ -163,8 +166,8 @@ func TestMCPDescriptionsPoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if takesQuery(op) && !strings.Contains(desc, QueryLanguageURI) {
-			t.Errorf("%s takes a query but its description does not point to %s", op.Tool, QueryLanguageURI)
+		if takesQuery(op) && !strings.Contains(desc, tools.QueryLanguageURI) {
+			t.Errorf("%s takes a query but its description does not point to %s", op.Tool, tools.QueryLanguageURI)
 		}
 		if op.Name != "batch" {
 			continue
@@ -172,7 +175,7 @@ func TestMCPDescriptionsPoint(t *testing.T) {
 		if !strings.Contains(desc, BatchLanguageURI) {
 			t.Errorf("batch's description does not point to %s", BatchLanguageURI)
 		}
-		for _, o := range batchOps {
+		for _, o := range batchrun.BatchSchema().Operations {
 			if !slices.Contains(strings.FieldsFunc(desc, func(r rune) bool { return r == ' ' || r == ',' || r == '.' }), o.Name) {
 				t.Errorf("batch's description does not name the operation %s", o.Name)
 			}

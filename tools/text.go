@@ -253,3 +253,16 @@ func renderHealth(b *strings.Builder, h *HealthReport) {
 		fmt.Fprintf(b, "problem: %s; action: %s\n", p.What, p.Action)
 	}
 }
+
+// renderers are the compact text renderings of result types, by type.
+var renderers = map[reflect.Type]func(any) string{
+	reflect.TypeFor[SearchResult]():  func(v any) string { return renderSearch(v.(*SearchResult)) },
+	reflect.TypeFor[GotoResult]():    func(v any) string { return renderGoto(v.(*GotoResult)) },
+	reflect.TypeFor[SymbolsResult](): func(v any) string { return renderSymbols(v.(*SymbolsResult)) },
+	reflect.TypeFor[RefsResult]():    func(v any) string { return renderRefs(v.(*RefsResult)) },
+	reflect.TypeFor[CallsResult]():   func(v any) string { return renderCalls(v.(*CallsResult)) },
+	reflect.TypeFor[ExplainResult](): func(v any) string { return renderExplain(v.(*ExplainResult)) },
+	reflect.TypeFor[WorkspaceResult](): func(v any) string {
+		return renderWorkspace(v.(*WorkspaceResult))
+	},
+}

@@ -1,4 +1,4 @@
-package tools
+package batchrun
 
 // Checking a batch statement before anything runs: its operation, each parameter against
 // the operation's request type and the query language's fields, its result fields; every
@@ -14,11 +14,12 @@ import (
 
 	"github.com/quarrysearch/quarry/index/batch"
 	"github.com/quarrysearch/quarry/index/query"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // batchError is a check error at pos.
-func batchError(pos batch.Pos, format string, a ...any) *Error {
-	return Errorf(CodeBadQuery, "batch", "line %d, column %d: %s", pos.Line, pos.Column, fmt.Sprintf(format, a...))
+func batchError(pos batch.Pos, format string, a ...any) *tools.Error {
+	return tools.Errorf(tools.CodeBadQuery, "batch", "line %d, column %d: %s", pos.Line, pos.Column, fmt.Sprintf(format, a...))
 }
 
 func opList(ops []batch.Op) string {
@@ -33,7 +34,7 @@ func opList(ops []batch.Op) string {
 func checkStatement(st batch.Statement) (*batchPlan, error) {
 	op, ok := batchOpNamed(st.Operation)
 	if !ok {
-		return nil, batchError(st.Pos, "unknown operation %s%s (operations: %s)", st.Operation, didYouMean(st.Operation, batchOpNames()), strings.Join(batchOpNames(), ", "))
+		return nil, batchError(st.Pos, "unknown operation %s%s (operations: %s)", st.Operation, tools.DidYouMean(st.Operation, batchOpNames()), strings.Join(batchOpNames(), ", "))
 	}
 	p := &batchPlan{stmt: st, op: op, args: map[string]any{}}
 	params := st.Params
@@ -58,7 +59,7 @@ func checkStatement(st batch.Statement) (*batchPlan, error) {
 		}
 		inner, ok := batchOpNamed(params[0].Value)
 		if !ok || inner.List == "" {
-			return nil, batchError(params[0].ValuePos, "%s of %q: want a list operation (%s)%s", op.Name, params[0].Value, strings.Join(listOpNames(), ", "), didYouMean(params[0].Value, listOpNames()))
+			return nil, batchError(params[0].ValuePos, "%s of %q: want a list operation (%s)%s", op.Name, params[0].Value, strings.Join(listOpNames(), ", "), tools.DidYouMean(params[0].Value, listOpNames()))
 		}
 		p.op, params = inner, params[1:]
 		if op.Name == "distinct" {
@@ -68,7 +69,7 @@ func checkStatement(st batch.Statement) (*batchPlan, error) {
 			}
 			f, ok := inner.field(params[i].Value)
 			if !ok {
-				return nil, batchError(params[i].ValuePos, "%s's results have no field %s%s (fields: %s)", inner.Name, params[i].Value, didYouMean(params[i].Value, resultFieldNames(inner)), strings.Join(resultFieldNames(inner), ", "))
+				return nil, batchError(params[i].ValuePos, "%s's results have no field %s%s (fields: %s)", inner.Name, params[i].Value, tools.DidYouMean(params[i].Value, resultFieldNames(inner)), strings.Join(resultFieldNames(inner), ", "))
 			}
 			if params[i].Op != batch.OpEq {
 				return nil, batchError(params[i].OpPos, "field takes = only")
@@ -168,7 +169,7 @@ func checkParam(p *batchPlan, reqParams map[string]requestParam, prm batch.Param
 			name, desc := strings.CutPrefix(prm.Value, "-")
 			f, ok := o.field(name)
 			if !ok || operatorsOf(f.Kind) == nil {
-				return batchError(prm.ValuePos, "sort=%s: %s's results have no field %s to sort by%s", prm.Value, o.Name, name, didYouMean(name, comparableFields(o)))
+				return batchError(prm.ValuePos, "sort=%s: %s's results have no field %s to sort by%s", prm.Value, o.Name, name, tools.DidYouMean(name, comparableFields(o)))
 			}
 			p.sortBy, p.desc = &f, desc
 			return nil
@@ -226,7 +227,7 @@ func checkParam(p *batchPlan, reqParams map[string]requestParam, prm batch.Param
 		p.preds = append(p.preds, pr)
 		return nil
 	}
-	return batchError(prm.KeyPos, "%s has no parameter %s%s (parameters: %s)", o.Name, prm.Key, didYouMean(prm.Key, o.paramNames()), strings.Join(o.paramNames(), ", "))
+	return batchError(prm.KeyPos, "%s has no parameter %s%s (parameters: %s)", o.Name, prm.Key, tools.DidYouMean(prm.Key, o.paramNames()), strings.Join(o.paramNames(), ", "))
 }
 
 func comparableFields(o *batchOp) []string {
@@ -328,7 +329,7 @@ func checkFields(p *batchPlan, fields []batch.Field) error {
 		}
 		f, ok := o.field(fd.Name)
 		if !ok {
-			return batchError(fd.Pos, "%s's results have no field %s%s (fields: %s; presets: brief, full)", o.Name, fd.Name, didYouMean(fd.Name, known), strings.Join(resultFieldNames(o), ", "))
+			return batchError(fd.Pos, "%s's results have no field %s%s (fields: %s; presets: brief, full)", o.Name, fd.Name, tools.DidYouMean(fd.Name, known), strings.Join(resultFieldNames(o), ", "))
 		}
 		p.fields = append(p.fields, f)
 	}

@@ -1,4 +1,4 @@
-package tools
+package batchrun
 
 // A batch's answers: each operation's JSON decoded in order, filtered by the statement's
 // predicates, projected to its fields, fitted to the budget and written compact or as JSON.
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/index/batch"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -213,7 +214,7 @@ func fitBatch(a *BatchAnswer, budget int) {
 	if budget <= 0 {
 		return
 	}
-	mark := func() *Error { return Errorf(CodeBadValue, "max_bytes", "cut: over max_bytes") }
+	mark := func() *tools.Error { return tools.Errorf(tools.CodeBadValue, "max_bytes", "cut: over max_bytes") }
 	markSize := len((&BatchEntry{Err: mark()}).entryJSON()) + 1
 	used := 2 // the array's brackets
 	for i := range a.Entries {
@@ -261,7 +262,7 @@ func fitBatch(a *BatchAnswer, budget int) {
 // entryJSON is an entry as the json format writes it: its result, or its error envelope.
 func (e *BatchEntry) entryJSON() []byte {
 	if e.Err != nil {
-		b, _ := json.Marshal(Fail(e.Err))
+		b, _ := json.Marshal(tools.Fail(e.Err))
 		return b
 	}
 	return e.Result
@@ -283,7 +284,7 @@ func (a *BatchAnswer) JSON() json.RawMessage {
 
 // Text returns the answer in its format: compact rows, or the JSON array.
 func (a *BatchAnswer) Text() string {
-	if a.Format == BatchJSON {
+	if a.Format == tools.BatchJSON {
 		return string(a.JSON())
 	}
 	return a.Compact()

@@ -1,4 +1,4 @@
-package tools
+package batchrun
 
 import (
 	"context"
@@ -8,15 +8,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // The batch language over the search fixture (testdata/search/repo): every expected path
 // and line below was read from the fixture's files.
 
 // runBatch runs a batch in the json format and returns its entries, decoded.
-func runBatch(t *testing.T, s *Service, text string) []map[string]any {
+func runBatch(t *testing.T, s *tools.Service, text string) []map[string]any {
 	t.Helper()
-	ans, err := s.Batch(context.Background(), BatchRequest{Batch: text, Format: BatchJSON})
+	ans, err := Run(context.Background(), s, tools.BatchRequest{Batch: text, Format: tools.BatchJSON})
 	if err != nil {
 		t.Fatalf("batch %q: %v", text, err)
 	}
@@ -221,16 +223,16 @@ func TestBatchErrors(t *testing.T) {
 		{`refs(Server, sort=nme)`, "sort=nme: refs's results have no field nme to sort by"},
 	}
 	for _, c := range cases {
-		_, err := s.Batch(context.Background(), BatchRequest{Batch: c.batch})
-		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeBadQuery || e.Path != "batch" || !strings.Contains(e.Message, c.want) {
+		_, err := Run(context.Background(), s, tools.BatchRequest{Batch: c.batch})
+		var e *tools.Error
+		if !errors.As(err, &e) || e.Code != tools.CodeBadQuery || e.Path != "batch" || !strings.Contains(e.Message, c.want) {
 			t.Errorf("%s: %v, want BAD_QUERY saying %q", c.batch, err, c.want)
 		}
 	}
-	for _, c := range []struct{ req BatchRequest }{{BatchRequest{Batch: "health()", Format: "jsn"}}, {BatchRequest{Batch: "health()", MaxBytes: -1}}} {
-		_, err := s.Batch(context.Background(), c.req)
-		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeBadValue {
+	for _, c := range []struct{ req tools.BatchRequest }{{tools.BatchRequest{Batch: "health()", Format: "jsn"}}, {tools.BatchRequest{Batch: "health()", MaxBytes: -1}}} {
+		_, err := Run(context.Background(), s, c.req)
+		var e *tools.Error
+		if !errors.As(err, &e) || e.Code != tools.CodeBadValue {
 			t.Errorf("%+v: %v, want BAD_VALUE", c.req, err)
 		}
 	}
@@ -245,10 +247,10 @@ func TestBatchStatementFailure(t *testing.T) {
 		t.Fatalf("the other statements failed: %v", got)
 	}
 	env, _ := got[1]["error"].(map[string]any)
-	if got[1]["ok"] != false || env["code"] != string(CodeNotFound) {
+	if got[1]["ok"] != false || env["code"] != string(tools.CodeNotFound) {
 		t.Errorf("explain(NoSuchThing): %v, want its NOT_FOUND envelope", got[1])
 	}
-	ans, err := s.Batch(context.Background(), BatchRequest{Batch: `goto(Server, take=1) { name }; explain(NoSuchThing)`})
+	ans, err := Run(context.Background(), s, tools.BatchRequest{Batch: `goto(Server, take=1) { name }; explain(NoSuchThing)`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func TestBatchStatementFailure(t *testing.T) {
 // its header alone; without a projection the brief columns.
 func TestBatchCompact(t *testing.T) {
 	s := exprRepo(t, nil)
-	ans, err := s.Batch(context.Background(), BatchRequest{Batch: `search(q="ServeHTTP", kind=method, take=1) { name path line }; count(refs, symbol=HandlerFunc); goto(Server)`})
+	ans, err := Run(context.Background(), s, tools.BatchRequest{Batch: `search(q="ServeHTTP", kind=method, take=1) { name path line }; count(refs, symbol=HandlerFunc); goto(Server)`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +282,7 @@ func TestBatchCompact(t *testing.T) {
 		t.Errorf("Text of a compact answer is not its compact text")
 	}
 	// { full }: every field a column; an error's lines all start with #.
-	ans, err = s.Batch(context.Background(), BatchRequest{Batch: `goto(Server, take=1) { full }; explain(New)`})
+	ans, err = Run(context.Background(), s, tools.BatchRequest{Batch: `goto(Server, take=1) { full }; explain(New)`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +305,7 @@ func TestBatchCompact(t *testing.T) {
 func TestBatchBudget(t *testing.T) {
 	s := exprRepo(t, nil)
 	text := `search(q=user, take=30); search(q=server, take=30)`
-	full, err := s.Batch(context.Background(), BatchRequest{Batch: text, Format: BatchJSON})
+	full, err := Run(context.Background(), s, tools.BatchRequest{Batch: text, Format: tools.BatchJSON})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +318,7 @@ func TestBatchBudget(t *testing.T) {
 	// alone when nothing is left (at least one budget leaves nothing).
 	alone := 0
 	for budget := len(whole[0]) * 2 / 3; budget > len(whole[0])/3; budget -= 32 {
-		cut, err := s.Batch(context.Background(), BatchRequest{Batch: text, Format: BatchJSON, MaxBytes: budget})
+		cut, err := Run(context.Background(), s, tools.BatchRequest{Batch: text, Format: tools.BatchJSON, MaxBytes: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,8 +360,8 @@ func TestBatchSchemaFromRegistries(t *testing.T) {
 		if bo.Base == "" || bo.Base == "health" {
 			continue
 		}
-		op, _ := OperationNamed(bo.Base)
-		for _, f := range requestFields(op.Request) {
+		op, _ := tools.OperationNamed(bo.Base)
+		for _, f := range tools.RequestFields(op.Request) {
 			if f == "searches" || f == "cursor" || bo.Fixed[f] != nil {
 				continue
 			}
@@ -377,6 +379,37 @@ func TestBatchSchemaFromRegistries(t *testing.T) {
 	for _, p := range search.Parameters {
 		if p.Name == "line" && !slices.Equal(p.Operators, []string{"=", "!=", ">", "<", ">=", "<="}) {
 			t.Errorf("search's line takes %v", p.Operators)
+		}
+	}
+}
+
+// A batch's symbols takes path, the query language's name of a file, as it takes file and
+// file_path, where path used to be refused; schema() lists both aliases.
+func TestBatchSymbolsTakesPath(t *testing.T) {
+	s := smallRepo(t, map[string]string{"a.go": serverGo})
+	var texts []string
+	for _, key := range []string{"file_path", "file", "path"} {
+		a, err := Run(context.Background(), s, tools.BatchRequest{Batch: "symbols(" + key + "=a.go, kind=method) { name line }"})
+		if err != nil {
+			t.Fatalf("symbols(%s=a.go): %v", key, err)
+		}
+		text := a.Text()
+		texts = append(texts, strings.SplitN(text, "\n", 2)[1])
+		if !strings.Contains(text, "Start\t5") || strings.Contains(text, "error") {
+			t.Errorf("symbols(%s=a.go) = %q, want a.go's methods", key, text)
+		}
+	}
+	if texts[0] != texts[1] || texts[1] != texts[2] {
+		t.Errorf("symbols by file_path, file and path differ: %q", texts)
+	}
+	for _, op := range BatchSchema().Operations {
+		if op.Name != "symbols" {
+			continue
+		}
+		for _, p := range op.Parameters {
+			if p.Name == "file_path" && !slices.Equal(p.Aliases, []string{"file", "path"}) {
+				t.Errorf("schema(): symbols' file_path has aliases %v, want [file path]", p.Aliases)
+			}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package batchrun
 
 // The batch language's registry: its operations, each one's parameters (from the contract's
 // request type, the query language's fields and the result's fields) with the operators each
@@ -14,7 +14,7 @@ import (
 
 	"github.com/quarrysearch/quarry/index/batch"
 	"github.com/quarrysearch/quarry/index/query"
-	"github.com/quarrysearch/quarry/workspace"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // batchOp is one operation of the batch language.
@@ -51,36 +51,36 @@ type batchOp struct {
 // batchOps are the batch language's operations.
 var batchOps = []batchOp{
 	{Name: "search", Summary: "definitions, lines and files, ranked (the search command)", Base: "search", Positional: "query",
-		Aliases: map[string]string{"q": "query"}, Query: true, List: "results", Item: reflect.TypeFor[Hit](), Flatten: hitFields,
-		Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: MaxLimit,
+		Aliases: map[string]string{"q": "query"}, Query: true, List: "results", Item: reflect.TypeFor[tools.Hit](), Flatten: hitFields,
+		Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: tools.MaxLimit,
 		Example: `search(q="ServeHTTP", kind=method, lang!=python) { name path line }`},
 	{Name: "files", Summary: "files by name or path (search with target files)", Base: "search", Positional: "query",
 		Fixed: map[string]any{"target": "files"}, Aliases: map[string]string{"q": "query"}, Query: true, List: "results",
-		Item: reflect.TypeFor[Hit](), Flatten: hitFields, Brief: []string{"path", "language"}, Limit: "limit", MaxLimit: MaxLimit,
+		Item: reflect.TypeFor[tools.Hit](), Flatten: hitFields, Brief: []string{"path", "language"}, Limit: "limit", MaxLimit: tools.MaxLimit,
 		Example: `files(q=server, ext=go, take=5)`},
 	{Name: "goto", Summary: "where a name is defined, best first", Base: "goto", Positional: "symbol", List: "results",
-		Item: reflect.TypeFor[Hit](), Flatten: hitFields, Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: MaxLimit,
+		Item: reflect.TypeFor[tools.Hit](), Flatten: hitFields, Brief: []string{"path", "line", "name", "kind"}, Limit: "limit", MaxLimit: tools.MaxLimit,
 		Example: `goto(Server) { brief }`},
 	{Name: "refs", Summary: "the uses of a definition, resolved", Base: "refs", Positional: "symbol", List: "results",
-		Item: reflect.TypeFor[Ref](), Brief: []string{"path", "line", "kind", "container"}, Limit: "limit", MaxLimit: 1000,
+		Item: reflect.TypeFor[tools.Ref](), Brief: []string{"path", "line", "kind", "container"}, Limit: "limit", MaxLimit: 1000,
 		Example: `refs(symbol=HandlerFunc, kind=call, take=5) { path line }`},
 	{Name: "callers", Summary: "who calls a definition, as a tree (depth=1..5)", Base: "calls", Positional: "symbol",
-		Fixed: map[string]any{"direction": "callers"}, List: "nodes", Item: reflect.TypeFor[CallNode](),
+		Fixed: map[string]any{"direction": "callers"}, List: "nodes", Item: reflect.TypeFor[tools.CallNode](),
 		Flatten: callNodeFields, Brief: []string{"depth", "name", "path", "line"},
 		Example: `callers(Serve, depth=2, path~="^net/") { depth name path line }`},
 	{Name: "callees", Summary: "what a definition calls, as a tree (depth=1..5)", Base: "calls", Positional: "symbol",
-		Fixed: map[string]any{"direction": "callees"}, List: "nodes", Item: reflect.TypeFor[CallNode](),
+		Fixed: map[string]any{"direction": "callees"}, List: "nodes", Item: reflect.TypeFor[tools.CallNode](),
 		Flatten: callNodeFields, Brief: []string{"depth", "name", "path", "line"},
 		Example: `callees(ServeHTTP) { name path line resolution }`},
 	{Name: "explain", Summary: "one definition with its parent, children, callers, callees and uses", Base: "explain",
-		Positional: "symbol", Item: reflect.TypeFor[ExplainResult](), Flatten: explainFields,
+		Positional: "symbol", Item: reflect.TypeFor[tools.ExplainResult](), Flatten: explainFields,
 		Brief: []string{"path", "line", "name", "kind"}, Example: `explain(symbol=Server) { brief }`},
 	{Name: "symbols", Summary: "a file's outline (the get_symbols tool)", Base: "symbols", Positional: "file_path",
-		Aliases: map[string]string{"file": "file_path", "path": "file_path"}, List: "results", Item: reflect.TypeFor[Symbol](),
+		Aliases: map[string]string{"file": "file_path", "path": "file_path"}, List: "results", Item: reflect.TypeFor[tools.Symbol](),
 		Brief: []string{"line", "name", "kind", "depth"}, Limit: "limit", MaxLimit: 5000,
 		Example: `symbols(file=src/net/http/server.go, kind=method, take=10)`},
 	{Name: "health", Summary: "the index's health: status, counts, freshness", Base: "health", Positional: "workspace",
-		Item: reflect.TypeFor[workspace.Health](), Flatten: healthFields, Brief: []string{"status", "files", "symbols"},
+		Item: reflect.TypeFor[tools.HealthReport](), Flatten: healthFields, Brief: []string{"status", "files", "symbols"},
 		Example: `health() { status files symbols }`},
 	{Name: "count", Summary: "how many results a list operation has: count(OPERATION, its parameters)",
 		Example: `count(refs, symbol=HandlerFunc, kind=call)`},
@@ -289,9 +289,9 @@ func (o *batchOp) requestParams() []requestParam {
 	}
 	var t reflect.Type
 	if o.Base == "health" {
-		t = reflect.TypeFor[HealthRequest]()
+		t = reflect.TypeFor[tools.HealthRequest]()
 	} else {
-		op, err := OperationNamed(o.Base)
+		op, err := tools.OperationNamed(o.Base)
 		if err != nil {
 			return nil
 		}
@@ -452,7 +452,7 @@ fields = name+ | brief | full`
 func BatchSchema() *BatchLanguage {
 	l := &BatchLanguage{Grammar: BatchGrammar, Operators: batchOperatorDocs,
 		Presets: map[string]string{presetBrief: "each operation's brief fields (see brief)", presetFull: "every field (the same as no projection)"},
-		Formats: map[string]string{BatchCompact: "per statement a # header line, a line of the columns' names, then one tab-separated row per result", BatchJSON: "an array, one entry per statement in order: its result, the contract's shape, or its error envelope"}}
+		Formats: map[string]string{tools.BatchCompact: "per statement a # header line, a line of the columns' names, then one tab-separated row per result", tools.BatchJSON: "an array, one entry per statement in order: its result, the contract's shape, or its error envelope"}}
 	for i := range batchOps {
 		o := &batchOps[i]
 		bo := BatchOperation{Name: o.Name, Summary: o.Summary, Runs: o.Base, Positional: o.Positional, Brief: o.Brief, Example: o.Example}
@@ -544,7 +544,7 @@ func BatchHelp() string {
 		fmt.Fprintf(&b, "    e.g. %s\n", o.Example)
 	}
 	b.WriteString("\nProjections: { name path line } selects fields; { brief } and { full } are presets.\n\nFormats:\n")
-	for _, k := range []string{BatchCompact, BatchJSON} {
+	for _, k := range []string{tools.BatchCompact, tools.BatchJSON} {
 		fmt.Fprintf(&b, "  %-8s %s\n", k, l.Formats[k])
 	}
 	b.WriteString("\nA syntax error, an unknown operation, parameter or field, or an operator a parameter does not\naccept rejects the whole batch (BAD_QUERY, with its line and column); a statement's own failure\n(a symbol not found) is its entry's error and the others still run. The statements run\nconcurrently, answer in order and share one budget (max_bytes).\n")
