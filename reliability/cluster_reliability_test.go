@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/clusterops"
 )
 
 // The cluster suite (issue 33): three nats-server processes as one JetStream cluster and
@@ -254,7 +255,7 @@ func TestCluster(t *testing.T) {
 	}
 	start := time.Now()
 	for _, name := range names {
-		if _, err := tools.ClusterAdd(ctx, c, name, roots[name], false); err != nil {
+		if _, err := clusterops.ClusterAdd(ctx, c, name, roots[name], false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -297,7 +298,7 @@ func TestCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := router.SetCluster(ctx, c); err != nil {
+	if err := clusterops.Attach(ctx, router, c); err != nil {
 		t.Fatal(err)
 	}
 
@@ -413,7 +414,7 @@ func TestCluster(t *testing.T) {
 	servers[0].kill()
 	complete = waitComplete(t, ctx, router, probe, 10*time.Second)
 	t.Logf("kill -9 of NATS server s0: answers complete after %v", complete.Round(time.Millisecond))
-	if _, err := tools.ClusterAdd(ctx, c, names[1], roots[names[1]], true); err != nil {
+	if _, err := clusterops.ClusterAdd(ctx, c, names[1], roots[names[1]], true); err != nil {
 		t.Errorf("a job queued with 2 of 3 NATS servers: %v", err)
 	}
 
@@ -442,7 +443,7 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := c.Repo(ctx, target)
-	if _, err := tools.ClusterAdd(ctx, c, target, roots[target], true); err != nil {
+	if _, err := clusterops.ClusterAdd(ctx, c, target, roots[target], true); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(2 * time.Minute); ; {
@@ -484,7 +485,7 @@ func TestCluster(t *testing.T) {
 	big := "r12-net-http"
 	copyTree(t, filepath.Join(goroot, "src", "net", "http"), filepath.Join(dir, "repos", big))
 	roots[big] = filepath.Join(dir, "repos", big)
-	if _, err := tools.ClusterAdd(ctx, c, big, roots[big], false); err != nil {
+	if _, err := clusterops.ClusterAdd(ctx, c, big, roots[big], false); err != nil {
 		t.Fatal(err)
 	}
 	var victim string

@@ -92,7 +92,7 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 	if err != nil {
 		return nil, err
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	if def == nil {
 		return nil, notDefined(ctx, xs[0], name)
 	}
@@ -111,7 +111,7 @@ func (s *Service) Calls(ctx context.Context, req CallsRequest) (*CallsResult, er
 	if out.Truncated {
 		out.TruncatedReason = TruncatedLimit
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 

@@ -109,7 +109,7 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 	if err != nil {
 		return nil, err
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	x := xs[0]
 	if def == nil {
 		return nil, notDefined(ctx, x, name)
@@ -130,7 +130,7 @@ func (s *Service) Explain(ctx context.Context, req ExplainRequest) (*ExplainResu
 	if fitExplain(out, s.Budget(ctx, 0)) {
 		out.Truncated, out.TruncatedReason = true, TruncatedMaxBytes
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 

@@ -28,11 +28,11 @@ func (s *Service) File(ctx context.Context, ws, p string) (*IndexedFile, error) 
 	if strings.ContainsRune(p, 0) || strings.HasPrefix(p, "/") || strings.Contains(p, `\`) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
 		return nil, Errorf(CodePathOutsideWorkspace, "path", "%q is not a clean workspace-relative path: give one like src/main.go, without .., a leading / or \\", p)
 	}
-	xs, err := s.openIndexes(ctx, ws)
+	xs, err := s.OpenIndexes(ctx, ws)
 	if err != nil {
 		return nil, AsError(err)
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	if len(xs) != 1 {
 		return nil, Errorf(CodeBadValue, "workspace", "a file is in one workspace: give its id")
 	}

@@ -58,21 +58,21 @@ func (s *Service) checkFreshness(ctx context.Context, xs []*workspace.SearchInde
 // freshenFirst checks the primary workspace's index before a search of several lines (a
 // query document) and brings it up to date when it needs it (needsFreshening); it returns
 // the state the answer is given from, for its notice.
-func (s *Service) freshenFirst(ctx context.Context, id string) *workspace.Freshness {
-	xs, err := s.openIndexes(ctx, id)
+func (s *Service) FreshenFirst(ctx context.Context, id string) *workspace.Freshness {
+	xs, err := s.OpenIndexes(ctx, id)
 	if err != nil {
 		return nil // the search reports it
 	}
 	f := s.freshness(ctx, xs)
-	s.release(xs)
+	s.Release(xs)
 	if !needsFreshening(f) {
 		return f
 	}
 	s.freshen(ctx, f, nil)
-	if xs, err = s.openIndexes(ctx, id); err != nil {
+	if xs, err = s.OpenIndexes(ctx, id); err != nil {
 		return nil
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	return s.freshness(ctx, xs)
 }
 
@@ -150,7 +150,7 @@ func freshNotice(f *workspace.Freshness) string {
 }
 
 // joinNotices joins the notices of an answer that are not empty.
-func joinNotices(notices ...string) string {
+func JoinNotices(notices ...string) string {
 	var out []string
 	for _, n := range notices {
 		if n != "" {

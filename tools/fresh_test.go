@@ -245,23 +245,23 @@ func TestSearchLeavesChangesToTheWatcher(t *testing.T) {
 	go func() { done <- s.Watch(ctx, func(b workspace.WatchBatch) { batches <- b }) }()
 	<-batches // the first scan
 	appendLine(t, root, "pkg/mod00.py", "# marker")
-	xs, err := s.openIndexes(context.Background(), "")
+	xs, err := s.OpenIndexes(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f := s.freshness(context.Background(), xs); f != nil {
 		t.Errorf("freshness under a watcher = %+v, want no check", f)
 	}
-	s.release(xs)
+	s.Release(xs)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	xs, err = s.openIndexes(context.Background(), "")
+	xs, err = s.OpenIndexes(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	if f := s.freshness(context.Background(), xs); f == nil {
 		t.Errorf("freshness with no watcher: no check")
 	}

@@ -53,7 +53,7 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if err != nil {
 		return nil, err
 	}
-	limit, err := resultLimit(req.Limit)
+	limit, err := ResultLimit(req.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -61,11 +61,11 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if err != nil {
 		return nil, err
 	}
-	xs, err := s.openIndexes(ctx, req.Workspace)
+	xs, err := s.OpenIndexes(ctx, req.Workspace)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { s.release(xs) }()
+	defer func() { s.Release(xs) }()
 	if req.Line < 0 || req.Line > 0 && rel == "" {
 		return nil, Errorf(CodeBadValue, "line", "line %d: give a line of context_file (1 or more), with context_file", req.Line)
 	}
@@ -76,10 +76,10 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 	if err == nil && needsFreshening(fresh) {
 		// A few files changed since indexing, or a run did not finish: apply them and
 		// look again; what is still missing is said in the notice.
-		s.release(xs)
+		s.Release(xs)
 		xs = nil
 		s.freshen(ctx, fresh, nil)
-		if xs, err = s.openIndexes(ctx, req.Workspace); err != nil {
+		if xs, err = s.OpenIndexes(ctx, req.Workspace); err != nil {
 			return nil, err
 		}
 		checked = s.checkFreshness(ctx, xs)
@@ -95,15 +95,15 @@ func (s *Service) Goto(ctx context.Context, req GotoRequest) (*GotoResult, error
 		}
 	}
 	found, folded := exactCaseFirst(found, strings.TrimSpace(req.Symbol))
-	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Notice: joinNotices(folded, freshNotice(fresh)), Errors: []ErrorInfo{}}
-	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
+	out := &GotoResult{Symbol: req.Symbol, Results: append([]Hit{}, found...), Total: len(found), Notice: JoinNotices(folded, freshNotice(fresh)), Errors: []ErrorInfo{}}
+	if out.TotalFilesSearched, err = FilesIn(ctx, xs); err != nil {
 		return nil, err
 	}
 	if len(out.Results) > limit {
 		out.Results, out.Truncated, out.TruncatedReason = out.Results[:limit], true, TruncatedLimit
 	}
-	fitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
-	out.ElapsedMS = elapsedMS(start)
+	FitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 

@@ -1,9 +1,12 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/quarrysearch/quarry/index/search"
 )
 
 // mcpWorkspace makes a small workspace to search; the first search indexes it.
@@ -35,4 +38,48 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// clusterRepos writes two small repositories (Go and Python) and returns their roots.
+// Their names sort as a local registry lists them (the primary first).
+func clusterRepos(t *testing.T) map[string]string {
+	t.Helper()
+	files := map[string]map[string]string{
+		"a-go": {
+			"server.go": "package web\n\n// Server answers HTTP requests.\ntype Server struct{ Addr string }\n\n// ServeHTTP answers one request.\nfunc (s *Server) ServeHTTP(w Writer, r *Request) { handle(w, r) }\n\nfunc handle(w Writer, r *Request) { serveConn(w) }\n\nfunc serveConn(w Writer) {}\n",
+			"pool.go":   "package web\n\n// ConnectionPool keeps idle connections for reuse.\ntype ConnectionPool struct{ idle []Conn }\n\n// Get takes a connection from the pool.\nfunc (p *ConnectionPool) Get() Conn { return p.idle[0] }\n\nfunc use(p *ConnectionPool) { p.Get(); handle(nil, nil) }\n",
+		},
+		"b-py": {
+			"pool.py":   "class ConnectionPool:\n    \"\"\"A pool of database connections.\"\"\"\n\n    def get(self):\n        return self.idle.pop()\n",
+			"server.py": "def serve_http(request):\n    \"\"\"Answer one HTTP request.\"\"\"\n    return handle(request)\n\n\ndef handle(request):\n    return None\n",
+		},
+	}
+	roots := map[string]string{}
+	base := t.TempDir()
+	for repo, fs := range files {
+		root := filepath.Join(base, repo)
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range fs {
+			if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		roots[repo] = root
+	}
+	return roots
+}
+
+// hitKeys are the hits' workspaces (named by names where given), places, names and scores.
+func hitKeys(hits []search.Hit, names map[string]string) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		ws := h.Workspace
+		if names != nil {
+			ws = names[ws]
+		}
+		out[i] = fmt.Sprintf("%s:%s:%d:%s:%.4f", ws, h.Path, h.Line, h.Name, h.Score)
+	}
+	return out
 }

@@ -365,8 +365,8 @@ func (s *Service) callServer(ctx context.Context, op string, req any) (json.RawM
 // forward runs op with req in the workspace's server when s forwards (SetForward) and one
 // answers; ok is false when the caller must run it itself.
 func forward[R any](ctx context.Context, s *Service, op string, req any) (res *R, ok bool, err error) {
-	if s.cluster != nil {
-		out, err := s.clusterCall(ctx, op, req)
+	if s.remote != nil {
+		out, err := s.remote.Answer(ctx, op, req)
 		if err != nil {
 			return nil, true, err
 		}

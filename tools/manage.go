@@ -153,7 +153,7 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 	default:
 		return nil, Errorf(CodeBadValue, "operation", "operation %q: want one of %s%s", req.Operation, strings.Join(workspaceOps, ", "), DidYouMean(req.Operation, workspaceOps))
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 

@@ -72,7 +72,7 @@ func (s *Service) Outline(ctx context.Context, req OutlineRequest) (*OutlineResu
 			out.Results = append(out.Results, OutlineSymbol{Symbol: e.sym, Depth: e.depth})
 		}
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 

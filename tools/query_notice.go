@@ -13,7 +13,7 @@ const NotAFieldNotice = "is not a field"
 
 // notFieldNotice says which words of the query text are written as fields but name none
 // (colour:red), and so were searched as text, naming the nearest field; "" when none are.
-func notFieldNotice(text string) string {
+func NotFieldNotice(text string) string {
 	n, err := query.ParseExpr(text, query.Options{})
 	if err != nil {
 		return ""

@@ -26,8 +26,8 @@ func refOf(r nav.Ref, resolution string) Ref {
 
 // Refs limits.
 const (
-	defaultRefsLimit = 50
-	maxRefsLimit     = 1000
+	DefaultRefsLimit = 50
+	MaxRefsLimit     = 1000
 )
 
 // RefsRequest asks for the uses of a symbol.
@@ -233,17 +233,17 @@ func (s *Service) navTarget(ctx context.Context, op, ws, symbol string) ([]*work
 	if ws == "all" {
 		return nil, nil, Errorf(CodeBadValue, "workspace", "%s covers one workspace at a time: give its id, or none for the primary", op)
 	}
-	xs, err := s.openIndexes(ctx, ws)
+	xs, err := s.OpenIndexes(ctx, ws)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(xs) > 1 { // a compound shard's service, asked without a workspace
-		s.release(xs)
+		s.Release(xs)
 		return nil, nil, Errorf(CodeBadValue, "workspace", "%s covers one workspace at a time: give its id", op)
 	}
 	def, err := pickDefinition(ctx, xs[0], symbol)
 	if err != nil {
-		s.release(xs)
+		s.Release(xs)
 		return nil, nil, err
 	}
 	return xs, def, nil
@@ -401,18 +401,18 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 			return nil, Errorf(CodeBadValue, "kind", "kind %q: want one of %s%s", k, strings.Join(identKinds, ", "), DidYouMean(k, identKinds))
 		}
 	}
-	limit, err := pageLimit(req.Limit, defaultRefsLimit, maxRefsLimit)
+	limit, err := PageLimit(req.Limit, DefaultRefsLimit, MaxRefsLimit)
 	if err != nil {
 		return nil, err
 	}
-	offset, err := parseCursor(req.Cursor)
+	offset, err := ParseCursor(req.Cursor)
 	if err != nil {
 		return nil, err
 	}
 	var xs []*workspace.SearchIndex
 	var defs []*nav.Def // by workspace: its definition of the symbol, nil when it has none
 	if req.Workspace == "all" {
-		if xs, err = s.openIndexes(ctx, "all"); err != nil {
+		if xs, err = s.OpenIndexes(ctx, "all"); err != nil {
 			return nil, err
 		}
 		var notHere error // path:line of no definition, in every workspace
@@ -423,13 +423,13 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 				notHere, err = err, nil
 			}
 			if err != nil {
-				s.release(xs)
+				s.Release(xs)
 				return nil, err
 			}
 			defs = append(defs, d)
 		}
 		if notHere != nil && !slices.ContainsFunc(defs, func(d *nav.Def) bool { return d != nil }) {
-			s.release(xs)
+			s.Release(xs)
 			return nil, notHere
 		}
 	} else {
@@ -439,7 +439,7 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		}
 		xs, defs = x, []*nav.Def{d}
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	out := &RefsResult{Symbol: name, Results: []Ref{}, Errors: []ErrorInfo{}}
 	byName := !slices.ContainsFunc(defs, func(d *nav.Def) bool { return d != nil })
 	if byName {
@@ -489,16 +489,16 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 		}
 	}
 	out.Results = append(out.Results, all[min(offset, len(all)):min(offset+limit, len(all))]...)
-	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
+	if out.TotalFilesSearched, err = FilesIn(ctx, xs); err != nil {
 		return nil, err
 	}
 	if offset+len(out.Results) < out.Total {
 		out.Truncated, out.TruncatedReason = true, TruncatedLimit
 	}
-	fitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
+	FitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 	if offset+len(out.Results) < out.Total {
 		out.NextCursor = strconv.Itoa(offset + len(out.Results))
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }

@@ -68,11 +68,11 @@ type Plan struct {
 // ExplainSearch checks req like Search and returns how it would run in each workspace,
 // without running it.
 func (s *Service) ExplainSearch(ctx context.Context, req SearchRequest) ([]Plan, error) {
-	ireq, xs, err := s.prepareSearch(ctx, req)
+	ireq, xs, err := s.PrepareSearch(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	var out []Plan
 	for _, x := range xs {
 		p, err := x.Explain(ireq)
@@ -115,7 +115,7 @@ const (
 // indexRequest checks req and turns it into the index's request, which the layers below
 // trust: this is the one place a search request is validated and its defaults applied.
 func (s *Service) indexRequest(req SearchRequest) (search.Request, error) {
-	out, _, err := s.searchRequest(req)
+	out, _, err := s.SearchRequest(req)
 	return out, err
 }
 
@@ -125,9 +125,12 @@ type checkedSearch struct {
 	dirs      query.Directives // the query's directives (case:, type:, test:, workspace:)
 }
 
-// searchRequest is indexRequest that also returns the workspace searched and the query's
+// Workspace is the workspace searched.
+func (c checkedSearch) Workspace() string { return c.workspace }
+
+// SearchRequest is indexRequest that also returns the workspace searched and the query's
 // directives.
-func (s *Service) searchRequest(req SearchRequest) (search.Request, checkedSearch, error) {
+func (s *Service) SearchRequest(req SearchRequest) (search.Request, checkedSearch, error) {
 	c := checkedSearch{workspace: req.Workspace}
 	out, err := s.checkSearch(req, &c)
 	return out, c, err
@@ -137,7 +140,7 @@ func (s *Service) searchRequest(req SearchRequest) (search.Request, checkedSearc
 const MaxQueryBytes = 8192
 
 // checkQueryLength refuses a query text, or a searches line, over MaxQueryBytes.
-func checkQueryLength(req SearchRequest) error {
+func CheckQueryLength(req SearchRequest) error {
 	if n := len(req.Query); n > MaxQueryBytes {
 		return Errorf(CodeBadQuery, "query", "the query is %d bytes: at most %d; search for a shorter, distinctive part", n, MaxQueryBytes)
 	}
@@ -150,7 +153,7 @@ func checkQueryLength(req SearchRequest) error {
 }
 
 func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (search.Request, error) {
-	if err := checkQueryLength(req); err != nil {
+	if err := CheckQueryLength(req); err != nil {
 		return search.Request{}, err
 	}
 	out := search.Request{Language: req.Language, Context: req.ContextLines, Explain: req.Explain}
@@ -166,7 +169,7 @@ func (s *Service) checkSearch(req SearchRequest, checked *checkedSearch) (search
 		}
 		return out, AsError(err)
 	}
-	if out.Limit, err = resultLimit(req.Limit); err != nil {
+	if out.Limit, err = ResultLimit(req.Limit); err != nil {
 		return out, err
 	}
 	if req.ContextLines < 0 || req.ContextLines > MaxContext {
@@ -357,7 +360,7 @@ func fingerprint(req SearchRequest, ir search.Request) string {
 	return strconv.FormatUint(h.Sum64(), 36)
 }
 
-func encodeCursor(req SearchRequest, ir search.Request, offset int) string {
+func EncodeCursor(req SearchRequest, ir search.Request, offset int) string {
 	b, _ := json.Marshal(cursor{Offset: offset, Of: fingerprint(req, ir)})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
@@ -382,7 +385,7 @@ func decodeCursor(req SearchRequest, ir search.Request) (int, error) {
 
 // resultLimit checks the limit of a search or goto: DefaultLimit when none is given, else 1
 // to MaxLimit (an explicit 0 is out of range, not the default).
-func resultLimit(limit *int) (int, error) {
+func ResultLimit(limit *int) (int, error) {
 	switch {
 	case limit == nil:
 		return DefaultLimit, nil
@@ -424,12 +427,12 @@ func targetNames() []string {
 }
 
 // prepareSearch checks req and opens the indexes it covers; the caller releases them.
-func (s *Service) prepareSearch(ctx context.Context, req SearchRequest) (search.Request, []*workspace.SearchIndex, error) {
-	ireq, checked, err := s.searchRequest(req)
+func (s *Service) PrepareSearch(ctx context.Context, req SearchRequest) (search.Request, []*workspace.SearchIndex, error) {
+	ireq, checked, err := s.SearchRequest(req)
 	if err != nil {
 		return ireq, nil, err
 	}
-	xs, err := s.openIndexes(ctx, checked.workspace)
+	xs, err := s.OpenIndexes(ctx, checked.workspace)
 	return ireq, xs, err
 }
 
@@ -438,10 +441,10 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if res, ok, err := forward[SearchResult](ctx, s, "search", req); ok {
 		return res, err
 	}
-	if err := checkQueryLength(req); err != nil {
+	if err := CheckQueryLength(req); err != nil {
 		return nil, err
 	}
-	doc, err := queryDocument(req)
+	doc, err := QueryDocument(req)
 	if err != nil {
 		return nil, err
 	}
@@ -449,11 +452,11 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		return s.searchDocument(ctx, req, doc)
 	}
 	start := time.Now()
-	ireq, xs, err := s.prepareSearch(ctx, req)
+	ireq, xs, err := s.PrepareSearch(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { s.release(xs) }()
+	defer func() { s.Release(xs) }()
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -480,14 +483,14 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 		// changed, or a run did not finish: bring the index up to date within a small
 		// budget and search again; what is still stale stays marked, and what is still
 		// missing is said in the notice.
-		s.release(xs)
+		s.Release(xs)
 		xs = nil
 		if needsFreshening(fresh) {
 			s.freshen(ctx, fresh, dirs)
 		} else {
 			s.refreshPrimary(ctx, dirs)
 		}
-		if ireq, xs, err = s.prepareSearch(ctx, req); err != nil {
+		if ireq, xs, err = s.PrepareSearch(ctx, req); err != nil {
 			return nil, err
 		}
 		checked = s.checkFreshness(ctx, xs)
@@ -502,24 +505,24 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (*SearchResult,
 	if ireq.Expr == nil && (ireq.Target == search.TargetDefinitions || ireq.Target == search.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = search.MissingDefinition(ireq.Query, res.Hits)
 	}
-	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query), freshNotice(fresh))
+	out.Notice = JoinNotices(out.Notice, NotFieldNotice(req.Query), freshNotice(fresh))
 	if res.Truncated {
 		out.TruncatedReason = TruncatedLimit
 		if ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles {
-			out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(res.Hits))
+			out.NextCursor = EncodeCursor(req, ireq, ireq.Offset+len(res.Hits))
 		}
 	}
 	if res.TimedOut {
 		out.Truncated, out.TruncatedReason, out.NextCursor = true, TruncatedTimeout, ""
 	}
-	if out.TotalFilesSearched, err = filesIn(ctx, xs); err != nil {
+	if out.TotalFilesSearched, err = FilesIn(ctx, xs); err != nil {
 		return nil, err
 	}
-	fitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	FitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
 	if out.TruncatedReason == TruncatedMaxBytes && (ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles) {
-		out.NextCursor = encodeCursor(req, ireq, ireq.Offset+len(out.Results)) // the next page starts after what fit
+		out.NextCursor = EncodeCursor(req, ireq, ireq.Offset+len(out.Results)) // the next page starts after what fit
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 
@@ -579,11 +582,11 @@ func (s *Service) refreshPrimary(ctx context.Context, dirs []string) {
 	}
 }
 
-func elapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
+func ElapsedMS(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
 
 // fitBytes cuts whole results from the end until their JSON fits in maxBytes (0: no cut);
 // at least one result stays, so an answer is never empty because one result is large.
-func fitBytes[T any](results *[]T, maxBytes int, truncated *bool, reason *string) {
+func FitBytes[T any](results *[]T, maxBytes int, truncated *bool, reason *string) {
 	if maxBytes <= 0 {
 		return
 	}
@@ -618,7 +621,7 @@ func (s *Service) Budget(ctx context.Context, requested int) int {
 type budgetKey struct{}
 
 // filesIn returns the number of files indexed in xs.
-func filesIn(ctx context.Context, xs []*workspace.SearchIndex) (int, error) {
+func FilesIn(ctx context.Context, xs []*workspace.SearchIndex) (int, error) {
 	total := 0
 	for _, x := range xs {
 		n, err := x.FileCount(ctx)
@@ -663,7 +666,7 @@ type ParsedTerm struct {
 // ParseQuery checks req like Search and returns its query as parsed, without opening an
 // index.
 func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
-	ir, checked, err := s.searchRequest(req)
+	ir, checked, err := s.SearchRequest(req)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ const (
 
 // queryDocument returns the query document req states (text in query, or searches and
 // intent), nil for a plain search: one line without a type and no intent.
-func queryDocument(req SearchRequest) (*query.Document, error) {
+func QueryDocument(req SearchRequest) (*query.Document, error) {
 	bad := func(field string, err error) error {
 		return &Error{Code: CodeBadQuery, Path: field, Message: err.Error(), err: err}
 	}
@@ -87,26 +87,26 @@ func fusedKey(h Hit) string {
 // rank fusion, the first line's weighing double; the intent adds to the results that share
 // its words.
 func (s *Service) searchDocument(ctx context.Context, req SearchRequest, doc *query.Document) (*SearchResult, error) {
-	return s.fuseDocument(ctx, req, doc, &localLines{s: s})
+	return s.FuseDocument(ctx, req, doc, &localLines{s: s})
 }
 
 // docLines runs a query document's lines: on this service's indexes (localLines), or on a
 // cluster's shards (clusterLines).
-type docLines interface {
-	// fresh brings the workspaces up to date, as a search does, and says how fresh they are.
-	fresh(ctx context.Context, ws string) *workspace.Freshness
-	// search runs one line: sub is its plain search request, vector the text whose vector a
+type DocLines interface {
+	// Fresh brings the workspaces up to date, as a search does, and says how fresh they are.
+	Fresh(ctx context.Context, ws string) *workspace.Freshness
+	// Search runs one line: sub is its plain search request, vector the text whose vector a
 	// vec: or hyde: line searches. A fault of the request is returned as bad, and is the
 	// document's error; one of the search as err.
-	search(ctx, sctx context.Context, sub SearchRequest, vector string) (res *search.Result, bad, err error)
-	// expand returns an expand: query's variant: the nearest terms of text's words in the
+	Search(ctx, sctx context.Context, sub SearchRequest, vector string) (res *search.Result, bad, err error)
+	// Expand returns an expand: query's variant: the nearest terms of text's words in the
 	// searched workspaces' models.
-	expand(ctx context.Context, text string) (string, error)
-	// files is the number of files the first line searched.
-	files(ctx context.Context) (int, error)
-	// missing names what did not answer (a cluster's shards).
-	missing() []ErrorInfo
-	release()
+	Expand(ctx context.Context, text string) (string, error)
+	// Files is the number of files the first line searched.
+	Files(ctx context.Context) (int, error)
+	// Missing names what did not answer (a cluster's shards).
+	Missing() []ErrorInfo
+	Release()
 }
 
 // localLines runs a document's lines on the service's own indexes.
@@ -115,14 +115,14 @@ type localLines struct {
 	searched []*workspace.SearchIndex // the first line's indexes, kept for expand and the count of files
 }
 
-func (l *localLines) fresh(ctx context.Context, ws string) *workspace.Freshness {
-	return l.s.freshenFirst(ctx, ws)
+func (l *localLines) Fresh(ctx context.Context, ws string) *workspace.Freshness {
+	return l.s.FreshenFirst(ctx, ws)
 }
 
-func (l *localLines) search(ctx, sctx context.Context, sub SearchRequest, vector string) (*search.Result, error, error) {
-	ireq, xs, err := l.s.prepareSearch(ctx, sub)
+func (l *localLines) Search(ctx, sctx context.Context, sub SearchRequest, vector string) (*search.Result, error, error) {
+	ireq, xs, err := l.s.PrepareSearch(ctx, sub)
 	if err != nil {
-		l.s.release(xs)
+		l.s.Release(xs)
 		return nil, err, nil
 	}
 	ireq.Vector = vector
@@ -130,34 +130,34 @@ func (l *localLines) search(ctx, sctx context.Context, sub SearchRequest, vector
 	if l.searched == nil {
 		l.searched = xs
 	} else {
-		l.s.release(xs)
+		l.s.Release(xs)
 	}
 	return res, nil, err
 }
 
-func (l *localLines) expand(ctx context.Context, text string) (string, error) {
+func (l *localLines) Expand(ctx context.Context, text string) (string, error) {
 	if len(l.searched) == 0 {
 		return "", nil
 	}
-	return expandVariant(ctx, l.searched, text)
+	return ExpandVariant(ctx, l.searched, text)
 }
 
-func (l *localLines) files(ctx context.Context) (int, error) { return filesIn(ctx, l.searched) }
-func (l *localLines) missing() []ErrorInfo                   { return nil }
-func (l *localLines) release()                               { l.s.release(l.searched) }
+func (l *localLines) Files(ctx context.Context) (int, error) { return FilesIn(ctx, l.searched) }
+func (l *localLines) Missing() []ErrorInfo                   { return nil }
+func (l *localLines) Release()                               { l.s.Release(l.searched) }
 
 // fuseDocument runs doc's lines with run and fuses their results.
-func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *query.Document, run docLines) (*SearchResult, error) {
+func (s *Service) FuseDocument(ctx context.Context, req SearchRequest, doc *query.Document, run DocLines) (*SearchResult, error) {
 	start := time.Now()
 	if req.Cursor != "" {
 		return nil, Errorf(CodeBadValue, "cursor", "a query document has no next page: ask for a larger limit")
 	}
-	limit, err := resultLimit(req.Limit)
+	limit, err := ResultLimit(req.Limit)
 	if err != nil {
 		return nil, err
 	}
 	depth := min(max(limit*3, fusionDepth), MaxLimit)
-	fresh := run.fresh(ctx, req.Workspace)
+	fresh := run.Fresh(ctx, req.Workspace)
 	timeout := time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS)) * time.Millisecond
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -169,7 +169,7 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 	byKey := map[string]Hit{}
 	var skipped, failed []string // vector lines without vectors, and those whose embedder failed
 	var embedErr error
-	defer run.release()
+	defer run.Release()
 	lines := slices.Clone(doc.Searches)
 	names := make([]string, len(lines))
 	for i, l := range lines {
@@ -180,7 +180,7 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 		if li == 1 && doc.Expanded {
 			// expand: the query's words' nearest workspace terms, a lex line of their own
 			// after the query's own.
-			variant, err := run.expand(ctx, lines[0].Text)
+			variant, err := run.Expand(ctx, lines[0].Text)
 			if err != nil {
 				return nil, AsError(err)
 			}
@@ -202,7 +202,7 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 		if vector {
 			vectorText = strings.TrimSpace(line.Text + " " + doc.Intent) // the intent biases the vector
 		}
-		res, bad, err := run.search(ctx, sctx, sub, vectorText)
+		res, bad, err := run.Search(ctx, sctx, sub, vectorText)
 		if bad != nil {
 			var e *Error
 			if errors.As(bad, &e) && (e.Path == "query" || e.Path == "") {
@@ -254,7 +254,7 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 	case len(failed) > 0:
 		out.Notice = fmt.Sprintf("lex-only answers: %s skipped: %v", strings.Join(failed, ", "), embedErr)
 	}
-	out.Notice = joinNotices(out.Notice, freshNotice(fresh))
+	out.Notice = JoinNotices(out.Notice, freshNotice(fresh))
 	intent := intentWords(doc.Intent)
 	// The promotions of a name asked for, once, after fusion: a lex: line's exact name comes
 	// first whichever line found it.
@@ -300,21 +300,21 @@ func (s *Service) fuseDocument(ctx context.Context, req SearchRequest, doc *quer
 		}
 		out.Results = append(out.Results, h)
 	}
-	if out.TotalFilesSearched, err = run.files(ctx); err != nil {
+	if out.TotalFilesSearched, err = run.Files(ctx); err != nil {
 		return nil, err
 	}
-	if missing := run.missing(); len(missing) > 0 {
+	if missing := run.Missing(); len(missing) > 0 {
 		out.Errors = append(out.Errors, missing...)
 		out.Truncated, out.TruncatedReason = true, TruncatedShards
 	}
-	fitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
-	out.ElapsedMS = elapsedMS(start)
+	FitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 
 // expandVariant returns the lex variants of an expand query: the nearest terms of its words
 // in the searched workspaces' models, each once ("" when none has any).
-func expandVariant(ctx context.Context, xs []*workspace.SearchIndex, text string) (string, error) {
+func ExpandVariant(ctx context.Context, xs []*workspace.SearchIndex, text string) (string, error) {
 	seen := map[string]bool{}
 	var words []string
 	for _, x := range xs {

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/languages"
 	"github.com/quarrysearch/quarry/workspace"
@@ -68,8 +67,30 @@ type Service struct {
 	// shard: the indexes a node's service of a cluster's shard answers from (shardService):
 	// one repository's, or a compound's members', by name.
 	shard []*workspace.SearchIndex
-	// cluster: the cluster the operations run on instead of the local indexes (SetCluster).
-	cluster *cluster.Cluster
+	// remote: where the operations run instead of the local indexes (SetRemote).
+	remote Remote
+}
+
+// A Remote runs the operations of a Service elsewhere than on its local indexes: a
+// cluster's router (tools/clusterops) asks the shards a request covers and merges their
+// answers. Answer returns the operation's result, of the type the operation returns
+// locally (a *SearchResult for search, ...).
+type Remote interface {
+	Answer(ctx context.Context, op string, req any) (any, error)
+}
+
+// SetRemote makes the operations that use an index run on r instead of this service's
+// indexes (nil: here again).
+func (s *Service) SetRemote(r Remote) { s.remote = r }
+
+// Clustered reports whether the operations run elsewhere (SetRemote).
+func (s *Service) Clustered() bool { return s.remote != nil }
+
+// ShardService returns a service answering every operation from xs alone (a cluster's
+// shard: its repositories, named by their ids): its workspaces are the shard's, fresh as its
+// version, never forwarded.
+func (s *Service) ShardService(xs []*workspace.SearchIndex) *Service {
+	return &Service{root: xs[0].Entry.Root, langs: s.langs, shard: xs}
 }
 
 // SetForward sets whether the operations that use an index (search, goto, symbols, refs,
@@ -125,6 +146,9 @@ func NewService(root string) (*Service, error) {
 	return &Service{root: root, langs: langs}, nil
 }
 
+// Languages returns the languages the service indexes with.
+func (s *Service) Languages() *languages.Registry { return s.langs }
+
 // Root returns the primary workspace root.
 func (s *Service) Root() string { return s.root }
 
@@ -165,7 +189,7 @@ func (s *Service) entries(reg *workspace.Registry, id string) ([]workspace.Entry
 
 // openIndexes opens the indexes of the workspaces id covers; the primary one is indexed
 // first when it has none. The caller releases them.
-func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.SearchIndex, error) {
+func (s *Service) OpenIndexes(ctx context.Context, id string) ([]*workspace.SearchIndex, error) {
 	if s.shard != nil {
 		if id == "" || id == "all" {
 			return s.shard, nil
@@ -191,7 +215,7 @@ func (s *Service) openIndexes(ctx context.Context, id string) ([]*workspace.Sear
 	for _, e := range entries {
 		x, err := s.acquire(ctx, reg, e)
 		if err != nil {
-			s.release(out)
+			s.Release(out)
 			return nil, err
 		}
 		out = append(out, x)
@@ -262,7 +286,7 @@ func (s *Service) acquireOpen(ctx context.Context, reg *workspace.Registry, e wo
 
 // release ends a use of each index of xs; an index no one uses is closed now, or after
 // Keep.
-func (s *Service) release(xs []*workspace.SearchIndex) {
+func (s *Service) Release(xs []*workspace.SearchIndex) {
 	if s.shard != nil {
 		return // the node closes its shards
 	}

@@ -84,11 +84,11 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 	default:
 		return nil, Errorf(CodeBadValue, "mode", "mode %q: want minimal, structure or full%s", req.Mode, DidYouMean(req.Mode, []string{ModeMinimal, ModeStructure, ModeFull}))
 	}
-	limit, err := pageLimit(req.Limit, defaultSymbolsLimit, maxSymbolsLimit)
+	limit, err := PageLimit(req.Limit, defaultSymbolsLimit, maxSymbolsLimit)
 	if err != nil {
 		return nil, err
 	}
-	offset, err := parseCursor(req.Cursor)
+	offset, err := ParseCursor(req.Cursor)
 	if err != nil {
 		return nil, err
 	}
@@ -126,12 +126,12 @@ func (s *Service) Symbols(ctx context.Context, req SymbolsRequest) (*SymbolsResu
 		out.Results = append(out.Results, symbolOf(e, mode, req.Target != "", src))
 	}
 	if n := len(out.Results); n > 0 {
-		fitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
+		FitBytes(&out.Results, s.Budget(ctx, 0), &out.Truncated, &out.TruncatedReason)
 		if len(out.Results) < n {
 			out.NextCursor = strconv.Itoa(offset + len(out.Results))
 		}
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 
@@ -194,7 +194,7 @@ func symbolOf(e outlined, mode string, targeted bool, src []byte) Symbol {
 }
 
 // pageLimit checks a limit (0: def).
-func pageLimit(limit, def, most int) (int, error) {
+func PageLimit(limit, def, most int) (int, error) {
 	switch {
 	case limit == 0:
 		return def, nil
@@ -205,7 +205,7 @@ func pageLimit(limit, def, most int) (int, error) {
 }
 
 // parseCursor reads a paging cursor: the offset of the next page.
-func parseCursor(c string) (int, error) {
+func ParseCursor(c string) (int, error) {
 	if c == "" {
 		return 0, nil
 	}

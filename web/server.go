@@ -15,8 +15,8 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/tools"
-	"github.com/quarrysearch/quarry/tools/httpguard"
 	"github.com/quarrysearch/quarry/tools/batchrun"
+	"github.com/quarrysearch/quarry/tools/httpguard"
 )
 
 //go:embed static

@@ -20,7 +20,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 // autoWatchIdle is how long a watcher a command started waits for the next command.
@@ -87,7 +86,7 @@ func maybeAutoWatch(cmd *cobra.Command) {
 // startWatcher starts quarry watch --idle-exit idle for the workspace at root in a session
 // of its own, its output appended to .quarry/logs/watch.log, and returns its process id.
 func startWatcher(exe, root string, idle time.Duration) (int, error) {
-	logs := filepath.Join(root, workspace.DataDir, "logs")
+	logs := filepath.Join(root, tools.DataDir, "logs")
 	if err := os.MkdirAll(logs, 0o700); err != nil {
 		return 0, err
 	}

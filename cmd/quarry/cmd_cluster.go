@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,8 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/cluster"
-	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/clusterops"
 )
 
 // clusterFlags are how a command reaches a cluster: its URL and, optionally, a NATS
@@ -33,19 +31,20 @@ func (c *clusterFlags) add(cmd *cobra.Command, required bool) {
 		help = "answer from a Quarry cluster instead of the local index: its NATS server(s), nats://HOST:PORT"
 	}
 	cmd.Flags().StringVar(&c.url, "cluster", "", help)
-	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (a user JWT and its seed) or a user's nkey seed, mode 600 (else "+cluster.EnvUser+" and "+cluster.EnvPassword+" from the environment)")
+	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (a user JWT and its seed) or a user's nkey seed, mode 600 (else "+clusterops.EnvUser+" and "+clusterops.EnvPassword+" from the environment)")
 }
 
-func (c *clusterFlags) connect(cmd *cobra.Command, name string) (*cluster.Cluster, error) {
+// manage runs a catalog operation on the cluster the flags name.
+func (c *clusterFlags) manage(cmd *cobra.Command, req clusterops.ManageRequest) (*clusterops.ManageResult, error) {
 	if c.url == "" {
 		return nil, usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required")
 	}
-	return cluster.Connect(cmd.Context(), cluster.Options{URL: c.url, CredsFile: c.creds, Name: name})
+	return clusterops.Manage(cmd.Context(), clusterops.Connection{URL: c.url, CredsFile: c.creds, Name: "quarry cluster"}, req)
 }
 
 func newNodeCmd() *cobra.Command {
 	var cf clusterFlags
-	var o tools.NodeOptions
+	var o clusterops.NodeOptions
 	var smallMB, compoundMB int64
 	cmd := &cobra.Command{
 		Use:   "node --cluster URL --data DIR [--index] [--serve]",
@@ -68,7 +67,7 @@ until interrupted.`,
 			if smallMB < 0 || compoundMB < 0 {
 				return usagef(cmd.CommandPath(), "--compound-small-mb and --compound-max-mb take a size in MB, 0 or more")
 			}
-			o.Compounding = &cluster.Compounding{Small: smallMB << 20, Max: compoundMB << 20}
+			o.Compounding = &clusterops.Compounding{Small: smallMB << 20, Max: compoundMB << 20}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			o.Logf = func(format string, args ...any) {
@@ -77,16 +76,11 @@ until interrupted.`,
 			if cf.url == "" {
 				return usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required")
 			}
-			c, err := cluster.Connect(cmd.Context(), cluster.Options{URL: cf.url, CredsFile: cf.creds, Name: "quarry node " + o.ID, Logf: o.Logf})
-			if err != nil {
-				return err
-			}
-			defer c.Close()
 			svc, err := newService(cmd)
 			if err != nil {
 				return err
 			}
-			return svc.RunNode(ctx, c, o)
+			return clusterops.Node(ctx, svc, clusterops.Connection{URL: cf.url, CredsFile: cf.creds, Name: "quarry node " + o.ID, Logf: o.Logf}, o)
 		},
 	}
 	cf.add(cmd, true)
@@ -95,9 +89,9 @@ until interrupted.`,
 	f.StringVar(&o.ID, "id", "", "the node's id in the cluster (default: host name and process id)")
 	f.BoolVar(&o.Index, "index", false, "take index jobs")
 	f.BoolVar(&o.Serve, "serve", false, "serve the shards placed on this node")
-	f.IntVar(&o.Replicas, "replicas", cluster.DefaultReplicas, "nodes serving each shard")
-	f.Int64Var(&smallMB, "compound-small-mb", cluster.DefaultCompounding.Small>>20, "an index this indexer builds of at most this many MB joins a compound shard")
-	f.Int64Var(&compoundMB, "compound-max-mb", cluster.DefaultCompounding.Max>>20, "the size of a compound shard, in MB (0: every repository a shard of its own)")
+	f.IntVar(&o.Replicas, "replicas", clusterops.DefaultReplicas, "nodes serving each shard")
+	f.Int64Var(&smallMB, "compound-small-mb", clusterops.DefaultCompounding.Small>>20, "an index this indexer builds of at most this many MB joins a compound shard")
+	f.Int64Var(&compoundMB, "compound-max-mb", clusterops.DefaultCompounding.Max>>20, "the size of a compound shard, in MB (0: every repository a shard of its own)")
 	return cmd
 }
 
@@ -119,24 +113,15 @@ func newClusterCmd() *cobra.Command {
 		c := &cobra.Command{
 			Use: use, Short: short, Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				cl, err := cf.connect(cmd, "quarry cluster")
-				if err != nil {
-					return err
-				}
-				defer cl.Close()
-				name, source := addName, args[0]
+				req := clusterops.ManageRequest{Operation: clusterops.OpAdd, Name: addName, Source: args[0]}
 				if update {
-					r, err := cl.Repo(cmd.Context(), args[0])
-					if err != nil {
-						return err
-					}
-					name, source = r.Name, r.Source
+					req = clusterops.ManageRequest{Operation: clusterops.OpUpdate, Name: args[0]}
 				}
-				r, err := tools.ClusterAdd(cmd.Context(), cl, name, source, update)
+				res, err := cf.manage(cmd, req)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: queued for indexing from %s\n", r.Name, r.Source)
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: queued for indexing from %s\n", res.Repo.Name, res.Repo.Source)
 				return nil
 			},
 		}
@@ -150,12 +135,7 @@ func newClusterCmd() *cobra.Command {
 	remove := &cobra.Command{
 		Use: "remove NAME", Short: "Remove a repository and its shard", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cl, err := rmFlags.connect(cmd, "quarry cluster")
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			if err := cl.DeleteRepo(cmd.Context(), args[0]); err != nil {
+			if _, err := rmFlags.manage(cmd, clusterops.ManageRequest{Operation: clusterops.OpRemove, Name: args[0]}); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: removed\n", args[0])
@@ -168,15 +148,11 @@ func newClusterCmd() *cobra.Command {
 	list := &cobra.Command{
 		Use: "list --cluster URL [--json]", Short: "List the repositories, their shards and the nodes serving each", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := lsFlags.connect(cmd, "quarry cluster")
+			res, err := lsFlags.manage(cmd, clusterops.ManageRequest{Operation: clusterops.OpList})
 			if err != nil {
 				return err
 			}
-			defer cl.Close()
-			st, err := clusterStatus(cmd.Context(), cl)
-			if err != nil {
-				return err
-			}
+			st := res.Status
 			if lsJSON {
 				return writeJSON(cmd.OutOrStdout(), st)
 			}
@@ -194,57 +170,4 @@ func newClusterCmd() *cobra.Command {
 	list.Flags().BoolVar(&lsJSON, "json", false, "print one JSON object")
 	cmd.AddCommand(add(false), add(true), remove, list)
 	return cmd
-}
-
-// clusterRepoStatus is a repository as cluster list shows it.
-type clusterRepoStatus struct {
-	cluster.Repo
-	ServedBy []string `json:"served_by"`
-	State    string   `json:"state"` // indexing, served, unserved, failed
-}
-
-type clusterStatusOut struct {
-	Repos       []clusterRepoStatus `json:"repos"`
-	Nodes       []cluster.Node      `json:"nodes"`
-	PendingJobs uint64              `json:"pending_jobs"`
-}
-
-func clusterStatus(ctx context.Context, c *cluster.Cluster) (*clusterStatusOut, error) {
-	repos, err := c.Repos(ctx)
-	if err != nil {
-		return nil, err
-	}
-	nodes, err := c.Nodes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	pending, err := c.PendingJobs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := &clusterStatusOut{Repos: []clusterRepoStatus{}, Nodes: nodes, PendingJobs: pending}
-	shardVersion := map[string]string{}
-	for _, sh := range cluster.Shards(repos) {
-		shardVersion[sh.Name] = sh.Version
-	}
-	for _, r := range repos {
-		s := clusterRepoStatus{Repo: r, ServedBy: []string{}}
-		for _, n := range nodes {
-			if v := shardVersion[r.ShardName()]; v != "" && n.Shards[r.ShardName()] == v {
-				s.ServedBy = append(s.ServedBy, n.ID)
-			}
-		}
-		switch {
-		case r.Error != "":
-			s.State = "failed: " + r.Error
-		case r.Version == "":
-			s.State = "indexing"
-		case len(s.ServedBy) == 0:
-			s.State = "unserved"
-		default:
-			s.State = "served"
-		}
-		out.Repos = append(out.Repos, s)
-	}
-	return out, nil
 }

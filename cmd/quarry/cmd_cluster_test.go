@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/clusterops"
 )
 
 // TestClusterCommands drives a cluster from the command line: add a repository, list it,
@@ -68,7 +69,7 @@ func TestClusterCommands(t *testing.T) {
 	}
 	nodeDone := make(chan error, 1)
 	go func() {
-		nodeDone <- svc.RunNode(ctx, c, tools.NodeOptions{ID: "cli1", Data: t.TempDir(), Index: true, Serve: true})
+		nodeDone <- clusterops.RunNode(ctx, svc, c, clusterops.NodeOptions{ID: "cli1", Data: t.TempDir(), Index: true, Serve: true})
 	}()
 	defer func() {
 		cancel()

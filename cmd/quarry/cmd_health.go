@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 type healthOptions struct {
@@ -61,7 +60,7 @@ func runHealth(cmd *cobra.Command, opts healthOptions) error {
 	} else {
 		writeHealth(out, h, opts.detailed)
 	}
-	if h.Status != workspace.Healthy {
+	if h.Status != tools.Healthy {
 		return errUnhealthy
 	}
 	return nil
@@ -69,7 +68,7 @@ func runHealth(cmd *cobra.Command, opts healthOptions) error {
 
 func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 	fmt.Fprintf(w, "%s (%s): %s\n", h.Workspace.Name, h.Workspace.ID, h.Status)
-	if h.Status == workspace.NotIndexed {
+	if h.Status == tools.NotIndexed {
 		writeProblems(w, h)
 		return
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/httpguard"
 	"github.com/quarrysearch/quarry/tools/mcpserver"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 func init() {
@@ -132,7 +131,7 @@ func httpAccess(addr, workspaceRoot string) (httpguard.HTTPAccess, error) {
 		return a, nil
 	}
 	const want = "give the directory under which HTTP clients may add workspaces"
-	root, err := workspace.CanonicalDir(workspaceRoot)
+	root, err := tools.CanonicalDir(workspaceRoot)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return a, fmt.Errorf("%s %s: no such directory; %s", httpguard.WorkspaceRootFlag, workspaceRoot, want)
@@ -169,7 +168,7 @@ func servingService(cmd *cobra.Command, name string) (*tools.Service, string, er
 	}
 	stderr := cmd.ErrOrStderr()
 	svc.Keep = tools.KeepOpen
-	svc.OnIndexStart = func(e workspace.Entry) { fmt.Fprintf(stderr, "%s: indexing %s\n", name, e.Root) }
+	svc.OnIndexStart = func(e tools.Entry) { fmt.Fprintf(stderr, "%s: indexing %s\n", name, e.Root) }
 	if err := attachCluster(cmd, svc); err != nil {
 		return nil, "", err
 	}
@@ -237,7 +236,7 @@ func serveAndWatch(cmd *cobra.Command, svc *tools.Service, name string, noWatch 
 			<-sctx.Done()
 			return
 		}
-		if err := svc.Watch(sctx, func(b workspace.WatchBatch) {
+		if err := svc.Watch(sctx, func(b tools.WatchBatch) {
 			if b.Err != nil || b.Summary.Added+b.Summary.Changed+b.Summary.Renamed+b.Summary.Deleted > 0 {
 				fmt.Fprint(stderr, name+": ")
 				printBatch(stderr, b)

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
-	"github.com/quarrysearch/quarry/workspace"
 )
 
 func newWatchCmd() *cobra.Command {
@@ -85,7 +84,7 @@ starts for the next ones (QUARRY_AUTOWATCH) runs so.`,
 			} else {
 				fmt.Fprintf(out, "watching %s (Ctrl-C stops)\n", root)
 			}
-			return svc.Watch(ctx, func(b workspace.WatchBatch) { printBatch(out, b) })
+			return svc.Watch(ctx, func(b tools.WatchBatch) { printBatch(out, b) })
 		},
 	}
 	cmd.Flags().DurationVar(&idleExit, "idle-exit", 0, "stop after this long without a request from another quarry command (0: never)")
@@ -122,7 +121,7 @@ func stopWhenIdle(ctx context.Context, svc *tools.Service, idle time.Duration, c
 }
 
 // printBatch prints one line for a batch the watcher applied.
-func printBatch(w io.Writer, b workspace.WatchBatch) {
+func printBatch(w io.Writer, b tools.WatchBatch) {
 	at := time.Now().Format("15:04:05")
 	what := fmt.Sprintf("%d events", b.Events)
 	if b.Events == 0 {

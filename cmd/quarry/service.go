@@ -3,7 +3,6 @@ package main
 // The service every command is a shell over, and the printing of its answers and failures.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,9 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
-	"github.com/quarrysearch/quarry/workspace"
+	"github.com/quarrysearch/quarry/tools/clusterops"
 )
 
 // newService returns the agent-contract service of the current workspace, which draws the
@@ -43,8 +41,8 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 		return nil, err
 	}
 	var p *progress
-	svc.OnIndexStart = func(e workspace.Entry) { p = newProgress(cmd.ErrOrStderr(), "indexing "+e.Name) }
-	svc.Progress = func(pr workspace.Progress) { p.update(pr) }
+	svc.OnIndexStart = func(e tools.Entry) { p = newProgress(cmd.ErrOrStderr(), "indexing "+e.Name) }
+	svc.Progress = func(pr tools.Progress) { p.update(pr) }
 	svc.OnIndexEnd = func() { p.finish() }
 	return svc, nil
 }
@@ -61,11 +59,7 @@ func attachCluster(cmd *cobra.Command, svc *tools.Service) error {
 	if cf := cmd.Flags().Lookup("nats-creds"); cf != nil {
 		creds = cf.Value.String()
 	}
-	c, err := cluster.Connect(cmd.Context(), cluster.Options{URL: f.Value.String(), CredsFile: creds, Name: "quarry " + cmd.Name()})
-	if err != nil {
-		return err
-	}
-	if err := svc.SetCluster(context.Background(), c); err != nil {
+	if err := clusterops.AttachTo(cmd.Context(), svc, clusterops.Connection{URL: f.Value.String(), CredsFile: creds, Name: "quarry " + cmd.Name()}); err != nil {
 		return err
 	}
 	svc.SetForward(false)

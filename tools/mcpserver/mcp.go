@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrysearch/quarry/tools"
-	"github.com/quarrysearch/quarry/tools/httpguard"
 	"github.com/quarrysearch/quarry/tools/batchrun"
+	"github.com/quarrysearch/quarry/tools/httpguard"
 )
 
 // The MCP server: one tool per operation of Operations that has a Tool name, each

@@ -1,4 +1,4 @@
-package tools
+package clusterops
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -25,12 +26,12 @@ func BenchmarkShardCall(b *testing.B) {
 		b.Skip("Go's source is not installed: ", err)
 	}
 	ctx := context.Background()
-	s, err := NewService(b.TempDir())
+	s, err := tools.NewService(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
 	build := b.TempDir()
-	if _, err := workspace.Index(ctx, src, build, s.langs, workspace.IndexOptions{}); err != nil {
+	if _, err := workspace.Index(ctx, src, build, s.Languages(), workspace.IndexOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	x, err := workspace.OpenShard(workspace.Entry{ID: "json", Root: build}, build)
@@ -38,10 +39,10 @@ func BenchmarkShardCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer x.Close()
-	svc := s.shardService([]*workspace.SearchIndex{x})
+	svc := s.ShardService([]*workspace.SearchIndex{x})
 	for _, q := range []string{"NewDecoder", "Unmarshal", "valid utf8", "decode.go"} {
 		b.Run(q, func(b *testing.B) {
-			args, _ := json.Marshal(SearchRequest{Query: q, Workspace: "all"})
+			args, _ := json.Marshal(tools.SearchRequest{Query: q, Workspace: "all"})
 			benchMedian(b, func() error { _, err := svc.Call(ctx, "search", args); return err })
 		})
 	}
@@ -65,19 +66,19 @@ var fanOutPackages = []string{"bufio", "bytes", "cmp", "container/heap", "contai
 func BenchmarkClusterFanOut(b *testing.B) {
 	goroot := runtime.GOROOT()
 	type setup struct {
-		router *Service
+		router *tools.Service
 		shards int
 	}
 	start := func(compounding cluster.Compounding) setup {
 		ctx, c := testCluster(b)
-		nodeSvc, err := NewService(b.TempDir())
+		nodeSvc, err := tools.NewService(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
 		nctx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() {
-			done <- nodeSvc.RunNode(nctx, c, NodeOptions{ID: "n1", Data: b.TempDir(), Index: true, Serve: true, Compounding: &compounding})
+			done <- RunNode(nctx, nodeSvc, c, NodeOptions{ID: "n1", Data: b.TempDir(), Index: true, Serve: true, Compounding: &compounding})
 		}()
 		b.Cleanup(func() { stop(); <-done })
 		for _, p := range fanOutPackages {
@@ -85,11 +86,11 @@ func BenchmarkClusterFanOut(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		router, err := NewService(b.TempDir())
+		router, err := tools.NewService(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := router.SetCluster(ctx, c); err != nil {
+		if err := Attach(ctx, router, c); err != nil {
 			b.Fatal(err)
 		}
 		for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
@@ -117,7 +118,7 @@ func BenchmarkClusterFanOut(b *testing.B) {
 		var ms []float64
 		for range 20 {
 			t := time.Now()
-			res, err := s.router.Search(ctx, SearchRequest{Query: "Reader", Limit: &limit})
+			res, err := s.router.Search(ctx, tools.SearchRequest{Query: "Reader", Limit: &limit})
 			if err != nil || len(res.Errors) > 0 {
 				b.Fatalf("%v %+v", err, res)
 			}

@@ -1,4 +1,4 @@
-package tools
+package clusterops
 
 // A Quarry cluster (package cluster holds the NATS JetStream side): nodes that index
 // repositories into shards and serve them (RunNode), and the router that searches every
@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -52,7 +53,7 @@ type ShardAnswer struct {
 	Version string          `json:"version"`
 	Node    string          `json:"node"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+	Error   *tools.Error    `json:"error,omitempty"`
 }
 
 // shardTick is how often a node beats and reconciles what it serves with the catalog.
@@ -62,8 +63,8 @@ var shardTick = time.Second
 type loadedShard struct {
 	name    string
 	version string
-	members []loadedRepo // by name
-	svc     *Service     // answers the contract's operations from the members alone
+	members []loadedRepo   // by name
+	svc     *tools.Service // answers the contract's operations from the members alone
 	sub     *nats.Subscription
 	inUse   sync.WaitGroup
 }
@@ -76,7 +77,7 @@ type loadedRepo struct {
 }
 
 type node struct {
-	s    *Service
+	s    *tools.Service
 	c    *cluster.Cluster
 	o    NodeOptions
 	mu   sync.Mutex
@@ -91,16 +92,16 @@ func (n *node) logf(format string, args ...any) {
 
 // RunNode runs a node until ctx ends: it beats, takes index jobs (o.Index) and serves the
 // shards assigned to it (o.Serve).
-func (s *Service) RunNode(ctx context.Context, c *cluster.Cluster, o NodeOptions) error {
+func RunNode(ctx context.Context, s *tools.Service, c *cluster.Cluster, o NodeOptions) error {
 	if o.Data == "" {
-		return Errorf(CodeBadValue, "data", "a node needs a data directory: give --data DIR")
+		return tools.Errorf(tools.CodeBadValue, "data", "a node needs a data directory: give --data DIR")
 	}
 	if o.ID == "" {
 		host, _ := os.Hostname()
 		o.ID = fmt.Sprintf("%s-%d", cmp.Or(host, "node"), os.Getpid())
 	}
 	if err := cluster.CheckName(o.ID); err != nil {
-		return Errorf(CodeBadValue, "id", "node id: %v", err)
+		return tools.Errorf(tools.CodeBadValue, "id", "node id: %v", err)
 	}
 	if o.Replicas <= 0 {
 		o.Replicas = cluster.DefaultReplicas
@@ -109,7 +110,7 @@ func (s *Service) RunNode(ctx context.Context, c *cluster.Cluster, o NodeOptions
 		o.Compounding = &cluster.DefaultCompounding
 	}
 	if err := os.MkdirAll(o.Data, 0o700); err != nil {
-		return AsError(err)
+		return tools.AsError(err)
 	}
 	if err := c.WatchRepos(ctx); err != nil {
 		return err
@@ -269,7 +270,7 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	for i, m := range l.members {
 		xs[i] = m.x
 	}
-	l.svc = n.s.shardService(xs)
+	l.svc = n.s.ShardService(xs)
 	sub, err := n.c.NC.QueueSubscribe(cluster.ShardSubject(sh.Name), cluster.ShardQueue(sh.Name), func(m *nats.Msg) {
 		l.inUse.Add(1)
 		defer l.inUse.Done()
@@ -359,33 +360,26 @@ func (n *node) answer(m *nats.Msg, l *loadedShard) {
 	}
 	var call ShardCall
 	if err := json.Unmarshal(m.Data, &call); err != nil {
-		ans.Error = AsError(fmt.Errorf("a malformed shard call: %w", err))
-	} else if res, err := l.svc.shardCall(context.Background(), call); err != nil {
-		ans.Error = AsError(err)
+		ans.Error = tools.AsError(fmt.Errorf("a malformed shard call: %w", err))
+	} else if res, err := shardCall(context.Background(), l.svc, call); err != nil {
+		ans.Error = tools.AsError(err)
 	} else if ans.Result, err = json.Marshal(res); err != nil {
-		ans.Error = AsError(err)
+		ans.Error = tools.AsError(err)
 	}
 	b, err := json.Marshal(ans)
 	if err != nil {
-		b, _ = json.Marshal(ShardAnswer{Shard: l.name, Node: n.o.ID, Error: AsError(err)})
+		b, _ = json.Marshal(ShardAnswer{Shard: l.name, Node: n.o.ID, Error: tools.AsError(err)})
 	}
 	_ = m.Respond(b)
 }
 
 // shardCall runs a router's call on a shard's service: an operation of the contract, or
 // one of a query document's (shardOp).
-func (s *Service) shardCall(ctx context.Context, call ShardCall) (any, error) {
-	if res, ok, err := s.shardOp(ctx, call.Op, call.Args); ok {
+func shardCall(ctx context.Context, s *tools.Service, call ShardCall) (any, error) {
+	if res, ok, err := shardOp(ctx, s, call.Op, call.Args); ok {
 		return res, err
 	}
 	return s.Call(ctx, call.Op, call.Args)
-}
-
-// shardService returns a service answering every operation from xs alone (a shard's
-// repositories, named by their ids): its workspaces are the shard's, fresh as its version,
-// never forwarded.
-func (s *Service) shardService(xs []*workspace.SearchIndex) *Service {
-	return &Service{root: xs[0].Entry.Root, langs: s.langs, shard: xs}
 }
 
 // ClusterAdd adds (or, with update, re-indexes) a repository: its catalog entry, then an
@@ -394,10 +388,10 @@ func ClusterAdd(ctx context.Context, c *cluster.Cluster, name, source string, up
 	if !isGitURL(source) {
 		abs, err := filepath.Abs(source)
 		if err != nil {
-			return cluster.Repo{}, AsError(err)
+			return cluster.Repo{}, tools.AsError(err)
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return cluster.Repo{}, Errorf(CodeNotFound, "source", "%s is not a directory (give a directory the indexers can read, or a git URL)", source)
+			return cluster.Repo{}, tools.Errorf(tools.CodeNotFound, "source", "%s is not a directory (give a directory the indexers can read, or a git URL)", source)
 		}
 		source = abs
 	}
@@ -405,25 +399,25 @@ func ClusterAdd(ctx context.Context, c *cluster.Cluster, name, source string, up
 		name = repoNameOf(source)
 	}
 	if err := cluster.CheckName(name); err != nil {
-		return cluster.Repo{}, Errorf(CodeBadValue, "name", "%v; give --name", err)
+		return cluster.Repo{}, tools.Errorf(tools.CodeBadValue, "name", "%v; give --name", err)
 	}
 	r, err := c.Repo(ctx, name)
 	switch {
 	case errors.Is(err, cluster.ErrNoRepo):
 		if update {
-			return cluster.Repo{}, Errorf(CodeUnknownWorkspace, "name", "the cluster has no repository %q: add it first", name)
+			return cluster.Repo{}, tools.Errorf(tools.CodeUnknownWorkspace, "name", "the cluster has no repository %q: add it first", name)
 		}
 		r = cluster.Repo{Name: name, Source: source}
 		if r.Revision, err = c.PutRepo(ctx, r); err != nil {
-			return cluster.Repo{}, AsError(err)
+			return cluster.Repo{}, tools.AsError(err)
 		}
 	case err != nil:
-		return cluster.Repo{}, AsError(err)
+		return cluster.Repo{}, tools.AsError(err)
 	case !update && r.Source != source:
-		return cluster.Repo{}, Errorf(CodeBadValue, "name", "the cluster already has a repository %q (from %s): give another --name, or update it", name, r.Source)
+		return cluster.Repo{}, tools.Errorf(tools.CodeBadValue, "name", "the cluster already has a repository %q (from %s): give another --name, or update it", name, r.Source)
 	}
 	if err := c.Enqueue(ctx, cluster.Job{Op: cluster.OpIndex, Repo: name, Source: r.Source}); err != nil {
-		return cluster.Repo{}, AsError(err)
+		return cluster.Repo{}, tools.AsError(err)
 	}
 	return r, nil
 }
@@ -550,7 +544,7 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		return err
 	}
 	n.logf("node %s: indexing %s from %s", n.o.ID, r.Name, src)
-	sum, err := workspace.Index(ctx, src, build, n.s.langs, workspace.IndexOptions{})
+	sum, err := workspace.Index(ctx, src, build, n.s.Languages(), workspace.IndexOptions{})
 	if err != nil {
 		if ctx.Err() != nil {
 			return err

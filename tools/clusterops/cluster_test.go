@@ -1,4 +1,4 @@
-package tools
+package clusterops
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/index/search"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // natsServer starts an embedded NATS server with JetStream on a free loopback port.
@@ -87,14 +88,14 @@ func TestClusterMatchesWorkspaceAll(t *testing.T) {
 func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	ctx, c := testCluster(t)
 	roots := clusterRepos(t)
-	nodeSvc, err := NewService(t.TempDir())
+	nodeSvc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	nodeCtx, stopNode := context.WithCancel(ctx)
 	nodeDone := make(chan error, 1)
 	go func() {
-		nodeDone <- nodeSvc.RunNode(nodeCtx, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &compounding})
+		nodeDone <- RunNode(nodeCtx, nodeSvc, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &compounding})
 	}()
 	for _, repo := range []string{"a-go", "b-py"} {
 		if _, err := ClusterAdd(ctx, c, repo, roots[repo], false); err != nil {
@@ -104,15 +105,15 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	if _, err := ClusterAdd(ctx, c, "a-go", roots["b-py"], false); err == nil {
 		t.Error("adding a second repository under a name in use: no error")
 	}
-	router, err := NewService(t.TempDir())
+	router, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := router.SetCluster(ctx, c); err != nil {
+	if err := Attach(ctx, router, c); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(90 * time.Second); ; {
-		got, err := router.Search(ctx, SearchRequest{Query: "ConnectionPool"})
+		got, err := router.Search(ctx, tools.SearchRequest{Query: "ConnectionPool"})
 		if err == nil && len(got.Errors) == 0 && hasWorkspaces(got.Results, "a-go", "b-py") {
 			break
 		}
@@ -139,7 +140,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	}
 
 	local := localPair(t, roots)
-	list, err := local.Workspace(ctx, WorkspaceRequest{Operation: "list"})
+	list, err := local.Workspace(ctx, tools.WorkspaceRequest{Operation: "list"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 			primaryID = w.ID
 		}
 	}
-	for _, q := range []SearchRequest{
+	for _, q := range []tools.SearchRequest{
 		{Query: "ConnectionPool"}, {Query: "serve http"}, {Query: "handle", Target: "definitions"},
 		{Query: "request", Target: "content"}, {Query: "pool", Target: "files"}, {Query: "kind:method get"},
 		{Query: "serve conn"}, {Query: "conn reuse"},
@@ -170,9 +171,9 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		}
 	}
 	// Query documents: each line searched on every shard, fused by the router.
-	for _, q := range []SearchRequest{
+	for _, q := range []tools.SearchRequest{
 		{Query: "lex: ConnectionPool\nvec: a pool of database connections"},
-		{Searches: []SearchLine{{Type: "lex", Query: "serve http"}, {Type: "vec", Query: "answer one request"}}, Intent: "http server"},
+		{Searches: []tools.SearchLine{{Type: "lex", Query: "serve http"}, {Type: "vec", Query: "answer one request"}}, Intent: "http server"},
 		{Query: "expand: connection pool"},
 		{Query: "hyde: def get(self): return self.idle.pop()\nlex: get", Explain: true},
 	} {
@@ -194,7 +195,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	}
 
 	// A search in one language asks only the repositories that hold it.
-	for _, q := range []SearchRequest{{Query: "lang:python handle"}, {Query: "handle", Language: "py"}, {Query: "lang:py OR lang:go", Target: "files"}} {
+	for _, q := range []tools.SearchRequest{{Query: "lang:python handle"}, {Query: "handle", Language: "py"}, {Query: "lang:py OR lang:go", Target: "files"}} {
 		got, err := router.Search(ctx, q)
 		if err != nil {
 			t.Fatal(err)
@@ -213,7 +214,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	}
 
 	// Pages, followed by cursor: the same as one process's pages of --workspace all.
-	for _, q := range []SearchRequest{{Query: "request", Target: "content"}, {Query: "p", Target: "files"}} {
+	for _, q := range []tools.SearchRequest{{Query: "request", Target: "content"}, {Query: "p", Target: "files"}} {
 		g := pageKeys(t, router, q, nil)
 		q.Workspace = "all"
 		if w := pageKeys(t, local, q, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) < 3 {
@@ -221,20 +222,20 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		}
 	}
 	deep := 400
-	deepReq := SearchRequest{Query: "request", Target: "content", Limit: &deep}
-	ireq, _, err := router.searchRequest(deepReq)
+	deepReq := tools.SearchRequest{Query: "request", Target: "content", Limit: &deep}
+	ireq, _, err := router.SearchRequest(deepReq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	deepReq.Cursor = encodeCursor(deepReq, ireq, 400)
+	deepReq.Cursor = tools.EncodeCursor(deepReq, ireq, 400)
 	if _, err := router.Search(ctx, deepReq); err == nil || !strings.Contains(err.Error(), "pages through the first 500") {
 		t.Errorf("a page past the first 500 results through a cluster: %v", err)
 	}
-	gotGoto, err := router.Goto(ctx, GotoRequest{Symbol: "ConnectionPool"})
+	gotGoto, err := router.Goto(ctx, tools.GotoRequest{Symbol: "ConnectionPool"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantGoto, err := local.Goto(ctx, GotoRequest{Symbol: "ConnectionPool", Workspace: "all"})
+	wantGoto, err := local.Goto(ctx, tools.GotoRequest{Symbol: "ConnectionPool", Workspace: "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,8 +243,8 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		t.Errorf("goto: the cluster answered\n %v\none process\n %v", g, w)
 	}
 	for _, sym := range []string{"handle", "ConnectionPool", "nothingByThatName"} {
-		gotRefs, gerr := router.Refs(ctx, RefsRequest{Symbol: sym})
-		wantRefs, werr := local.Refs(ctx, RefsRequest{Symbol: sym, Workspace: "all"})
+		gotRefs, gerr := router.Refs(ctx, tools.RefsRequest{Symbol: sym})
+		wantRefs, werr := local.Refs(ctx, tools.RefsRequest{Symbol: sym, Workspace: "all"})
 		if (gerr == nil) != (werr == nil) {
 			t.Errorf("refs %s: the cluster's error %v, one process's %v", sym, gerr, werr)
 			continue
@@ -256,33 +257,33 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		}
 	}
 	// handle is defined in both repositories: callers must name one.
-	if _, err := router.Calls(ctx, CallsRequest{Symbol: "handle", Direction: CallsCallers}); err == nil {
+	if _, err := router.Calls(ctx, tools.CallsRequest{Symbol: "handle", Direction: tools.CallsCallers}); err == nil {
 		t.Error("callers of a name defined in two repositories, none named: no error")
 	}
-	gotCalls, err := router.Calls(ctx, CallsRequest{Symbol: "handle", Direction: CallsCallers, Workspace: "a-go"})
+	gotCalls, err := router.Calls(ctx, tools.CallsRequest{Symbol: "handle", Direction: tools.CallsCallers, Workspace: "a-go"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCalls, err := local.Calls(ctx, CallsRequest{Symbol: "handle", Direction: CallsCallers, Workspace: primaryID})
+	wantCalls, err := local.Calls(ctx, tools.CallsRequest{Symbol: "handle", Direction: tools.CallsCallers, Workspace: primaryID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g, w := callKeys(gotCalls), callKeys(wantCalls); fmt.Sprint(g) != fmt.Sprint(w) || len(w) < 2 {
 		t.Errorf("callers: the cluster answered\n %v\none process\n %v", g, w)
 	}
-	gotCallees, err := router.Calls(ctx, CallsRequest{Symbol: "serveConn", Direction: CallsCallers})
+	gotCallees, err := router.Calls(ctx, tools.CallsRequest{Symbol: "serveConn", Direction: tools.CallsCallers})
 	if err != nil || len(gotCallees.Nodes) < 2 {
 		t.Errorf("callers of a name defined in one repository: %v, %+v", err, gotCallees)
 	}
-	if _, err := router.Search(ctx, SearchRequest{Query: "x", Workspace: "a-g"}); err == nil {
+	if _, err := router.Search(ctx, tools.SearchRequest{Query: "x", Workspace: "a-g"}); err == nil {
 		t.Error("an unknown repository: no error")
-	} else if e := AsError(err); e.Code != CodeUnknownWorkspace || !strings.Contains(e.Message, "did you mean a-go") {
+	} else if e := tools.AsError(err); e.Code != tools.CodeUnknownWorkspace || !strings.Contains(e.Message, "did you mean a-go") {
 		t.Errorf("an unknown repository: %v", e)
 	}
-	if _, err := router.Search(ctx, SearchRequest{Query: "x", Target: "everything"}); err == nil {
+	if _, err := router.Search(ctx, tools.SearchRequest{Query: "x", Target: "everything"}); err == nil {
 		t.Error("a bad target: no error")
 	}
-	if _, err := router.Health(ctx, HealthRequest{}); err == nil {
+	if _, err := router.Health(ctx, tools.HealthRequest{}); err == nil {
 		t.Error("health through a cluster: no error")
 	}
 
@@ -291,16 +292,16 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	if err := <-nodeDone; err != nil {
 		t.Fatal(err)
 	}
-	res, err := router.Search(ctx, SearchRequest{Query: "ConnectionPool", TimeoutMS: 2000})
+	res, err := router.Search(ctx, tools.SearchRequest{Query: "ConnectionPool", TimeoutMS: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.TruncatedReason != TruncatedShards || len(res.Errors) != 2 || res.Errors[0].Code != CodeShardUnavailable {
+	if !res.Truncated || res.TruncatedReason != tools.TruncatedShards || len(res.Errors) != 2 || res.Errors[0].Code != tools.CodeShardUnavailable {
 		t.Errorf("with no node: truncated %v (%s), errors %+v", res.Truncated, res.TruncatedReason, res.Errors)
 	}
 }
 
-func hasWorkspaces(hits []Hit, names ...string) bool {
+func hasWorkspaces(hits []tools.Hit, names ...string) bool {
 	seen := map[string]bool{}
 	for _, h := range hits {
 		seen[h.Workspace] = true
@@ -326,7 +327,7 @@ func hitKeys(hits []search.Hit, names map[string]string) []string {
 	return out
 }
 
-func refKeys(refs []Ref, names map[string]string) []string {
+func refKeys(refs []tools.Ref, names map[string]string) []string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
 		ws := r.Workspace
@@ -338,7 +339,7 @@ func refKeys(refs []Ref, names map[string]string) []string {
 	return out
 }
 
-func callKeys(r *CallsResult) []string {
+func callKeys(r *tools.CallsResult) []string {
 	out := make([]string, len(r.Nodes))
 	for i, n := range r.Nodes {
 		out[i] = fmt.Sprintf("%d:%s:%s:%d", n.Parent, n.Name, n.Symbol.Path, n.Symbol.Line)
@@ -370,7 +371,7 @@ func TestClusterRefusedCredentials(t *testing.T) {
 func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
 	ctx, c := testCluster(t)
 	root := clusterRepos(t)["a-go"]
-	svc, err := NewService(t.TempDir())
+	svc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +383,7 @@ func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
 		nctx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() {
-			done <- svc.RunNode(nctx, c, NodeOptions{ID: id, Data: t.TempDir(), Index: true, Logf: func(format string, args ...any) {
+			done <- RunNode(nctx, svc, c, NodeOptions{ID: id, Data: t.TempDir(), Index: true, Logf: func(format string, args ...any) {
 				mu.Lock()
 				defer mu.Unlock()
 				fmt.Fprintf(&log, format+"\n", args...)
@@ -545,24 +546,24 @@ func startServer(t testing.TB, opts *server.Options) *server.Server {
 // repositories: its language, or what its expression requires; none under a NOT or beside
 // an alternative in any language.
 func TestRequiredLanguages(t *testing.T) {
-	s, err := NewService(t.TempDir())
+	s, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		req  SearchRequest
+		req  tools.SearchRequest
 		want string
 	}{
-		{SearchRequest{Query: "handle"}, "[]"},
-		{SearchRequest{Query: "handle", Language: "py"}, "[python]"},
-		{SearchRequest{Query: "lang:go handle"}, "[go]"},
-		{SearchRequest{Query: "lang:go OR lang:rust"}, "[go rust]"},
-		{SearchRequest{Query: "(lang:go OR lang:rust) lang:rust x"}, "[rust]"},
-		{SearchRequest{Query: "-lang:go handle"}, "[]"},
-		{SearchRequest{Query: "lang:go OR handle"}, "[]"},
-		{SearchRequest{Query: "NOT (lang:go) x"}, "[]"},
+		{tools.SearchRequest{Query: "handle"}, "[]"},
+		{tools.SearchRequest{Query: "handle", Language: "py"}, "[python]"},
+		{tools.SearchRequest{Query: "lang:go handle"}, "[go]"},
+		{tools.SearchRequest{Query: "lang:go OR lang:rust"}, "[go rust]"},
+		{tools.SearchRequest{Query: "(lang:go OR lang:rust) lang:rust x"}, "[rust]"},
+		{tools.SearchRequest{Query: "-lang:go handle"}, "[]"},
+		{tools.SearchRequest{Query: "lang:go OR handle"}, "[]"},
+		{tools.SearchRequest{Query: "NOT (lang:go) x"}, "[]"},
 	} {
-		ireq, _, err := s.searchRequest(c.req)
+		ireq, _, err := s.SearchRequest(c.req)
 		if err != nil {
 			t.Fatalf("%+v: %v", c.req, err)
 		}

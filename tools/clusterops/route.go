@@ -1,4 +1,4 @@
-package tools
+package clusterops
 
 // The router of a cluster (SetCluster): each operation asked of the shards it covers at
 // once, their answers merged as the same operation over --workspace all merges workspaces.
@@ -21,42 +21,46 @@ import (
 	"github.com/quarrysearch/quarry/index/query"
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/suggest"
+	"github.com/quarrysearch/quarry/tools"
 )
 
-// SetCluster makes the operations run on cluster c until ctx ends: each shard a request
+// Attach makes the operations of s run on cluster c until ctx ends: each shard a request
 // covers answers it (its workspace, or all), and the answers are merged as --workspace all
 // merges workspaces. Operations on a local workspace itself (index, health,
 // manage_workspace) are refused. The catalog is watched, not read on every request.
-func (s *Service) SetCluster(ctx context.Context, c *cluster.Cluster) error {
+func Attach(ctx context.Context, s *tools.Service, c *cluster.Cluster) error {
 	if err := c.WatchRepos(ctx); err != nil {
 		return err
 	}
-	s.cluster = c
+	s.SetRemote(&router{Service: s, cluster: c})
 	return nil
 }
 
-// Clustered reports whether the operations run on a cluster (SetCluster).
-func (s *Service) Clustered() bool { return s.cluster != nil }
+// router runs a service's operations on a cluster's shards.
+type router struct {
+	*tools.Service
+	cluster *cluster.Cluster
+}
 
 // clusterTimeout is how long the router waits for the shards of an operation without a
 // time budget of its own.
-const clusterTimeout = DefaultTimeoutMS * time.Millisecond
+const clusterTimeout = tools.DefaultTimeoutMS * time.Millisecond
 
-// clusterCall runs op with req on the cluster.
-func (s *Service) clusterCall(ctx context.Context, op string, req any) (any, error) {
+// Answer runs op with req on the cluster.
+func (s *router) Answer(ctx context.Context, op string, req any) (any, error) {
 	switch r := req.(type) {
-	case SearchRequest:
+	case tools.SearchRequest:
 		return s.clusterSearch(ctx, r)
-	case GotoRequest:
+	case tools.GotoRequest:
 		return s.clusterGoto(ctx, r)
-	case RefsRequest:
+	case tools.RefsRequest:
 		return s.clusterRefs(ctx, r)
-	case CallsRequest:
-		return clusterOne[CallsResult](ctx, s, op, func(ws string) any { r.Workspace = ws; return r }, r.Workspace, r.Symbol)
-	case ExplainRequest:
-		return clusterOne[ExplainResult](ctx, s, op, func(ws string) any { r.Workspace = ws; return r }, r.Workspace, r.Symbol)
+	case tools.CallsRequest:
+		return clusterOne[tools.CallsResult](ctx, s, op, func(ws string) any { r.Workspace = ws; return r }, r.Workspace, r.Symbol)
+	case tools.ExplainRequest:
+		return clusterOne[tools.ExplainResult](ctx, s, op, func(ws string) any { r.Workspace = ws; return r }, r.Workspace, r.Symbol)
 	}
-	return nil, Errorf(CodeNotAllowed, "", "%s works on a local workspace, not through a cluster", op)
+	return nil, tools.Errorf(tools.CodeNotAllowed, "", "%s works on a local workspace, not through a cluster", op)
 }
 
 // shardPart is a shard an operation asks, and the repositories of it the operation covers.
@@ -76,15 +80,15 @@ func (p shardPart) workspace() string {
 // shardAnswers asks op of each part at once, with the request ask(part) gives, and returns
 // the answers in parts' order (nil: none came), with an ErrorInfo for each repository of a
 // part that did not answer within timeout, or whose answer did not come from it.
-func (s *Service) shardAnswers(ctx context.Context, parts []shardPart, op string, ask func(shardPart) any, timeout time.Duration) ([]*ShardAnswer, []ErrorInfo, error) {
+func (s *router) shardAnswers(ctx context.Context, parts []shardPart, op string, ask func(shardPart) any, timeout time.Duration) ([]*ShardAnswer, []tools.ErrorInfo, error) {
 	payloads := make([][]byte, len(parts))
 	for i, p := range parts {
 		args, err := json.Marshal(ask(p))
 		if err != nil {
-			return nil, nil, AsError(err)
+			return nil, nil, tools.AsError(err)
 		}
 		if payloads[i], err = json.Marshal(ShardCall{Op: op, Args: args}); err != nil {
-			return nil, nil, AsError(err)
+			return nil, nil, tools.AsError(err)
 		}
 	}
 	answers := make([]*ShardAnswer, len(parts))
@@ -106,9 +110,9 @@ func (s *Service) shardAnswers(ctx context.Context, parts []shardPart, op string
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
-		return nil, nil, AsError(ctx.Err())
+		return nil, nil, tools.AsError(ctx.Err())
 	}
-	var missing []ErrorInfo
+	var missing []tools.ErrorInfo
 	for i, p := range parts {
 		if err := failed[i]; err != nil {
 			why := "no node answered within " + timeout.String()
@@ -116,7 +120,7 @@ func (s *Service) shardAnswers(ctx context.Context, parts []shardPart, op string
 				why = "no node serves it now"
 			}
 			for _, repo := range p.repos {
-				missing = append(missing, ErrorInfo{Code: CodeShardUnavailable, Workspace: repo, Message: shardLabel(p, repo) + ": " + why})
+				missing = append(missing, tools.ErrorInfo{Code: tools.CodeShardUnavailable, Workspace: repo, Message: shardLabel(p, repo) + ": " + why})
 			}
 			continue
 		}
@@ -125,7 +129,7 @@ func (s *Service) shardAnswers(ctx context.Context, parts []shardPart, op string
 		}
 		for _, repo := range p.repos {
 			if !slices.Contains(answers[i].Repos, repo) {
-				missing = append(missing, ErrorInfo{Code: CodeShardUnavailable, Workspace: repo, Message: shardLabel(p, repo) + ": the node that answered (" + answers[i].Node + ") does not serve this repository's index yet"})
+				missing = append(missing, tools.ErrorInfo{Code: tools.CodeShardUnavailable, Workspace: repo, Message: shardLabel(p, repo) + ": the node that answered (" + answers[i].Node + ") does not serve this repository's index yet"})
 			}
 		}
 	}
@@ -144,10 +148,10 @@ func shardLabel(p shardPart, repo string) string {
 // "all": every one), by name, and the shards to ask for them, in the order of their first
 // repository. With langs, a repository known to hold none of them is asked nothing: it
 // could answer nothing (it stays in the names, which order and name the hits).
-func (s *Service) clusterParts(ctx context.Context, ws string, langs ...string) ([]string, []shardPart, error) {
+func (s *router) clusterParts(ctx context.Context, ws string, langs ...string) ([]string, []shardPart, error) {
 	repos, err := s.cluster.Repos(ctx)
 	if err != nil {
-		return nil, nil, AsError(err)
+		return nil, nil, tools.AsError(err)
 	}
 	var names []string
 	shardOf := map[string]string{}
@@ -163,7 +167,7 @@ func (s *Service) clusterParts(ctx context.Context, ws string, langs ...string) 
 	switch {
 	case ws == "" || ws == "all":
 		if len(names) == 0 {
-			return nil, nil, Errorf(CodeNotIndexed, "", "the cluster has no repository with a shard yet: quarry cluster add, and a node with --index")
+			return nil, nil, tools.Errorf(tools.CodeNotIndexed, "", "the cluster has no repository with a shard yet: quarry cluster add, and a node with --index")
 		}
 	case slices.Contains(names, ws):
 		names = []string{ws}
@@ -172,7 +176,7 @@ func (s *Service) clusterParts(ctx context.Context, ws string, langs ...string) 
 		if sug := suggest.Candidates(ws, names); len(sug) > 0 {
 			msg += "; did you mean " + sug[0] + "?"
 		}
-		return nil, nil, Errorf(CodeUnknownWorkspace, "workspace", "%s", msg)
+		return nil, nil, tools.Errorf(tools.CodeUnknownWorkspace, "workspace", "%s", msg)
 	}
 	var parts []shardPart
 	at := map[string]int{}
@@ -205,27 +209,27 @@ func eachRepo(parts []shardPart) []shardPart {
 }
 
 // decodeAnswer decodes a shard's result into R, or returns the shard's error.
-func decodeAnswer[R any](a *ShardAnswer) (*R, *Error) {
+func decodeAnswer[R any](a *ShardAnswer) (*R, *tools.Error) {
 	if a.Error != nil {
 		return nil, a.Error
 	}
 	r := new(R)
 	if err := json.Unmarshal(a.Result, r); err != nil {
-		return nil, Errorf(CodeInternal, "", "shard %s answered a malformed result: %v", a.Shard, err)
+		return nil, tools.Errorf(tools.CodeInternal, "", "shard %s answered a malformed result: %v", a.Shard, err)
 	}
 	return r, nil
 }
 
 // requestFault reports whether e is the request's fault: every shard would say the same.
-func requestFault(e *Error) bool {
-	return e.Code == CodeBadQuery || e.Code == CodeBadValue || e.Code == CodeUnknownField
+func requestFault(e *tools.Error) bool {
+	return e.Code == tools.CodeBadQuery || e.Code == tools.CodeBadValue || e.Code == tools.CodeUnknownField
 }
 
 // shardResults decodes the result of each part that answered, in parts' order, and hands
 // it to use; a part's failure is returned as an ErrorInfo for each of its repositories, or
 // as the request's error when it is the request's fault.
-func shardResults[R any](parts []shardPart, answers []*ShardAnswer, use func(p shardPart, a *ShardAnswer, r *R)) ([]ErrorInfo, error) {
-	var failed []ErrorInfo
+func shardResults[R any](parts []shardPart, answers []*ShardAnswer, use func(p shardPart, a *ShardAnswer, r *R)) ([]tools.ErrorInfo, error) {
+	var failed []tools.ErrorInfo
 	for i, p := range parts {
 		a := answers[i]
 		if a == nil {
@@ -262,7 +266,7 @@ func answerRepo(ws string, p shardPart, a *ShardAnswer) string {
 type placedHits struct {
 	names []string
 	index map[string]int
-	hits  []Hit
+	hits  []tools.Hit
 	repo  []int
 }
 
@@ -274,7 +278,7 @@ func newPlacedHits(names []string) *placedHits {
 	return p
 }
 
-func (ph *placedHits) add(hits []Hit, p shardPart, a *ShardAnswer) {
+func (ph *placedHits) add(hits []tools.Hit, p shardPart, a *ShardAnswer) {
 	for _, h := range hits {
 		repo := answerRepo(h.Workspace, p, a)
 		h.Workspace = ""
@@ -286,7 +290,7 @@ func (ph *placedHits) add(hits []Hit, p shardPart, a *ShardAnswer) {
 	}
 }
 
-func (ph *placedHits) merged() []Hit {
+func (ph *placedHits) merged() []tools.Hit {
 	order := make([]int, len(ph.hits))
 	for i := range order {
 		order[i] = i
@@ -298,7 +302,7 @@ func (ph *placedHits) merged() []Hit {
 		}
 		return ph.repo[a] < ph.repo[b]
 	})
-	out := make([]Hit, len(order))
+	out := make([]tools.Hit, len(order))
 	for i, k := range order {
 		out[i] = ph.hits[k]
 	}
@@ -306,10 +310,10 @@ func (ph *placedHits) merged() []Hit {
 }
 
 // shardErrors are the ErrorInfos of part p's failure e: one for each of its repositories.
-func shardErrors(p shardPart, e *Error) []ErrorInfo {
-	var out []ErrorInfo
+func shardErrors(p shardPart, e *tools.Error) []tools.ErrorInfo {
+	var out []tools.ErrorInfo
 	for _, repo := range p.repos {
-		out = append(out, ErrorInfo{Code: e.Code, Workspace: repo, Message: shardLabel(p, repo) + ": " + e.Message})
+		out = append(out, tools.ErrorInfo{Code: e.Code, Workspace: repo, Message: shardLabel(p, repo) + ": " + e.Message})
 	}
 	return out
 }
@@ -318,41 +322,41 @@ func shardErrors(p shardPart, e *Error) []ErrorInfo {
 // workspace:, names one repository; "all" or none: every one) and merges the rankings as
 // --workspace all does. A shard that does not answer within the request's time is named
 // in errors, and the answer is truncated.
-func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+func (s *router) clusterSearch(ctx context.Context, req tools.SearchRequest) (*tools.SearchResult, error) {
 	start := time.Now()
-	if err := checkQueryLength(req); err != nil {
+	if err := tools.CheckQueryLength(req); err != nil {
 		return nil, err
 	}
-	doc, err := queryDocument(req)
+	doc, err := tools.QueryDocument(req)
 	if err != nil {
 		return nil, err
 	}
 	if doc != nil {
-		return s.fuseDocument(ctx, req, doc, &clusterLines{s: s, ws: req.Workspace})
+		return s.FuseDocument(ctx, req, doc, &clusterLines{s: s, ws: req.Workspace})
 	}
-	ireq, _, err := s.searchRequest(req)
+	ireq, _, err := s.SearchRequest(req)
 	if err != nil {
 		return nil, err
 	}
 	// A page is cut from the merged list of every shard's first offset+limit.
 	offset := ireq.Offset
-	if offset+ireq.Limit > MaxLimit {
-		return nil, Errorf(CodeBadValue, "cursor", "a cluster pages through the first %d results, and this page ends at %d: narrow the query (lang:, path:, a longer literal)", MaxLimit, offset+ireq.Limit)
+	if offset+ireq.Limit > tools.MaxLimit {
+		return nil, tools.Errorf(tools.CodeBadValue, "cursor", "a cluster pages through the first %d results, and this page ends at %d: narrow the query (lang:, path:, a longer literal)", tools.MaxLimit, offset+ireq.Limit)
 	}
 	pageLimit := offset + ireq.Limit
 	sub := req
 	sub.MaxBytes, sub.Cursor, sub.Limit = 0, "", &pageLimit
-	r, bad, err := s.shardSearch(ctx, sub, "", time.Duration(cmp.Or(req.TimeoutMS, DefaultTimeoutMS))*time.Millisecond)
+	r, bad, err := s.shardSearch(ctx, sub, "", time.Duration(cmp.Or(req.TimeoutMS, tools.DefaultTimeoutMS))*time.Millisecond)
 	if bad != nil {
 		return nil, bad
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []Hit{}, Errors: append([]ErrorInfo{}, r.gone...),
+	out := &tools.SearchResult{Query: req.Query, Target: string(ireq.Target), Results: []tools.Hit{}, Errors: append([]tools.ErrorInfo{}, r.gone...),
 		Relaxed: r.Relaxed, Truncated: r.Truncated, TotalFilesSearched: r.files}
 	if r.TimedOut {
-		out.TruncatedReason = TruncatedTimeout
+		out.TruncatedReason = tools.TruncatedTimeout
 	}
 	hits := r.Hits[min(offset, len(r.Hits)):]
 	if len(hits) > ireq.Limit {
@@ -361,34 +365,34 @@ func (s *Service) clusterSearch(ctx context.Context, req SearchRequest) (*Search
 	out.Results = hits
 	pages := ireq.Target == search.TargetContent || ireq.Target == search.TargetFiles
 	if out.Truncated && out.TruncatedReason == "" {
-		out.TruncatedReason = TruncatedLimit
+		out.TruncatedReason = tools.TruncatedLimit
 		if pages {
-			out.NextCursor = encodeCursor(req, ireq, offset+len(hits))
+			out.NextCursor = tools.EncodeCursor(req, ireq, offset+len(hits))
 		}
 	}
 	if len(out.Errors) > 0 {
-		out.Truncated, out.TruncatedReason, out.NextCursor = true, TruncatedShards, ""
+		out.Truncated, out.TruncatedReason, out.NextCursor = true, tools.TruncatedShards, ""
 	}
 	if ireq.Expr == nil && (ireq.Target == search.TargetDefinitions || ireq.Target == search.TargetAuto) && ireq.Offset == 0 {
 		out.Notice = search.MissingDefinition(ireq.Query, hits)
 	}
-	out.Notice = joinNotices(out.Notice, notFieldNotice(req.Query))
-	fitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
-	if out.TruncatedReason == TruncatedMaxBytes && pages {
-		out.NextCursor = encodeCursor(req, ireq, offset+len(out.Results)) // the next page starts after what fit
+	out.Notice = tools.JoinNotices(out.Notice, tools.NotFieldNotice(req.Query))
+	tools.FitBytes(&out.Results, s.Budget(ctx, req.MaxBytes), &out.Truncated, &out.TruncatedReason)
+	if out.TruncatedReason == tools.TruncatedMaxBytes && pages {
+		out.NextCursor = tools.EncodeCursor(req, ireq, offset+len(out.Results)) // the next page starts after what fit
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = tools.ElapsedMS(start)
 	return out, nil
 }
 
 // clusterGoto merges the shards' definitions by score, as goto over --workspace all does.
-func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult, error) {
+func (s *router) clusterGoto(ctx context.Context, req tools.GotoRequest) (*tools.GotoResult, error) {
 	start := time.Now()
 	names, parts, err := s.clusterParts(ctx, req.Workspace)
 	if err != nil {
 		return nil, err
 	}
-	limit, err := resultLimit(req.Limit)
+	limit, err := tools.ResultLimit(req.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -400,9 +404,9 @@ func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult
 	if err != nil {
 		return nil, err
 	}
-	out := &GotoResult{Symbol: req.Symbol, Results: []Hit{}, Errors: append([]ErrorInfo{}, missing...)}
+	out := &tools.GotoResult{Symbol: req.Symbol, Results: []tools.Hit{}, Errors: append([]tools.ErrorInfo{}, missing...)}
 	ph := newPlacedHits(names)
-	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *GotoResult) {
+	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *tools.GotoResult) {
 		ph.add(r.Results, p, a)
 		out.Total += r.Total
 		out.TotalFilesSearched += r.TotalFilesSearched
@@ -413,36 +417,36 @@ func (s *Service) clusterGoto(ctx context.Context, req GotoRequest) (*GotoResult
 	out.Errors = append(out.Errors, failed...)
 	hits := ph.merged()
 	if len(hits) > limit {
-		hits, out.Truncated, out.TruncatedReason = hits[:limit], true, TruncatedLimit
+		hits, out.Truncated, out.TruncatedReason = hits[:limit], true, tools.TruncatedLimit
 	}
 	out.Results = hits
 	if len(out.Errors) > 0 {
-		out.Truncated, out.TruncatedReason = true, TruncatedShards
+		out.Truncated, out.TruncatedReason = true, tools.TruncatedShards
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = tools.ElapsedMS(start)
 	return out, nil
 }
 
 // clusterRefs lists each repository's uses, repository after repository by name, paged as
 // refs over --workspace all pages them: where some repository defines the name, one that
 // does not adds nothing.
-func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult, error) {
+func (s *router) clusterRefs(ctx context.Context, req tools.RefsRequest) (*tools.RefsResult, error) {
 	start := time.Now()
 	names, parts, err := s.clusterParts(ctx, req.Workspace)
 	if err != nil {
 		return nil, err
 	}
-	limit, err := pageLimit(req.Limit, defaultRefsLimit, maxRefsLimit)
+	limit, err := tools.PageLimit(req.Limit, tools.DefaultRefsLimit, tools.MaxRefsLimit)
 	if err != nil {
 		return nil, err
 	}
-	offset, err := parseCursor(req.Cursor)
+	offset, err := tools.ParseCursor(req.Cursor)
 	if err != nil {
 		return nil, err
 	}
 	answers, missing, err := s.shardAnswers(ctx, parts, "refs", func(p shardPart) any {
 		sreq := req
-		sreq.Workspace, sreq.Cursor, sreq.Limit = "all", "", min(offset+limit, maxRefsLimit)
+		sreq.Workspace, sreq.Cursor, sreq.Limit = "all", "", min(offset+limit, tools.MaxRefsLimit)
 		if len(p.repos) == 1 {
 			sreq.Workspace = p.repos[0]
 		}
@@ -451,21 +455,21 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 	if err != nil {
 		return nil, err
 	}
-	results := make([]*RefsResult, len(parts))
+	results := make([]*tools.RefsResult, len(parts))
 	defined := false
-	var firstErr *Error
-	out := &RefsResult{Symbol: strings.TrimSpace(req.Symbol), Results: []Ref{}, Errors: append([]ErrorInfo{}, missing...)}
+	var firstErr *tools.Error
+	out := &tools.RefsResult{Symbol: strings.TrimSpace(req.Symbol), Results: []tools.Ref{}, Errors: append([]tools.ErrorInfo{}, missing...)}
 	for i, p := range parts {
 		a := answers[i]
 		if a == nil {
 			continue
 		}
-		r, e := decodeAnswer[RefsResult](a)
+		r, e := decodeAnswer[tools.RefsResult](a)
 		if e != nil {
 			if requestFault(e) {
 				return nil, e
 			}
-			if e.Code != CodeNotFound {
+			if e.Code != tools.CodeNotFound {
 				out.Errors = append(out.Errors, shardErrors(p, e)...)
 			}
 			firstErr = cmp.Or(firstErr, e)
@@ -474,7 +478,7 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 		results[i] = r
 		defined = defined || r.Definition != nil
 	}
-	if !slices.ContainsFunc(results, func(r *RefsResult) bool { return r != nil }) && firstErr != nil && len(missing) == 0 {
+	if !slices.ContainsFunc(results, func(r *tools.RefsResult) bool { return r != nil }) && firstErr != nil && len(missing) == 0 {
 		return nil, firstErr
 	}
 	index := map[string]int{}
@@ -482,7 +486,7 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 		index[n] = i
 	}
 	type placedRef struct {
-		ref  Ref
+		ref  tools.Ref
 		repo int
 	}
 	var all []placedRef
@@ -515,19 +519,19 @@ func (s *Service) clusterRefs(ctx context.Context, req RefsRequest) (*RefsResult
 		out.Results = append(out.Results, pr.ref)
 	}
 	if offset+len(out.Results) < out.Total {
-		out.Truncated, out.TruncatedReason = true, TruncatedLimit
+		out.Truncated, out.TruncatedReason = true, tools.TruncatedLimit
 	}
 	if len(out.Errors) > 0 {
-		out.Truncated, out.TruncatedReason = true, TruncatedShards
+		out.Truncated, out.TruncatedReason = true, tools.TruncatedShards
 	}
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = tools.ElapsedMS(start)
 	return out, nil
 }
 
 // clusterOne runs an operation about one definition (calls, explain) on each repository
 // ws covers (the named one, or every one), answered by the one that has the definition;
 // found in several, the request must name one.
-func clusterOne[R any](ctx context.Context, s *Service, op string, ask func(ws string) any, ws, what string) (*R, error) {
+func clusterOne[R any](ctx context.Context, s *router, op string, ask func(ws string) any, ws, what string) (*R, error) {
 	_, parts, err := s.clusterParts(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -538,7 +542,7 @@ func clusterOne[R any](ctx context.Context, s *Service, op string, ask func(ws s
 		return nil, err
 	}
 	var found []int
-	var firstErr *Error
+	var firstErr *tools.Error
 	for i, a := range answers {
 		if a == nil {
 			continue
@@ -564,13 +568,13 @@ func clusterOne[R any](ctx context.Context, s *Service, op string, ask func(ws s
 		for _, i := range found {
 			in = append(in, parts[i].repos[0])
 		}
-		return nil, Errorf(CodeBadValue, "workspace", "%s is defined in %d repositories of the cluster (%s): name one with workspace", what, len(found), strings.Join(in, ", "))
+		return nil, tools.Errorf(tools.CodeBadValue, "workspace", "%s is defined in %d repositories of the cluster (%s): name one with workspace", what, len(found), strings.Join(in, ", "))
 	case len(missing) > 0:
-		return nil, &Error{Code: CodeShardUnavailable, Message: fmt.Sprintf("%s is in no shard that answered; %d did not: %s", what, len(missing), missing[0].Message)}
+		return nil, &tools.Error{Code: tools.CodeShardUnavailable, Message: fmt.Sprintf("%s is in no shard that answered; %d did not: %s", what, len(missing), missing[0].Message)}
 	case firstErr != nil:
 		return nil, firstErr
 	}
-	return nil, Errorf(CodeNotFound, "", "%s is in no repository of the cluster", what)
+	return nil, tools.Errorf(tools.CodeNotFound, "", "%s is in no repository of the cluster", what)
 }
 
 // requiredLanguages returns languages one of which every hit of r is in (none: any

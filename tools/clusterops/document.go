@@ -1,4 +1,4 @@
-package tools
+package clusterops
 
 // Searches through a cluster: each on every shard it covers (shardSearch, the shards'
 // answers merged as --workspace all merges workspaces); a query document as one process
@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/index/vectors"
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -28,8 +29,8 @@ const (
 
 // lineCall is one line of a query document, as a router sends it to a shard.
 type lineCall struct {
-	Request SearchRequest `json:"request"`
-	Vector  string        `json:"vector,omitempty"` // a vec: or hyde: line's text
+	Request tools.SearchRequest `json:"request"`
+	Vector  string              `json:"vector,omitempty"` // a vec: or hyde: line's text
 }
 
 // lineHit is a hit of a line with the facts its fusion reads.
@@ -57,28 +58,28 @@ type expandCall struct {
 
 // shardOp answers a router's internal operation on a shard's service; ok false for an
 // operation of the contract.
-func (s *Service) shardOp(ctx context.Context, op string, args json.RawMessage) (res any, ok bool, err error) {
+func shardOp(ctx context.Context, s *tools.Service, op string, args json.RawMessage) (res any, ok bool, err error) {
 	switch op {
 	case opSearchLine:
 		var c lineCall
 		if err := json.Unmarshal(args, &c); err != nil {
-			return nil, true, AsError(err)
+			return nil, true, tools.AsError(err)
 		}
-		res, err := s.searchLine(ctx, c)
+		res, err := searchLine(ctx, s, c)
 		return res, true, err
 	case opExpandWords:
 		var c expandCall
 		if err := json.Unmarshal(args, &c); err != nil {
-			return nil, true, AsError(err)
+			return nil, true, tools.AsError(err)
 		}
-		xs, err := s.openIndexes(ctx, c.Workspace)
+		xs, err := s.OpenIndexes(ctx, c.Workspace)
 		if err != nil {
 			return nil, true, err
 		}
-		defer s.release(xs)
-		words, err := expandVariant(ctx, xs, c.Text)
+		defer s.Release(xs)
+		words, err := tools.ExpandVariant(ctx, xs, c.Text)
 		if err != nil {
-			return nil, true, AsError(err)
+			return nil, true, tools.AsError(err)
 		}
 		return words, true, nil
 	}
@@ -86,15 +87,15 @@ func (s *Service) shardOp(ctx context.Context, op string, args json.RawMessage) 
 }
 
 // searchLine runs one line of a query document on the shard's indexes.
-func (s *Service) searchLine(ctx context.Context, c lineCall) (*lineResult, error) {
-	ireq, xs, err := s.prepareSearch(ctx, c.Request)
+func searchLine(ctx context.Context, s *tools.Service, c lineCall) (*lineResult, error) {
+	ireq, xs, err := s.PrepareSearch(ctx, c.Request)
 	if err != nil {
-		s.release(xs)
+		s.Release(xs)
 		return nil, err
 	}
-	defer s.release(xs)
+	defer s.Release(xs)
 	ireq.Vector = c.Vector
-	sctx, cancel := context.WithTimeout(ctx, time.Duration(max(c.Request.TimeoutMS, DefaultTimeoutMS))*time.Millisecond)
+	sctx, cancel := context.WithTimeout(ctx, time.Duration(max(c.Request.TimeoutMS, tools.DefaultTimeoutMS))*time.Millisecond)
 	defer cancel()
 	res, err := workspace.Search(sctx, xs, ireq)
 	out := &lineResult{Hits: []lineHit{}}
@@ -104,14 +105,14 @@ func (s *Service) searchLine(ctx context.Context, c lineCall) (*lineResult, erro
 	case errors.Is(err, vectors.ErrEmbedder):
 		out.Embedder = err.Error()
 	case err != nil:
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	default:
 		for _, h := range res.Hits {
 			out.Hits = append(out.Hits, lineHit{Hit: h, Facts: h.RankFacts()})
 		}
 		out.Relaxed, out.Truncated, out.TimedOut = res.Relaxed, res.Truncated, res.TimedOut
 	}
-	if out.Files, err = filesIn(ctx, xs); err != nil {
+	if out.Files, err = tools.FilesIn(ctx, xs); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -119,20 +120,20 @@ func (s *Service) searchLine(ctx context.Context, c lineCall) (*lineResult, erro
 
 // clusterLines runs a document's lines on a cluster's shards.
 type clusterLines struct {
-	s        *Service
+	s        *router
 	ws       string // the document's workspace ("" or "all": every repository)
 	lines    int
 	first    int // files the first line searched
-	gone     []ErrorInfo
+	gone     []tools.ErrorInfo
 	goneSeen map[string]bool
 }
 
-func (c *clusterLines) fresh(context.Context, string) *workspace.Freshness { return nil }
-func (c *clusterLines) files(context.Context) (int, error)                 { return c.first, nil }
-func (c *clusterLines) missing() []ErrorInfo                               { return c.gone }
-func (c *clusterLines) release()                                           {}
+func (c *clusterLines) Fresh(context.Context, string) *workspace.Freshness { return nil }
+func (c *clusterLines) Files(context.Context) (int, error)                 { return c.first, nil }
+func (c *clusterLines) Missing() []tools.ErrorInfo                         { return c.gone }
+func (c *clusterLines) Release()                                           {}
 
-func (c *clusterLines) note(infos []ErrorInfo) {
+func (c *clusterLines) note(infos []tools.ErrorInfo) {
 	if c.goneSeen == nil {
 		c.goneSeen = map[string]bool{}
 	}
@@ -144,7 +145,7 @@ func (c *clusterLines) note(infos []ErrorInfo) {
 	}
 }
 
-func (c *clusterLines) search(ctx, sctx context.Context, sub SearchRequest, vector string) (*search.Result, error, error) {
+func (c *clusterLines) Search(ctx, sctx context.Context, sub tools.SearchRequest, vector string) (*search.Result, error, error) {
 	timeout := clusterTimeout
 	if d, ok := sctx.Deadline(); ok {
 		timeout = max(time.Until(d), time.Millisecond)
@@ -171,21 +172,21 @@ type shardSearched struct {
 	// Result: the hits ordered and named as --workspace all orders and names them, each
 	// with its rank facts, cut at the request's limit.
 	search.Result
-	files     int         // files the shards searched
-	gone      []ErrorInfo // the repositories whose shard did not answer, or failed
-	noVectors bool        // a shard has no symbol vectors yet
-	embedder  string      // a shard's embedder failed: why
+	files     int               // files the shards searched
+	gone      []tools.ErrorInfo // the repositories whose shard did not answer, or failed
+	noVectors bool              // a shard has no symbol vectors yet
+	embedder  string            // a shard's embedder failed: why
 }
 
 // shardSearch runs sub (a plain search; with vector, a vec: or hyde: line's) on every shard
 // it covers, within timeout, and merges the answers as --workspace all merges workspaces.
 // A fault of the request is returned as bad.
-func (s *Service) shardSearch(ctx context.Context, sub SearchRequest, vector string, timeout time.Duration) (out *shardSearched, bad, err error) {
-	ireq, checked, err := s.searchRequest(sub)
+func (s *router) shardSearch(ctx context.Context, sub tools.SearchRequest, vector string, timeout time.Duration) (out *shardSearched, bad, err error) {
+	ireq, checked, err := s.SearchRequest(sub)
 	if err != nil {
 		return nil, err, nil
 	}
-	names, parts, err := s.clusterParts(ctx, checked.workspace, requiredLanguages(ireq)...)
+	names, parts, err := s.clusterParts(ctx, checked.Workspace(), requiredLanguages(ireq)...)
 	if err != nil {
 		return nil, err, nil
 	}
@@ -203,7 +204,7 @@ func (s *Service) shardSearch(ctx context.Context, sub SearchRequest, vector str
 	failed, err := shardResults(parts, answers, func(p shardPart, a *ShardAnswer, r *lineResult) {
 		out.noVectors = out.noVectors || r.NoVectors
 		out.embedder = cmp.Or(r.Embedder, out.embedder)
-		hits := make([]Hit, len(r.Hits))
+		hits := make([]tools.Hit, len(r.Hits))
 		for i, lh := range r.Hits {
 			hits[i] = lh.Hit
 			hits[i].SetRankFacts(lh.Facts)
@@ -228,7 +229,7 @@ func (s *Service) shardSearch(ctx context.Context, sub SearchRequest, vector str
 
 // expand asks each repository the document covers for its words' nearest terms, and joins
 // them in the repositories' order, each once (as one process over them does).
-func (c *clusterLines) expand(ctx context.Context, text string) (string, error) {
+func (c *clusterLines) Expand(ctx context.Context, text string) (string, error) {
 	names, parts, err := c.s.clusterParts(ctx, c.ws)
 	if err != nil {
 		return "", err
