@@ -26,16 +26,19 @@ func validResult(t *testing.T, op string, res any) {
 func TestCommandLineOperations(t *testing.T) {
 	s := testWorkspace(t)
 	ctx := context.Background()
-	rep, err := s.Index(ctx, IndexRequest{})
-	if err != nil || rep.Files != 2 || rep.Counts.Files != 2 || rep.Symbols != rep.Counts.Symbols || rep.Fulltext == "" {
-		t.Fatalf("Index: %+v, %v", rep, err)
+	res, err := s.IndexOperation(ctx, IndexRequest{})
+	if err != nil || res.Operation != "index" || len(res.Indexed) != 1 {
+		t.Fatalf("IndexOperation: %+v, %v", res, err)
 	}
-	validResult(t, "index", rep)
-	h, err := s.Health(ctx, HealthRequest{})
-	if err != nil || h.Status != "healthy" {
-		t.Errorf("Health: %+v, %v", h, err)
+	if rep := res.Indexed[0]; rep.Files != 2 || rep.Counts.Files != 2 || rep.Symbols != rep.Counts.Symbols || rep.Fulltext == "" {
+		t.Fatalf("IndexOperation's report: %+v", rep)
 	}
-	validResult(t, "health", h)
+	validResult(t, "index", res)
+	hres, err := s.HealthOperation(ctx, HealthRequest{})
+	if err != nil || hres.Operation != "health" || hres.Health == nil || hres.Health.Status != "healthy" {
+		t.Errorf("HealthOperation: %+v, %v", hres, err)
+	}
+	validResult(t, "health", hres)
 	out, err := s.Outline(ctx, OutlineRequest{File: filepath.Join(s.Root(), "pool.py"), Kind: []string{"method"}})
 	if err != nil || out.Language != "python" || len(out.Results) != 1 || out.Results[0].Name != "acquire" || out.Results[0].Depth != 2 || out.Results[0].StartLine != 2 {
 		t.Errorf("Outline pool.py --kind method: %+v, %v", out, err)

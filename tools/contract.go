@@ -24,7 +24,7 @@ import (
 )
 
 // AgentVersion is the version of the agent contract.
-const AgentVersion = "1.4"
+const AgentVersion = "1.5"
 
 // Code is an error code of the contract. The set is closed within a major AgentVersion.
 type Code string

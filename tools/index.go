@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"time"
 
 	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index/store"
@@ -9,9 +10,9 @@ import (
 	"github.com/quarrysearch/quarry/workspace"
 )
 
-// IndexReport is what an index run did, in full: the result of quarry index --json, and each
-// entry of manage_workspace's indexed (operations index, add and refresh), so the command
-// line and an agent read one shape.
+// IndexReport is what an index run did, in full: each entry of manage_workspace's indexed
+// (operations index, add and refresh, and quarry index --json), so the command line and an
+// agent read one shape.
 type IndexReport struct {
 	workspace.Summary
 	Files   int `json:"files" jsonschema:"files in the index after the run (counts.files)"`
@@ -71,6 +72,20 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (*IndexReport, er
 	return newIndexReport(sum), nil
 }
 
+// IndexOperation runs the index operation (quarry index --json): Index, answered as
+// manage_workspace index answers, the run's report the one entry of indexed.
+func (s *Service) IndexOperation(ctx context.Context, req IndexRequest) (*WorkspaceResult, error) {
+	start := time.Now()
+	rep, err := s.Index(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	out := newWorkspaceResult("index")
+	out.Indexed = append(out.Indexed, *rep)
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
+}
+
 // requestEmbedder returns the embedder an index request names (nil: the config's): its
 // URL and model over the config's [embedder], whose other settings (api_key_env, batch,
 // timeout_ms) it keeps; EmbedderLearned for embedder_url "learned".
@@ -119,8 +134,8 @@ func (s *Service) at(root string) *Service {
 		OnIndexEnd: s.OnIndexEnd, MaxBytes: s.MaxBytes}
 }
 
-// Health checks the index of a workspace (default: the primary): the report of quarry
-// health --json, and of manage_workspace health and stats.
+// Health checks the index of a workspace (default: the primary): the report of
+// manage_workspace health and stats (and of quarry health --json, HealthOperation).
 func (s *Service) Health(ctx context.Context, req HealthRequest) (*HealthReport, error) {
 	if res, ok, err := forward[HealthReport](ctx, s, "health", req); ok {
 		return res, err
@@ -134,6 +149,20 @@ func (s *Service) Health(ctx context.Context, req HealthRequest) (*HealthReport,
 		return nil, &Error{Code: CodeUnknownWorkspace, Path: "workspace", Message: err.Error(), err: err}
 	}
 	return s.health(ctx, reg, e)
+}
+
+// HealthOperation runs the health operation (quarry health --json): Health, answered as
+// manage_workspace health answers, the report in health.
+func (s *Service) HealthOperation(ctx context.Context, req HealthRequest) (*WorkspaceResult, error) {
+	start := time.Now()
+	h, err := s.Health(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	out := newWorkspaceResult("health")
+	out.Health = h
+	out.ElapsedMS = elapsedMS(start)
+	return out, nil
 }
 
 func (s *Service) health(ctx context.Context, reg *workspace.Registry, e workspace.Entry) (*HealthReport, error) {

@@ -39,9 +39,9 @@ type WorkspaceInfo struct {
 type WorkspaceResult struct {
 	Operation  string          `json:"operation"`
 	Workspaces []WorkspaceInfo `json:"workspaces" jsonschema:"list, add, remove, stats: the workspaces concerned"`
-	Indexed    []IndexReport   `json:"indexed,omitempty" jsonschema:"index, add, refresh: what each index run did (the result of quarry index --json)"`
+	Indexed    []IndexReport   `json:"indexed,omitempty" jsonschema:"index, add, refresh: what each index run did"`
 	Removed    []string        `json:"removed,omitempty" jsonschema:"clean, remove: the index directories deleted"`
-	Health     *HealthReport   `json:"health,omitempty" jsonschema:"health, stats: the report of quarry health --json"`
+	Health     *HealthReport   `json:"health,omitempty" jsonschema:"health, stats: the health of the workspace's index"`
 	ElapsedMS  float64         `json:"elapsed_ms"`
 	Errors     []ErrorInfo     `json:"errors"`
 }
@@ -64,7 +64,7 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 	if err != nil {
 		return nil, AsError(err)
 	}
-	out := &WorkspaceResult{Operation: req.Operation, Workspaces: []WorkspaceInfo{}, Errors: []ErrorInfo{}}
+	out := newWorkspaceResult(req.Operation)
 	need := func(field, value string) error {
 		if strings.TrimSpace(value) == "" {
 			return Errorf(CodeBadValue, field, "operation %s needs %s", req.Operation, field)
@@ -155,6 +155,12 @@ func (s *Service) Workspace(ctx context.Context, req WorkspaceRequest) (*Workspa
 	}
 	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
+}
+
+// newWorkspaceResult is the answer of the workspace operation op before it runs, its lists
+// empty rather than null.
+func newWorkspaceResult(op string) *WorkspaceResult {
+	return &WorkspaceResult{Operation: op, Workspaces: []WorkspaceInfo{}, Errors: []ErrorInfo{}}
 }
 
 func (s *Service) runIndex(ctx context.Context, reg *workspace.Registry, e workspace.Entry, force bool, out *WorkspaceResult) error {

@@ -54,10 +54,10 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[WorkspaceRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
 	// Command-line only: their JSON is described here too, so every JSON answer of the CLI
 	// has a schema. Agents reach them through manage_workspace and get_symbols.
-	{Name: "index", Summary: "Index a workspace, or bring its index up to date (quarry index --json).",
-		Request: reflect.TypeFor[IndexRequest](), Result: reflect.TypeFor[IndexReport]()},
-	{Name: "health", Summary: "Check a workspace's index (quarry health --json, quarry workspace stats --json).",
-		Request: reflect.TypeFor[HealthRequest](), Result: reflect.TypeFor[HealthReport]()},
+	{Name: "index", Summary: "Index a workspace, or bring its index up to date: what manage_workspace index answers, the run's report in indexed (quarry index --json).",
+		Request: reflect.TypeFor[IndexRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
+	{Name: "health", Summary: "Check a workspace's index: what manage_workspace health answers, the report in health (quarry health --json; quarry workspace stats --json has it too).",
+		Request: reflect.TypeFor[HealthRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
 	{Name: "outline", Summary: "Every symbol of any file, with all its fields (quarry symbols FILE --json).",
 		Request: reflect.TypeFor[OutlineRequest](), Result: reflect.TypeFor[OutlineResult]()},
 	{Name: "tokens", Summary: "The tokens the code tokenizer makes of a text, with their kinds and spans (quarry tokens --json).",

@@ -195,7 +195,7 @@ func (s *server) run(w http.ResponseWriter, ctx context.Context, op string, body
 	writeJSON(w, http.StatusOK, res)
 }
 
-// health is the status line's: GET /api/health (the health report of quarry health --json).
+// health is the status line's: GET /api/health (the health report, as in quarry health --json's health).
 func (s *server) health(w http.ResponseWriter, r *http.Request) {
 	h, err := s.svc.Health(r.Context(), tools.HealthRequest{Workspace: r.URL.Query().Get("workspace")})
 	if err != nil {

@@ -32,14 +32,17 @@ func watching(t *testing.T, root string) bool {
 	if err != nil && out == "" {
 		t.Fatalf("quarry health: %v", err)
 	}
-	var h struct {
-		Watch *struct {
-			Running bool `json:"running"`
-		} `json:"watch"`
+	var res struct {
+		Health struct {
+			Watch *struct {
+				Running bool `json:"running"`
+			} `json:"watch"`
+		} `json:"health"`
 	}
-	if err := json.Unmarshal([]byte(out), &h); err != nil {
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("quarry health --json: %v\n%s", err, out)
 	}
+	h := res.Health
 	return h.Watch != nil && h.Watch.Running
 }
 

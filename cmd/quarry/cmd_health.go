@@ -35,7 +35,7 @@ The exit code is 0 when the index is healthy and 1 when it has problems.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.detailed, "detailed", false, "list languages, skipped files and changed files")
-	f.BoolVar(&opts.json, "json", false, "print the health report as JSON (as manage_workspace health)")
+	f.BoolVar(&opts.json, "json", false, "print JSON: what manage_workspace health answers, the report in health")
 	f.StringVar(&opts.workspace, "workspace", "", "the workspace to check (an id from quarry workspace list)")
 	return cmd
 }
@@ -48,13 +48,14 @@ func runHealth(cmd *cobra.Command, opts healthOptions) error {
 	if err != nil {
 		return jsonFailure(cmd, opts.json, err)
 	}
-	h, err := svc.Health(cmd.Context(), tools.HealthRequest{Workspace: opts.workspace, Detailed: opts.detailed})
+	res, err := svc.HealthOperation(cmd.Context(), tools.HealthRequest{Workspace: opts.workspace, Detailed: opts.detailed})
 	if err != nil {
 		return jsonFailure(cmd, opts.json, err)
 	}
+	h := res.Health
 	out := cmd.OutOrStdout()
 	if opts.json {
-		if err := writeJSON(out, h); err != nil {
+		if err := writeJSON(out, res); err != nil {
 			return err
 		}
 	} else {

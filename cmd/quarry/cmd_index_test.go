@@ -34,16 +34,19 @@ func TestIndexHealthWorkspace(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("index: exit %d: %s", code, errOut)
 	}
-	var sum struct {
-		Added   int            `json:"added"`
-		Skipped map[string]int `json:"skipped"`
-		Counts  struct {
-			Files, Symbols int
-		} `json:"counts"`
+	var res struct {
+		Indexed []struct {
+			Added   int            `json:"added"`
+			Skipped map[string]int `json:"skipped"`
+			Counts  struct {
+				Files, Symbols int
+			} `json:"counts"`
+		} `json:"indexed"`
 	}
-	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Indexed) != 1 {
 		t.Fatalf("index --json: %v in %q", err, out)
 	}
+	sum := res.Indexed[0]
 	if sum.Added != 2 || sum.Counts.Files != 2 || sum.Counts.Symbols != 2 || sum.Skipped["builtin"] < 1 || sum.Skipped["ignored"] != 1 {
 		t.Errorf("summary: %+v", sum)
 	}
