@@ -82,7 +82,7 @@ func (s *Service) IndexOperation(ctx context.Context, req IndexRequest) (*Worksp
 	}
 	out := newWorkspaceResult("index")
 	out.Indexed = append(out.Indexed, *rep)
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 
@@ -161,7 +161,7 @@ func (s *Service) HealthOperation(ctx context.Context, req HealthRequest) (*Work
 	}
 	out := newWorkspaceResult("health")
 	out.Health = h
-	out.ElapsedMS = elapsedMS(start)
+	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
 

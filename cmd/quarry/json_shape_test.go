@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/mcpserver"
 )
 
 // mcpSession connects an in-memory MCP client to the server of svc, as quarry mcp serves it.
@@ -17,7 +18,7 @@ func mcpSession(t *testing.T, svc *tools.Service) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := tools.NewMCPServer(svc, "test").Connect(ctx, st, nil)
+	ss, err := mcpserver.NewMCPServer(svc, "test").Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ var varying = map[string][]string{
 }
 
 // TestJSONIsTheMCPAnswer runs each command with --json and the MCP tool of the same
-// operation with the same request, through an MCP client session on tools.NewMCPServer,
+// operation with the same request, through an MCP client session on mcpserver.NewMCPServer,
 // and checks the two documents are equal field for field (only the fields of varying
 // aside): a field renamed, added or missing on either side fails.
 //
