@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/localserver"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -128,7 +128,7 @@ func mcpRunning(t *testing.T, root string) {
 			t.Errorf("quarry mcp: %v\n%s", err, stderr.Bytes())
 		}
 	}()
-	sock := filepath.Join(root, workspace.DataDir, tools.SocketFile)
+	sock := filepath.Join(root, workspace.DataDir, localserver.SocketFile)
 	for deadline := time.Now().Add(socketWait); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(sock); err == nil {
 			break

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/quarrysearch/quarry/suggest"
 )
@@ -160,4 +162,47 @@ func jsonTypeName(t reflect.Type) string {
 		return "an array of " + strings.TrimPrefix(jsonTypeName(t.Elem()), "a ")
 	}
 	return t.String()
+}
+
+// ServeOther runs the operation op, its request args as JSON, for another quarry process
+// of the workspace (this one its local server, tools/localserver): the operations of
+// Call and the command line's that use the index (index, health), answered within
+// maxBytes (the asking process's default budget, 0: none), never handed on, never
+// panicking. LastServed tells when it last began or ended one.
+func (s *Service) ServeOther(ctx context.Context, op string, args json.RawMessage, maxBytes int) (any, error) {
+	ctx = context.WithValue(ctx, budgetKey{}, maxBytes)
+	s.served.Store(time.Now().UnixNano())
+	defer s.served.Store(time.Now().UnixNano())
+	return s.runLocal(context.WithValue(ctx, servedKey{}, true), op, args)
+}
+
+// localHandlers are the operations a server runs for other processes: the agent's (handlers)
+// and the command line's that use the index.
+var localHandlers = map[string]func(context.Context, *Service, any) (any, error){
+	"index":  func(ctx context.Context, s *Service, r any) (any, error) { return s.Index(ctx, r.(IndexRequest)) },
+	"health": func(ctx context.Context, s *Service, r any) (any, error) { return s.Health(ctx, r.(HealthRequest)) },
+}
+
+// servedKey marks the context of a request a local server runs for another process.
+type servedKey struct{}
+
+// runLocal runs a request of another process, never panicking.
+func (s *Service) runLocal(ctx context.Context, op string, args json.RawMessage) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, Errorf(CodeInternal, "", "internal error in %s: %v\n%s", op, p, debug.Stack())
+		}
+	}()
+	o, r, err := decodeRequest(op, args)
+	if err != nil {
+		return nil, err
+	}
+	run, ok := localHandlers[o.Name]
+	if !ok {
+		run, ok = handlers[o.Name]
+	}
+	if !ok {
+		return nil, Errorf(CodeBadValue, "", "operation %s is not served to other processes", o.Name)
+	}
+	return run(ctx, s, r)
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -67,6 +68,8 @@ type Service struct {
 	// shard: the indexes a node's service of a cluster's shard answers from (shardService):
 	// one repository's, or a compound's members', by name.
 	shard []*workspace.SearchIndex
+	// forwarder: how operations reach the workspace's local server (SetForwarder).
+	forwarder Forwarder
 	// remote: where the operations run instead of the local indexes (SetRemote).
 	remote Remote
 }
@@ -546,4 +549,47 @@ func (s *Service) isOpening(id string) bool {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
 	return s.opening[id]
+}
+
+// A Forwarder hands an operation to the process that serves the workspace (its local
+// server, tools/localserver) and returns that process's answer as JSON; ok is false when
+// no process answers and this one runs the operation itself.
+type Forwarder interface {
+	Forward(ctx context.Context, s *Service, op string, req any) (raw json.RawMessage, ok bool, err error)
+}
+
+// SetForwarder sets how the operations reach the workspace's server when s forwards
+// (SetForward).
+func (s *Service) SetForwarder(f Forwarder) { s.forwarder = f }
+
+// forward runs op with req elsewhere: on the service's Remote (a cluster), else in the
+// workspace's server when s forwards (SetForward) and one answers; ok is false when the
+// caller must run it itself.
+func forward[R any](ctx context.Context, s *Service, op string, req any) (res *R, ok bool, err error) {
+	if s.remote != nil {
+		out, err := s.remote.Answer(ctx, op, req)
+		if err != nil {
+			return nil, true, err
+		}
+		r, ok := out.(*R)
+		if !ok {
+			return nil, true, Errorf(CodeInternal, "", "the cluster's %s answer is a %T", op, out)
+		}
+		return r, true, nil
+	}
+	if s.forwarder == nil || !s.forward.Load() || ctx.Value(servedKey{}) != nil { // a request served is never sent on
+		return nil, false, nil
+	}
+	raw, ok, err := s.forwarder.Forward(ctx, s, op, req)
+	if !ok {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	res = new(R)
+	if err := json.Unmarshal(raw, res); err != nil {
+		return nil, true, Errorf(CodeInternal, "", "the local server's %s result: %v", op, err)
+	}
+	return res, true, nil
 }

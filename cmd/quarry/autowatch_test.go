@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/localserver"
 )
 
 // quarryIn runs the quarry binary in root with QUARRY_AUTOWATCH set to autowatch.
@@ -111,7 +112,7 @@ func TestStopWhenIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, err := svc.Listen()
+	ls, err := localserver.Listen(svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestStopWhenIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls2, err := other.Listen() // a new server in the new .quarry/
+	ls2, err := localserver.Listen(other) // a new server in the new .quarry/
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/httpguard"
+	"github.com/quarrysearch/quarry/tools/localserver"
 	"github.com/quarrysearch/quarry/tools/mcpserver"
 )
 
@@ -166,6 +167,7 @@ func servingService(cmd *cobra.Command, name string) (*tools.Service, string, er
 	if err != nil {
 		return nil, "", err
 	}
+	svc.SetForwarder(localserver.Client{}) // forwarding, when set, reaches the workspace's server
 	stderr := cmd.ErrOrStderr()
 	svc.Keep = tools.KeepOpen
 	svc.OnIndexStart = func(e tools.Entry) { fmt.Fprintf(stderr, "%s: indexing %s\n", name, e.Root) }

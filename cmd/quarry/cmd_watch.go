@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/localserver"
 )
 
 func newWatchCmd() *cobra.Command {
@@ -40,6 +41,7 @@ starts for the next ones (QUARRY_AUTOWATCH) runs so.`,
 			if err != nil {
 				return err
 			}
+			svc.SetForwarder(localserver.Client{}) // forwarding, when set, reaches the workspace's server
 			defer svc.Close()
 			svc.Keep = tools.KeepOpen // the searches it answers for other commands reuse the open index
 			out := cmd.OutOrStdout()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/clusterops"
+	"github.com/quarrysearch/quarry/tools/localserver"
 )
 
 // newService returns the agent-contract service of the current workspace, which draws the
@@ -26,6 +27,7 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	svc.SetForwarder(localserver.Client{}) // forwarding, when set, reaches the workspace's server
 	// Operations on the index go to the workspace's server when one runs: it answers
 	// while it writes, where this process would find the index busy.
 	svc.SetForward(true)
@@ -118,9 +120,9 @@ func isTerminal(w io.Writer) bool {
 // long as the command runs: other quarry processes ask it instead of finding the index busy.
 // It returns the server (nil when svc does not serve) and, when another process serves the
 // workspace already, that process's id.
-func serveWorkspace(cmd *cobra.Command, svc *tools.Service) (*tools.LocalServer, int) {
-	ls, err := svc.Listen()
-	var running *tools.ServerRunningError
+func serveWorkspace(cmd *cobra.Command, svc *tools.Service) (*localserver.LocalServer, int) {
+	ls, err := localserver.Listen(svc)
+	var running *localserver.ServerRunningError
 	switch {
 	case errors.As(err, &running):
 		return nil, max(running.PID, 1)

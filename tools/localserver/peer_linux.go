@@ -1,4 +1,4 @@
-package tools
+package localserver
 
 import (
 	"fmt"

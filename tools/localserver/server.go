@@ -1,4 +1,4 @@
-package tools
+package localserver
 
 // The local server. A long-running quarry process of a workspace (quarry mcp, quarry watch,
 // and quarry index while it runs) listens on a Unix socket in the workspace's .quarry/
@@ -25,13 +25,13 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -73,14 +73,7 @@ type localRequest struct {
 
 type localResponse struct {
 	Result json.RawMessage `json:"result,omitempty"`
-	Error  *Error          `json:"error,omitempty"`
-}
-
-// localHandlers are the operations a server runs for other processes: the agent's (handlers)
-// and the command line's that use the index.
-var localHandlers = map[string]func(context.Context, *Service, any) (any, error){
-	"index":  func(ctx context.Context, s *Service, r any) (any, error) { return s.Index(ctx, r.(IndexRequest)) },
-	"health": func(ctx context.Context, s *Service, r any) (any, error) { return s.Health(ctx, r.(HealthRequest)) },
+	Error  *tools.Error    `json:"error,omitempty"`
 }
 
 // LocalServer is the listening local server of a workspace.
@@ -96,24 +89,24 @@ type LocalServer struct {
 // Listen makes s the local server of its workspace until Close: the socket in .quarry/ is
 // created (mode 0600) and other quarry processes' requests are run by s. When another live
 // process serves the workspace already, it returns a *ServerRunningError.
-func (s *Service) Listen() (*LocalServer, error) {
-	dir := filepath.Join(s.root, workspace.DataDir)
+func Listen(s *tools.Service) (*LocalServer, error) {
+	dir := filepath.Join(s.Root(), workspace.DataDir)
 	if err := os.MkdirAll(dir, store.DirMode); err != nil {
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	}
 	lockPath := filepath.Join(dir, SocketFile+".lock")
 	lock, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, store.FileMode)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	}
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		lock.Close()
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, AsError(fmt.Errorf("lock %s: %w", lockPath, err))
+			return nil, tools.AsError(fmt.Errorf("lock %s: %w", lockPath, err))
 		}
 		// A server holds the lock; it may still be creating its socket.
 		for range 20 {
-			if c, hello, err := dialLocal(s.root); err == nil {
+			if c, hello, err := dialLocal(s.Root()); err == nil {
 				c.Close()
 				return nil, &ServerRunningError{PID: hello.PID}
 			}
@@ -126,12 +119,12 @@ func (s *Service) Listen() (*LocalServer, error) {
 	ln, err := listenUnix(path)
 	if err != nil {
 		lock.Close()
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	}
 	if err := os.Chmod(path, store.FileMode); err != nil {
 		ln.Close()
 		lock.Close()
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ls := &LocalServer{ln: ln, lock: lock, path: path, lockPath: lockPath, cancel: cancel}
@@ -169,7 +162,7 @@ func (ls *LocalServer) Current() bool {
 	return err == nil && os.SameFile(held, now)
 }
 
-func (ls *LocalServer) accept(ctx context.Context, s *Service) {
+func (ls *LocalServer) accept(ctx context.Context, s *tools.Service) {
 	for {
 		c, err := ls.ln.Accept()
 		if err != nil {
@@ -190,15 +183,15 @@ func (ls *LocalServer) accept(ctx context.Context, s *Service) {
 // serveLocal answers one request on c. A request the server's stop cut short gets no answer:
 // the client, reading none, runs it itself (callServer's errNoServer), so that a forced
 // index handed to a server that exits mid-run still completes (issue 41).
-func serveLocal(ctx context.Context, s *Service, c net.Conn) {
+func serveLocal(ctx context.Context, s *tools.Service, c net.Conn) {
 	defer c.Close()
 	stopping := ctx.Done()
 	enc := json.NewEncoder(c)
 	if err := checkPeer(c); err != nil {
-		_ = enc.Encode(localResponse{Error: Errorf(CodeBadValue, "", "%v", err)})
+		_ = enc.Encode(localResponse{Error: tools.Errorf(tools.CodeBadValue, "", "%v", err)})
 		return
 	}
-	if err := enc.Encode(localHello{Quarry: AgentVersion, PID: os.Getpid()}); err != nil {
+	if err := enc.Encode(localHello{Quarry: tools.AgentVersion, PID: os.Getpid()}); err != nil {
 		return
 	}
 	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -210,7 +203,7 @@ func serveLocal(ctx context.Context, s *Service, c net.Conn) {
 	_ = c.SetReadDeadline(time.Time{})
 	var req localRequest
 	if err := json.Unmarshal(line, &req); err != nil {
-		_ = enc.Encode(localResponse{Error: Errorf(CodeBadValue, "", "a local request must be one JSON object: %v", err)})
+		_ = enc.Encode(localResponse{Error: tools.Errorf(tools.CodeBadValue, "", "a local request must be one JSON object: %v", err)})
 		return
 	}
 	// The client closing its end (it was interrupted, or timed out) cancels the request.
@@ -220,46 +213,22 @@ func serveLocal(ctx context.Context, s *Service, c net.Conn) {
 		_, _ = r.ReadByte()
 		cancel()
 	}()
-	ctx = context.WithValue(ctx, budgetKey{}, req.MaxBytes)
-	s.served.Store(time.Now().UnixNano())
-	res, err := s.runLocal(context.WithValue(ctx, servedKey{}, true), req)
-	s.served.Store(time.Now().UnixNano())
+	res, err := s.ServeOther(ctx, req.Op, req.Args, req.MaxBytes)
 	select {
 	case <-stopping:
 		return // the server stops: its answer may be the stop's error, not the request's
 	default:
 	}
 	if err != nil {
-		_ = enc.Encode(localResponse{Error: AsError(err)})
+		_ = enc.Encode(localResponse{Error: tools.AsError(err)})
 		return
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {
-		_ = enc.Encode(localResponse{Error: AsError(err)})
+		_ = enc.Encode(localResponse{Error: tools.AsError(err)})
 		return
 	}
 	_ = enc.Encode(localResponse{Result: raw})
-}
-
-// runLocal runs a request of another process, never panicking.
-func (s *Service) runLocal(ctx context.Context, req localRequest) (res any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = nil, Errorf(CodeInternal, "", "internal error in %s: %v\n%s", req.Op, p, debug.Stack())
-		}
-	}()
-	o, r, err := decodeRequest(req.Op, req.Args)
-	if err != nil {
-		return nil, err
-	}
-	run, ok := localHandlers[o.Name]
-	if !ok {
-		run, ok = handlers[o.Name]
-	}
-	if !ok {
-		return nil, Errorf(CodeBadValue, "", "operation %s is not served to other processes", o.Name)
-	}
-	return run(ctx, s, r)
 }
 
 // readLine reads a line of at most max bytes.
@@ -308,18 +277,28 @@ func dialLocal(root string) (net.Conn, localHello, error) {
 	return c, hello, nil
 }
 
-// servedKey marks the context of a request a local server runs for another process.
-type servedKey struct{}
-
 // errNoServer means no server of the workspace answered: the client runs the operation itself.
 var errNoServer = errors.New("no local server")
 
+// Client hands operations to the server of a service's workspace (tools.Forwarder).
+type Client struct{}
+
+// Forward runs op with req in the server of s's workspace and returns its result; ok is
+// false when there is no server to ask (none listens, another agent version, or it went
+// away before answering): s runs it itself.
+func (Client) Forward(ctx context.Context, s *tools.Service, op string, req any) (json.RawMessage, bool, error) {
+	raw, err := callServer(ctx, s, op, req)
+	if errors.Is(err, errNoServer) {
+		return nil, false, nil
+	}
+	return raw, true, err
+}
+
 // callServer runs op with req in the server of s's workspace and returns its result, or
-// errNoServer when there is no server to ask (none listens, another agent version, or it
-// went away before answering).
-func (s *Service) callServer(ctx context.Context, op string, req any) (json.RawMessage, error) {
-	c, hello, err := dialLocal(s.root)
-	if err != nil || hello.Quarry != AgentVersion {
+// errNoServer when there is no server to ask.
+func callServer(ctx context.Context, s *tools.Service, op string, req any) (json.RawMessage, error) {
+	c, hello, err := dialLocal(s.Root())
+	if err != nil || hello.Quarry != tools.AgentVersion {
 		if c != nil {
 			c.Close()
 		}
@@ -331,66 +310,35 @@ func (s *Service) callServer(ctx context.Context, op string, req any) (json.RawM
 	}
 	args, err := json.Marshal(req)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	}
 	line, err := json.Marshal(localRequest{Op: op, Args: args, MaxBytes: s.MaxBytes})
 	if err != nil {
-		return nil, AsError(err)
+		return nil, tools.AsError(err)
 	}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	if _, err := c.Write(append(line, '\n')); err != nil {
 		if ctx.Err() != nil {
-			return nil, AsError(ctx.Err())
+			return nil, tools.AsError(ctx.Err())
 		}
 		return nil, errNoServer
 	}
 	resp, err := readLine(bufio.NewReaderSize(c, 64<<10), 1<<30)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, AsError(ctx.Err())
+			return nil, tools.AsError(ctx.Err())
 		}
 		return nil, errNoServer // the server died: run it here
 	}
 	var res localResponse
 	if err := json.Unmarshal(resp, &res); err != nil {
-		return nil, Errorf(CodeInternal, "", "the local server (pid %d) answered %s: %v", hello.PID, op, err)
+		return nil, tools.Errorf(tools.CodeInternal, "", "the local server (pid %d) answered %s: %v", hello.PID, op, err)
 	}
 	if res.Error != nil {
 		return nil, res.Error
 	}
 	return res.Result, nil
-}
-
-// forward runs op with req in the workspace's server when s forwards (SetForward) and one
-// answers; ok is false when the caller must run it itself.
-func forward[R any](ctx context.Context, s *Service, op string, req any) (res *R, ok bool, err error) {
-	if s.remote != nil {
-		out, err := s.remote.Answer(ctx, op, req)
-		if err != nil {
-			return nil, true, err
-		}
-		r, ok := out.(*R)
-		if !ok {
-			return nil, true, Errorf(CodeInternal, "", "the cluster's %s answer is a %T", op, out)
-		}
-		return r, true, nil
-	}
-	if !s.forward.Load() || ctx.Value(servedKey{}) != nil { // a request served is never sent on
-		return nil, false, nil
-	}
-	raw, err := s.callServer(ctx, op, req)
-	if errors.Is(err, errNoServer) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, true, err
-	}
-	res = new(R)
-	if err := json.Unmarshal(raw, res); err != nil {
-		return nil, true, Errorf(CodeInternal, "", "the local server's %s result: %v", op, err)
-	}
-	return res, true, nil
 }
 
 // listenUnix listens on the socket path, reaching a long path through its directory's

@@ -1,4 +1,4 @@
-package tools
+package localserver
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -16,12 +17,12 @@ func TestLocalServerFilesArePrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewService(root)
+	s, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ls, err := s.Listen()
+	ls, err := Listen(s)
 	if err != nil {
 		t.Fatal(err)
 	}

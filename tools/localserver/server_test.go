@@ -1,4 +1,4 @@
-package tools
+package localserver
 
 import (
 	"context"
@@ -11,23 +11,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
 // serving makes s the local server of its workspace for the test, and returns a client
 // service of the same workspace that forwards to it, counting the operations it hands over.
-func serving(t *testing.T, s *Service) (client *Service, forwarded *[]string) {
+func serving(t *testing.T, s *tools.Service) (client *tools.Service, forwarded *[]string) {
 	t.Helper()
-	ls, err := s.Listen()
+	ls, err := Listen(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(ls.Close)
-	client, err = NewService(s.Root())
+	client, err = tools.NewService(s.Root())
 	if err != nil {
 		t.Fatal(err)
 	}
 	client.SetForward(true)
+	client.SetForwarder(Client{})
 	var ops []string
 	client.OnServer = func(op string, pid int) {
 		if pid != os.Getpid() {
@@ -44,7 +46,7 @@ func TestLocalServerAnswers(t *testing.T) {
 	s, _ := staleRepo(t)
 	client, ops := serving(t, s)
 	ctx := context.Background()
-	req := SearchRequest{Query: "Acquire", Target: "definitions"}
+	req := tools.SearchRequest{Query: "Acquire", Target: "definitions"}
 	want, err := s.Search(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -62,12 +64,12 @@ func TestLocalServerAnswers(t *testing.T) {
 	if string(wj) != string(gj) {
 		t.Errorf("via the server:\n%s\nhere:\n%s", gj, wj)
 	}
-	_, err = client.Search(ctx, SearchRequest{Query: "kind:(function", Target: "definitions"})
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeBadQuery || !strings.HasPrefix(e.Message, "1:1: unclosed (") {
+	_, err = client.Search(ctx, tools.SearchRequest{Query: "kind:(function", Target: "definitions"})
+	var e *tools.Error
+	if !errors.As(err, &e) || e.Code != tools.CodeBadQuery || !strings.HasPrefix(e.Message, "1:1: unclosed (") {
 		t.Errorf("a bad query via the server: %v; want BAD_QUERY with its position", err)
 	}
-	h, err := client.Health(ctx, HealthRequest{})
+	h, err := client.Health(ctx, tools.HealthRequest{})
 	if err != nil || h.Status != workspace.Healthy {
 		t.Errorf("health via the server: %+v, %v", h, err)
 	}
@@ -86,51 +88,19 @@ func TestLocalServerKeepsClientBudget(t *testing.T) {
 		b.WriteString("// Acquire is called here " + strings.Repeat("x", i%7) + "\nvar _ = 1\n")
 	}
 	edit(t, file, b.String())
-	if _, err := s.Index(context.Background(), IndexRequest{}); err != nil {
+	if _, err := s.Index(context.Background(), tools.IndexRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	s.MaxBytes = 200
 	client, _ := serving(t, s)
-	req := SearchRequest{Query: "Acquire", Target: "content", Limit: intp(100)}
+	req := tools.SearchRequest{Query: "Acquire", Target: "content", Limit: intp(100)}
 	cut, err := s.Search(context.Background(), req)
-	if err != nil || cut.TruncatedReason != TruncatedMaxBytes {
+	if err != nil || cut.TruncatedReason != tools.TruncatedMaxBytes {
 		t.Fatalf("the server's own search: %+v, %v; want cut at its max_bytes", cut, err)
 	}
 	whole, err := client.Search(context.Background(), req)
-	if err != nil || whole.TruncatedReason == TruncatedMaxBytes || len(whole.Results) <= len(cut.Results) {
+	if err != nil || whole.TruncatedReason == tools.TruncatedMaxBytes || len(whole.Results) <= len(cut.Results) {
 		t.Errorf("via the server: %d results, truncated %q, %v; want more than the server's %d, not cut", len(whole.Results), whole.TruncatedReason, err, len(cut.Results))
-	}
-}
-
-// While the server's index run is writing, a client's search answers from what the run
-// committed, neither busy nor waiting; a client's index run is handed to the server.
-func TestLocalServerDuringIndexRun(t *testing.T) {
-	s, file := staleRepo(t)
-	client, ops := serving(t, s)
-	ctx := context.Background()
-	finish := holdRun(t, s, file, IndexRequest{})
-	res, err := client.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
-	if err != nil || len(res.Results) == 0 || res.Results[0].Name != "Acquire" {
-		t.Fatalf("a client's search during the server's run: %+v, %v", res, err)
-	}
-	handed := make(chan error, 1)
-	go func() {
-		_, err := client.Index(ctx, IndexRequest{})
-		handed <- err
-	}()
-	select {
-	case err := <-handed:
-		t.Fatalf("the client's index run ended (%v) while the server's was still writing", err)
-	case <-time.After(200 * time.Millisecond): // it waits for the server's run
-	}
-	if err := finish(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-handed; err != nil {
-		t.Fatalf("the client's index run, handed to the server: %v", err)
-	}
-	if got := strings.Join(*ops, ","); got != "search,index" {
-		t.Errorf("forwarded %s, want search,index", got)
 	}
 }
 
@@ -140,28 +110,29 @@ func TestLocalServerDuringIndexRun(t *testing.T) {
 func TestLocalServerAbsentOrDead(t *testing.T) {
 	s, _ := staleRepo(t)
 	s.SetForward(true)
+	s.SetForwarder(Client{})
 	calls := 0
 	s.OnServer = func(string, int) { calls++ }
 	sock := filepath.Join(s.Root(), workspace.DataDir, SocketFile)
 	if err := os.WriteFile(sock, nil, 0o600); err != nil { // a dead server's leftover
 		t.Fatal(err)
 	}
-	res, err := s.Search(context.Background(), SearchRequest{Query: "Acquire"})
+	res, err := s.Search(context.Background(), tools.SearchRequest{Query: "Acquire"})
 	if err != nil || len(res.Results) == 0 || calls != 0 {
 		t.Fatalf("with no server: %+v, %v, %d forwarded", res, err, calls)
 	}
 	s.SetForward(false)
-	ls, err := s.Listen()
+	ls, err := Listen(s)
 	if err != nil {
 		t.Fatalf("listening over a dead server's socket: %v", err)
 	}
 	defer ls.Close()
-	other, err := NewService(s.Root())
+	other, err := tools.NewService(s.Root())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var running *ServerRunningError
-	if _, err := other.Listen(); !errors.As(err, &running) || running.PID != os.Getpid() {
+	if _, err := Listen(other); !errors.As(err, &running) || running.PID != os.Getpid() {
 		t.Errorf("a second server: %v; want ServerRunningError naming pid %d", err, os.Getpid())
 	}
 	if st, err := os.Stat(sock); err != nil || st.Mode().Perm() != 0o600 {
@@ -184,7 +155,7 @@ func TestLocalServerLongPath(t *testing.T) {
 	}
 	s := indexedService(t, root)
 	client, ops := serving(t, s)
-	res, err := client.Search(context.Background(), SearchRequest{Query: "Long"})
+	res, err := client.Search(context.Background(), tools.SearchRequest{Query: "Long"})
 	if err != nil || len(res.Results) == 0 || len(*ops) != 1 {
 		t.Errorf("via a server at a %d-byte socket path: %+v, %v, forwarded %v", len(filepath.Join(root, ".quarry", SocketFile)), res, err, *ops)
 	}
@@ -201,24 +172,25 @@ func TestLocalServerStopsMidIndex(t *testing.T) {
 		files[fmt.Sprintf("pkg%d/f%d.go", i%20, i)] = fmt.Sprintf("package pkg%d\n\n// F%d does %d things.\nfunc F%d(x int) int { return x + %d }\n", i%20, i, i, i, i)
 	}
 	writeFiles(t, root, files)
-	server, err := NewService(root)
+	server, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer server.Close()
-	if _, err := server.Index(context.Background(), IndexRequest{}); err != nil {
+	if _, err := server.Index(context.Background(), tools.IndexRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	ls, err := server.Listen()
+	ls, err := Listen(server)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := NewService(root)
+	client, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer client.Close()
 	client.SetForward(true)
+	client.SetForwarder(Client{})
 	handed := make(chan struct{}, 1)
 	client.OnServer = func(op string, pid int) {
 		if op == "index" {
@@ -233,7 +205,7 @@ func TestLocalServerStopsMidIndex(t *testing.T) {
 		ls.Close()
 		server.Close()
 	}()
-	rep, err := client.Index(context.Background(), IndexRequest{Force: true})
+	rep, err := client.Index(context.Background(), tools.IndexRequest{Force: true})
 	<-stopped
 	if err != nil {
 		t.Fatalf("index --force handed to a server that stopped mid-run: %v", err)
@@ -241,7 +213,7 @@ func TestLocalServerStopsMidIndex(t *testing.T) {
 	if rep.Files < 400 {
 		t.Errorf("index report: %d files, want 400", rep.Files)
 	}
-	res, err := client.Search(context.Background(), SearchRequest{Query: "F399", Target: "definitions"})
+	res, err := client.Search(context.Background(), tools.SearchRequest{Query: "F399", Target: "definitions"})
 	if err != nil || len(res.Results) == 0 {
 		t.Errorf("search after the take-over: %v, %d results", err, len(res.Results))
 	}
@@ -252,22 +224,22 @@ func TestLocalServerStopsMidIndex(t *testing.T) {
 // socket, which still answers.
 func TestLocalServerCloseKeepsAnothersSocket(t *testing.T) {
 	root := t.TempDir()
-	first, err := NewService(root)
+	first, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := first.Listen()
+	old, err := Listen(first)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(root, workspace.DataDir)); err != nil {
 		t.Fatal(err)
 	}
-	second, err := NewService(root)
+	second, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, err := second.Listen()
+	now, err := Listen(second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,8 @@
+package tools
+
+// What the external tests of the package (package tools_test) use of its internals.
+
+var (
+	StaleRepo = staleRepo
+	HoldRun   = holdRun
+)
