@@ -83,3 +83,51 @@ func FuseRRF(lists [][]string) []Fused {
 	})
 	return out
 }
+
+// LexGuardDepth is how many of a lex: line's first results a fused vector line never pushes
+// below their place in it.
+const LexGuardDepth = 3
+
+// GuardLex keeps each of the first LexGuardDepth results of every lex list (lists[i], i in
+// lex) at or above its place in that list, in fused (best first): a vec: or hyde: line adds
+// what the words missed and may lift it past them, but never pushes down what the words
+// found first (issue 42: on the quality suite's dev descriptions a vec: line lowered a top-3
+// lex: hit for some questions). A result moved up takes the score of the one below it, so
+// scores still never rise down the list.
+func GuardLex(fused []Fused, lists [][]string, lex []int) []Fused {
+	want := map[string]int{} // key -> the highest place (from 1) it must hold
+	for _, li := range lex {
+		for r, key := range lists[li][:min(LexGuardDepth, len(lists[li]))] {
+			if w, ok := want[key]; !ok || r+1 < w {
+				want[key] = r + 1
+			}
+		}
+	}
+	if len(want) == 0 {
+		return fused
+	}
+	out := make([]Fused, 0, len(fused))
+	placed := make([]bool, len(fused))
+	next := 0 // the first result not placed, in fused order
+	for len(out) < len(fused) {
+		pos := len(out) + 1
+		pick := -1
+		for i, f := range fused {
+			if w, ok := want[f.Key]; ok && !placed[i] && w <= pos && (pick < 0 || w < want[fused[pick].Key]) {
+				pick = i
+			}
+		}
+		if pick < 0 {
+			for placed[next] {
+				next++
+			}
+			pick = next
+		}
+		placed[pick] = true
+		out = append(out, fused[pick])
+	}
+	for i := len(out) - 2; i >= 0; i-- {
+		out[i].Score = max(out[i].Score, out[i+1].Score)
+	}
+	return out
+}

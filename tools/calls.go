@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -15,7 +14,7 @@ const (
 	defaultCallsDepth = 1
 	maxCallsDepth     = 5
 	// maxCallsNodes bounds a tree: the nodes past it are left out (truncated, limit).
-	maxCallsNodes = 500
+	MaxCallsNodes = 500
 )
 
 // Call directions.
@@ -162,7 +161,7 @@ func (t *callTree) expand(root nav.Def, depth int) error {
 			return err
 		}
 		for i := range kids {
-			if len(t.out) > maxCallsNodes {
+			if len(t.out) > MaxCallsNodes {
 				t.truncated = true
 				break
 			}
@@ -233,7 +232,7 @@ func (t *callTree) children(def nav.Def) ([]CallNode, []*nav.Def, error) {
 		nodes[i].Sites = append(nodes[i].Sites, site)
 	}
 	if t.callers {
-		refs, _, err := t.x.SymbolRefs(t.ctx, def, nav.RefsQuery{Kinds: []string{"call"}, Limit: maxCallsNodes * 4, NoText: true})
+		refs, _, err := t.x.SymbolRefs(t.ctx, def, nav.RefsQuery{Kinds: []string{"call"}, Limit: MaxCallsNodes * 4, NoText: true})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -267,41 +266,4 @@ func (t *callTree) children(def nav.Def) ([]CallNode, []*nav.Def, error) {
 		add(c.Target.ID, c.Target, c.Target.Name, c.Resolution, site)
 	}
 	return nodes, defs, nil
-}
-
-// renderCalls writes a call tree as indented lines: name kind path:line (resolution) with the
-// call sites, cycles marked.
-func renderCalls(r *CallsResult) string {
-	var b strings.Builder
-	for i := range r.Nodes {
-		n := &r.Nodes[i]
-		b.WriteString(strings.Repeat("  ", n.Depth))
-		if n.Symbol != nil {
-			fmt.Fprintf(&b, "%s %s %s:%d", n.Symbol.Kind, n.Name, TextPath(n.Symbol.Path), n.Symbol.Line)
-		} else {
-			fmt.Fprintf(&b, "%s (unresolved)", n.Name)
-		}
-		if n.Resolution != "" {
-			fmt.Fprintf(&b, " [%s]", n.Resolution)
-		}
-		if len(n.Sites) > 0 {
-			var sites []string
-			for _, s := range n.Sites {
-				sites = append(sites, fmt.Sprintf("%s:%d", TextPath(s.Path), s.Line))
-			}
-			fmt.Fprintf(&b, " via %s", strings.Join(sites, ", "))
-		}
-		if n.Cycle {
-			b.WriteString(" (cycle)")
-		}
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "%d %s of %s, depth %d", r.Count, r.Direction, r.Symbol, r.Depth)
-	if r.Truncated {
-		fmt.Fprintf(&b, " (truncated: %s, at %d nodes; a smaller depth, or refs with kind call, lists the rest)", r.TruncatedReason, maxCallsNodes)
-	}
-	if r.Unresolved > 0 {
-		fmt.Fprintf(&b, "; %s of %s left unresolved (refs with unresolved lists them)", count(r.Unresolved, "more call", "more calls"), r.Symbol)
-	}
-	return b.String()
 }

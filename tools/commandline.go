@@ -1,29 +1,12 @@
 package tools
 
-// What the command line reads beside the operations: paths as a line shows them, the
-// did-you-mean of its own words, and the workspace's layout, progress and watch batches it
-// prints.
+// What the command line reads beside the operations: the did-you-mean of its own words,
+// and the workspace's layout, progress and watch batches it prints.
 
 import (
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
 	"github.com/quarrysearch/quarry/suggest"
 	"github.com/quarrysearch/quarry/workspace"
 )
-
-// TextPath returns a path as a line of text shows it: unchanged, or quoted as Go quotes a
-// string ("we\nird.go") when it holds a control character (a newline, a tab, ...) or
-// bytes that are not UTF-8, or starts with a double quote, so that one result stays one
-// line and a quoted path is told from a plain one.
-func TextPath(p string) string {
-	if strings.HasPrefix(p, `"`) || !utf8.ValidString(p) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return strconv.Quote(p)
-	}
-	return p
-}
 
 // Suggest returns the known names close to typed, nearest first: the "did you mean" of the
 // contract's messages, for a caller (the command line) that words its own.

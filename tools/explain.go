@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -283,91 +282,4 @@ func bodyOf(ctx context.Context, x *workspace.SearchIndex, def *nav.Def, max int
 		return "", nil
 	}
 	return strings.Join(lines[lo:hi], "\n"), nil
-}
-
-// renderExplain writes an explanation as a few lines of text.
-func renderExplain(r *ExplainResult) string {
-	var b strings.Builder
-	d := r.Definition
-	fmt.Fprintf(&b, "%s %s %s:%d-%d", d.Kind, d.Name, TextPath(d.Path), d.Line, d.EndLine)
-	if d.Visibility != "" {
-		fmt.Fprintf(&b, " (%s)", d.Visibility)
-	}
-	b.WriteByte('\n')
-	if d.Signature != "" {
-		fmt.Fprintf(&b, "%s\n", d.Signature)
-	}
-	if d.DocComment != "" {
-		doc := d.DocComment
-		if r.Depth == ExplainOverview {
-			doc = firstSentence(doc)
-		}
-		fmt.Fprintf(&b, "doc: %s\n", doc)
-	}
-	if r.Parent != nil {
-		fmt.Fprintf(&b, "in: %s %s %s:%d\n", r.Parent.Kind, r.Parent.Name, TextPath(r.Parent.Path), r.Parent.Line)
-	}
-	defs := func(label string, list []Definition, total int) {
-		if total == 0 {
-			return
-		}
-		var parts []string
-		for _, c := range list {
-			parts = append(parts, fmt.Sprintf("%s %s :%d", c.Kind, c.Name, c.Line))
-		}
-		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
-	}
-	related := func(label string, list []Related, total int) {
-		if total == 0 {
-			return
-		}
-		var parts []string
-		for _, c := range list {
-			parts = append(parts, fmt.Sprintf("%s %s:%d", c.Name, TextPath(c.Path), c.Line))
-		}
-		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
-	}
-	defs("children", r.Children, r.ChildrenTotal)
-	related("callers", r.Callers, r.CallersTotal)
-	related("callees", r.Callees, r.CalleesTotal)
-	if len(r.Unresolved) > 0 {
-		fmt.Fprintf(&b, "calls (unresolved): %s\n", strings.Join(r.Unresolved, ", "))
-	}
-	if r.TypeUsagesTotal > 0 {
-		var parts []string
-		for _, u := range r.TypeUsages {
-			parts = append(parts, fmt.Sprintf("%s:%d", TextPath(u.Path), u.Line))
-		}
-		fmt.Fprintf(&b, "type usages (%d): %s%s\n", r.TypeUsagesTotal, strings.Join(parts, ", "), more(len(r.TypeUsages), r.TypeUsagesTotal))
-	}
-	var impls []string
-	for _, c := range r.Implementations {
-		impls = append(impls, fmt.Sprintf("%s %s %s:%d", c.Kind, c.Name, TextPath(c.Path), c.Line))
-	}
-	if r.ImplementationsTotal > 0 {
-		fmt.Fprintf(&b, "implementations (%d): %s%s\n", r.ImplementationsTotal, strings.Join(impls, ", "), more(len(impls), r.ImplementationsTotal))
-	}
-	if d.Body != "" {
-		fmt.Fprintf(&b, "body:\n%s\n", d.Body)
-	}
-	fmt.Fprintf(&b, "id %s", d.ID)
-	return b.String()
-}
-
-func more(shown, total int) string {
-	if shown < total {
-		return fmt.Sprintf(", ... %d more", total-shown)
-	}
-	return ""
-}
-
-// firstSentence returns s up to its first sentence end (or its first line).
-func firstSentence(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if i := strings.Index(s, ". "); i >= 0 {
-		s = s[:i+1]
-	}
-	return s
 }

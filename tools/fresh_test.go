@@ -79,55 +79,6 @@ func TestSearchAppliesAFewChangedFiles(t *testing.T) {
 	}
 }
 
-// When more files changed than a search indexes itself, the answer says how many (text,
-// JSON notice, MCP), rather than passing off an old index as current.
-func TestSearchNoticesManyChangedFiles(t *testing.T) {
-	n := FreshenLimit + 4
-	s, root := freshRepo(t, n)
-	for i := range n {
-		appendLine(t, root, fmt.Sprintf("pkg/mod%02d.py", i), "# marker")
-	}
-	res, err := s.Search(context.Background(), SearchRequest{Query: "marker", Target: "content"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fmt.Sprintf("%d files changed since the last index (%d modified, 0 added, 0 deleted)", n, n)
-	if !strings.Contains(res.Notice, want) || !strings.Contains(res.Notice, "quarry index") {
-		t.Errorf("notice %q, want it to say %q and how to update", res.Notice, want)
-	}
-	text, err := Render(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text, want) {
-		t.Errorf("compact text %q does not carry the notice", text)
-	}
-}
-
-// goto of a definition says the same when more files changed than a search applies first.
-func TestGotoNoticesManyChangedFiles(t *testing.T) {
-	n := FreshenLimit + 4
-	s, root := freshRepo(t, n)
-	for i := range n {
-		appendLine(t, root, fmt.Sprintf("pkg/mod%02d.py", i), "# marker")
-	}
-	res, err := s.Goto(context.Background(), GotoRequest{Symbol: "marker"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := fmt.Sprintf("%d files changed since the last index", n)
-	if !strings.Contains(res.Notice, want) {
-		t.Errorf("goto notice %q, want it to say %q", res.Notice, want)
-	}
-	text, err := Render(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text, want) {
-		t.Errorf("compact text %q does not carry the notice", text)
-	}
-}
-
 // A search that cannot update the index (another holder has it open; a read-only .quarry
 // fails the same way) still answers, with the notice naming the changed file.
 func TestSearchNoticesChangesItCannotApply(t *testing.T) {

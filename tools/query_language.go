@@ -20,9 +20,6 @@ const QueryLanguageURI = "quarry://query-language"
 // describe query prints it.
 const QueryOperation = "query"
 
-// queryLanguageExamples is how many examples the short section shows.
-const queryLanguageExamples = 2
-
 // QueryLanguage returns the query language document.
 func QueryLanguage() (*query.Language, error) {
 	caps, err := GetCapabilities()

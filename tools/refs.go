@@ -502,3 +502,10 @@ func (s *Service) Refs(ctx context.Context, req RefsRequest) (*RefsResult, error
 	out.ElapsedMS = ElapsedMS(start)
 	return out, nil
 }
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -197,40 +197,6 @@ func TestRefsAmbiguousAndUnknown(t *testing.T) {
 	}
 }
 
-// TestCallsTrees: callers and callees as trees of a given depth, with call sites, cycles
-// marked and unresolved callees by name.
-func TestCallsTrees(t *testing.T) {
-	s := navWorkspace(t)
-	var res CallsResult
-	call(t, s, "trace_calls", `{"symbol":"ping","direction":"callees","depth":3}`, &res)
-	if text, _ := Render(&res); text != "function ping cmd/app/cycle.go:3\n"+
-		"  function pong cmd/app/cycle.go:5 [scope] via cmd/app/cycle.go:3\n"+
-		"    function ping cmd/app/cycle.go:3 [scope] via cmd/app/cycle.go:5 (cycle)\n"+
-		"    println (unresolved) via cmd/app/cycle.go:5\n"+
-		"3 callees of ping, depth 3" {
-		t.Errorf("callees of ping:\n%s", text)
-	}
-	call(t, s, "trace_calls", `{"symbol":"cache/cache.go:5","direction":"callers","depth":2}`, &res)
-	if text, _ := Render(&res); text != "function Open cache/cache.go:5\n"+
-		"  function warm cache/cache.go:9 [scope] via cache/cache.go:9\n"+
-		"  function other cmd/app/other.go:5 [import] via cmd/app/other.go:5\n"+
-		"    function start cmd/app/cycle.go:7 [package] via cmd/app/cycle.go:7\n"+
-		"3 callers of cache/cache.go:5, depth 2" {
-		t.Errorf("callers of cache's Open:\n%s", text)
-	}
-	for _, bad := range []struct{ args, code string }{
-		{`{"symbol":"ping","direction":"up"}`, "direction"},
-		{`{"symbol":"ping","direction":"callers","depth":9}`, "depth"},
-		{`{"symbol":"nosuchthing","direction":"callers"}`, "symbol"},
-		{`{"symbol":"pings","direction":"callers"}`, "symbol"},
-	} {
-		_, err := s.Call(t.Context(), "trace_calls", []byte(bad.args))
-		if e, ok := err.(*Error); !ok || e.Path != bad.code {
-			t.Errorf("trace_calls %s: %v, want an error about %s", bad.args, err, bad.code)
-		}
-	}
-}
-
 // TestGotoResolvesFromTheContextFile: goto with a context file puts the definition the file
 // sees first, with the reason, and marks the others name-only.
 func TestGotoResolvesFromTheContextFile(t *testing.T) {
@@ -259,32 +225,6 @@ func TestGotoResolvesFromTheContextFile(t *testing.T) {
 	}
 	if _, err := s.Call(t.Context(), "fast_goto", []byte(`{"symbol":"Open","line":3}`)); err == nil {
 		t.Error("goto with a line and no context_file: no error")
-	}
-}
-
-// TestExplain: one answer about a definition: doc, parent, children, callers, callees,
-// implementations and overrides, sized by depth.
-func TestExplain(t *testing.T) {
-	s := navWorkspace(t)
-	var e ExplainResult
-	call(t, s, "deep_dive", `{"symbol":"py/models.py:1"}`, &e)
-	if e.Definition.Name != "Model" || e.ChildrenTotal != 2 || e.ImplementationsTotal != 1 || e.Implementations[0].Name != "Special" {
-		t.Errorf("explain Model: %+v", e)
-	}
-	call(t, s, "deep_dive", `{"symbol":"py/models.py:2","depth":"context"}`, &e)
-	if e.Parent == nil || e.Parent.Name != "Model" || e.CalleesTotal != 1 || e.Callees[0].Name != "validate" ||
-		e.ImplementationsTotal != 1 || e.Implementations[0].Path != "py/special.py" || e.Definition.Body != "" {
-		t.Errorf("explain Model.save: %+v", e)
-	}
-	call(t, s, "deep_dive", `{"symbol":"cache/cache.go:5","depth":"full"}`, &e)
-	if e.CallersTotal != 2 || !strings.Contains(e.Definition.Body, "return nil") {
-		t.Errorf("explain cache's Open (full): %+v", e)
-	}
-	if text, _ := Render(&e); !strings.HasPrefix(text, "function Open cache/cache.go:5-5") || !strings.Contains(text, "callers (2): warm cache/cache.go:9, other cmd/app/other.go:5") {
-		t.Errorf("explain text:\n%s", text)
-	}
-	if _, err := s.Call(t.Context(), "deep_dive", []byte(`{"symbol":"ping","depth":"deep"}`)); err == nil || !strings.Contains(err.Error(), "overview, context or full") {
-		t.Errorf("explain depth deep: %v", err)
 	}
 }
 

@@ -112,13 +112,6 @@ const (
 	MaxTimeoutMS     = 60000 // the most a request may ask for
 )
 
-// indexRequest checks req and turns it into the index's request, which the layers below
-// trust: this is the one place a search request is validated and its defaults applied.
-func (s *Service) indexRequest(req SearchRequest) (search.Request, error) {
-	out, _, err := s.SearchRequest(req)
-	return out, err
-}
-
 // checkedSearch is what checking a search request finds besides the index's request.
 type checkedSearch struct {
 	workspace string           // the workspace searched: the request's, or the query's workspace:
@@ -128,8 +121,9 @@ type checkedSearch struct {
 // Workspace is the workspace searched.
 func (c checkedSearch) Workspace() string { return c.workspace }
 
-// SearchRequest is indexRequest that also returns the workspace searched and the query's
-// directives.
+// SearchRequest checks req and turns it into the index's request, which the layers below
+// trust: the one place a search request is validated and its defaults applied. It also
+// returns the workspace searched and the query's directives.
 func (s *Service) SearchRequest(req SearchRequest) (search.Request, checkedSearch, error) {
 	c := checkedSearch{workspace: req.Workspace}
 	out, err := s.checkSearch(req, &c)
@@ -705,4 +699,27 @@ func (s *Service) ParseQuery(req SearchRequest) (*ParsedQuery, error) {
 		}
 	})
 	return out, nil
+}
+
+// NotAFieldNotice is in the notice of a search whose query writes a word as a field that
+// does not exist (colour:red).
+const NotAFieldNotice = "is not a field"
+
+// notFieldNotice says which words of the query text are written as fields but name none
+// (colour:red), and so were searched as text, naming the nearest field; "" when none are.
+func NotFieldNotice(text string) string {
+	n, err := query.ParseExpr(text, query.Options{})
+	if err != nil {
+		return ""
+	}
+	names := query.NotFields(n)
+	if len(names) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range names {
+		parts = append(parts, name+":")
+	}
+	return fmt.Sprintf("%s %s, so it was searched as text (fields: %s; quote the word to search for the text without this notice)",
+		strings.Join(parts, ", "), NotAFieldNotice, strings.Join(query.FieldNames(), ", "))
 }

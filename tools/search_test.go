@@ -130,3 +130,10 @@ func TestWorkspaceAllRelaxed(t *testing.T) {
 		t.Error(`"conn reuse": no workspace holds both words: the answer over both is relaxed`)
 	}
 }
+
+// indexRequest checks req and turns it into the index's request, which the layers below
+// trust: this is the one place a search request is validated and its defaults applied.
+func (s *Service) indexRequest(req SearchRequest) (search.Request, error) {
+	out, _, err := s.SearchRequest(req)
+	return out, err
+}

@@ -160,20 +160,6 @@ func (s *Service) registry() (*workspace.Registry, error) {
 	return workspace.LoadRegistry(s.root)
 }
 
-// WorkspaceRoot returns the root of the registered workspace id, read from the registry
-// anew; an error when no workspace has that id.
-func (s *Service) WorkspaceRoot(id string) (string, error) {
-	reg, err := s.registry()
-	if err != nil {
-		return "", AsError(err)
-	}
-	e, err := reg.Lookup(id)
-	if err != nil {
-		return "", err
-	}
-	return e.Root, nil
-}
-
 // entries returns the workspaces an operation on id covers: "" the primary, "all" every
 // one, else the one with that id.
 func (s *Service) entries(reg *workspace.Registry, id string) ([]workspace.Entry, error) {

@@ -210,26 +210,6 @@ func TestMaxBytes(t *testing.T) {
 	}
 }
 
-func TestRenderOtherResults(t *testing.T) {
-	s := testWorkspace(t)
-	var sym SymbolsResult
-	call(t, s, "get_symbols", `{"file_path":"pool.py","mode":"full"}`, &sym)
-	text, err := Render(&sym)
-	if err != nil || !strings.HasPrefix(text, "pool.py (python)\n1 class Pool") || !strings.Contains(text, "  2 method acquire") || !strings.HasSuffix(text, "2 of 2 symbols") {
-		t.Errorf("outline text:\n%s", text)
-	}
-	var refs RefsResult
-	call(t, s, "fast_refs", `{"symbol":"helper","limit":1}`, &refs)
-	if text, _ := Render(&refs); !strings.HasPrefix(text, "server.go:7:32: call in ServeHTTP: func (s *Server) ServeHTTP() { helper() }\n1 of 2 uses of helper (truncated: limit; next page: cursor 1)") {
-		t.Errorf("refs text:\n%s", text)
-	}
-	var ws WorkspaceResult
-	call(t, s, "manage_workspace", `{"operation":"list"}`, &ws)
-	if text, _ := Render(&ws); !strings.Contains(text, "(primary)") || !strings.HasSuffix(text, "list done") {
-		t.Errorf("workspace text:\n%s", text)
-	}
-}
-
 // TestKeepOpen proves a kept index is reused by a burst of calls, closed once idle (so an
 // index run can write), and dropped before a workspace operation re-indexes.
 func TestKeepOpen(t *testing.T) {

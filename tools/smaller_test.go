@@ -63,68 +63,6 @@ func TestParentAloneFindsChildren(t *testing.T) {
 	}
 }
 
-func TestTextPath(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"a/b.go", "a/b.go"},
-		{"dir with space/ü.go", "dir with space/ü.go"},
-		{"we\nird.go", `"we\nird.go"`},
-		{"tab\there.go", `"tab\there.go"`},
-		{"cr\r.go", `"cr\r.go"`},
-		{"esc\x1b[31m.go", `"esc\x1b[31m.go"`},
-		{"bad\xff.go", `"bad\xff.go"`},
-		{`"quoted".go`, `"\"quoted\".go"`},
-	} {
-		if got := TextPath(tt.in); got != tt.want {
-			t.Errorf("TextPath(%q) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}
-
-// A file name holding a newline keeps every text answer at one line per result: the path
-// is quoted, where it used to split the line in two.
-func TestNewlineInPathKeepsOneLinePerResult(t *testing.T) {
-	weird := "we\nird.go"
-	s := smallRepo(t, map[string]string{
-		weird:  "package a\n\n// Weird is odd. weirdmarker\nfunc Weird() { Plain() }\n",
-		"p.go": "package a\n\nfunc Plain() { Weird() }\n",
-	})
-	ctx := context.Background()
-	search, err := s.Search(ctx, SearchRequest{Query: "weirdmarker", Target: "content"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gt, err := s.Goto(ctx, GotoRequest{Symbol: "Weird"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	refs, err := s.Refs(ctx, RefsRequest{Symbol: "Plain"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	callers, err := s.Calls(ctx, CallsRequest{Symbol: "Plain", Direction: "callers"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	explain, err := s.Explain(ctx, ExplainRequest{Symbol: "Weird"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, res := range []any{search, gt, refs, callers, explain} {
-		text, err := Render(res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(text, `"we\nird.go":`) {
-			t.Errorf("Render(%T) = %q, want the path quoted", res, text)
-		}
-		for _, line := range strings.Split(text, "\n") {
-			if strings.HasPrefix(line, "ird.go") {
-				t.Errorf("Render(%T): a line starts inside the path: %q", res, text)
-			}
-		}
-	}
-}
-
 // A prose query in auto makes no content hit of its stop words: "how are cookies parsed"
 // finds the lines about cookies, never a comment for its "how" or "are", as it used to
 // once no line held every word.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,53 +51,6 @@ func TestSearchRefreshesEditedFiles(t *testing.T) {
 	res, err = s.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Line != 8 || res.Results[0].Stale {
 		t.Fatalf("after the edit: %+v, %v; want Acquire at line 8 (re-indexed), not stale", res, err)
-	}
-}
-
-// When the index cannot be brought up to date (another holder has it open), the hits from
-// changed files are marked stale, and the others are not.
-func TestSearchMarksStaleHits(t *testing.T) {
-	s, file := staleRepo(t)
-	ctx := context.Background()
-	root := filepath.Dir(file)
-	other := filepath.Join(root, "other.go")
-	if err := os.WriteFile(other, []byte("package pool\n\n// Acquired counts acquisitions.\nvar Acquired int\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Index(ctx, IndexRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	reg, err := workspace.LoadRegistry(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Another reader holds the index open: an index run cannot write it meanwhile.
-	hold, err := workspace.OpenSearch(reg.Primary, workspace.IndexDir(root, reg.Primary.ID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hold.Close()
-	edit(t, file, "package pool\n\n\n\n// Acquire takes a connection.\nfunc Acquire() {}\n")
-	res, err := s.Search(ctx, SearchRequest{Query: "Acquire*"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, h := range res.Results {
-		seen[h.Path] = true
-		if want := h.Path == "pool.go"; h.Stale != want {
-			t.Errorf("%s:%d stale = %v, want %v", h.Path, h.Line, h.Stale, want)
-		}
-	}
-	if !seen["pool.go"] || !seen["other.go"] {
-		t.Fatalf("results %+v: want hits in pool.go and other.go", res.Results)
-	}
-	text, err := Render(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "[stale: file changed since indexed]"; !strings.Contains(text, want) {
-		t.Errorf("compact text:\n%s\nwant the stale mark %q", text, want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 // gotoFlags maps the fields of a goto request to the flags that set them.
@@ -55,7 +56,7 @@ resolved as the file would (an import's name, a type).`,
 				}
 			} else {
 				for _, h := range res.Results {
-					p := tools.TextPath(h.Path)
+					p := qtext.Path(h.Path)
 					if h.Workspace != "" {
 						p = h.Workspace + ":" + p
 					}
@@ -124,7 +125,7 @@ workspace, a symbol id, or path:line of the definition.`,
 			if opts.json {
 				return writeJSON(w, res)
 			}
-			text, err := tools.Render(res)
+			text, err := qtext.Render(res)
 			if err != nil {
 				return err
 			}

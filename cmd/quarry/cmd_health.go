@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 type healthOptions struct {
@@ -126,7 +127,7 @@ func writeHealth(w io.Writer, h *tools.HealthReport, detailed bool) {
 			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(parts, ", "))
 		}
 		for _, p := range ch.Samples {
-			fmt.Fprintf(w, "  changed: %s\n", tools.TextPath(p))
+			fmt.Fprintf(w, "  changed: %s\n", qtext.Path(p))
 		}
 	}
 	writeProblems(w, h)

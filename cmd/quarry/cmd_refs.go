@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 type refsOptions struct {
@@ -56,7 +57,7 @@ error gives the --cursor of the next page.`,
 				}
 			} else {
 				if d := res.Definition; d != nil {
-					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, tools.TextPath(d.Path), d.Line, d.ID)
+					fmt.Fprintf(w, "%s %s defined at %s:%d (id %s)\n", d.Kind, d.Name, qtext.Path(d.Path), d.Line, d.ID)
 				} else if res.Notice != "" {
 					fmt.Fprintln(cmd.ErrOrStderr(), res.Notice)
 				}
@@ -70,7 +71,7 @@ error gives the --cursor of the next page.`,
 					} else if res.Definition != nil && r.Kind != "definition" {
 						why = " [unresolved]"
 					}
-					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", tools.TextPath(r.Path), r.Line, r.Column, r.Kind, in, why, r.Text)
+					fmt.Fprintf(w, "%s:%d:%d: %s%s%s: %s\n", qtext.Path(r.Path), r.Line, r.Column, r.Kind, in, why, r.Text)
 				}
 				if res.NextCursor != "" {
 					printCut(cmd.ErrOrStderr(), len(res.Results), res.Total, "uses", "--cursor "+res.NextCursor+" for the next page")
@@ -143,7 +144,7 @@ shown by its name, (unresolved).`,
 				// The notes below say in flags what the tree leaves out.
 				tree := *res
 				tree.Truncated, tree.Unresolved = false, 0
-				text, err := tools.Render(&tree)
+				text, err := qtext.Render(&tree)
 				if err != nil {
 					return err
 				}

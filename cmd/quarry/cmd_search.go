@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 type searchOptions struct {
@@ -261,7 +262,7 @@ func printHits(w, errw io.Writer, res *tools.SearchResult, tty bool) {
 	}
 	lastPath := ""
 	for _, h := range res.Results {
-		p := tools.TextPath(h.Path)
+		p := qtext.Path(h.Path)
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
 		}
@@ -326,7 +327,7 @@ func flagDoc(op, field string) string {
 func staleFiles(hits []tools.Hit) []string {
 	var out []string
 	for _, h := range hits {
-		if p := tools.TextPath(h.Path); h.Stale && !slices.Contains(out, p) {
+		if p := qtext.Path(h.Path); h.Stale && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/quarrysearch/quarry/tools"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 type symbolsOptions struct {
@@ -100,7 +101,7 @@ func completeKinds(*cobra.Command, []string, string) ([]string, cobra.ShellCompD
 }
 
 func printOutline(w, errw io.Writer, res *tools.OutlineResult) {
-	fmt.Fprintf(w, "%s (%s, %d symbols)\n", tools.TextPath(res.File), res.Language, len(res.Results))
+	fmt.Fprintf(w, "%s (%s, %d symbols)\n", qtext.Path(res.File), res.Language, len(res.Results))
 	for _, e := range res.Results {
 		indent := strings.Repeat("  ", e.Depth-1)
 		fmt.Fprintf(w, "%6d  %s%s %s", e.StartLine, indent, e.Kind, e.Name)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/tools"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 // batchLookups are five typical lookups of an agent on bench/corpus.sh full: each
@@ -49,7 +50,7 @@ func TestBatchSavings(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", l.tool, l.args, err)
 			}
-			r, err := tools.Render(res)
+			r, err := qtext.Render(res)
 			if err != nil {
 				t.Fatal(err)
 			}

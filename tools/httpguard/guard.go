@@ -159,7 +159,7 @@ func (a HTTPAccess) Call(svc *tools.Service) func(ctx context.Context, op string
 		if err := tools.DecodeStrict(args, &req); err != nil {
 			return nil, err
 		}
-		if err := a.allowWorkspace(svc, &req); err != nil {
+		if err := a.allowWorkspace(ctx, svc, &req); err != nil {
 			return nil, err
 		}
 		b, err := json.Marshal(req)
@@ -172,7 +172,7 @@ func (a HTTPAccess) Call(svc *tools.Service) func(ctx context.Context, op string
 
 // allowWorkspace refuses req unless its operation is open to HTTP clients; an add's path
 // becomes the directory it resolves to.
-func (a HTTPAccess) allowWorkspace(svc *tools.Service, req *tools.WorkspaceRequest) error {
+func (a HTTPAccess) allowWorkspace(ctx context.Context, svc *tools.Service, req *tools.WorkspaceRequest) error {
 	switch req.Operation {
 	case "add", "remove", "clean":
 	default:
@@ -190,8 +190,15 @@ func (a HTTPAccess) allowWorkspace(svc *tools.Service, req *tools.WorkspaceReque
 		}
 		req.Path = dir
 	case "remove":
-		root, err := svc.WorkspaceRoot(req.ID)
-		if err != nil {
+		root := ""
+		if list, err := svc.Workspace(ctx, tools.WorkspaceRequest{Operation: "list"}); err == nil {
+			for _, w := range list.Workspaces {
+				if w.ID == req.ID {
+					root = w.Root
+				}
+			}
+		}
+		if root == "" {
 			return nil // the operation reports it
 		}
 		if !within(a.WorkspaceRoot, root) {

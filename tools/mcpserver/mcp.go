@@ -15,6 +15,7 @@ import (
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/batchrun"
 	"github.com/quarrysearch/quarry/tools/httpguard"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 // The MCP server: one tool per operation of Operations that has a Tool name, each
@@ -174,7 +175,7 @@ func success(out any, form string) (*mcp.CallToolResult, error) {
 	if form == AnswerStructured {
 		return &mcp.CallToolResult{StructuredContent: out, Content: []mcp.Content{}}, nil
 	}
-	text, err := tools.Render(out)
+	text, err := qtext.Render(out)
 	if err != nil {
 		return failure(err, form), nil
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/httpguard"
+	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -461,7 +462,7 @@ func TestRender(t *testing.T) {
 		{map[string]int{"n": 1}, `{"n":1}`},
 	}
 	for _, tt := range tests {
-		got, err := tools.Render(tt.res)
+		got, err := qtext.Render(tt.res)
 		if err != nil || got != tt.want {
 			t.Errorf("Render(%+v) = %q, %v, want %q", tt.res, got, err, tt.want)
 		}

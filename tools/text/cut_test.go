@@ -1,10 +1,12 @@
-package tools
+package text
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // TestCutAnswersSaySo: goto counts the definitions it found (total) beside those it lists,
@@ -30,18 +32,18 @@ func TestCutAnswersSaySo(t *testing.T) {
 		return s[strings.LastIndexByte(s, '\n')+1:] // the last line: the count
 	}
 
-	g, err := s.Goto(ctx, GotoRequest{Symbol: "Render"})
+	g, err := s.Goto(ctx, tools.GotoRequest{Symbol: "Render"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Results) != DefaultLimit || g.Total != 12 || !g.Truncated {
-		t.Errorf("goto Render: %d results, total %d, truncated %v; want %d, 12, true", len(g.Results), g.Total, g.Truncated, DefaultLimit)
+	if len(g.Results) != tools.DefaultLimit || g.Total != 12 || !g.Truncated {
+		t.Errorf("goto Render: %d results, total %d, truncated %v; want %d, 12, true", len(g.Results), g.Total, g.Truncated, tools.DefaultLimit)
 	}
 	if got, want := text(g), "10 of 12 definitions of Render (truncated: limit; more: limit 12)"; got != want {
 		t.Errorf("goto Render text ends %q, want %q", got, want)
 	}
 
-	r, err := s.Refs(ctx, RefsRequest{Symbol: "Next"})
+	r, err := s.Refs(ctx, tools.RefsRequest{Symbol: "Next"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,16 +54,16 @@ func TestCutAnswersSaySo(t *testing.T) {
 		t.Errorf("refs Next text ends %q, want %q", got, want)
 	}
 	// Listed, the unresolved uses are still counted (a use without a resolution is one of them).
-	if r, err = s.Refs(ctx, RefsRequest{Symbol: "Next", Unresolved: true}); err != nil || r.Total != 5 || r.Unresolved != 3 || !r.UnresolvedListed {
+	if r, err = s.Refs(ctx, tools.RefsRequest{Symbol: "Next", Unresolved: true}); err != nil || r.Total != 5 || r.Unresolved != 3 || !r.UnresolvedListed {
 		t.Errorf("refs Next unresolved: total %d, unresolved %d, listed %v, %v; want 5, 3, true", r.Total, r.Unresolved, r.UnresolvedListed, err)
 	} else if got, want := text(r), "5 of 5 uses of Next; 3 uses unresolved (after the resolved ones)"; got != want {
 		t.Errorf("refs Next unresolved text ends %q, want %q", got, want)
 	}
-	if r, err = s.Refs(ctx, RefsRequest{Symbol: "Next", Kind: []string{"type_usage"}}); err != nil || r.Unresolved != 0 {
+	if r, err = s.Refs(ctx, tools.RefsRequest{Symbol: "Next", Kind: []string{"type_usage"}}); err != nil || r.Unresolved != 0 {
 		t.Errorf("refs Next kind type_usage: unresolved %d, %v; want 0 (the unresolved uses are calls)", r.Unresolved, err)
 	}
 
-	c, err := s.Calls(ctx, CallsRequest{Symbol: "Next", Direction: CallsCallers})
+	c, err := s.Calls(ctx, tools.CallsRequest{Symbol: "Next", Direction: tools.CallsCallers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestCutAnswersSaySo(t *testing.T) {
 	}
 
 	limit := 3
-	sr, err := s.Search(ctx, SearchRequest{Query: "Render", Target: "definitions", Limit: &limit})
+	sr, err := s.Search(ctx, tools.SearchRequest{Query: "Render", Target: "definitions", Limit: &limit})
 	if err != nil {
 		t.Fatal(err)
 	}

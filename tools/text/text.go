@@ -1,13 +1,15 @@
-package tools
+package text
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
-	"github.com/quarrysearch/quarry/index/search"
-	"github.com/quarrysearch/quarry/workspace"
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // Render returns the compact text of an operation's result, for an agent to read at little
@@ -33,7 +35,7 @@ func Render(result any) (string, error) {
 	return string(b), nil
 }
 
-func renderSearch(r *SearchResult) string {
+func renderSearch(r *tools.SearchResult) string {
 	var b strings.Builder
 	renderHits(&b, r.Results)
 	renderErrors(&b, r.Errors)
@@ -45,7 +47,7 @@ func renderSearch(r *SearchResult) string {
 	switch {
 	case r.NextCursor != "":
 		notes = append(notes, "more: cursor "+r.NextCursor)
-	case r.TruncatedReason == TruncatedLimit:
+	case r.TruncatedReason == tools.TruncatedLimit:
 		notes = append(notes, fmt.Sprintf("more: limit %d", moreLimit(len(r.Results), 0)))
 	}
 	if r.Notice != "" {
@@ -63,7 +65,7 @@ func renderSearch(r *SearchResult) string {
 	return b.String()
 }
 
-func renderGoto(r *GotoResult) string {
+func renderGoto(r *tools.GotoResult) string {
 	var b strings.Builder
 	renderHits(&b, r.Results)
 	renderErrors(&b, r.Errors)
@@ -73,7 +75,7 @@ func renderGoto(r *GotoResult) string {
 	b.WriteString(count(max(r.Total, len(r.Results)), "definition", "definitions") + " of " + r.Symbol)
 	if r.Truncated {
 		b.WriteString(" (truncated: " + r.TruncatedReason)
-		if r.TruncatedReason == TruncatedLimit {
+		if r.TruncatedReason == tools.TruncatedLimit {
 			fmt.Fprintf(&b, "; more: limit %d", moreLimit(len(r.Results), r.Total))
 		}
 		b.WriteString(")")
@@ -90,20 +92,13 @@ func moreLimit(shown, total int) int {
 	if total <= shown {
 		total = 2 * shown
 	}
-	return min(total, MaxLimit)
-}
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return min(total, tools.MaxLimit)
 }
 
 // renderHits writes one line per hit, with its context lines around it.
-func renderHits(b *strings.Builder, hits []Hit) {
+func renderHits(b *strings.Builder, hits []tools.Hit) {
 	for _, h := range hits {
-		p := TextPath(h.Path)
+		p := Path(h.Path)
 		if h.Workspace != "" {
 			p = h.Workspace + ":" + p
 		}
@@ -117,13 +112,13 @@ func renderHits(b *strings.Builder, hits []Hit) {
 			stale = " [stale: file changed since indexed]"
 		}
 		switch h.Hit {
-		case search.HitDefinition:
+		case tools.HitDefinition:
 			fmt.Fprintf(b, "%s:%d: %s %s", p, h.Line, h.Kind, h.Name)
 			if sig := strings.Join(strings.Fields(h.Signature), " "); sig != "" {
 				b.WriteString(" — " + sig)
 			}
 			b.WriteString(stale + "\n")
-		case search.HitContent:
+		case tools.HitContent:
 			text := strings.TrimSpace(h.Text)
 			if len(h.Context) > 0 { // keep the indentation that the context lines show
 				text = strings.TrimRight(h.Text, " \t\r")
@@ -140,7 +135,7 @@ func renderHits(b *strings.Builder, hits []Hit) {
 	}
 }
 
-func renderErrors(b *strings.Builder, errs []ErrorInfo) {
+func renderErrors(b *strings.Builder, errs []tools.ErrorInfo) {
 	for _, e := range errs {
 		where := ""
 		if e.Workspace != "" {
@@ -152,9 +147,9 @@ func renderErrors(b *strings.Builder, errs []ErrorInfo) {
 
 // renderSymbols writes an outline: one line per symbol, indented by depth, as
 // "line kind name — signature", bodies below their line in full mode.
-func renderSymbols(r *SymbolsResult) string {
+func renderSymbols(r *tools.SymbolsResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n", TextPath(r.File), r.Language)
+	fmt.Fprintf(&b, "%s (%s)\n", Path(r.File), r.Language)
 	for _, sym := range r.Results {
 		fmt.Fprintf(&b, "%s%d %s %s", strings.Repeat("  ", max(sym.Depth-1, 0)), sym.Line, sym.Kind, sym.Name)
 		if sig := strings.Join(strings.Fields(sym.Signature), " "); sig != "" && sig != sym.Name {
@@ -182,14 +177,14 @@ func renderSymbols(r *SymbolsResult) string {
 }
 
 // renderRefs writes one line per use: "path:line:column: kind in container: text".
-func renderRefs(r *RefsResult) string {
+func renderRefs(r *tools.RefsResult) string {
 	var b strings.Builder
 	for _, ref := range r.Results {
 		in := ""
 		if ref.Container != "" {
 			in = " in " + ref.Container
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", TextPath(ref.Path), ref.Line, ref.Column, ref.Kind, in, ref.Text)
+		fmt.Fprintf(&b, "%s:%d:%d: %s%s: %s\n", Path(ref.Path), ref.Line, ref.Column, ref.Kind, in, ref.Text)
 	}
 	fmt.Fprintf(&b, "%d of %s of %s", len(r.Results), count(r.Total, "use", "uses"), r.Symbol)
 	if r.NextCursor != "" {
@@ -205,7 +200,7 @@ func renderRefs(r *RefsResult) string {
 }
 
 // renderWorkspace writes a workspace operation's outcome.
-func renderWorkspace(r *WorkspaceResult) string {
+func renderWorkspace(r *tools.WorkspaceResult) string {
 	var b strings.Builder
 	if r.Health != nil && r.Operation == "health" {
 		renderHealth(&b, r.Health)
@@ -219,7 +214,7 @@ func renderWorkspace(r *WorkspaceResult) string {
 		if w.Primary {
 			primary = " (primary)"
 		}
-		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, TextPath(w.Root), state)
+		fmt.Fprintf(&b, "%s%s %s: %s\n", w.ID, primary, Path(w.Root), state)
 	}
 	for _, s := range r.Indexed {
 		fmt.Fprintf(&b, "indexed %s: %d files, %d symbols (%d added, %d changed, %d deleted, %d renamed) in %.1fs\n",
@@ -238,9 +233,9 @@ func renderWorkspace(r *WorkspaceResult) string {
 // renderHealth writes a health report in a few lines: the status, the store and the
 // full-text index, the changes on disk since indexing, the notices and the problems with
 // their actions (the structured content has the rest).
-func renderHealth(b *strings.Builder, h *HealthReport) {
+func renderHealth(b *strings.Builder, h *tools.HealthReport) {
 	fmt.Fprintf(b, "%s (%s): %s\n", h.Workspace.Name, h.Workspace.ID, h.Status)
-	if h.Status != workspace.NotIndexed {
+	if h.Status != tools.NotIndexed {
 		c := h.Store.Counts
 		fmt.Fprintf(b, "store: %d files, %d symbols; full-text: %s\n", c.Files, c.Symbols, h.Fulltext.Status)
 		ch := h.Changed
@@ -256,13 +251,155 @@ func renderHealth(b *strings.Builder, h *HealthReport) {
 
 // renderers are the compact text renderings of result types, by type.
 var renderers = map[reflect.Type]func(any) string{
-	reflect.TypeFor[SearchResult]():  func(v any) string { return renderSearch(v.(*SearchResult)) },
-	reflect.TypeFor[GotoResult]():    func(v any) string { return renderGoto(v.(*GotoResult)) },
-	reflect.TypeFor[SymbolsResult](): func(v any) string { return renderSymbols(v.(*SymbolsResult)) },
-	reflect.TypeFor[RefsResult]():    func(v any) string { return renderRefs(v.(*RefsResult)) },
-	reflect.TypeFor[CallsResult]():   func(v any) string { return renderCalls(v.(*CallsResult)) },
-	reflect.TypeFor[ExplainResult](): func(v any) string { return renderExplain(v.(*ExplainResult)) },
-	reflect.TypeFor[WorkspaceResult](): func(v any) string {
-		return renderWorkspace(v.(*WorkspaceResult))
+	reflect.TypeFor[tools.SearchResult]():  func(v any) string { return renderSearch(v.(*tools.SearchResult)) },
+	reflect.TypeFor[tools.GotoResult]():    func(v any) string { return renderGoto(v.(*tools.GotoResult)) },
+	reflect.TypeFor[tools.SymbolsResult](): func(v any) string { return renderSymbols(v.(*tools.SymbolsResult)) },
+	reflect.TypeFor[tools.RefsResult]():    func(v any) string { return renderRefs(v.(*tools.RefsResult)) },
+	reflect.TypeFor[tools.CallsResult]():   func(v any) string { return renderCalls(v.(*tools.CallsResult)) },
+	reflect.TypeFor[tools.ExplainResult](): func(v any) string { return renderExplain(v.(*tools.ExplainResult)) },
+	reflect.TypeFor[tools.WorkspaceResult](): func(v any) string {
+		return renderWorkspace(v.(*tools.WorkspaceResult))
 	},
+}
+
+// renderCalls writes a call tree as indented lines: name kind path:line (resolution) with the
+// call sites, cycles marked.
+func renderCalls(r *tools.CallsResult) string {
+	var b strings.Builder
+	for i := range r.Nodes {
+		n := &r.Nodes[i]
+		b.WriteString(strings.Repeat("  ", n.Depth))
+		if n.Symbol != nil {
+			fmt.Fprintf(&b, "%s %s %s:%d", n.Symbol.Kind, n.Name, Path(n.Symbol.Path), n.Symbol.Line)
+		} else {
+			fmt.Fprintf(&b, "%s (unresolved)", n.Name)
+		}
+		if n.Resolution != "" {
+			fmt.Fprintf(&b, " [%s]", n.Resolution)
+		}
+		if len(n.Sites) > 0 {
+			var sites []string
+			for _, s := range n.Sites {
+				sites = append(sites, fmt.Sprintf("%s:%d", Path(s.Path), s.Line))
+			}
+			fmt.Fprintf(&b, " via %s", strings.Join(sites, ", "))
+		}
+		if n.Cycle {
+			b.WriteString(" (cycle)")
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%d %s of %s, depth %d", r.Count, r.Direction, r.Symbol, r.Depth)
+	if r.Truncated {
+		fmt.Fprintf(&b, " (truncated: %s, at %d nodes; a smaller depth, or refs with kind call, lists the rest)", r.TruncatedReason, tools.MaxCallsNodes)
+	}
+	if r.Unresolved > 0 {
+		fmt.Fprintf(&b, "; %s of %s left unresolved (refs with unresolved lists them)", count(r.Unresolved, "more call", "more calls"), r.Symbol)
+	}
+	return b.String()
+}
+
+// renderExplain writes an explanation as a few lines of text.
+func renderExplain(r *tools.ExplainResult) string {
+	var b strings.Builder
+	d := r.Definition
+	fmt.Fprintf(&b, "%s %s %s:%d-%d", d.Kind, d.Name, Path(d.Path), d.Line, d.EndLine)
+	if d.Visibility != "" {
+		fmt.Fprintf(&b, " (%s)", d.Visibility)
+	}
+	b.WriteByte('\n')
+	if d.Signature != "" {
+		fmt.Fprintf(&b, "%s\n", d.Signature)
+	}
+	if d.DocComment != "" {
+		doc := d.DocComment
+		if r.Depth == tools.ExplainOverview {
+			doc = firstSentence(doc)
+		}
+		fmt.Fprintf(&b, "doc: %s\n", doc)
+	}
+	if r.Parent != nil {
+		fmt.Fprintf(&b, "in: %s %s %s:%d\n", r.Parent.Kind, r.Parent.Name, Path(r.Parent.Path), r.Parent.Line)
+	}
+	defs := func(label string, list []tools.Definition, total int) {
+		if total == 0 {
+			return
+		}
+		var parts []string
+		for _, c := range list {
+			parts = append(parts, fmt.Sprintf("%s %s :%d", c.Kind, c.Name, c.Line))
+		}
+		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
+	}
+	related := func(label string, list []tools.Related, total int) {
+		if total == 0 {
+			return
+		}
+		var parts []string
+		for _, c := range list {
+			parts = append(parts, fmt.Sprintf("%s %s:%d", c.Name, Path(c.Path), c.Line))
+		}
+		fmt.Fprintf(&b, "%s (%d): %s%s\n", label, total, strings.Join(parts, ", "), more(len(list), total))
+	}
+	defs("children", r.Children, r.ChildrenTotal)
+	related("callers", r.Callers, r.CallersTotal)
+	related("callees", r.Callees, r.CalleesTotal)
+	if len(r.Unresolved) > 0 {
+		fmt.Fprintf(&b, "calls (unresolved): %s\n", strings.Join(r.Unresolved, ", "))
+	}
+	if r.TypeUsagesTotal > 0 {
+		var parts []string
+		for _, u := range r.TypeUsages {
+			parts = append(parts, fmt.Sprintf("%s:%d", Path(u.Path), u.Line))
+		}
+		fmt.Fprintf(&b, "type usages (%d): %s%s\n", r.TypeUsagesTotal, strings.Join(parts, ", "), more(len(r.TypeUsages), r.TypeUsagesTotal))
+	}
+	var impls []string
+	for _, c := range r.Implementations {
+		impls = append(impls, fmt.Sprintf("%s %s %s:%d", c.Kind, c.Name, Path(c.Path), c.Line))
+	}
+	if r.ImplementationsTotal > 0 {
+		fmt.Fprintf(&b, "implementations (%d): %s%s\n", r.ImplementationsTotal, strings.Join(impls, ", "), more(len(impls), r.ImplementationsTotal))
+	}
+	if d.Body != "" {
+		fmt.Fprintf(&b, "body:\n%s\n", d.Body)
+	}
+	fmt.Fprintf(&b, "id %s", d.ID)
+	return b.String()
+}
+
+func more(shown, total int) string {
+	if shown < total {
+		return fmt.Sprintf(", ... %d more", total-shown)
+	}
+	return ""
+}
+
+// firstSentence returns s up to its first sentence end (or its first line).
+func firstSentence(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return s
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Path returns a path as a line of text shows it: unchanged, or quoted as Go quotes a
+// string ("we\nird.go") when it holds a control character (a newline, a tab, ...) or
+// bytes that are not UTF-8, or starts with a double quote, so that one result stays one
+// line and a quoted path is told from a plain one.
+func Path(p string) string {
+	if strings.HasPrefix(p, `"`) || !utf8.ValidString(p) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
 }

@@ -1,10 +1,12 @@
-package tools
+package text
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools"
 )
 
 // gotoOrderFiles is a workspace where a name is a class in code, a test's class, a README
@@ -34,16 +36,16 @@ func TestGotoOrder(t *testing.T) {
 	writeFiles(t, root, gotoOrderFiles)
 	s := indexedService(t, root)
 	ctx := context.Background()
-	where := func(hits []Hit) string {
+	where := func(hits []tools.Hit) string {
 		var out []string
 		for _, h := range hits {
 			out = append(out, fmt.Sprintf("%s:%d %s %s", h.Path, h.Line, h.Kind, h.Name))
 		}
 		return strings.Join(out, "\n  ")
 	}
-	outOfCode := func(h Hit) bool { return h.Language == "markdown" || h.Language == "toml" }
+	outOfCode := func(h tools.Hit) bool { return h.Language == "markdown" || h.Language == "toml" }
 
-	res, err := s.Goto(ctx, GotoRequest{Symbol: "Flask"})
+	res, err := s.Goto(ctx, tools.GotoRequest{Symbol: "Flask"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestGotoOrder(t *testing.T) {
 
 	limit := 50
 	for _, ctxFile := range []string{"", "render/json.go", "context.go"} {
-		res, err := s.Goto(ctx, GotoRequest{Symbol: "Render", ContextFile: ctxFile, Limit: &limit})
+		res, err := s.Goto(ctx, tools.GotoRequest{Symbol: "Render", ContextFile: ctxFile, Limit: &limit})
 		if err != nil {
 			t.Fatal(err)
 		}
