@@ -45,11 +45,11 @@ type cState struct {
 func cLang(lang string) bool { return lang == "c" || lang == "cpp" }
 
 // cResolve resolves a use in a C or C++ file; decided says its answer (maybe nil) stands.
-func (r *resolver) cResolve(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, bool, error) {
+func (r *Resolver) cResolve(f *File, u extract.Identifier, cands []*Def) (*Def, string, bool, error) {
 	if u.Kind == extract.ImportRef {
 		return nil, "", false, nil
 	}
-	if f.lang == "cpp" { // a class's name means the class, not its constructors named alike
+	if f.Lang == "cpp" { // a class's name means the class, not its constructors named alike
 		cands = slices.DeleteFunc(slices.Clone(cands), func(d *Def) bool {
 			if d.Kind != extract.Constructor.String() {
 				return false
@@ -59,7 +59,7 @@ func (r *resolver) cResolve(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 	}
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
 	member := !isPath && (u.Qualifier != "" || u.Kind == extract.MemberAccess)
-	if member && f.lang == "cpp" { // x.f(), p->f(): a member, never a free function
+	if member && f.Lang == "cpp" { // x.f(), p->f(): a member, never a free function
 		cands = slices.DeleteFunc(slices.Clone(cands), func(d *Def) bool { return r.cTopLevel(f, d) && !isMacro(d) })
 		if len(cands) == 0 {
 			return nil, "", true, nil
@@ -79,29 +79,29 @@ func (r *resolver) cResolve(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 }
 
 // cBare resolves a bare name.
-func (r *resolver) cBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, bool, error) {
-	chain, err := r.chain(u.ContainingSymbolID)
+func (r *Resolver) cBare(f *File, u extract.Identifier, cands []*Def) (*Def, string, bool, error) {
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, "", true, err
 	}
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil {
 			return nil, "", true, err
 		}
 		if d == nil {
 			continue
 		}
-		m := metaMap(d.Metadata)
+		m := MetaMap(d.Metadata)
 		if u.Kind != extract.TypeUsage && slices.Contains(strings.Split(m["locals"], ","), u.Name) || slices.Contains(templateNames(m["template_parameters"]), u.Name) {
 			return nil, "", true, nil // a parameter, local or template parameter
 		}
 	}
-	if f.lang == "cpp" {
-		if d, err := r.inScope(f, u, cands); d != nil || err != nil {
+	if f.Lang == "cpp" {
+		if d, err := r.InScope(f, u, cands); d != nil || err != nil {
 			return d, ResolvedScope, true, err
 		}
-		if d, err := r.inheritedBare(f, u, cands); d != nil || err != nil {
+		if d, err := r.InheritedBare(f, u, cands); d != nil || err != nil {
 			return d, ResolvedReceiver, true, err
 		}
 	}
@@ -117,30 +117,30 @@ func (r *resolver) cBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, 
 			others = append(others, d)
 		}
 	}
-	if len(others) > 1 && f.lang == "cpp" {
+	if len(others) > 1 && f.Lang == "cpp" {
 		if others, err = r.cNamespaceLookup(u, others); err != nil {
 			return nil, "", true, err
 		}
 	}
-	if d := one(others); d != nil {
+	if d := One(others); d != nil {
 		why := ResolvedImport
 		switch {
-		case d.Path == f.path:
+		case d.Path == f.Path:
 			why = ResolvedScope
-		case !r.cReaches(f.path, d.Path):
+		case !r.cReaches(f.Path, d.Path):
 			why = ResolvedGlobalUnique
 		}
 		return d, why, true, nil
 	}
 	if len(others) == 0 {
-		if d := one(macros); d != nil {
-			if d.Path == f.path {
+		if d := One(macros); d != nil {
+			if d.Path == f.Path {
 				return d, ResolvedScope, true, nil
 			}
 			return d, ResolvedImport, true, nil
 		}
 	}
-	if f.lang == "cpp" {
+	if f.Lang == "cpp" {
 		return nil, "", false, nil // namespaces' using directives: the general rules
 	}
 	return nil, "", true, nil
@@ -148,7 +148,7 @@ func (r *resolver) cBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, 
 
 // cVisible returns the candidates a bare name in f can mean, declarations replaced by their
 // definition, each once.
-func (r *resolver) cVisible(f *fileCtx, u extract.Identifier, cands []*Def) ([]*Def, error) {
+func (r *Resolver) cVisible(f *File, u extract.Identifier, cands []*Def) ([]*Def, error) {
 	var out []*Def
 	seen := map[string]bool{}
 	add := func(d *Def) {
@@ -161,7 +161,7 @@ func (r *resolver) cVisible(f *fileCtx, u extract.Identifier, cands []*Def) ([]*
 		if !r.cTopLevel(f, d) {
 			continue
 		}
-		m := metaMap(d.Metadata)
+		m := MetaMap(d.Metadata)
 		decl := m["declaration"] == "true" || m["extern"] == "true"
 		switch {
 		case decl:
@@ -169,10 +169,10 @@ func (r *resolver) cVisible(f *fileCtx, u extract.Identifier, cands []*Def) ([]*
 				add(def)
 				continue
 			}
-			if d.Path == f.path || r.cReaches(f.path, d.Path) {
+			if d.Path == f.Path || r.cReaches(f.Path, d.Path) {
 				add(d)
 			}
-		case d.Path == f.path || r.cReaches(f.path, d.Path):
+		case d.Path == f.Path || r.cReaches(f.Path, d.Path):
 			add(d)
 		case !isMacro(d) && m["static"] != "true" && d.Visibility != string(extract.Private) && d.Visibility != string(extract.FilePrivate) && cLinked(d):
 			add(d) // external linkage: linked from wherever it is defined
@@ -184,11 +184,11 @@ func (r *resolver) cVisible(f *fileCtx, u extract.Identifier, cands []*Def) ([]*
 // cTopLevel reports whether d can be what a bare name outside its type means: not a field
 // nor a member function (C++ members are found by scope first); an enumerator of a plain
 // enum is.
-func (r *resolver) cTopLevel(f *fileCtx, d *Def) bool {
+func (r *Resolver) cTopLevel(f *File, d *Def) bool {
 	if d.ParentID == "" {
 		return true
 	}
-	p, err := r.symbol(d.ParentID)
+	p, err := r.Symbol(d.ParentID)
 	if err != nil || p == nil {
 		return true
 	}
@@ -196,9 +196,9 @@ func (r *resolver) cTopLevel(f *fileCtx, d *Def) bool {
 	case extract.Namespace.String():
 		return true
 	case extract.Enum.String():
-		return metaMap(p.Metadata)["scoped"] != "true"
+		return MetaMap(p.Metadata)["scoped"] != "true"
 	}
-	return !isTypeKind(p.Kind)
+	return !IsTypeKind(p.Kind)
 }
 
 // cLinked reports whether d's kind has linkage: a function or a variable.
@@ -213,10 +213,10 @@ func cLinked(d *Def) bool {
 // cDefinitionOf returns the one definition with external linkage of what the declaration
 // d declares (a prototype's function, an extern variable's definition), nil when there is
 // none or several.
-func (r *resolver) cDefinitionOf(d *Def, cands []*Def) *Def {
+func (r *Resolver) cDefinitionOf(d *Def, cands []*Def) *Def {
 	var hit []*Def
 	for _, c := range cands {
-		m := metaMap(c.Metadata)
+		m := MetaMap(c.Metadata)
 		if c.ID == d.ID || m["declaration"] == "true" || m["extern"] == "true" || m["static"] == "true" || isMacro(c) {
 			continue
 		}
@@ -224,25 +224,25 @@ func (r *resolver) cDefinitionOf(d *Def, cands []*Def) *Def {
 			hit = append(hit, c)
 		}
 	}
-	return one(hit)
+	return One(hit)
 }
 
 // isMacro reports whether d is a preprocessor macro.
 func isMacro(d *Def) bool { return strings.Contains(d.Metadata, `"macro":"true"`) }
 
 // cMember resolves x.name and x->name.
-func (r *resolver) cMember(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, string, bool, error) {
-	if d, err := r.onReceiver(f, u, cands); d != nil || err != nil {
+func (r *Resolver) cMember(f *File, u extract.Identifier, q string, cands []*Def) (*Def, string, bool, error) {
+	if d, err := r.OnReceiver(f, u, cands); d != nil || err != nil {
 		return d, ResolvedReceiver, true, err
 	}
 	typedQ := strings.ReplaceAll(q, "->", ".")
-	if d, err := r.onDeclaredType(f, extract.Identifier{Name: u.Name, Qualifier: typedQ, Kind: u.Kind, ContainingSymbolID: u.ContainingSymbolID, Span: u.Span}, typedQ, cands); d != nil || err != nil {
+	if d, err := r.OnDeclaredType(f, extract.Identifier{Name: u.Name, Qualifier: typedQ, Kind: u.Kind, ContainingSymbolID: u.ContainingSymbolID, Span: u.Span}, typedQ, cands); d != nil || err != nil {
 		return d, ResolvedReceiver, true, err
 	}
 	if d, err := r.cTypedMember(f, u, q, cands); d != nil || err != nil {
 		return d, ResolvedReceiver, true, err
 	}
-	if f.lang != "c" {
+	if f.Lang != "c" {
 		return nil, "", false, nil
 	}
 	var fields []*Def
@@ -251,7 +251,7 @@ func (r *resolver) cMember(f *fileCtx, u extract.Identifier, q string, cands []*
 			fields = append(fields, d)
 		}
 	}
-	if d := one(fields); d != nil {
+	if d := One(fields); d != nil {
 		return d, ResolvedGlobalUnique, true, nil
 	}
 	return nil, "", true, nil
@@ -259,7 +259,7 @@ func (r *resolver) cMember(f *fileCtx, u extract.Identifier, q string, cands []*
 
 // cPath resolves a::b::name: the one candidate whose enclosing namespaces and types, nearest
 // first, start with b, a.
-func (r *resolver) cPath(q string, cands []*Def) (*Def, error) {
+func (r *Resolver) cPath(q string, cands []*Def) (*Def, error) {
 	global := strings.HasPrefix(q, "::")
 	var segs []string
 	for _, s := range strings.Split(strings.TrimPrefix(q, "::"), "::") {
@@ -270,13 +270,13 @@ func (r *resolver) cPath(q string, cands []*Def) (*Def, error) {
 	}
 	var hit []*Def
 	for _, d := range cands {
-		chain, err := r.chain(d.ParentID)
+		chain, err := r.Chain(d.ParentID)
 		if err != nil {
 			return nil, err
 		}
 		var names []string
 		for _, id := range chain {
-			p, err := r.symbol(id)
+			p, err := r.Symbol(id)
 			if err != nil {
 				return nil, err
 			}
@@ -301,7 +301,7 @@ func (r *resolver) cPath(q string, cands []*Def) (*Def, error) {
 	if len(hit) == 0 && !global {
 		// a namespace the parser lost around a definition (a macro inside it): the one
 		// definition outside any type, when the path's first name is a namespace
-		ns, err := r.familyDefs(segs[0], "cpp")
+		ns, err := r.FamilyDefs(segs[0], "cpp")
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +317,7 @@ func (r *resolver) cPath(q string, cands []*Def) (*Def, error) {
 			}
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // templateNames returns the names a template parameter list declares (T, N of
@@ -336,7 +336,7 @@ func templateNames(params string) []string {
 		}
 		p = strings.TrimRight(p, " \t\n.")
 		j := len(p)
-		for j > 0 && (isIdentByte(p[j-1])) {
+		for j > 0 && (IsIdentByte(p[j-1])) {
 			j--
 		}
 		if name := p[j:]; name != "" && !isDigit(name[0]) {
@@ -363,7 +363,7 @@ func templateNames(params string) []string {
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // cFiles returns the workspace's C and C++ files.
-func (r *resolver) cFiles() []string {
+func (r *Resolver) cFiles() []string {
 	if r.cf == nil {
 		r.cf = &cState{reach: map[string]map[string]bool{}, langs: map[string]string{}}
 		rows, err := r.s.DB().QueryContext(r.ctx, `SELECT path, language FROM files WHERE language IN ('c', 'cpp') ORDER BY path`)
@@ -384,7 +384,7 @@ func (r *resolver) cFiles() []string {
 
 // cIncluded returns the workspace files an #include of target in the file at from names:
 // the path beside from, else every file whose path ends with the target.
-func (r *resolver) cIncluded(from, target string) []string {
+func (r *Resolver) cIncluded(from, target string) []string {
 	files := r.cFiles()
 	if target == "" {
 		return nil
@@ -404,7 +404,7 @@ func (r *resolver) cIncluded(from, target string) []string {
 
 // cReaches reports whether the file at from includes the file at to, directly or through
 // other headers.
-func (r *resolver) cReaches(from, to string) bool {
+func (r *Resolver) cReaches(from, to string) bool {
 	if from == to {
 		return true
 	}
@@ -416,12 +416,12 @@ func (r *resolver) cReaches(from, to string) bool {
 		for len(todo) > 0 && len(set) < 2000 {
 			p := todo[len(todo)-1]
 			todo = todo[:len(todo)-1]
-			fc, err := r.file(p, r.cf.langs[p])
+			fc, err := r.FileOf(p, r.cf.langs[p])
 			if err != nil {
 				break
 			}
-			for _, im := range fc.imports {
-				for _, h := range r.cIncluded(p, im.target) {
+			for _, im := range fc.Imports {
+				for _, h := range r.cIncluded(p, im.Target) {
 					if !set[h] && h != from {
 						set[h] = true
 						todo = append(todo, h)
@@ -437,19 +437,19 @@ func (r *resolver) cReaches(from, to string) bool {
 // cMacroCovers reports whether a use in the file f that resolved to d is also a use of the
 // macro def: def is a C or C++ macro of the same name visible from f (defined in f or in a
 // header f includes), the one such macro, and d is no macro.
-func (r *resolver) cMacroCovers(def, d *Def, f *fileCtx) bool {
+func (r *Resolver) cMacroCovers(def, d *Def, f *File) bool {
 	if !cLang(def.Language) || !isMacro(def) || d == nil || isMacro(d) || d.Name != def.Name {
 		return false
 	}
-	if def.Path != f.path && !r.cReaches(f.path, def.Path) {
+	if def.Path != f.Path && !r.cReaches(f.Path, def.Path) {
 		return false
 	}
-	cands, err := r.familyDefs(def.Name, f.lang)
+	cands, err := r.FamilyDefs(def.Name, f.Lang)
 	if err != nil {
 		return false
 	}
 	for _, c := range cands {
-		if c.ID != def.ID && isMacro(c) && (c.Path == f.path || r.cReaches(f.path, c.Path)) {
+		if c.ID != def.ID && isMacro(c) && (c.Path == f.Path || r.cReaches(f.Path, c.Path)) {
 			return false
 		}
 	}
@@ -480,7 +480,7 @@ func cDeclType(decl, name string) string {
 			break
 		}
 		k := i + j
-		if (k == 0 || !isIdentByte(decl[k-1])) && (k+len(name) == len(decl) || !isIdentByte(decl[k+len(name)])) {
+		if (k == 0 || !IsIdentByte(decl[k-1])) && (k+len(name) == len(decl) || !IsIdentByte(decl[k+len(name)])) {
 			at = k
 			break
 		}
@@ -492,7 +492,7 @@ func cDeclType(decl, name string) string {
 	if before := decl[:at]; strings.Contains(before, "<") && !strings.Contains(before, "_ptr<") {
 		return "" // a container's element type is not the container's (std::vector<T> v)
 	}
-	words := strings.FieldsFunc(decl[:at], func(r rune) bool { return !(r < 128 && isIdentByte(byte(r))) })
+	words := strings.FieldsFunc(decl[:at], func(r rune) bool { return !(r < 128 && IsIdentByte(byte(r))) })
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
 		switch {
@@ -508,11 +508,11 @@ func cDeclType(decl, name string) string {
 
 // cParamDecl returns the text of the parameter name in the function signature sig.
 func cParamDecl(sig, name string) string {
-	groups := parenGroups(sig)
+	groups := ParenGroups(sig)
 	if len(groups) == 0 {
 		return ""
 	}
-	for _, p := range splitTop(groups[0], ',') {
+	for _, p := range SplitTop(groups[0], ',') {
 		if cDeclType(p, name) != "" || strings.HasSuffix(strings.TrimSpace(p), name) {
 			return p
 		}
@@ -523,14 +523,14 @@ func cParamDecl(sig, name string) string {
 // cTypedMember resolves q.name and q->name from the declared type of q: a chain of names
 // (a->b.c) whose first is a parameter or a local declared above the use in the enclosing
 // function, or a global variable, and whose others are fields.
-func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, error) {
+func (r *Resolver) cTypedMember(f *File, u extract.Identifier, q string, cands []*Def) (*Def, error) {
 	segs := strings.FieldsFunc(strings.ReplaceAll(q, "->", "."), func(r rune) bool { return r == '.' })
 	for i, s := range segs {
 		s = strings.TrimLeft(strings.TrimSpace(s), "*&(")
 		if j := strings.IndexByte(s, '['); j > 0 && strings.HasSuffix(s, "]") {
 			s = s[:j] // an element: a[i].x
 		}
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return nil, nil
 		}
 		segs[i] = s
@@ -538,13 +538,13 @@ func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cand
 	if len(segs) == 0 {
 		return nil, nil
 	}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, err
 	}
 	var fn, cls *Def
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil {
 			return nil, err
 		}
@@ -554,7 +554,7 @@ func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cand
 		if k, _ := extract.KindNamed(d.Kind); fn == nil && k.IsCallable() && !isMacro(d) {
 			fn = d
 		}
-		if cls == nil && fn != nil && isTypeKind(d.Kind) && d.Kind != extract.Namespace.String() {
+		if cls == nil && fn != nil && IsTypeKind(d.Kind) && d.Kind != extract.Namespace.String() {
 			cls = d // the class whose method the use is in
 		}
 	}
@@ -566,7 +566,7 @@ func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cand
 			return nil, err
 		}
 	}
-	if typ == "" && cls != nil && f.lang == "cpp" && (fn == nil || !slices.Contains(strings.Split(metaMap(fn.Metadata)["locals"], ","), segs[0])) {
+	if typ == "" && cls != nil && f.Lang == "cpp" && (fn == nil || !slices.Contains(strings.Split(MetaMap(fn.Metadata)["locals"], ","), segs[0])) {
 		kids, err := r.s.Children(r.ctx, *cls) // a member of the method's class: formatter_->f()
 		if err != nil {
 			return nil, err
@@ -578,8 +578,8 @@ func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cand
 			}
 		}
 	}
-	if typ == "" && (fn == nil || !slices.Contains(strings.Split(metaMap(fn.Metadata)["locals"], ","), segs[0])) {
-		vars, err := r.familyDefs(segs[0], f.lang)
+	if typ == "" && (fn == nil || !slices.Contains(strings.Split(MetaMap(fn.Metadata)["locals"], ","), segs[0])) {
+		vars, err := r.FamilyDefs(segs[0], f.Lang)
 		if err != nil {
 			return nil, err
 		}
@@ -587,7 +587,7 @@ func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cand
 		if err != nil {
 			return nil, err
 		}
-		if v := one(vis); v != nil && cLinked(v) {
+		if v := One(vis); v != nil && cLinked(v) {
 			typ = cDeclType(v.Signature, segs[0])
 		}
 	}
@@ -617,13 +617,13 @@ func (r *resolver) cTypedMember(f *fileCtx, u extract.Identifier, q string, cand
 			hit = append(hit, d)
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // cLocalType returns the type a declaration of the local name states on the nearest line
 // above line in fn that declares it ("" none).
-func (r *resolver) cLocalType(f *fileCtx, fn *Def, name string, line int) (string, error) {
-	lines, err := r.lines(f.path)
+func (r *Resolver) cLocalType(f *File, fn *Def, name string, line int) (string, error) {
+	lines, err := r.Lines(f.Path)
 	if err != nil {
 		return "", err
 	}
@@ -637,7 +637,7 @@ func (r *resolver) cLocalType(f *fileCtx, fn *Def, name string, line int) (strin
 			if i := strings.IndexByte(decl, '='); i >= 0 {
 				decl = decl[:i]
 			}
-			if i := colonAt(decl); i >= 0 && f.lang == "cpp" { // for (const T &x : xs)
+			if i := ColonAt(decl); i >= 0 && f.Lang == "cpp" { // for (const T &x : xs)
 				decl = decl[:i]
 			}
 			decl = strings.TrimSpace(decl)
@@ -654,29 +654,29 @@ func (r *resolver) cLocalType(f *fileCtx, fn *Def, name string, line int) (strin
 
 // cStruct returns the struct, union or class the type name typ means from f (through a
 // typedef of one), nil if none is one.
-func (r *resolver) cStruct(f *fileCtx, typ string, depth int) (*Def, error) {
+func (r *Resolver) cStruct(f *File, typ string, depth int) (*Def, error) {
 	if typ == "" || depth > 3 {
 		return nil, nil
 	}
-	defs, err := r.familyDefs(typ, f.lang)
+	defs, err := r.FamilyDefs(typ, f.Lang)
 	if err != nil {
 		return nil, err
 	}
 	var types []*Def
 	for _, d := range defs {
-		if isTypeKind(d.Kind) && d.Kind != extract.Namespace.String() && d.Kind != extract.Enum.String() {
+		if IsTypeKind(d.Kind) && d.Kind != extract.Namespace.String() && d.Kind != extract.Enum.String() {
 			types = append(types, d)
 		}
 	}
-	d := one(types)
+	d := One(types)
 	if d == nil {
 		var vis []*Def
 		for _, t := range types {
-			if t.Path == f.path || r.cReaches(f.path, t.Path) {
+			if t.Path == f.Path || r.cReaches(f.Path, t.Path) {
 				vis = append(vis, t)
 			}
 		}
-		if d = one(vis); d == nil {
+		if d = One(vis); d == nil {
 			return nil, nil
 		}
 	}
@@ -701,7 +701,7 @@ func (r *resolver) cStruct(f *fileCtx, typ string, depth int) (*Def, error) {
 	for _, kw := range []string{"struct ", "union ", "class "} {
 		if i := strings.Index(sig, kw); i >= 0 {
 			rest := strings.Fields(sig[i+len(kw):])
-			if len(rest) > 0 && isIdent(rest[0]) && rest[0] != typ {
+			if len(rest) > 0 && IsIdent(rest[0]) && rest[0] != typ {
 				return r.cStruct(f, rest[0], depth+1)
 			}
 		}
@@ -712,15 +712,15 @@ func (r *resolver) cStruct(f *fileCtx, typ string, depth int) (*Def, error) {
 // cNamespaceLookup keeps, of C++ candidates for a bare name, those of the innermost
 // namespace enclosing the use that has any (namespace app { ... trim() } means app::trim,
 // not app::detail::trim), the global namespace last.
-func (r *resolver) cNamespaceLookup(u extract.Identifier, cands []*Def) ([]*Def, error) {
+func (r *Resolver) cNamespaceLookup(u extract.Identifier, cands []*Def) ([]*Def, error) {
 	nsPath := func(id string) ([]string, error) {
-		chain, err := r.chain(id)
+		chain, err := r.Chain(id)
 		if err != nil {
 			return nil, err
 		}
 		var out []string
 		for _, c := range chain {
-			d, err := r.symbol(c)
+			d, err := r.Symbol(c)
 			if err != nil {
 				return nil, err
 			}
@@ -757,15 +757,15 @@ func (r *resolver) cNamespaceLookup(u extract.Identifier, cands []*Def) ([]*Def,
 // cMacroDeclUses returns the uses of the C or C++ macro def that are declarations of its
 // name (#define f _prefix_f expands in extern int f(void); and in int f(void) {...} too):
 // the lines naming each other definition of the name in a file the macro is visible from.
-func (r *resolver) cMacroDeclUses(def Def) ([]jsAliasUse, error) {
+func (r *Resolver) cMacroDeclUses(def Def) ([]Use, error) {
 	if !isMacro(&def) {
 		return nil, nil
 	}
-	cands, err := r.familyDefs(def.Name, def.Language)
+	cands, err := r.FamilyDefs(def.Name, def.Language)
 	if err != nil {
 		return nil, err
 	}
-	var out []jsAliasUse
+	var out []Use
 	for _, d := range cands {
 		if d.ID == def.ID || isMacro(d) || d.Path != def.Path && !r.cReaches(d.Path, def.Path) {
 			continue
@@ -773,7 +773,7 @@ func (r *resolver) cMacroDeclUses(def Def) ([]jsAliasUse, error) {
 		if d.Path == def.Path && d.Line < def.Line {
 			continue // above the #define
 		}
-		lines, err := r.lines(d.Path)
+		lines, err := r.Lines(d.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -782,7 +782,7 @@ func (r *resolver) cMacroDeclUses(def Def) ([]jsAliasUse, error) {
 			if col < 0 {
 				continue
 			}
-			out = append(out, jsAliasUse{path: d.Path, why: ResolvedImport, use: extract.Identifier{Name: d.Name, Kind: extract.VariableRef,
+			out = append(out, Use{Path: d.Path, Why: ResolvedImport, Ident: extract.Identifier{Name: d.Name, Kind: extract.VariableRef,
 				Span: extract.Span{StartLine: n, StartColumn: col + 1, EndLine: n, EndColumn: col + 1 + len(d.Name)}, ContainingSymbolID: d.ID}})
 			break
 		}
@@ -798,7 +798,7 @@ func cWordAt(line, name string) int {
 			return -1
 		}
 		k := i + j
-		if (k == 0 || !isIdentByte(line[k-1])) && (k+len(name) == len(line) || !isIdentByte(line[k+len(name)])) {
+		if (k == 0 || !IsIdentByte(line[k-1])) && (k+len(name) == len(line) || !IsIdentByte(line[k+len(name)])) {
 			return k
 		}
 		i = k + 1
@@ -808,20 +808,20 @@ func cWordAt(line, name string) int {
 
 // cppOverloads returns the other overloads of the C++ function def (overloads), nil when def
 // is not a C++ function or has none.
-func (r *resolver) cppOverloads(def *Def) ([]*Def, error) {
+func (r *Resolver) cppOverloads(def *Def) ([]*Def, error) {
 	if def.Language != "cpp" {
 		return nil, nil
 	}
 	if k, _ := extract.KindNamed(def.Kind); !k.IsCallable() {
 		return nil, nil
 	}
-	all, err := r.familyDefs(def.Name, "cpp")
+	all, err := r.FamilyDefs(def.Name, "cpp")
 	if err != nil {
 		return nil, err
 	}
 	var out []*Def
 	for _, d := range all {
-		if d.ID != def.ID && overloads(d, def) {
+		if d.ID != def.ID && Overloads(d, def) {
 			out = append(out, d)
 		}
 	}
@@ -833,7 +833,7 @@ func (r *resolver) cppOverloads(def *Def) ([]*Def, error) {
 // arguments and, outside a class, those declared before the call (a call in a template
 // whose arguments depend on its parameters weighs every such overload: so do refs). A call
 // no overload fits as read here is kept for every one.
-func (r *resolver) cppViable(f *fileCtx, u extract.Identifier, def *Def, sibs []*Def) (bool, error) {
+func (r *Resolver) cppViable(f *File, u extract.Identifier, def *Def, sibs []*Def) (bool, error) {
 	if len(sibs) == 0 || u.Kind != extract.Call {
 		return true, nil
 	}
@@ -863,7 +863,7 @@ func (r *resolver) cppViable(f *fileCtx, u extract.Identifier, def *Def, sibs []
 // parameter list.
 func cppParams(d *Def) (required, most int, ok bool) {
 	sig := javaParams(d)
-	groups := parenGroups(sig)
+	groups := ParenGroups(sig)
 	if !strings.HasPrefix(sig, d.Name) || len(groups) == 0 {
 		return 0, 0, false // a signature cut short before its parameters
 	}
@@ -871,11 +871,11 @@ func cppParams(d *Def) (required, most int, ok bool) {
 		return 0, 0, true
 	}
 	variadic := false
-	for _, p := range splitTop(groups[0], ',') {
+	for _, p := range SplitTop(groups[0], ',') {
 		switch {
 		case strings.Contains(p, "..."):
 			variadic = true
-		case len(splitTop(p, '=')) > 1:
+		case len(SplitTop(p, '=')) > 1:
 			most++
 		default:
 			required++
@@ -898,16 +898,16 @@ func cppTakes(d *Def, n int) bool {
 // unqualified or namespace-qualified call outside a class needs it to be: d is a member of a
 // type, in another file (an earlier header, or a later one the compiler reads first), above
 // the use, or declared above it by a prototype of the same parameters (sibs).
-func (r *resolver) cppDeclaredBefore(f *fileCtx, u extract.Identifier, d *Def, sibs []*Def) (bool, error) {
-	if d.Path != f.path || d.Line <= u.StartLine {
+func (r *Resolver) cppDeclaredBefore(f *File, u extract.Identifier, d *Def, sibs []*Def) (bool, error) {
+	if d.Path != f.Path || d.Line <= u.StartLine {
 		return true, nil
 	}
-	if p, err := r.symbol(d.ParentID); err != nil || p != nil && p.Kind != extract.Namespace.String() && isTypeKind(p.Kind) {
+	if p, err := r.Symbol(d.ParentID); err != nil || p != nil && p.Kind != extract.Namespace.String() && IsTypeKind(p.Kind) {
 		return true, err
 	}
 	dReq, dMost, _ := cppParams(d)
 	for _, s := range sibs {
-		if s.Path == f.path && s.Line < u.StartLine && metaMap(s.Metadata)["declaration"] == "true" {
+		if s.Path == f.Path && s.Line < u.StartLine && MetaMap(s.Metadata)["declaration"] == "true" {
 			if req, most, _ := cppParams(s); req == dReq && most == dMost {
 				return true, nil
 			}

@@ -14,10 +14,10 @@ import (
 // csNamespaceOf returns the dotted name of the namespaces d is declared in (A.B for a type in
 // namespace A { namespace B { } }, "" for one in no namespace), "\x00" (no namespace's
 // name) when d is nested in a type or a callable.
-func (r *resolver) csNamespaceOf(d *Def) (string, error) {
+func (r *Resolver) csNamespaceOf(d *Def) (string, error) {
 	var parts []string
 	for id := d.ParentID; id != ""; {
-		p, err := r.symbol(id)
+		p, err := r.Symbol(id)
 		if err != nil || p == nil {
 			return "", err
 		}
@@ -33,10 +33,10 @@ func (r *resolver) csNamespaceOf(d *Def) (string, error) {
 
 // csEnclosingNamespaces returns the namespaces a use inside chain (innermost symbol first) is
 // in, innermost first: A.B.C, A.B, A for a use in namespace A.B { namespace C { } }.
-func (r *resolver) csEnclosingNamespaces(chain []string) ([]string, error) {
+func (r *Resolver) csEnclosingNamespaces(chain []string) ([]string, error) {
 	var parts []string
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -59,7 +59,7 @@ func (r *resolver) csEnclosingNamespaces(chain []string) ([]string, error) {
 // type of an enclosing namespace (innermost first, the global namespace last), the type a
 // using alias names, a type of a namespace a using directive imports; nil when none or
 // several of those imports have one.
-func (r *resolver) csTypeNamed(f *fileCtx, chain []string, name string, defs []*Def) (*Def, error) {
+func (r *Resolver) csTypeNamed(f *File, chain []string, name string, defs []*Def) (*Def, error) {
 	nss, err := r.csEnclosingNamespaces(chain)
 	if err != nil {
 		return nil, err
@@ -69,17 +69,17 @@ func (r *resolver) csTypeNamed(f *fileCtx, chain []string, name string, defs []*
 			return d, err
 		}
 	}
-	for _, im := range f.imports {
-		if im.alias == name {
-			return r.javaTypePath(f.lang, im.target)
+	for _, im := range f.Imports {
+		if im.Alias == name {
+			return r.javaTypePath(f.Lang, im.Target)
 		}
 	}
 	var hit *Def
-	for _, im := range f.imports {
-		if im.alias != "" || im.static {
+	for _, im := range f.Imports {
+		if im.Alias != "" || im.Static {
 			continue
 		}
-		d, err := r.csUsingType(im.target, nss, name, defs)
+		d, err := r.csUsingType(im.Target, nss, name, defs)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func (r *resolver) csTypeNamed(f *fileCtx, chain []string, name string, defs []*
 // csUsingType returns the type name of the namespace a using directive names: target itself,
 // else (a using inside namespace A.B { } may name A.B.target or A.target) target under one of
 // the namespaces nss, innermost first.
-func (r *resolver) csUsingType(target string, nss []string, name string, defs []*Def) (*Def, error) {
+func (r *Resolver) csUsingType(target string, nss []string, name string, defs []*Def) (*Def, error) {
 	if d, err := r.javaTopType(target, name, defs); d != nil || err != nil {
 		return d, err
 	}
@@ -110,7 +110,7 @@ func (r *resolver) csUsingType(target string, nss []string, name string, defs []
 
 // javaParts returns the ids of the declarations of the type t: t's own, and in C# every
 // part of a partial type (same name, kind and enclosing declarations).
-func (r *resolver) javaParts(t Def) ([]string, error) {
+func (r *Resolver) javaParts(t Def) ([]string, error) {
 	if t.Language != "csharp" {
 		return []string{t.ID}, nil
 	}
@@ -146,10 +146,10 @@ func (r *resolver) javaParts(t Def) ([]string, error) {
 }
 
 // csPath returns the names of d's enclosing declarations and its own, dotted.
-func (r *resolver) csPath(d *Def) (string, error) {
+func (r *Resolver) csPath(d *Def) (string, error) {
 	parts := []string{d.Name}
 	for id := d.ParentID; id != ""; {
-		p, err := r.symbol(id)
+		p, err := r.Symbol(id)
 		if err != nil || p == nil {
 			return "", err
 		}
@@ -173,9 +173,9 @@ func csDelegateHolder(k string) bool {
 // csAttributeUses returns the uses of the C# attribute class def (XAttribute) written
 // without its suffix, [X (...)]: a type usage X that names no type X and, read as
 // XAttribute, resolves to def (C# looks both up; both found is the compiler's error).
-func (r *resolver) csAttributeUses(def Def) ([]jsAliasUse, error) {
+func (r *Resolver) csAttributeUses(def Def) ([]Use, error) {
 	short, ok := strings.CutSuffix(def.Name, "Attribute")
-	if def.Language != "csharp" || !ok || short == "" || !isTypeKind(def.Kind) {
+	if def.Language != "csharp" || !ok || short == "" || !IsTypeKind(def.Kind) {
 		return nil, nil
 	}
 	files, err := r.s.filesUsing(r.ctx, short)
@@ -186,21 +186,21 @@ func (r *resolver) csAttributeUses(def Def) ([]jsAliasUse, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []jsAliasUse
+	var out []Use
 	for _, f := range files {
-		if f.lang != "csharp" {
+		if f.Lang != "csharp" {
 			continue
 		}
-		fc, err := r.file(f.path, f.lang)
+		fc, err := r.FileOf(f.Path, f.Lang)
 		if err != nil {
 			return nil, err
 		}
-		uses, err := r.usesNamed(f.id, f.path, short, func(x extract.Identifier) bool { return x.Kind == extract.TypeUsage })
+		uses, err := r.UsesNamed(f.ID, f.Path, short, func(x extract.Identifier) bool { return x.Kind == extract.TypeUsage })
 		if err != nil {
 			return nil, err
 		}
 		for _, u := range uses {
-			if d, _, err := r.resolve(fc, u); err != nil || d != nil {
+			if d, _, err := r.Resolve(fc, u); err != nil || d != nil {
 				if err != nil {
 					return nil, err
 				}
@@ -208,12 +208,12 @@ func (r *resolver) csAttributeUses(def Def) ([]jsAliasUse, error) {
 			}
 			long := u
 			long.Name = def.Name
-			d, why, err := r.resolve(fc, long)
+			d, why, err := r.Resolve(fc, long)
 			if err != nil {
 				return nil, err
 			}
 			if d != nil && slices.Contains(parts, d.ID) {
-				out = append(out, jsAliasUse{use: u, path: f.path, why: why})
+				out = append(out, Use{Ident: u, Path: f.Path, Why: why})
 			}
 		}
 	}

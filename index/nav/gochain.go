@@ -36,7 +36,7 @@ import (
 // the workspace's named type it denotes, once known.
 type goType struct {
 	expr  ast.Expr
-	f     *fileCtx
+	f     *File
 	scope string
 	def   *Def
 }
@@ -53,7 +53,7 @@ type goVal struct {
 // holding it (nil at the top level), the innermost symbol holding it, and its position
 // (1-based line, byte offset in the line): a local is bound above it.
 type goScope struct {
-	f         *fileCtx
+	f         *File
 	fn        *Def
 	container string
 	line, at  int
@@ -72,7 +72,7 @@ type goState struct {
 // goMaxDepth bounds nested evaluations (a local bound to a call on another local ...).
 const goMaxDepth = 12
 
-func (r *resolver) gost() *goState {
+func (r *Resolver) gost() *goState {
 	if r.goc == nil {
 		r.goc = &goState{exprs: map[string]ast.Expr{}, types: map[string]map[string]map[string][]string{},
 			decls: map[string]*ast.FuncDecl{}, kids: map[string][]Def{}, busy: map[string]bool{}}
@@ -81,7 +81,7 @@ func (r *resolver) gost() *goState {
 }
 
 // goParse parses a Go expression or type (nil when it is not one).
-func (r *resolver) goParse(s string) ast.Expr {
+func (r *Resolver) goParse(s string) ast.Expr {
 	st := r.gost()
 	if e, ok := st.exprs[s]; ok {
 		return e
@@ -101,7 +101,7 @@ func (r *resolver) goParse(s string) ast.Expr {
 // goBare resolves a bare Go name: a definition local to the function (var, const or type
 // declared in it), nothing when a local variable or parameter of that name hides the
 // package's, else the file's or the package's definition.
-func (r *resolver) goBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, error) {
+func (r *Resolver) goBare(f *File, u extract.Identifier, cands []*Def) (*Def, string, error) {
 	var named []*Def // a method is never named bare
 	for _, d := range cands {
 		if d.Kind != extract.Method.String() {
@@ -109,7 +109,7 @@ func (r *resolver) goBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 		}
 	}
 	cands = named
-	d, err := r.inScope(f, u, cands)
+	d, err := r.InScope(f, u, cands)
 	if err != nil {
 		return nil, "", err
 	}
@@ -142,28 +142,28 @@ func (r *resolver) goBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 
 // goDotImported picks the candidate a dot import of the file brings in (import . "net/http":
 // its exported names are the file's).
-func (r *resolver) goDotImported(f *fileCtx, cands []*Def) (*Def, error) {
-	for _, im := range f.imports {
-		if im.alias != "." {
+func (r *Resolver) goDotImported(f *File, cands []*Def) (*Def, error) {
+	for _, im := range f.Imports {
+		if im.Alias != "." {
 			continue
 		}
 		var top []*Def
 		for _, d := range cands {
-			if d.ParentID != "" || !isUpper(d.Name) {
+			if d.ParentID != "" || !IsUpper(d.Name) {
 				continue
 			}
 			if strings.HasSuffix(d.Path, "_test.go") { // only an external test sees its package's tests
-				pk, err := r.pkgOf(d.Path, d.Language)
+				pk, err := r.PkgOf(d.Path, d.Language)
 				if err != nil {
 					return nil, err
 				}
-				if !strings.HasSuffix(f.path, "_test.go") || !sameDir(d.Path, f.path) || pk+"_test" != f.pkg {
+				if !strings.HasSuffix(f.Path, "_test.go") || !SameDir(d.Path, f.Path) || pk+"_test" != f.Pkg {
 					continue
 				}
 			}
 			top = append(top, d)
 		}
-		if d, err := r.goImported(im.target, top); d != nil || err != nil {
+		if d, err := r.goImported(im.Target, top); d != nil || err != nil {
 			return d, err
 		}
 	}
@@ -172,27 +172,27 @@ func (r *resolver) goDotImported(f *fileCtx, cands []*Def) (*Def, error) {
 
 // goInPackage picks the one candidate of the use's package: its directory's files that
 // declare the same package (a _test.go file's package x_test is another one).
-func (r *resolver) goInPackage(f *fileCtx, cands []*Def) (*Def, error) {
+func (r *Resolver) goInPackage(f *File, cands []*Def) (*Def, error) {
 	var same []*Def
 	for _, d := range cands {
-		if !sameDir(d.Path, f.path) || d.ParentID != "" { // not another function's local
+		if !SameDir(d.Path, f.Path) || d.ParentID != "" { // not another function's local
 			continue
 		}
-		pk, err := r.pkgOf(d.Path, d.Language)
+		pk, err := r.PkgOf(d.Path, d.Language)
 		if err != nil {
 			return nil, err
 		}
-		if pk == f.pkg || pk == "" || f.pkg == "" {
+		if pk == f.Pkg || pk == "" || f.Pkg == "" {
 			same = append(same, d)
 		}
 	}
-	return r.inPackage(f, same)
+	return r.InPackage(f, same)
 }
 
 // goQualified resolves a Go use looked up in a value or type (its qualifier): the member
 // of the qualifier's type that Go selects. decided reports that the qualifier's type is
 // known (d nil: it has no such member in the workspace).
-func (r *resolver) goQualified(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, decided bool, err error) {
+func (r *Resolver) goQualified(f *File, u extract.Identifier, cands []*Def) (d *Def, decided bool, err error) {
 	st := r.gost()
 	if st.depth >= goMaxDepth {
 		return nil, false, nil
@@ -262,14 +262,14 @@ func goLiteralKey(e ast.Expr) bool {
 const goUnknownQualifier = "(…)"
 
 // goScopeOf returns the scope of the use u.
-func (r *resolver) goScopeOf(f *fileCtx, u extract.Identifier) (goScope, error) {
+func (r *Resolver) goScopeOf(f *File, u extract.Identifier) (goScope, error) {
 	sc := goScope{f: f, container: u.ContainingSymbolID, line: u.StartLine}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return sc, err
 	}
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil {
 			return sc, err
 		}
@@ -282,7 +282,7 @@ func (r *resolver) goScopeOf(f *fileCtx, u extract.Identifier) (goScope, error) 
 		}
 	}
 	if u.StartLine > 0 {
-		lines, err := r.lines(f.path)
+		lines, err := r.Lines(f.Path)
 		if err != nil {
 			return sc, err
 		}
@@ -305,7 +305,7 @@ func byteAt(line string, col int) int {
 
 // goEval returns what the expression e denotes in the scope sc; ok is false when it is not
 // known.
-func (r *resolver) goEval(sc goScope, e ast.Expr) (v goVal, ok bool, err error) {
+func (r *Resolver) goEval(sc goScope, e ast.Expr) (v goVal, ok bool, err error) {
 	st := r.gost()
 	if st.depth >= goMaxDepth {
 		return goVal{}, false, nil
@@ -324,7 +324,7 @@ func (r *resolver) goEval(sc goScope, e ast.Expr) (v goVal, ok bool, err error) 
 			if err != nil {
 				return goVal{}, false, err
 			}
-			d, _, err := r.inImported(sc.f, id.Name, x.Sel.Name, cands)
+			d, _, err := r.InImported(sc.f, id.Name, x.Sel.Name, cands)
 			if d == nil || err != nil {
 				return goVal{}, false, err
 			}
@@ -432,9 +432,9 @@ func (r *resolver) goEval(sc goScope, e ast.Expr) (v goVal, ok bool, err error) 
 
 // goIsImport reports whether name is the name of a package the file imports, not hidden by
 // a local of that name.
-func (r *resolver) goIsImport(sc goScope, name string) bool {
-	for _, im := range sc.f.imports {
-		if im.alias == name || im.alias == "" && lastSegment(im.target, "/") == name {
+func (r *Resolver) goIsImport(sc goScope, name string) bool {
+	for _, im := range sc.f.Imports {
+		if im.Alias == name || im.Alias == "" && LastSegment(im.Target, "/") == name {
 			if _, found, _ := r.goLocal(sc, name); found {
 				return false
 			}
@@ -448,8 +448,8 @@ func (r *resolver) goIsImport(sc goScope, name string) bool {
 }
 
 // goDefs returns the Go definitions named name.
-func (r *resolver) goDefs(name string) ([]*Def, error) {
-	all, err := r.defs(name)
+func (r *Resolver) goDefs(name string) ([]*Def, error) {
+	all, err := r.Defs(name)
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +464,7 @@ func (r *resolver) goDefs(name string) ([]*Def, error) {
 
 // goIdent returns what a bare name denotes in sc: a local, a parameter, receiver or named
 // result, else the file's or package's definition.
-func (r *resolver) goIdent(sc goScope, name string) (goVal, bool, error) {
+func (r *Resolver) goIdent(sc goScope, name string) (goVal, bool, error) {
 	if b, found, err := r.goLocal(sc, name); found || err != nil {
 		if err != nil {
 			return goVal{}, false, err
@@ -483,7 +483,7 @@ func (r *resolver) goIdent(sc goScope, name string) (goVal, bool, error) {
 		return goVal{}, false, err
 	}
 	u := extract.Identifier{Name: name, Kind: extract.VariableRef, ContainingSymbolID: sc.container}
-	d, err := r.inScope(sc.f, u, cands)
+	d, err := r.InScope(sc.f, u, cands)
 	if err == nil && d == nil {
 		d, err = r.goInPackage(sc.f, cands)
 	}
@@ -497,7 +497,7 @@ func (r *resolver) goIdent(sc goScope, name string) (goVal, bool, error) {
 }
 
 // goDefVal returns what a use of the definition d denotes.
-func (r *resolver) goDefVal(d *Def) (goVal, bool, error) {
+func (r *Resolver) goDefVal(d *Def) (goVal, bool, error) {
 	switch d.Kind {
 	case extract.Function.String(), extract.Method.String():
 		return goVal{fn: d}, true, nil
@@ -505,8 +505,8 @@ func (r *resolver) goDefVal(d *Def) (goVal, bool, error) {
 		t, ok, err := r.goVarType(d)
 		return goVal{t: t}, ok, err
 	}
-	if isTypeKind(d.Kind) {
-		df, err := r.file(d.Path, d.Language)
+	if IsTypeKind(d.Kind) {
+		df, err := r.FileOf(d.Path, d.Language)
 		if err != nil {
 			return goVal{}, false, err
 		}
@@ -517,7 +517,7 @@ func (r *resolver) goDefVal(d *Def) (goVal, bool, error) {
 
 // goStated returns the types the extractor stated for the symbol d in role (declared,
 // return, alias, embeds).
-func (r *resolver) goStated(d *Def, role string) ([]string, error) {
+func (r *Resolver) goStated(d *Def, role string) ([]string, error) {
 	st := r.gost()
 	byID, ok := st.types[d.Path]
 	if !ok {
@@ -544,14 +544,14 @@ func (r *resolver) goStated(d *Def, role string) ([]string, error) {
 // goVarType returns the type of a variable, constant or field: its declared type, else the
 // type of the value it is initialized with (var x = f(), x = T{}), else a constant's in an
 // iota group (the type stated above it).
-func (r *resolver) goVarType(d *Def) (goType, bool, error) {
+func (r *Resolver) goVarType(d *Def) (goType, bool, error) {
 	st := r.gost()
 	if st.busy[d.ID] {
 		return goType{}, false, nil
 	}
 	st.busy[d.ID] = true
 	defer delete(st.busy, d.ID)
-	df, err := r.file(d.Path, d.Language)
+	df, err := r.FileOf(d.Path, d.Language)
 	if err != nil {
 		return goType{}, false, err
 	}
@@ -566,7 +566,7 @@ func (r *resolver) goVarType(d *Def) (goType, bool, error) {
 	if d.Kind == extract.Field.String() {
 		return goType{}, false, nil
 	}
-	lines, err := r.lines(d.Path)
+	lines, err := r.Lines(d.Path)
 	if err != nil || d.Line < 1 || d.Line > len(lines) {
 		return goType{}, false, err
 	}
@@ -589,7 +589,7 @@ func (r *resolver) goVarType(d *Def) (goType, bool, error) {
 		}
 		rest, names = t[len(n):], names+1
 	}
-	eq := assignAt(rest)
+	eq := AssignAt(rest)
 	if eq < 0 {
 		if d.Kind == extract.Constant.String() && strings.TrimSpace(rest) == "" {
 			return r.goIotaType(d, lines, df)
@@ -609,7 +609,7 @@ func (r *resolver) goVarType(d *Def) (goType, bool, error) {
 		return goType{}, false, nil
 	}
 	var fn *Def
-	if p, err := r.symbol(d.ParentID); err != nil {
+	if p, err := r.Symbol(d.ParentID); err != nil {
 		return goType{}, false, err
 	} else if p != nil {
 		if k, _ := extract.KindNamed(p.Kind); k.IsCallable() {
@@ -625,7 +625,7 @@ func (r *resolver) goVarType(d *Def) (goType, bool, error) {
 
 // goIotaType returns the type of a constant of a group written without a type or value:
 // the type of the nearest constant above it that states one.
-func (r *resolver) goIotaType(d *Def, lines []string, df *fileCtx) (goType, bool, error) {
+func (r *Resolver) goIotaType(d *Def, lines []string, df *File) (goType, bool, error) {
 	for n := d.Line - 1; n >= 1 && n >= d.Line-200; n-- {
 		t := strings.TrimSpace(lines[n-1])
 		if strings.HasPrefix(t, "const") || t == "" || strings.HasPrefix(t, "//") {
@@ -642,7 +642,7 @@ func (r *resolver) goIotaType(d *Def, lines []string, df *fileCtx) (goType, bool
 		if rest == "" {
 			continue
 		}
-		eq := assignAt(rest)
+		eq := AssignAt(rest)
 		if eq <= 0 {
 			return goType{}, false, nil
 		}
@@ -654,9 +654,9 @@ func (r *resolver) goIotaType(d *Def, lines []string, df *fileCtx) (goType, bool
 
 // goResults returns the declared results of what a call of v gives: a function's or
 // method's, or those of v's function type.
-func (r *resolver) goResults(v goVal) ([]goType, error) {
+func (r *Resolver) goResults(v goVal) ([]goType, error) {
 	var ft *ast.FuncType
-	var f *fileCtx
+	var f *File
 	scope := ""
 	if v.fn != nil {
 		ret, err := r.goStated(v.fn, "return")
@@ -665,7 +665,7 @@ func (r *resolver) goResults(v goVal) ([]goType, error) {
 		}
 		e := r.goParse("func() " + ret[0])
 		ft, _ = e.(*ast.FuncType)
-		if f, err = r.file(v.fn.Path, v.fn.Language); err != nil {
+		if f, err = r.FileOf(v.fn.Path, v.fn.Language); err != nil {
 			return nil, err
 		}
 		scope = v.fn.ID
@@ -691,7 +691,7 @@ func (r *resolver) goResults(v goVal) ([]goType, error) {
 
 // goBuiltin evaluates a call of one of Go's builtin functions (new, make, append, ...)
 // when name is not a definition of the use's scope: handled reports that it is one.
-func (r *resolver) goBuiltin(sc goScope, name string, args []ast.Expr) (v goVal, ok, handled bool, err error) {
+func (r *Resolver) goBuiltin(sc goScope, name string, args []ast.Expr) (v goVal, ok, handled bool, err error) {
 	switch name {
 	case "new", "make", "append", "min", "max", "len", "cap", "copy":
 	default:

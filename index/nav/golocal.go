@@ -35,11 +35,11 @@ const (
 // goLocal finds the binding of the local name in force at sc's position in its function:
 // the nearest one above it, in a block still open there (a := or var statement, a for, if
 // or switch header's, a function literal's parameter).
-func (r *resolver) goLocal(sc goScope, name string) (goBinding, bool, error) {
+func (r *Resolver) goLocal(sc goScope, name string) (goBinding, bool, error) {
 	if sc.fn != nil && (sc.line < sc.fn.Line || sc.fn.Language != "go") || sc.line < 1 {
 		return goBinding{}, false, nil
 	}
-	lines, err := r.lines(sc.f.path)
+	lines, err := r.Lines(sc.f.Path)
 	if err != nil {
 		return goBinding{}, false, err
 	}
@@ -71,9 +71,9 @@ func (r *resolver) goLocal(sc goScope, name string) (goBinding, bool, error) {
 			}
 			return b, true, nil
 		}
-		for _, h := range literalHeads(text, "go") { // a function literal's parameter
-			if paramNamed(h.params, name, "go") && encloses(lines, n, h.body, sc.line, sc.at+1, h.block) {
-				return goBinding{kind: goBindParam, typ: paramType("("+h.params+")", name, "go"), line: n}, true, nil
+		for _, h := range LiteralHeads(text, "go") { // a function literal's parameter
+			if ParamNamed(h.Params, name, "go") && Encloses(lines, n, h.Body, sc.line, sc.at+1, h.Block) {
+				return goBinding{kind: goBindParam, typ: ParamType("("+h.Params+")", name, "go"), line: n}, true, nil
 			}
 		}
 	}
@@ -100,7 +100,7 @@ func goBindings(text, name string) []goBinding {
 				k--
 			}
 			e := k
-			for k > 0 && isIdentByte(text[k-1]) {
+			for k > 0 && IsIdentByte(text[k-1]) {
 				k--
 			}
 			if k == e {
@@ -210,7 +210,7 @@ func goVarSpec(s string) (names []string, typ, rhs string, ok bool) {
 		}
 		s = strings.TrimLeft(s[1:], " \t")
 	}
-	if i := assignAt(s); i >= 0 {
+	if i := AssignAt(s); i >= 0 {
 		typ, rhs = strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
 	} else {
 		typ = strings.TrimSpace(s)
@@ -331,7 +331,7 @@ func goSwitchCase(lines []string, n, line, at int) string {
 }
 
 // goBindingType returns the type of the local bound by b, read in sc's function.
-func (r *resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) {
+func (r *Resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) {
 	at := goScope{f: sc.f, fn: sc.fn, container: sc.container, line: b.line, at: b.at}
 	switch b.kind {
 	case goBindParam:
@@ -392,7 +392,7 @@ func (r *resolver) goBindingType(sc goScope, b goBinding) (goType, bool, error) 
 		e := r.goParse(b.typ)
 		return goType{expr: e, f: sc.f, scope: sc.container}, e != nil, nil
 	}
-	lines, err := r.lines(sc.f.path)
+	lines, err := r.Lines(sc.f.Path)
 	if err != nil {
 		return goType{}, false, err
 	}
@@ -565,7 +565,7 @@ func wordAt(s, name string) int {
 		}
 		i += from
 		from = i + len(name)
-		if (i == 0 || !isIdentByte(s[i-1])) && (from == len(s) || !isIdentByte(s[from])) {
+		if (i == 0 || !IsIdentByte(s[i-1])) && (from == len(s) || !IsIdentByte(s[from])) {
 			return i
 		}
 	}
@@ -574,7 +574,7 @@ func wordAt(s, name string) int {
 // identPrefix returns the identifier s starts with ("" none).
 func identPrefix(s string) string {
 	i := 0
-	for i < len(s) && isIdentByte(s[i]) {
+	for i < len(s) && IsIdentByte(s[i]) {
 		i++
 	}
 	if i == 0 || s[0] >= '0' && s[0] <= '9' {

@@ -18,13 +18,13 @@ import (
 )
 
 // goImported returns the one candidate of the package the Go import path target names.
-func (r *resolver) goImported(target string, cands []*Def) (*Def, error) {
+func (r *Resolver) goImported(target string, cands []*Def) (*Def, error) {
 	mod, err := r.goModulePath()
 	if err != nil {
 		return nil, err
 	}
 	if mod == "" || target != mod && !strings.HasPrefix(target, mod+"/") {
-		return pickUnder(cands, target, true), nil
+		return PickUnder(cands, target, true), nil
 	}
 	dir := strings.TrimPrefix(strings.TrimPrefix(target, mod), "/")
 	if dir == "" {
@@ -36,12 +36,12 @@ func (r *resolver) goImported(target string, cands []*Def) (*Def, error) {
 			hit = append(hit, d) // pkg.X names a package-level definition, never a method
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // goModulePath returns the module path of the workspace's go.mod, "" when it has none (read
 // once per request).
-func (r *resolver) goModulePath() (string, error) {
+func (r *Resolver) goModulePath() (string, error) {
 	if r.goMod != nil {
 		return *r.goMod, nil
 	}

@@ -17,7 +17,7 @@ import (
 // goNamed returns the workspace type t names, through pointers, parentheses, type
 // arguments and aliases; known is false when t names a type that cannot be looked up (a
 // type parameter), true with a nil def for a type outside the workspace or an unnamed one.
-func (r *resolver) goNamed(t goType) (def *Def, known bool, err error) {
+func (r *Resolver) goNamed(t goType) (def *Def, known bool, err error) {
 	for range 8 {
 		if t.def != nil {
 			return t.def, true, nil
@@ -58,18 +58,18 @@ func (r *resolver) goNamed(t goType) (def *Def, known bool, err error) {
 		default:
 			return nil, true, nil
 		}
-		d, err := r.typeNamed(t.f, text, t.scope)
+		d, err := r.TypeNamed(t.f, text, t.scope)
 		if err != nil || d == nil {
 			return nil, err == nil, err
 		}
-		if d.Kind != extract.Type.String() || metaMap(d.Metadata)["alias"] != "true" {
+		if d.Kind != extract.Type.String() || MetaMap(d.Metadata)["alias"] != "true" {
 			return d, true, nil
 		}
 		aliased, err := r.goStated(d, "alias") // type A = B: B
 		if err != nil || len(aliased) == 0 {
 			return nil, false, err
 		}
-		df, err := r.file(d.Path, d.Language)
+		df, err := r.FileOf(d.Path, d.Language)
 		if err != nil {
 			return nil, false, err
 		}
@@ -82,21 +82,21 @@ func (r *resolver) goNamed(t goType) (def *Def, known bool, err error) {
 
 // goTypeParam reports whether name is a type parameter of the symbol scope or of a symbol
 // around it (func F[T any], type List[T any], func (l *List[T]) ...).
-func (r *resolver) goTypeParam(scope, name string) (bool, error) {
-	chain, err := r.chain(scope)
+func (r *Resolver) goTypeParam(scope, name string) (bool, error) {
+	chain, err := r.Chain(scope)
 	if err != nil {
 		return false, err
 	}
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return false, err
 		}
-		if tp := metaMap(d.Metadata)["type_parameters"]; tp != "" && wordAt(tp, name) >= 0 {
+		if tp := MetaMap(d.Metadata)["type_parameters"]; tp != "" && wordAt(tp, name) >= 0 {
 			return true, nil
 		}
 		if d.Kind == extract.Method.String() {
-			if g := parenGroups(d.Signature); len(g) > 0 {
+			if g := ParenGroups(d.Signature); len(g) > 0 {
 				if i := strings.IndexByte(g[0], '['); i >= 0 && wordAt(g[0][i:], name) >= 0 {
 					return true, nil
 				}
@@ -109,7 +109,7 @@ func (r *resolver) goTypeParam(scope, name string) (bool, error) {
 // goUnder returns the underlying type of t: the type a defined type (type X []*T) is
 // declared as, t itself for a struct, an interface, a type outside the workspace or an
 // unnamed type.
-func (r *resolver) goUnder(t goType) (goType, bool, error) {
+func (r *Resolver) goUnder(t goType) (goType, bool, error) {
 	for range 8 {
 		e := t.expr
 		for {
@@ -135,7 +135,7 @@ func (r *resolver) goUnder(t goType) (goType, bool, error) {
 		if err != nil || len(decl) == 0 {
 			return goType{}, false, err
 		}
-		df, err := r.file(d.Path, d.Language)
+		df, err := r.FileOf(d.Path, d.Language)
 		if err != nil {
 			return goType{}, false, err
 		}
@@ -148,7 +148,7 @@ func (r *resolver) goUnder(t goType) (goType, bool, error) {
 
 // goElem returns the type of an element of t (a slice's, an array's or a pointer to an
 // array's, a map's value, a channel's) with i 1, or of an index or key with i 0.
-func (r *resolver) goElem(t goType, i int) (goType, bool, error) {
+func (r *Resolver) goElem(t goType, i int) (goType, bool, error) {
 	u, ok, err := r.goUnder(t)
 	if !ok || err != nil {
 		return goType{}, false, err
@@ -190,7 +190,7 @@ func (r *resolver) goElem(t goType, i int) (goType, bool, error) {
 // named type, else one promoted through its embedded fields (or an interface's embedded
 // interfaces), the shallowest depth deciding; decided reports that t's members are known
 // (nil: none is named name, or two at one depth are).
-func (r *resolver) goLookup(t goType, name string) (d *Def, decided bool, err error) {
+func (r *Resolver) goLookup(t goType, name string) (d *Def, decided bool, err error) {
 	def, known, err := r.goNamed(t)
 	if !known || err != nil || def == nil {
 		return nil, known, err
@@ -230,7 +230,7 @@ func (r *resolver) goLookup(t goType, name string) (d *Def, decided bool, err er
 			if unknownAt >= 0 && unknownAt <= depth-2 {
 				return nil, false, nil // a type not known embedded above may hold one nearer
 			}
-			if m := one(hits); m != nil {
+			if m := One(hits); m != nil {
 				return m, true, nil
 			}
 			return nil, true, nil
@@ -243,7 +243,7 @@ func (r *resolver) goLookup(t goType, name string) (d *Def, decided bool, err er
 // goAnonField returns the type of the field name of t when t is (a pointer to) an
 // anonymous struct type; found reports that t is one (its type nil when it has no such
 // field, or it is promoted from an embedded one).
-func (r *resolver) goAnonField(t goType, name string) (goType, bool, error) {
+func (r *Resolver) goAnonField(t goType, name string) (goType, bool, error) {
 	u, ok, err := r.goUnder(t)
 	if !ok || err != nil {
 		return goType{}, false, err
@@ -285,8 +285,8 @@ func goMembersOf(t *Def, cands []*Def) []*Def {
 		switch {
 		case d.ParentID == t.ID:
 			out = append(out, d)
-		case d.ParentID == "" && d.Kind == extract.Method.String() && sameDir(d.Path, t.Path):
-			if strings.TrimLeft(metaMap(d.Metadata)["receiver"], "*") == t.Name {
+		case d.ParentID == "" && d.Kind == extract.Method.String() && SameDir(d.Path, t.Path):
+			if strings.TrimLeft(MetaMap(d.Metadata)["receiver"], "*") == t.Name {
 				out = append(out, d)
 			}
 		}
@@ -296,8 +296,8 @@ func goMembersOf(t *Def, cands []*Def) []*Def {
 
 // goEmbedded returns the types t embeds: a struct's embedded fields', an interface's
 // embedded interfaces, a defined type's underlying named type (type X Y).
-func (r *resolver) goEmbedded(t *Def) ([]goType, error) {
-	df, err := r.file(t.Path, t.Language)
+func (r *Resolver) goEmbedded(t *Def) ([]goType, error) {
+	df, err := r.FileOf(t.Path, t.Language)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func (r *resolver) goEmbedded(t *Def) ([]goType, error) {
 		}
 		for i := range kids {
 			k := &kids[i]
-			if k.Kind != extract.Field.String() || metaMap(k.Metadata)["embedded"] != "true" {
+			if k.Kind != extract.Field.String() || MetaMap(k.Metadata)["embedded"] != "true" {
 				continue
 			}
 			decl, err := r.goStated(k, "declared")
@@ -352,7 +352,7 @@ func (r *resolver) goEmbedded(t *Def) ([]goType, error) {
 }
 
 // goChildren returns the children of the type t (read once).
-func (r *resolver) goChildren(t *Def) ([]Def, error) {
+func (r *Resolver) goChildren(t *Def) ([]Def, error) {
 	st := r.gost()
 	if k, ok := st.kids[t.ID]; ok {
 		return k, nil
@@ -367,7 +367,7 @@ func (r *resolver) goChildren(t *Def) ([]Def, error) {
 
 // goDecl returns the parsed signature of the function or method fn (nil when it does not
 // parse: a signature cut short).
-func (r *resolver) goDecl(fn *Def) *ast.FuncDecl {
+func (r *Resolver) goDecl(fn *Def) *ast.FuncDecl {
 	st := r.gost()
 	if d, ok := st.decls[fn.ID]; ok {
 		return d
@@ -385,16 +385,16 @@ func (r *resolver) goDecl(fn *Def) *ast.FuncDecl {
 
 // goSignatureType returns the declared type of fn's receiver, parameter or named result
 // called name; found reports that fn declares one (t nil when its type is not read).
-func (r *resolver) goSignatureType(fn *Def, name string) (t ast.Expr, found bool) {
+func (r *Resolver) goSignatureType(fn *Def, name string) (t ast.Expr, found bool) {
 	if fn == nil || fn.Language != "go" {
 		return nil, false
 	}
 	decl := r.goDecl(fn)
 	if decl == nil {
-		if recv, typ := goReceiver(fn.Signature); recv == name {
+		if recv, typ := GoReceiver(fn.Signature); recv == name {
 			return r.goParse(typ), true
 		}
-		if typ := paramType(fn.Signature, name, "go"); typ != "" {
+		if typ := ParamType(fn.Signature, name, "go"); typ != "" {
 			return r.goParse(typ), true
 		}
 		return nil, false

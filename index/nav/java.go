@@ -43,11 +43,11 @@ var javaObjectMethods = map[string]bool{
 
 // javaResolve resolves a use in a Java file: decided reports that these rules decided (d nil:
 // unresolved); they decide every use but a qualified one whose qualifier they cannot read.
-func (r *resolver) javaResolve(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
+func (r *Resolver) javaResolve(f *File, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
 	q := u.Qualifier
 	switch {
 	case u.Kind == extract.ImportRef: // static imports name methods too
-		if cands, err = r.javaDefs(f.lang, u.Name); err != nil {
+		if cands, err = r.javaDefs(f.Lang, u.Name); err != nil {
 			return nil, "", true, err
 		}
 		d, err = r.javaImportRef(f, u, cands)
@@ -75,7 +75,7 @@ func (r *resolver) javaResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 	if t == nil {
 		return nil, "", true, nil
 	}
-	sup := q == "super" || strings.HasSuffix(q, ".super") || q == "base" && f.lang == "csharp"
+	sup := q == "super" || strings.HasSuffix(q, ".super") || q == "base" && f.Lang == "csharp"
 	d, _, err = r.javaMember(f, u, *t, cands, static, sup, 0)
 	why = ResolvedReceiver
 	if static {
@@ -92,19 +92,19 @@ func refersTo(d, def *Def, why string) bool {
 	if javaLike(def.Language) && why != ResolvedImport {
 		return d.ID == def.ID
 	}
-	return overloads(d, def)
+	return Overloads(d, def)
 }
 
 // javaImportRef resolves the name an import names: a type of the package before it, else a
 // member (static import) or nested type of the type before it.
-func (r *resolver) javaImportRef(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+func (r *Resolver) javaImportRef(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
 	if u.Qualifier == "" {
 		return nil, nil
 	}
 	if d, err := r.javaTopType(u.Qualifier, u.Name, cands); d != nil || err != nil {
 		return d, err
 	}
-	t, err := r.javaTypePath(f.lang, u.Qualifier)
+	t, err := r.javaTypePath(f.Lang, u.Qualifier)
 	if t == nil || err != nil {
 		return nil, err
 	}
@@ -114,11 +114,11 @@ func (r *resolver) javaImportRef(f *fileCtx, u extract.Identifier, cands []*Def)
 			hit = append(hit, d)
 		}
 	}
-	return one(hit), nil // static imports name every overload of m
+	return One(hit), nil // static imports name every overload of m
 }
 
 // javaTopType returns the candidate that is a top-level type named name of the package pkg.
-func (r *resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
+func (r *Resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
 	var hit []*Def
 	for _, d := range cands {
 		if d.Name != name || !javaIsType(d.Kind) {
@@ -129,7 +129,7 @@ func (r *resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
 		if d.Language == "csharp" {
 			pk, err = r.csNamespaceOf(d) // "": nested in a type
 		} else if d.ParentID == "" {
-			pk, err = r.pkgOf(d.Path, d.Language)
+			pk, err = r.PkgOf(d.Path, d.Language)
 		} else {
 			continue
 		}
@@ -160,7 +160,7 @@ func (r *resolver) javaTopType(pkg, name string, cands []*Def) (*Def, error) {
 
 // javaTypePath returns the workspace type a dotted path names (a.b.C, a.b.C.D: a package, a
 // top-level type of it, nested types), nil when it names none.
-func (r *resolver) javaTypePath(lang, p string) (*Def, error) {
+func (r *Resolver) javaTypePath(lang, p string) (*Def, error) {
 	segs := strings.Split(p, ".")
 	for i := 1; i < len(segs); i++ {
 		defs, err := r.javaDefs(lang, segs[i])
@@ -185,8 +185,8 @@ func (r *resolver) javaTypePath(lang, p string) (*Def, error) {
 }
 
 // javaDefs returns the definitions named name in lang (Java or C#).
-func (r *resolver) javaDefs(lang, name string) ([]*Def, error) {
-	return r.familyDefs(name, lang)
+func (r *Resolver) javaDefs(lang, name string) ([]*Def, error) {
+	return r.FamilyDefs(name, lang)
 }
 
 // javaLike reports whether lang's names resolve by java.go's rules: Java, and C#, whose
@@ -197,7 +197,7 @@ func (r *resolver) javaDefs(lang, name string) ([]*Def, error) {
 func javaLike(lang string) bool { return lang == "java" || lang == "csharp" }
 
 // javaNested returns the type named name declared in t.
-func (r *resolver) javaNested(t Def, name string) (*Def, error) {
+func (r *Resolver) javaNested(t Def, name string) (*Def, error) {
 	defs, err := r.javaDefs(t.Language, name)
 	if err != nil {
 		return nil, err
@@ -216,8 +216,8 @@ func (r *resolver) javaNested(t Def, name string) (*Def, error) {
 
 // javaBare resolves a bare name: a local hides it; then the enclosing types' members, types,
 // static imports.
-func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, error) {
-	chain, err := r.chain(u.ContainingSymbolID)
+func (r *Resolver) javaBare(f *File, u extract.Identifier, cands []*Def) (*Def, string, error) {
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -234,7 +234,7 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 	stopped := false
 	if !wantType && !isNew {
 		for i, id := range chain {
-			d, err := r.symbol(id)
+			d, err := r.Symbol(id)
 			if err != nil || d == nil {
 				return nil, "", err
 			}
@@ -279,22 +279,22 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 		return nil, "", nil
 	}
 	// a static import: import static a.b.C.name, import static a.b.C.*
-	for _, im := range f.imports {
+	for _, im := range f.Imports {
 		typePath := ""
 		switch {
-		case f.lang == "csharp":
-			if !im.static {
+		case f.Lang == "csharp":
+			if !im.Static {
 				continue
 			}
-			typePath = im.target // using static a.b.C;
-		case strings.HasSuffix(im.target, "."+u.Name):
-			typePath = strings.TrimSuffix(im.target, "."+u.Name)
-		case strings.HasSuffix(im.target, ".*"):
-			typePath = strings.TrimSuffix(im.target, ".*")
+			typePath = im.Target // using static a.b.C;
+		case strings.HasSuffix(im.Target, "."+u.Name):
+			typePath = strings.TrimSuffix(im.Target, "."+u.Name)
+		case strings.HasSuffix(im.Target, ".*"):
+			typePath = strings.TrimSuffix(im.Target, ".*")
 		default:
 			continue
 		}
-		t, err := r.javaTypePath(f.lang, typePath)
+		t, err := r.javaTypePath(f.Lang, typePath)
 		if err != nil {
 			return nil, "", err
 		}
@@ -309,11 +309,11 @@ func (r *resolver) javaBare(f *fileCtx, u extract.Identifier, cands []*Def) (*De
 }
 
 // javaIsNew reports whether the call u is new T(...): the word before its name is new.
-func (r *resolver) javaIsNew(f *fileCtx, u extract.Identifier) (bool, error) {
+func (r *Resolver) javaIsNew(f *File, u extract.Identifier) (bool, error) {
 	if u.Kind != extract.Call || u.StartLine < 1 {
 		return false, nil
 	}
-	lines, err := r.lines(f.path)
+	lines, err := r.Lines(f.Path)
 	if err != nil || u.StartLine > len(lines) {
 		return false, err
 	}
@@ -325,12 +325,12 @@ func (r *resolver) javaIsNew(f *fileCtx, u extract.Identifier) (bool, error) {
 	if before == "" && u.StartLine > 1 { // new\n    T()
 		before = strings.TrimRight(lines[u.StartLine-2], " \t")
 	}
-	return strings.HasSuffix(before, "new") && (len(before) == 3 || !isIdentByte(before[len(before)-4])), nil
+	return strings.HasSuffix(before, "new") && (len(before) == 3 || !IsIdentByte(before[len(before)-4])), nil
 }
 
 // javaAnonMember looks for name among the members declared in the callable or field id (an
 // anonymous class's methods and fields have it as parent): found when some are.
-func (r *resolver) javaAnonMember(u extract.Identifier, id string, cands []*Def, f *fileCtx) (*Def, bool, error) {
+func (r *Resolver) javaAnonMember(u extract.Identifier, id string, cands []*Def, f *File) (*Def, bool, error) {
 	var hit []*Def
 	for _, d := range cands {
 		if d.ParentID == id && javaKindFits(u.Kind, d) {
@@ -365,7 +365,7 @@ func javaKindFits(uk extract.IdentKind, d *Def) bool {
 // javaMember returns the member of t (or of its bases) the use names: for a call, the overload
 // its number of arguments fits. stop reports that t has a base outside the workspace that
 // may declare the name.
-func (r *resolver) javaMember(f *fileCtx, u extract.Identifier, t Def, cands []*Def, static, super bool, depth int) (d *Def, stop bool, err error) {
+func (r *Resolver) javaMember(f *File, u extract.Identifier, t Def, cands []*Def, static, super bool, depth int) (d *Def, stop bool, err error) {
 	if depth > javaMaxDepth {
 		return nil, true, nil
 	}
@@ -434,7 +434,7 @@ func (r *resolver) javaMember(f *fileCtx, u extract.Identifier, t Def, cands []*
 // whose parameters its arguments fit in number, and when several do, the one whose
 // parameters' types are those of the arguments whose types are plain to see (a literal
 // string, new T(), a local, parameter or field of a declared type).
-func (r *resolver) javaPick(f *fileCtx, u extract.Identifier, hit []*Def) (*Def, error) {
+func (r *Resolver) javaPick(f *File, u extract.Identifier, hit []*Def) (*Def, error) {
 	if len(hit) == 1 {
 		return hit[0], nil
 	}
@@ -492,23 +492,23 @@ func (r *resolver) javaPick(f *fileCtx, u extract.Identifier, hit []*Def) (*Def,
 
 // javaArgType returns the simple name of the type of an argument whose type is plain to see,
 // "" otherwise.
-func (r *resolver) javaArgType(f *fileCtx, u extract.Identifier, a []javaToken) (string, error) {
+func (r *Resolver) javaArgType(f *File, u extract.Identifier, a []javaToken) (string, error) {
 	switch {
 	case len(a) == 1 && a[0].s == `""`:
-		if f.lang == "csharp" {
+		if f.Lang == "csharp" {
 			return "string", nil
 		}
 		return "String", nil
 	case len(a) >= 4 && a[0].s == "(" && javaCastEnd(a, javaMatchParen(a, 0)+1) == len(a) && javaIsTypeTokens(a[1:javaMatchParen(a, 0)]):
 		return javaSimpleType(javaJoin(a[1:javaMatchParen(a, 0)])), nil // (T) x
-	case len(a) >= 2 && a[0].s == "new" && isIdent(a[1].s) && !javaKeywords[a[1].s]:
+	case len(a) >= 2 && a[0].s == "new" && IsIdent(a[1].s) && !javaKeywords[a[1].s]:
 		path := a[1].s
-		for i := 2; i+1 < len(a) && a[i].s == "." && isIdent(a[i+1].s); i += 2 {
+		for i := 2; i+1 < len(a) && a[i].s == "." && IsIdent(a[i+1].s); i += 2 {
 			path = a[i+1].s
 		}
 		return path, nil
-	case len(a) == 1 && isIdent(a[0].s) && !javaKeywords[a[0].s]:
-		chain, err := r.chain(u.ContainingSymbolID)
+	case len(a) == 1 && IsIdent(a[0].s) && !javaKeywords[a[0].s]:
+		chain, err := r.Chain(u.ContainingSymbolID)
 		if err != nil {
 			return "", err
 		}
@@ -520,7 +520,7 @@ func (r *resolver) javaArgType(f *fileCtx, u extract.Identifier, a []javaToken) 
 		if err != nil || fd == nil || javaIsType(fd.Kind) {
 			return "", err
 		}
-		return javaSimpleType(declaredType(fd.Signature, fd.Name, fd.Language)), nil
+		return javaSimpleType(DeclaredType(fd.Signature, fd.Name, fd.Language)), nil
 	}
 	return "", nil
 }
@@ -536,7 +536,7 @@ func javaParams(d *Def) string {
 		}
 		i += from
 		from = i + len(d.Name)
-		if (i == 0 || !isIdentByte(sig[i-1])) && strings.HasPrefix(strings.TrimLeft(sig[from:], " \t"), "(") {
+		if (i == 0 || !IsIdentByte(sig[i-1])) && strings.HasPrefix(strings.TrimLeft(sig[from:], " \t"), "(") {
 			return sig[i:]
 		}
 	}
@@ -544,14 +544,14 @@ func javaParams(d *Def) string {
 
 // javaParamTypes returns the declared types of a method signature's parameters.
 func javaParamTypes(sig string) []string {
-	groups := parenGroups(sig)
+	groups := ParenGroups(sig)
 	if len(groups) == 0 || strings.TrimSpace(groups[0]) == "" {
 		return nil
 	}
 	var out []string
-	for _, p := range splitTop(groups[0], ',') {
+	for _, p := range SplitTop(groups[0], ',') {
 		f := strings.Fields(p)
-		for len(f) > 1 && (declModifiers[f[0]] || strings.HasPrefix(f[0], "@")) {
+		for len(f) > 1 && (DeclModifiers[f[0]] || strings.HasPrefix(f[0], "@")) {
 			f = f[1:]
 		}
 		if len(f) < 2 {
@@ -569,7 +569,7 @@ func javaSimpleType(typ string) string {
 	if strings.Contains(typ, "[") || strings.Contains(typ, "...") {
 		return ""
 	}
-	b := baseTypeName(typ)
+	b := BaseTypeName(typ)
 	if i := strings.LastIndexByte(b, '.'); i >= 0 {
 		b = b[i+1:]
 	}
@@ -579,18 +579,18 @@ func javaSimpleType(typ string) string {
 // javaParamCount returns the number of parameters a method's signature declares, and whether
 // the last is a varargs one.
 func javaParamCount(sig string) (int, bool) {
-	groups := parenGroups(sig)
+	groups := ParenGroups(sig)
 	if len(groups) == 0 || strings.TrimSpace(groups[0]) == "" {
 		return 0, false
 	}
-	parts := splitTop(groups[0], ',')
+	parts := SplitTop(groups[0], ',')
 	return len(parts), strings.Contains(parts[len(parts)-1], "...")
 }
 
 // javaCallArgs returns the arguments (each its tokens) of the call whose name is the use,
 // read from the stored source after the name.
-func (r *resolver) javaCallArgs(f *fileCtx, u extract.Identifier) ([][]javaToken, bool, error) {
-	lines, err := r.lines(f.path)
+func (r *Resolver) javaCallArgs(f *File, u extract.Identifier) ([][]javaToken, bool, error) {
+	lines, err := r.Lines(f.Path)
 	if err != nil || u.StartLine < 1 || u.StartLine > len(lines) {
 		return nil, false, err
 	}
@@ -646,7 +646,7 @@ func javaSplitArgs(toks []javaToken) [][]javaToken {
 
 // javaBases returns the types t extends and implements that are the workspace's, and whether
 // it extends a class outside it.
-func (r *resolver) javaBases(t Def) ([]*Def, bool, error) {
+func (r *Resolver) javaBases(t Def) ([]*Def, bool, error) {
 	if b, ok := r.javaBasesOf[t.ID]; ok {
 		return b.bases, b.external, nil
 	}
@@ -663,7 +663,7 @@ func (r *resolver) javaBases(t Def) ([]*Def, bool, error) {
 	for _, id := range ids { // a C# partial type's bases may be declared in any part
 		part := t
 		if id != t.ID {
-			p, err := r.symbol(id)
+			p, err := r.Symbol(id)
 			if err != nil || p == nil {
 				return nil, false, err
 			}
@@ -694,7 +694,7 @@ type javaBaseSet struct {
 	foreign  bool // it extends or implements a type outside the workspace
 }
 
-func (r *resolver) readJavaBases(t Def) ([]*Def, bool, bool, error) {
+func (r *Resolver) readJavaBases(t Def) ([]*Def, bool, bool, error) {
 	var blob []byte
 	err := r.s.DB().QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
 	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
@@ -707,7 +707,7 @@ func (r *resolver) readJavaBases(t Def) ([]*Def, bool, bool, error) {
 	if err != nil {
 		return nil, false, false, err
 	}
-	tf, err := r.file(t.Path, t.Language)
+	tf, err := r.FileOf(t.Path, t.Language)
 	if err != nil {
 		return nil, false, false, err
 	}
@@ -717,7 +717,7 @@ func (r *resolver) readJavaBases(t Def) ([]*Def, bool, bool, error) {
 		if rel.FromID != t.ID || rel.Kind != extract.Extends && rel.Kind != extract.Implements {
 			continue
 		}
-		d, err := r.typeNamed(tf, rel.To, t.ParentID)
+		d, err := r.TypeNamed(tf, rel.To, t.ParentID)
 		if err != nil {
 			return nil, false, false, err
 		}
@@ -737,7 +737,7 @@ func (r *resolver) readJavaBases(t Def) ([]*Def, bool, bool, error) {
 
 // javaForeign reports whether t or one of its bases extends or implements a type outside
 // the workspace.
-func (r *resolver) javaForeign(t Def, depth int) (bool, error) {
+func (r *Resolver) javaForeign(t Def, depth int) (bool, error) {
 	bases, _, err := r.javaBases(t)
 	if err != nil || depth > javaMaxDepth {
 		return false, err
@@ -757,14 +757,14 @@ func (r *resolver) javaForeign(t Def, depth int) (bool, error) {
 // (innermost first) of the file f: a type nested in an enclosing type (or its bases), the
 // enclosing type itself, a top-level type of the file, a single-type import, the package's
 // own, an on-demand import.
-func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def, error) {
-	defs, err := r.javaDefs(f.lang, name)
+func (r *Resolver) javaTypeNamed(f *File, chain []string, name string) (*Def, error) {
+	defs, err := r.javaDefs(f.Lang, name)
 	if err != nil || len(defs) == 0 {
 		return nil, err
 	}
 	isType := func(d *Def) bool { return javaIsType(d.Kind) && d.Name == name }
 	for _, id := range chain {
-		t, err := r.symbol(id)
+		t, err := r.Symbol(id)
 		if err != nil || t == nil {
 			return nil, err
 		}
@@ -783,30 +783,30 @@ func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def,
 			return d, err
 		}
 	}
-	if f.lang == "csharp" {
+	if f.Lang == "csharp" {
 		return r.csTypeNamed(f, chain, name, defs)
 	}
 	for _, d := range defs {
-		if d.Path == f.path && d.ParentID == "" && isType(d) {
+		if d.Path == f.Path && d.ParentID == "" && isType(d) {
 			return d, nil
 		}
 	}
-	for _, im := range f.imports { // import a.b.C; import a.b.Outer.C
-		if lastSegment(im.target, ".") == name && !strings.HasSuffix(im.target, ".*") {
-			return r.javaTypePath(f.lang, im.target)
+	for _, im := range f.Imports { // import a.b.C; import a.b.Outer.C
+		if LastSegment(im.Target, ".") == name && !strings.HasSuffix(im.Target, ".*") {
+			return r.javaTypePath(f.Lang, im.Target)
 		}
 	}
-	if f.pkg != "" {
-		if d, err := r.javaTopType(f.pkg, name, defs); d != nil || err != nil {
+	if f.Pkg != "" {
+		if d, err := r.javaTopType(f.Pkg, name, defs); d != nil || err != nil {
 			return d, err
 		}
 	}
-	for _, im := range f.imports { // import a.b.*; import a.b.Outer.*
-		if p, ok := strings.CutSuffix(im.target, ".*"); ok {
+	for _, im := range f.Imports { // import a.b.*; import a.b.Outer.*
+		if p, ok := strings.CutSuffix(im.Target, ".*"); ok {
 			if d, err := r.javaTopType(p, name, defs); d != nil || err != nil {
 				return d, err
 			}
-			if t, err := r.javaTypePath(f.lang, p); err != nil {
+			if t, err := r.javaTypePath(f.Lang, p); err != nil {
 				return nil, err
 			} else if t != nil {
 				if d, err := r.javaNested(*t, name); d != nil || err != nil {
@@ -819,7 +819,7 @@ func (r *resolver) javaTypeNamed(f *fileCtx, chain []string, name string) (*Def,
 }
 
 // javaNestedIn returns the type named name nested in t or in one of its bases.
-func (r *resolver) javaNestedIn(t Def, name string, defs []*Def, depth int) (*Def, error) {
+func (r *Resolver) javaNestedIn(t Def, name string, defs []*Def, depth int) (*Def, error) {
 	ids, err := r.javaParts(t)
 	if err != nil {
 		return nil, err
@@ -847,7 +847,7 @@ func (r *resolver) javaNestedIn(t Def, name string, defs []*Def, depth int) (*De
 // isJavaPackagePath reports whether q looks like a package's dotted name (lower-case parts).
 func isJavaPackagePath(q string) bool {
 	for _, s := range strings.Split(q, ".") {
-		if !isIdent(s) || isUpper(s) {
+		if !IsIdent(s) || IsUpper(s) {
 			return false
 		}
 	}
@@ -858,7 +858,7 @@ func isJavaPackagePath(q string) bool {
 // u's symbol: static when q names the type itself (Type.member). ok is false when q is not
 // an expression these rules read (or a package's name); t is nil when its type is not one
 // of the workspace's.
-func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, depth int) (t *Def, static, ok bool, err error) {
+func (r *Resolver) javaExprType(f *File, u extract.Identifier, q string, depth int) (t *Def, static, ok bool, err error) {
 	if depth > javaMaxDepth {
 		return nil, false, true, nil
 	}
@@ -866,7 +866,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 	if len(toks) == 0 {
 		return nil, false, false, nil
 	}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, false, false, err
 	}
@@ -876,13 +876,13 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 	case s == "this":
 		t, err = r.javaEnclosingType(chain)
 		i = 1
-	case s == "super" || s == "base" && f.lang == "csharp":
+	case s == "super" || s == "base" && f.Lang == "csharp":
 		t, err = r.javaEnclosingType(chain) // the member is looked up in its bases
 		i = 1
 	case s == "new":
 		j := 1
 		var path []string
-		for j < len(toks) && isIdent(toks[j].s) {
+		for j < len(toks) && IsIdent(toks[j].s) {
 			path = append(path, toks[j].s)
 			if j+1 < len(toks) && toks[j+1].s == "." {
 				j += 2
@@ -910,19 +910,19 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 		if i < len(toks) && toks[i].s == "{" { // an anonymous class: its members are not T's
 			return nil, false, true, nil
 		}
-		t, err = r.typeNamed(f, strings.Join(path, "."), u.ContainingSymbolID)
+		t, err = r.TypeNamed(f, strings.Join(path, "."), u.ContainingSymbolID)
 	case s == "(":
 		j := javaMatchParen(toks, 0)
 		if j < 0 {
 			return nil, false, false, nil
 		}
 		inner := toks[1:j]
-		if j+1 < len(toks) && javaIsTypeTokens(inner) && (isIdent(toks[j+1].s) || toks[j+1].s == "(" || toks[j+1].s == "this") {
+		if j+1 < len(toks) && javaIsTypeTokens(inner) && (IsIdent(toks[j+1].s) || toks[j+1].s == "(" || toks[j+1].s == "this") {
 			// a cast: (T) x, ((T) x).m()
 			if javaCastEnd(toks, j+1) != len(toks) {
 				return nil, false, true, nil
 			}
-			t, err = r.typeNamed(f, javaJoin(inner), u.ContainingSymbolID)
+			t, err = r.TypeNamed(f, javaJoin(inner), u.ContainingSymbolID)
 			i = len(toks)
 		} else {
 			t, static, ok, err = r.javaExprType(f, u, javaJoin(inner), depth+1)
@@ -931,7 +931,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 			}
 			i = j + 1
 		}
-	case isIdent(s):
+	case IsIdent(s):
 		i = 1
 		if len(toks) > 1 && toks[1].s == "(" { // m(...): a method of an enclosing type
 			j := javaMatchParen(toks, 1)
@@ -950,7 +950,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 			if typ == "" {
 				return nil, false, true, nil
 			}
-			t, err = r.typeNamed(f, typ, u.ContainingSymbolID)
+			t, err = r.TypeNamed(f, typ, u.ContainingSymbolID)
 			break
 		}
 		fu := extract.Identifier{Name: s, Kind: extract.VariableRef, ContainingSymbolID: u.ContainingSymbolID, Span: u.Span}
@@ -973,9 +973,9 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 		// a package's name: a.b.C is the type C of the package a.b
 		j := 0
 		var pkg []string
-		for j+2 < len(toks) && isIdent(toks[j].s) && toks[j+1].s == "." && isIdent(toks[j+2].s) {
+		for j+2 < len(toks) && IsIdent(toks[j].s) && toks[j+1].s == "." && IsIdent(toks[j+2].s) {
 			pkg = append(pkg, toks[j].s)
-			if tt, terr := r.javaTopTypeNamed(f.lang, strings.Join(pkg, "."), toks[j+2].s); terr != nil || tt != nil {
+			if tt, terr := r.javaTopTypeNamed(f.Lang, strings.Join(pkg, "."), toks[j+2].s); terr != nil || tt != nil {
 				t, static, err = tt, true, terr
 				i = j + 3
 				break
@@ -993,7 +993,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 	}
 	// the selections that follow
 	for i < len(toks) {
-		if toks[i].s == "!" && f.lang == "csharp" { // x!.y: C#'s null-forgiving operator
+		if toks[i].s == "!" && f.Lang == "csharp" { // x!.y: C#'s null-forgiving operator
 			i++
 			continue
 		}
@@ -1010,7 +1010,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 			continue
 		case name == "class":
 			return nil, false, true, nil
-		case !isIdent(name):
+		case !IsIdent(name):
 			return nil, false, true, nil
 		}
 		if i < len(toks) && toks[i].s == "(" {
@@ -1026,7 +1026,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 			continue
 		}
 		fu := extract.Identifier{Name: name, Kind: extract.MemberAccess}
-		defs, err := r.javaDefs(f.lang, name)
+		defs, err := r.javaDefs(f.Lang, name)
 		if err != nil {
 			return nil, false, true, err
 		}
@@ -1047,7 +1047,7 @@ func (r *resolver) javaExprType(f *fileCtx, u extract.Identifier, q string, dept
 }
 
 // javaTopTypeNamed returns the top-level type name of the package pkg.
-func (r *resolver) javaTopTypeNamed(lang, pkg, name string) (*Def, error) {
+func (r *Resolver) javaTopTypeNamed(lang, pkg, name string) (*Def, error) {
 	defs, err := r.javaDefs(lang, name)
 	if err != nil {
 		return nil, err
@@ -1056,9 +1056,9 @@ func (r *resolver) javaTopTypeNamed(lang, pkg, name string) (*Def, error) {
 }
 
 // javaEnclosingType returns the innermost type of chain.
-func (r *resolver) javaEnclosingType(chain []string) (*Def, error) {
+func (r *Resolver) javaEnclosingType(chain []string) (*Def, error) {
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -1070,13 +1070,13 @@ func (r *resolver) javaEnclosingType(chain []string) (*Def, error) {
 }
 
 // javaFieldIn returns the field a bare name means in the enclosing types of chain.
-func (r *resolver) javaFieldIn(f *fileCtx, u extract.Identifier, chain []string) (*Def, bool, error) {
-	defs, err := r.javaDefs(f.lang, u.Name)
+func (r *Resolver) javaFieldIn(f *File, u extract.Identifier, chain []string) (*Def, bool, error) {
+	defs, err := r.javaDefs(f.Lang, u.Name)
 	if err != nil {
 		return nil, false, err
 	}
 	for i, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return nil, false, err
 		}
@@ -1098,8 +1098,8 @@ func (r *resolver) javaFieldIn(f *fileCtx, u extract.Identifier, chain []string)
 
 // javaCallResult returns the declared result type of the call name(args) on the type t (nil:
 // a method of the enclosing types of chain).
-func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []string, t *Def, name string, args []javaToken) (*Def, error) {
-	defs, err := r.javaDefs(f.lang, name)
+func (r *Resolver) javaCallResult(f *File, u extract.Identifier, chain []string, t *Def, name string, args []javaToken) (*Def, error) {
+	defs, err := r.javaDefs(f.Lang, name)
 	if err != nil {
 		return nil, err
 	}
@@ -1146,7 +1146,7 @@ func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []stri
 		}
 	} else {
 		for _, id := range chain {
-			d, err := r.symbol(id)
+			d, err := r.Symbol(id)
 			if err != nil || d == nil {
 				return nil, err
 			}
@@ -1174,7 +1174,7 @@ func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []stri
 	// overloads of one arity with one declared result type are as good as one
 	var res *Def
 	for i, d := range fit {
-		rt, err := r.resultType(d)
+		rt, err := r.ResultType(d)
 		if err != nil {
 			return nil, err
 		}
@@ -1187,25 +1187,25 @@ func (r *resolver) javaCallResult(f *fileCtx, u extract.Identifier, chain []stri
 }
 
 // javaDeclaredType returns the workspace type a field (or constant) is declared with.
-func (r *resolver) javaDeclaredType(d Def) (*Def, error) {
-	typ := declaredType(d.Signature, d.Name, d.Language)
+func (r *Resolver) javaDeclaredType(d Def) (*Def, error) {
+	typ := DeclaredType(d.Signature, d.Name, d.Language)
 	if typ == "" {
 		return nil, nil
 	}
-	df, err := r.file(d.Path, d.Language)
+	df, err := r.FileOf(d.Path, d.Language)
 	if err != nil {
 		return nil, err
 	}
-	return r.typeNamed(df, typ, d.ParentID)
+	return r.TypeNamed(df, typ, d.ParentID)
 }
 
 // javaLocal reports whether name is a local variable or parameter in scope at line and col
 // of the outermost callable of chain (below its innermost type), with the type it is
 // declared with ("" when not said: var, a lambda's parameter).
-func (r *resolver) javaLocal(f *fileCtx, chain []string, name string, line, col int) (typ string, found bool, err error) {
+func (r *Resolver) javaLocal(f *File, chain []string, name string, line, col int) (typ string, found bool, err error) {
 	var fn *Def
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return "", false, err
 		}
@@ -1228,7 +1228,7 @@ func (r *resolver) javaLocal(f *fileCtx, chain []string, name string, line, col 
 	if line < fn.Line {
 		return "", false, nil
 	}
-	lines, err := r.lines(f.path)
+	lines, err := r.Lines(f.Path)
 	if err != nil {
 		return "", false, err
 	}
@@ -1289,13 +1289,13 @@ func javaTokens(src string, max int) []javaToken {
 				i = j + 1
 			}
 			out = append(out, javaToken{`""`})
-		case isIdentByte(c) || c >= 0x80:
+		case IsIdentByte(c) || c >= 0x80:
 			j := i
-			for j < len(src) && (isIdentByte(src[j]) || src[j] >= 0x80) {
+			for j < len(src) && (IsIdentByte(src[j]) || src[j] >= 0x80) {
 				j++
 			}
 			if c >= '0' && c <= '9' {
-				for j < len(src) && (isIdentByte(src[j]) || src[j] == '.') {
+				for j < len(src) && (IsIdentByte(src[j]) || src[j] == '.') {
 					j++
 				}
 				out = append(out, javaToken{"0"})
@@ -1462,7 +1462,7 @@ func javaLocalsIn(src, name string, skip int) (typ string, found bool) {
 		}
 		if ty == "var" {
 			ty = ""
-			if nx == "=" && i+3 < len(toks) && toks[i+2].s == "new" && isIdent(toks[i+3].s) {
+			if nx == "=" && i+3 < len(toks) && toks[i+2].s == "new" && IsIdent(toks[i+3].s) {
 				ty = toks[i+3].s
 			}
 		}
@@ -1496,11 +1496,11 @@ func javaTypeBefore(toks []javaToken, i int) (string, bool) {
 		}
 		j = k - 1
 	}
-	if j < 0 || !isIdent(toks[j].s) || javaKeywords[toks[j].s] && !javaPrimitive[toks[j].s] {
+	if j < 0 || !IsIdent(toks[j].s) || javaKeywords[toks[j].s] && !javaPrimitive[toks[j].s] {
 		return "", false
 	}
 	start := j
-	for start >= 2 && toks[start-1].s == "." && isIdent(toks[start-2].s) {
+	for start >= 2 && toks[start-1].s == "." && IsIdent(toks[start-2].s) {
 		start -= 2
 	}
 	if start >= 1 {
@@ -1530,7 +1530,7 @@ func javaMatchAngle(toks []javaToken, i int) int {
 			if depth <= 0 {
 				return j
 			}
-		case isIdent(s) || s == "." || s == "," || s == "?" || s == "&" || s == "[" || s == "]" || s == "@":
+		case IsIdent(s) || s == "." || s == "," || s == "?" || s == "&" || s == "[" || s == "]" || s == "@":
 		default:
 			return -1
 		}
@@ -1549,12 +1549,12 @@ func javaMatchAngleBack(toks []javaToken, i int) int {
 		case s == "<":
 			depth--
 			if depth == 0 {
-				if j > 0 && isIdent(toks[j-1].s) {
+				if j > 0 && IsIdent(toks[j-1].s) {
 					return j
 				}
 				return -1
 			}
-		case isIdent(s) && !javaKeywords[s] || s == "extends" || s == "super" || s == "." || s == "," || s == "?" || s == "&" || s == "[" || s == "]":
+		case IsIdent(s) && !javaKeywords[s] || s == "extends" || s == "super" || s == "." || s == "," || s == "?" || s == "&" || s == "[" || s == "]":
 		default:
 			return -1
 		}
@@ -1598,16 +1598,16 @@ func javaMatchParenBack(toks []javaToken, i int) int {
 
 // javaIsTypeTokens reports whether toks spell a type (a cast's): a.B, List<T>, T[].
 func javaIsTypeTokens(toks []javaToken) bool {
-	if len(toks) == 0 || !isIdent(toks[0].s) || javaKeywords[toks[0].s] && !javaPrimitive[toks[0].s] {
+	if len(toks) == 0 || !IsIdent(toks[0].s) || javaKeywords[toks[0].s] && !javaPrimitive[toks[0].s] {
 		return false
 	}
 	if len(toks) == 1 {
-		return isUpper(toks[0].s) || javaPrimitive[toks[0].s]
+		return IsUpper(toks[0].s) || javaPrimitive[toks[0].s]
 	}
 	for i, t := range toks {
 		switch {
-		case isIdent(t.s):
-			if i > 0 && isIdent(toks[i-1].s) {
+		case IsIdent(t.s):
+			if i > 0 && IsIdent(toks[i-1].s) {
 				return false
 			}
 		case t.s == "." || t.s == "<" || t.s == ">" || t.s == "," || t.s == "?" || t.s == "[" || t.s == "]":
@@ -1629,7 +1629,7 @@ func javaCastEnd(toks []javaToken, i int) int {
 				return -1
 			}
 			i = j + 1
-		case isIdent(s) || s == ".":
+		case IsIdent(s) || s == ".":
 			i++
 		default:
 			return i
@@ -1642,7 +1642,7 @@ func javaCastEnd(toks []javaToken, i int) int {
 func javaJoin(toks []javaToken) string {
 	var b strings.Builder
 	for i, t := range toks {
-		if i > 0 && isIdent(t.s) && isIdent(toks[i-1].s) {
+		if i > 0 && IsIdent(t.s) && IsIdent(toks[i-1].s) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.s)

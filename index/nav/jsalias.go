@@ -24,15 +24,15 @@ import (
 )
 
 // jsAliasUse is a use of def under another name, resolved to def.
-type jsAliasUse struct {
-	use  extract.Identifier
-	path string
-	why  string
+type Use struct {
+	Ident extract.Identifier
+	Path  string
+	Why   string
 }
 
 // usesNamed returns the uses of name in the file id (at path) that keep takes, read from
 // its identifiers: none when the file has none.
-func (r *resolver) usesNamed(id int64, path, name string, keep func(extract.Identifier) bool) ([]extract.Identifier, error) {
+func (r *Resolver) UsesNamed(id int64, path, name string, keep func(extract.Identifier) bool) ([]extract.Identifier, error) {
 	var blob []byte
 	err := r.s.DB().QueryRowContext(r.ctx, `SELECT data FROM identifiers WHERE file = ?`, id).Scan(&blob)
 	if err == sql.ErrNoRows {
@@ -56,11 +56,11 @@ func (r *resolver) usesNamed(id int64, path, name string, keep func(extract.Iden
 
 // jsAliasUses returns the uses of the top-level definition def under the names other files
 // bind it to, or the module exports it as: each resolved to def.
-func (r *resolver) jsAliasUses(def Def) ([]jsAliasUse, error) {
+func (r *Resolver) jsAliasUses(def Def) ([]Use, error) {
 	if def.ParentID != "" && !r.jsIsModuleValue(def) {
 		return nil, nil
 	}
-	var out []jsAliasUse
+	var out []Use
 	found := false
 	r.jsShared(func(c *jsCache) {
 		if c != nil {
@@ -73,7 +73,7 @@ func (r *resolver) jsAliasUses(def Def) ([]jsAliasUse, error) {
 	out, err := r.jsReadAliasUses(def)
 	if err == nil {
 		r.jsShared(func(c *jsCache) {
-			if c != nil && len(c.aliases) < navCacheMax {
+			if c != nil && len(c.aliases) < CacheMax {
 				c.aliases[def.ID] = out
 			}
 		})
@@ -82,7 +82,7 @@ func (r *resolver) jsAliasUses(def Def) ([]jsAliasUse, error) {
 }
 
 // jsReadAliasUses is jsAliasUses, read from the store.
-func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
+func (r *Resolver) jsReadAliasUses(def Def) ([]Use, error) {
 	exported := r.jsRenamedExports(def) // names the module exports def as
 	stem := strings.TrimSuffix(path.Base(def.Path), path.Ext(def.Path))
 	stem = strings.TrimSuffix(stem, ".d")
@@ -135,9 +135,9 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 		if !jsLang(s.lang) {
 			return nil
 		}
-		m := metaMap(meta)
+		m := MetaMap(meta)
 		add := func(n string, qualified bool) {
-			if n == "" || n == def.Name || !isIdent(n) {
+			if n == "" || n == def.Name || !IsIdent(n) {
 				return
 			}
 			if i, ok := seen[key{s.file, n}]; ok {
@@ -170,10 +170,10 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: aliases of %s: %w", def.Name, err)
 	}
-	var out []jsAliasUse
+	var out []Use
 	one := []*Def{&def}
 	for _, s := range sites {
-		fc, err := r.file(s.path, s.lang)
+		fc, err := r.FileOf(s.path, s.lang)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +191,7 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 			}
 			continue
 		}
-		uses, err := r.usesNamed(s.file, s.path, s.name, func(x extract.Identifier) bool { return x.Qualifier == "" || s.qualified })
+		uses, err := r.UsesNamed(s.file, s.path, s.name, func(x extract.Identifier) bool { return x.Qualifier == "" || s.qualified })
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +201,7 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 				return nil, err
 			}
 			if d != nil && d.ID == def.ID {
-				out = append(out, jsAliasUse{use: u, path: s.path, why: why})
+				out = append(out, Use{Ident: u, Path: s.path, Why: why})
 			}
 		}
 	}
@@ -209,16 +209,16 @@ func (r *resolver) jsReadAliasUses(def Def) ([]jsAliasUse, error) {
 }
 
 // jsIsModuleValue reports whether def is what its module exports as a whole.
-func (r *resolver) jsIsModuleValue(def Def) bool {
+func (r *Resolver) jsIsModuleValue(def Def) bool {
 	return strings.Contains(def.Metadata, `"export":`)
 }
 
 // jsRenamedExports returns the names the module of def exports def as, other than its own
 // (module.exports = { x: def }, exports.x = def, module.exports.x = def, export { def as x }),
 // read from the module's lines.
-func (r *resolver) jsRenamedExports(def Def) map[string]bool {
+func (r *Resolver) jsRenamedExports(def Def) map[string]bool {
 	out := map[string]bool{}
-	lines, err := r.lines(def.Path)
+	lines, err := r.Lines(def.Path)
 	if err != nil {
 		return out
 	}
@@ -232,8 +232,8 @@ func (r *resolver) jsRenamedExports(def Def) map[string]bool {
 
 // jsRenamedExport returns the name of the top-level binding of the module file that it
 // exports as name under another name ("" when it exports none so).
-func (r *resolver) jsRenamedExport(file, name string) string {
-	lines, err := r.lines(file)
+func (r *Resolver) jsRenamedExport(file, name string) string {
+	lines, err := r.Lines(file)
 	if err != nil {
 		return ""
 	}
@@ -272,7 +272,7 @@ func jsExportPairs(line string) [][2]string {
 		if rest, ok := strings.CutPrefix(t, p); ok {
 			name, val, ok := strings.Cut(rest, "=")
 			val = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(val), ";"))
-			if name = strings.TrimSpace(name); ok && isIdent(name) && isIdent(val) {
+			if name = strings.TrimSpace(name); ok && IsIdent(name) && IsIdent(val) {
 				out = append(out, [2]string{name, val})
 			}
 			return out
@@ -281,7 +281,7 @@ func jsExportPairs(line string) [][2]string {
 	if rest, ok := strings.CutPrefix(t, "export {"); ok {
 		rest, _, _ = strings.Cut(rest, "}")
 		for _, n := range strings.Split(rest, ",") {
-			if local, name, ok := strings.Cut(strings.TrimSpace(n), " as "); ok && isIdent(strings.TrimSpace(local)) && isIdent(strings.TrimSpace(name)) {
+			if local, name, ok := strings.Cut(strings.TrimSpace(n), " as "); ok && IsIdent(strings.TrimSpace(local)) && IsIdent(strings.TrimSpace(name)) {
 				out = append(out, [2]string{strings.TrimSpace(name), strings.TrimSpace(local)})
 			}
 		}
@@ -289,11 +289,11 @@ func jsExportPairs(line string) [][2]string {
 	}
 	// key: value entries (an object literal's, one or more a line)
 	t = strings.Trim(t, "{},; \t")
-	for _, e := range splitTop(t, ',') {
+	for _, e := range SplitTop(t, ',') {
 		key, val, ok := strings.Cut(e, ":")
 		key = strings.Trim(strings.TrimSpace(key), `'"`)
 		val = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(val), "},;"))
-		if ok && isIdent(key) && isIdent(val) && val != "true" && val != "false" && val != "null" && val != "undefined" && val != "this" {
+		if ok && IsIdent(key) && IsIdent(val) && val != "true" && val != "false" && val != "null" && val != "undefined" && val != "this" {
 			out = append(out, [2]string{key, val})
 		}
 	}

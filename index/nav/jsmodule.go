@@ -91,9 +91,9 @@ type jsCacheKey struct{}
 type jsCache struct {
 	mu      sync.Mutex
 	gen     int64
-	mods    map[string][]string     // module files by importing directory and specifier
-	pkgs    *jsPackages             // nil: not read
-	aliases map[string][]jsAliasUse // the uses of a definition under other names, by its id
+	mods    map[string][]string // module files by importing directory and specifier
+	pkgs    *jsPackages         // nil: not read
+	aliases map[string][]Use    // the uses of a definition under other names, by its id
 }
 
 // jsPackages are the workspace's package.json files.
@@ -110,7 +110,7 @@ type jsPackage struct {
 	subpath map[string]string
 }
 
-func (r *resolver) jsState() *jsState {
+func (r *Resolver) jsState() *jsState {
 	if r.js == nil {
 		r.js = &jsState{mods: map[string][]string{}, exports: map[string]*jsWholeExport{}, locals: map[string]bool{}, reach: map[string]bool{}}
 	}
@@ -119,7 +119,7 @@ func (r *resolver) jsState() *jsState {
 
 // jsShared runs fn on the store's jsCache when it is of r's generation (after emptying it
 // for a new one), under its lock; fn gets nil when r does not cache.
-func (r *resolver) jsShared(fn func(c *jsCache)) {
+func (r *Resolver) jsShared(fn func(c *jsCache)) {
 	if r.gen < 0 {
 		fn(nil)
 		return
@@ -127,15 +127,15 @@ func (r *resolver) jsShared(fn func(c *jsCache)) {
 	c := r.s.Extension(jsCacheKey{}, func() any { return new(jsCache) }).(*jsCache)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != r.gen || c.mods == nil || len(c.mods) > navCacheMax {
-		c.gen, c.mods, c.pkgs, c.aliases = r.gen, map[string][]string{}, nil, map[string][]jsAliasUse{}
+	if c.gen != r.gen || c.mods == nil || len(c.mods) > CacheMax {
+		c.gen, c.mods, c.pkgs, c.aliases = r.gen, map[string][]string{}, nil, map[string][]Use{}
 	}
 	fn(c)
 }
 
 // jsModuleFiles returns the files of the workspace the specifier spec names when the file
 // at from imports it, best first (none: a package outside the workspace, a builtin).
-func (r *resolver) jsModuleFiles(spec, from string) ([]string, error) {
+func (r *Resolver) jsModuleFiles(spec, from string) ([]string, error) {
 	st := r.jsState()
 	dir := path.Dir(from)
 	key := dir + "\x00" + spec
@@ -174,7 +174,7 @@ func (r *resolver) jsModuleFiles(spec, from string) ([]string, error) {
 }
 
 // jsBases returns the paths (files, or directories) spec names from the directory dir.
-func (r *resolver) jsBases(spec, dir string) ([]string, error) {
+func (r *Resolver) jsBases(spec, dir string) ([]string, error) {
 	spec = strings.TrimSpace(spec)
 	var bases []string
 	switch {
@@ -259,7 +259,7 @@ func jsCandidates(base string) []string {
 }
 
 // existingFiles returns the paths among want that are files of the store, in want's order.
-func (r *resolver) existingFiles(want []string) ([]string, error) {
+func (r *Resolver) existingFiles(want []string) ([]string, error) {
 	if len(want) == 0 {
 		return nil, nil
 	}
@@ -295,7 +295,7 @@ func (r *resolver) existingFiles(want []string) ([]string, error) {
 }
 
 // jsPackages returns the workspace's package.json files (node_modules left out).
-func (r *resolver) jsPackages() (*jsPackages, error) {
+func (r *Resolver) jsPackages() (*jsPackages, error) {
 	var pkgs *jsPackages
 	r.jsShared(func(c *jsCache) {
 		if c != nil {
@@ -420,8 +420,8 @@ func jsExportTarget(v any) string {
 }
 
 // jsDefs returns the JavaScript and TypeScript definitions named name.
-func (r *resolver) jsDefs(name string) ([]*Def, error) {
-	defs, err := r.defs(name)
+func (r *Resolver) jsDefs(name string) ([]*Def, error) {
+	defs, err := r.Defs(name)
 	if err != nil {
 		return nil, err
 	}
@@ -436,23 +436,23 @@ func (r *resolver) jsDefs(name string) ([]*Def, error) {
 
 // jsWhole returns what the module file exports as a whole (module.exports = X, export
 // default X).
-func (r *resolver) jsWhole(file string) (*jsWholeExport, error) {
+func (r *Resolver) jsWhole(file string) (*jsWholeExport, error) {
 	st := r.jsState()
 	if w, ok := st.exports[file]; ok {
 		return w, nil
 	}
 	w := &jsWholeExport{}
-	stmt, err := r.s.Stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file
+	stmt, err := r.s.Stmt(r.ctx, `SELECT `+DefColumns+` FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.parent_id = '' AND s.kind != 'import' AND s.metadata LIKE '%"export":%'`)
 	if err != nil {
 		return nil, fmt.Errorf("index: exports of %s: %w", file, err)
 	}
-	err = eachStmtRow(r.ctx, stmt, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.ctx, stmt, func(rows *sql.Rows) error {
 		var d Def
-		if err := scanDef(rows.Scan, &d); err != nil {
+		if err := ScanDef(rows.Scan, &d); err != nil {
 			return err
 		}
-		switch metaMap(d.Metadata)["export"] {
+		switch MetaMap(d.Metadata)["export"] {
 		case "module":
 			w.modules = append(w.modules, &d)
 		case "default":
@@ -473,7 +473,7 @@ func (r *resolver) jsWhole(file string) (*jsWholeExport, error) {
 // jsDefault returns the default export of the module file: its export default, else its
 // value (module.exports = X, what a default import of CommonJS gives), else what it
 // re-exports as default.
-func (r *resolver) jsDefault(file string, seen map[string]bool, depth int) (*Def, error) {
+func (r *Resolver) jsDefault(file string, seen map[string]bool, depth int) (*Def, error) {
 	w, err := r.jsWhole(file)
 	if err != nil {
 		return nil, err
@@ -489,7 +489,7 @@ func (r *resolver) jsDefault(file string, seen map[string]bool, depth int) (*Def
 
 // jsExport returns the definition among cands (definitions named name) that the module
 // file exports as name, nil when it exports none of them.
-func (r *resolver) jsExport(file, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
+func (r *Resolver) jsExport(file, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
 	if name == "default" {
 		d, err := r.jsDefault(file, seen, depth)
 		if d == nil || err != nil || cands == nil {
@@ -549,23 +549,23 @@ func (r *resolver) jsExport(file, name string, cands []*Def, seen map[string]boo
 // re-exporting it: export {x} from, export {y as x} from, export * from, or an import of
 // the name (import {x} from, const {x} = require(), import x from) that it exports again.
 // cands nil: any definition (for default).
-func (r *resolver) jsReexported(file, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
+func (r *Resolver) jsReexported(file, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
 	if depth >= maxJSReexports || seen[file] {
 		return nil, nil
 	}
 	seen[file] = true
-	fc, err := r.file(file, jsLangOf(file))
+	fc, err := r.FileOf(file, jsLangOf(file))
 	if err != nil {
 		return nil, err
 	}
-	for _, im := range fc.imports {
+	for _, im := range fc.Imports {
 		orig := ""
 		switch {
-		case jsNamesImport(im.names, name):
-			orig = jsOriginal(im.names, name)
-		case im.deflt == name:
+		case jsNamesImport(im.Names, name):
+			orig = jsOriginal(im.Names, name)
+		case im.Default == name:
 			orig = "default"
-		case im.wildcard && name != "default":
+		case im.Wildcard && name != "default":
 			orig = name
 		default:
 			continue
@@ -579,7 +579,7 @@ func (r *resolver) jsReexported(file, name string, cands []*Def, seen map[string
 		if orig == "default" {
 			next = nil
 		}
-		files, err := r.jsModuleFiles(im.target, file)
+		files, err := r.jsModuleFiles(im.Target, file)
 		if err != nil {
 			return nil, err
 		}
@@ -603,7 +603,7 @@ func (r *resolver) jsReexported(file, name string, cands []*Def, seen map[string
 // overloads), or of the declarations TypeScript merges (a function or class and a
 // namespace or interface of one name in one file), the function or class.
 func jsPick(defs []*Def) *Def {
-	if d := one(defs); d != nil || len(defs) == 0 {
+	if d := One(defs); d != nil || len(defs) == 0 {
 		return d
 	}
 	var pick *Def
@@ -612,7 +612,7 @@ func jsPick(defs []*Def) *Def {
 			return nil
 		}
 		if k, _ := extract.KindNamed(d.Kind); k.IsCallable() || k == extract.Class {
-			if pick != nil && !overloads(pick, d) {
+			if pick != nil && !Overloads(pick, d) {
 				return nil
 			}
 			if pick == nil {
@@ -626,7 +626,7 @@ func jsPick(defs []*Def) *Def {
 // jsAmong reports whether d is one of cands (or an overload of one).
 func jsAmong(d *Def, cands []*Def) bool {
 	for _, c := range cands {
-		if overloads(c, d) {
+		if Overloads(c, d) {
 			return true
 		}
 	}
@@ -648,7 +648,7 @@ func jsOriginal(names, name string) string {
 // function's static member (a class's bases' too), not its instances' (a prototype method,
 // a member of the object a function returns); an object literal's key, a namespace's or an
 // enum's member.
-func (r *resolver) jsMember(t Def, cands []*Def) (*Def, error) {
+func (r *Resolver) jsMember(t Def, cands []*Def) (*Def, error) {
 	class := t.Kind == extract.Class.String()
 	var hit []*Def
 	for _, d := range cands {
@@ -660,7 +660,7 @@ func (r *resolver) jsMember(t Def, cands []*Def) (*Def, error) {
 		}
 		hit = append(hit, d)
 	}
-	if d := one(hit); d != nil || len(hit) > 0 {
+	if d := One(hit); d != nil || len(hit) > 0 {
 		return d, nil
 	}
 	if d, err := r.jsAssignedMember(t, cands); d != nil || err != nil {
@@ -669,11 +669,11 @@ func (r *resolver) jsMember(t Def, cands []*Def) (*Def, error) {
 	if !class {
 		return nil, nil
 	}
-	tf, err := r.file(t.Path, t.Language)
+	tf, err := r.FileOf(t.Path, t.Language)
 	if err != nil {
 		return nil, err
 	}
-	return r.inherited(tf, t, cands, 0)
+	return r.Inherited(tf, t, cands, 0)
 }
 
 // jsBinding is what an import of a file binds a name to: a definition (a named import, a
@@ -687,20 +687,20 @@ type jsBinding struct {
 }
 
 // jsBound returns what the imports of f bind the name to.
-func (r *resolver) jsBound(f *fileCtx, name string) (jsBinding, error) {
-	for _, im := range f.imports {
+func (r *Resolver) jsBound(f *File, name string) (jsBinding, error) {
+	for _, im := range f.Imports {
 		var orig string
 		switch {
-		case jsNamesImport(im.names, name):
-			orig = jsOriginal(im.names, name)
-		case im.deflt == name:
+		case jsNamesImport(im.Names, name):
+			orig = jsOriginal(im.Names, name)
+		case im.Default == name:
 			orig = "default"
-		case im.alias == name:
+		case im.Alias == name:
 			orig = "*"
 		default:
 			continue
 		}
-		files, err := r.jsModuleFiles(im.target, f.path)
+		files, err := r.jsModuleFiles(im.Target, f.Path)
 		if err != nil || len(files) == 0 {
 			return jsBinding{bound: true}, err
 		}
@@ -746,12 +746,12 @@ func (r *resolver) jsBound(f *fileCtx, name string) (jsBinding, error) {
 // jsReachable reports whether a use in f can mean the top-level definition def: def is in
 // f, or in a module f imports, or in one that such a module re-exports def's name from
 // (maxJSReexports deep). It answers true for what it cannot tell.
-func (r *resolver) jsReachable(f *fileCtx, def *Def) (bool, error) {
-	if f.path == def.Path {
+func (r *Resolver) jsReachable(f *File, def *Def) (bool, error) {
+	if f.Path == def.Path {
 		return true, nil
 	}
 	st := r.jsState()
-	key := f.path + "\x00" + def.ID
+	key := f.Path + "\x00" + def.ID
 	if ok, known := st.reach[key]; known {
 		return ok, nil
 	}
@@ -762,17 +762,17 @@ func (r *resolver) jsReachable(f *fileCtx, def *Def) (bool, error) {
 	return ok, err
 }
 
-func (r *resolver) jsReaches(f *fileCtx, def *Def, seen map[string]bool, depth int) (bool, error) {
-	if seen[f.path] || depth > maxJSReexports {
+func (r *Resolver) jsReaches(f *File, def *Def, seen map[string]bool, depth int) (bool, error) {
+	if seen[f.Path] || depth > maxJSReexports {
 		return false, nil
 	}
-	seen[f.path] = true
-	for _, im := range f.imports {
+	seen[f.Path] = true
+	for _, im := range f.Imports {
 		// Past the importing file, only what re-exports the name leads on.
-		if depth > 0 && !im.wildcard && !jsNamesImport(im.names, def.Name) && !jsNamesImported(im.names, def.Name) && im.deflt == "" {
+		if depth > 0 && !im.Wildcard && !jsNamesImport(im.Names, def.Name) && !jsNamesImported(im.Names, def.Name) && im.Default == "" {
 			continue
 		}
-		files, err := r.jsModuleFiles(im.target, f.path)
+		files, err := r.jsModuleFiles(im.Target, f.Path)
 		if err != nil {
 			return false, err
 		}
@@ -780,7 +780,7 @@ func (r *resolver) jsReaches(f *fileCtx, def *Def, seen map[string]bool, depth i
 			if mf == def.Path {
 				return true, nil
 			}
-			mc, err := r.file(mf, jsLangOf(mf))
+			mc, err := r.FileOf(mf, jsLangOf(mf))
 			if err != nil {
 				return false, err
 			}
@@ -795,18 +795,18 @@ func (r *resolver) jsReaches(f *fileCtx, def *Def, seen map[string]bool, depth i
 // jsAssignedMember returns the top-level definition of t's file among cands that a
 // statement T.x = x of the file makes a member of t (the name assigned to itself defines no
 // member: module.exports = Request; Request.buildRequest = buildRequest).
-func (r *resolver) jsAssignedMember(t Def, cands []*Def) (*Def, error) {
+func (r *Resolver) jsAssignedMember(t Def, cands []*Def) (*Def, error) {
 	var top []*Def
 	for _, d := range cands {
 		if d.Path == t.Path && d.ParentID == "" {
 			top = append(top, d)
 		}
 	}
-	d := one(top)
+	d := One(top)
 	if d == nil {
 		return nil, nil
 	}
-	lines, err := r.lines(t.Path)
+	lines, err := r.Lines(t.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -828,26 +828,26 @@ func (r *resolver) jsAssignedMember(t Def, cands []*Def) (*Def, error) {
 // jsNamespace returns the files of the module that the module file exports as name (export
 // * as name from "m", or a namespace import or require of m it exports again, or a name it
 // re-exports from a module that does so), nil when it exports no module as name.
-func (r *resolver) jsNamespace(file, name string, seen map[string]bool, depth int) ([]string, error) {
+func (r *Resolver) jsNamespace(file, name string, seen map[string]bool, depth int) ([]string, error) {
 	if depth >= maxJSReexports || seen[file] {
 		return nil, nil
 	}
 	seen[file] = true
-	fc, err := r.file(file, jsLangOf(file))
+	fc, err := r.FileOf(file, jsLangOf(file))
 	if err != nil {
 		return nil, err
 	}
-	for _, im := range fc.imports {
+	for _, im := range fc.Imports {
 		switch {
-		case im.alias == name && (im.reexport || r.jsExportsName(file, name)):
-			return r.jsModuleFiles(im.target, file)
-		case im.reexport && (jsNamesImport(im.names, name) || im.wildcard && name != "default"):
-			files, err := r.jsModuleFiles(im.target, file)
+		case im.Alias == name && (im.Reexport || r.jsExportsName(file, name)):
+			return r.jsModuleFiles(im.Target, file)
+		case im.Reexport && (jsNamesImport(im.Names, name) || im.Wildcard && name != "default"):
+			files, err := r.jsModuleFiles(im.Target, file)
 			if err != nil {
 				return nil, err
 			}
 			for _, mf := range files {
-				if ns, err := r.jsNamespace(mf, jsOriginal(im.names, name), seen, depth+1); ns != nil || err != nil {
+				if ns, err := r.jsNamespace(mf, jsOriginal(im.Names, name), seen, depth+1); ns != nil || err != nil {
 					return ns, err
 				}
 			}
@@ -860,14 +860,14 @@ func (r *resolver) jsNamespace(file, name string, seen map[string]bool, depth in
 // module.exports = { name }): its text has name exported by an export clause or an object
 // literal of module.exports; read from the identifiers of the file is not needed, the
 // lines say it.
-func (r *resolver) jsExportsName(file, name string) bool {
-	lines, err := r.lines(file)
+func (r *Resolver) jsExportsName(file, name string) bool {
+	lines, err := r.Lines(file)
 	if err != nil {
 		return false
 	}
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if (strings.HasPrefix(t, "export {") || strings.HasPrefix(t, "module.exports")) && wordIn(t, name) {
+		if (strings.HasPrefix(t, "export {") || strings.HasPrefix(t, "module.exports")) && WordIn(t, name) {
 			return true
 		}
 	}

@@ -36,7 +36,7 @@ import (
 
 // jsResolve resolves a use in a JavaScript or TypeScript file: decided reports that these
 // rules settle it (d nil: unresolved), else the general ones go on.
-func (r *resolver) jsResolve(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
+func (r *Resolver) jsResolve(f *File, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
 	q := u.Qualifier
 	if strings.HasSuffix(q, "[") { // o[k](): k is read, a bare name (the extractor calls it a call of k)
 		q, u.Qualifier = "", ""
@@ -58,31 +58,31 @@ func (r *resolver) jsResolve(f *fileCtx, u extract.Identifier, cands []*Def) (d 
 // jsImportUse resolves the name an import statement imports (kind import): what the module
 // exports under it ({x} of import {x} from, export {x} from, const {x} = require()), or the
 // module's value or default export bound to it (const x = require(), import x from).
-func (r *resolver) jsImportUse(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
-	var at []importDef // the use's own statement's, else any
-	for _, im := range f.imports {
-		if im.line <= u.StartLine && u.StartLine <= im.endLine {
+func (r *Resolver) jsImportUse(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
+	var at []Import // the use's own statement's, else any
+	for _, im := range f.Imports {
+		if im.Line <= u.StartLine && u.StartLine <= im.EndLine {
 			at = append(at, im)
 		}
 	}
 	if len(at) == 0 {
-		at = f.imports
+		at = f.Imports
 	}
 	for _, im := range at {
 		var role string
 		switch {
-		case jsNamesImported(im.names, u.Name):
+		case jsNamesImported(im.Names, u.Name):
 			role = "name"
-		case im.alias == u.Name:
+		case im.Alias == u.Name:
 			role = "*"
-		case im.deflt == u.Name:
+		case im.Default == u.Name:
 			role = "default"
-		case im.wildcard:
+		case im.Wildcard:
 			role = "name"
 		default:
 			continue
 		}
-		files, err := r.jsModuleFiles(im.target, f.path)
+		files, err := r.jsModuleFiles(im.Target, f.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +114,7 @@ func (r *resolver) jsImportUse(f *fileCtx, u extract.Identifier, cands []*Def) (
 }
 
 // jsBare resolves a bare name.
-func (r *resolver) jsBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, string, error) {
+func (r *Resolver) jsBare(f *File, u extract.Identifier, cands []*Def) (*Def, string, error) {
 	d, local, b, err := r.jsLookup(f, u, u.Name, cands)
 	switch {
 	case err != nil || local:
@@ -129,21 +129,21 @@ func (r *resolver) jsBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 
 // jsLookup finds what the bare name means at the use u: a definition among cands in scope
 // (d), a local of a function around the use (local), or what an import binds it to (b).
-func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands []*Def) (d *Def, local bool, b jsBinding, err error) {
-	chain, err := r.chain(u.ContainingSymbolID)
+func (r *Resolver) jsLookup(f *File, u extract.Identifier, name string, cands []*Def) (d *Def, local bool, b jsBinding, err error) {
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, false, b, err
 	}
 	var fn *Def // the innermost function around the use
 	for _, id := range chain {
-		c, err := r.symbol(id)
+		c, err := r.Symbol(id)
 		if err != nil || c == nil {
 			return nil, false, b, err
 		}
 		var hit, self []*Def // a definition inside c; c itself (a function's name in its body)
 		for _, d := range cands {
 			switch {
-			case d.Path != f.path || !jsBareName(d):
+			case d.Path != f.Path || !jsBareName(d):
 			case d.ParentID == id:
 				hit = append(hit, d)
 			case d.ID == id && jsNamesItself(d):
@@ -153,7 +153,7 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 		if len(hit) == 0 {
 			hit = self
 		}
-		if d := one(hit); d != nil {
+		if d := One(hit); d != nil {
 			return d, false, b, nil
 		}
 		if len(hit) > 1 {
@@ -169,7 +169,7 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 		}
 	}
 	if fn == nil { // at the top level: a function literal's parameter or local around the use
-		lines, err := r.lines(f.path)
+		lines, err := r.Lines(f.Path)
 		if err != nil {
 			return nil, false, b, err
 		}
@@ -181,7 +181,7 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 			// A declaration the extractor made a top-level definition of (in a function
 			// that is no symbol: module.exports = function () { const a = 1 }) is that one.
 			for _, d := range cands {
-				if d.Path == f.path && d.ParentID == "" && d.Line == at && jsBareName(d) {
+				if d.Path == f.Path && d.ParentID == "" && d.Line == at && jsBareName(d) {
 					return d, false, b, nil
 				}
 			}
@@ -190,7 +190,7 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 	}
 	var top []*Def
 	for _, d := range cands {
-		if d.Path == f.path && d.ParentID == "" && jsBareName(d) {
+		if d.Path == f.Path && d.ParentID == "" && jsBareName(d) {
 			if ok, err := r.jsVisible(f, d, u.StartLine); err != nil {
 				return nil, false, b, err
 			} else if ok {
@@ -198,7 +198,7 @@ func (r *resolver) jsLookup(f *fileCtx, u extract.Identifier, name string, cands
 			}
 		}
 	}
-	if d := one(top); d != nil {
+	if d := One(top); d != nil {
 		return d, false, b, nil
 	}
 	if len(top) > 1 {
@@ -245,14 +245,14 @@ func jsNamesItself(d *Def) bool {
 // declaration above the use in it (const, let, var, a destructuring, catch, function,
 // class), at the line at (0: a parameter). With indented, only declarations not at the
 // start of a line count (fn is the file: a top-level declaration is the file's).
-func (r *resolver) jsLocal(f *fileCtx, fn *Def, name string, line, col int, indented bool) (bool, int, error) {
+func (r *Resolver) jsLocal(f *File, fn *Def, name string, line, col int, indented bool) (bool, int, error) {
 	if fn.Signature != "" && jsParamsBind(fn.Signature, name) {
 		return true, 0, nil
 	}
-	if _, found, err := r.literalParam(f, fn, name, line, col); found || err != nil {
+	if _, found, err := r.LiteralParam(f, fn, name, line, col); found || err != nil {
 		return found, 0, err
 	}
-	lines, err := r.lines(f.path)
+	lines, err := r.Lines(f.Path)
 	if err != nil {
 		return false, 0, err
 	}
@@ -343,7 +343,7 @@ func jsDeclares(text, name string) bool {
 		}
 		at := i + j
 		i = at + len(name)
-		if at > 0 && isIdentByte(text[at-1]) || i < len(text) && isIdentByte(text[i]) {
+		if at > 0 && IsIdentByte(text[at-1]) || i < len(text) && IsIdentByte(text[i]) {
 			continue
 		}
 		before := strings.TrimRight(text[:at], " \t")
@@ -374,7 +374,7 @@ func jsDeclares(text, name string) bool {
 
 // jsEndsWithWord reports whether s ends with the word w.
 func jsEndsWithWord(s, w string) bool {
-	return strings.HasSuffix(s, w) && (len(s) == len(w) || !isIdentByte(s[len(s)-len(w)-1]))
+	return strings.HasSuffix(s, w) && (len(s) == len(w) || !IsIdentByte(s[len(s)-len(w)-1]))
 }
 
 // jsLastWord returns where the last occurrence of the word w in s starts, -1 if none.
@@ -384,7 +384,7 @@ func jsLastWord(s, w string) int {
 		if i < 0 {
 			return -1
 		}
-		if (i == 0 || !isIdentByte(s[i-1])) && (i+len(w) == len(s) || !isIdentByte(s[i+len(w)])) {
+		if (i == 0 || !IsIdentByte(s[i-1])) && (i+len(w) == len(s) || !IsIdentByte(s[i+len(w)])) {
 			return i
 		}
 		end = i
@@ -400,24 +400,24 @@ func jsParamsBind(sig, name string) bool {
 	if i < 0 {
 		return false
 	}
-	end := closeParen(sig, i)
+	end := CloseParen(sig, i)
 	if end < 0 {
 		end = len(sig)
 	} else {
 		end--
 	}
-	for _, p := range splitTop(sig[i+1:end], ',') {
+	for _, p := range SplitTop(sig[i+1:end], ',') {
 		p = strings.TrimSpace(p)
-		if k := assignAt(p); k >= 0 {
+		if k := AssignAt(p); k >= 0 {
 			p = strings.TrimSpace(p[:k])
 		}
 		if strings.HasPrefix(p, "{") || strings.HasPrefix(p, "[") {
-			if wordIn(p, name) {
+			if WordIn(p, name) {
 				return true
 			}
 			continue
 		}
-		if k := colonAt(p); k >= 0 {
+		if k := ColonAt(p); k >= 0 {
 			p = p[:k]
 		}
 		f := strings.Fields(strings.TrimSuffix(strings.TrimSpace(p), "?"))
@@ -429,13 +429,13 @@ func jsParamsBind(sig, name string) bool {
 }
 
 // jsThis resolves this.x: a member of what this is in the function around the use.
-func (r *resolver) jsThis(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
-	chain, err := r.chain(u.ContainingSymbolID)
+func (r *Resolver) jsThis(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range chain {
-		c, err := r.symbol(id)
+		c, err := r.Symbol(id)
 		if err != nil || c == nil {
 			return nil, err
 		}
@@ -443,26 +443,26 @@ func (r *resolver) jsThis(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 			if t == nil || err != nil {
 				return nil, err
 			}
-			return r.memberOf(f, *t, cands)
+			return r.MemberOf(f, *t, cands)
 		}
-		if isTypeKind(c.Kind) { // a class's field initializer
+		if IsTypeKind(c.Kind) { // a class's field initializer
 			return r.jsThisMember(f, *c, cands, false)
 		}
 		k, _ := extract.KindNamed(c.Kind)
 		switch k {
 		case extract.Method, extract.Constructor, extract.Property:
-			p, err := r.symbol(c.ParentID)
+			p, err := r.Symbol(c.ParentID)
 			if err != nil || p == nil {
 				return nil, err
 			}
-			return r.jsThisMember(f, *p, cands, metaMap(c.Metadata)["static"] == "true")
+			return r.jsThisMember(f, *p, cands, MetaMap(c.Metadata)["static"] == "true")
 		case extract.Function:
 			if c.ParentID != "" || strings.Contains(c.Metadata, `"receiver":`) {
-				p, err := r.symbol(c.ParentID)
+				p, err := r.Symbol(c.ParentID)
 				if err != nil || p == nil {
 					return nil, err
 				}
-				if !isTypeKind(p.Kind) && p.Kind != extract.Function.String() {
+				if !IsTypeKind(p.Kind) && p.Kind != extract.Function.String() {
 					return r.jsThisMember(f, *p, cands, false) // a function an object literal holds
 				}
 				return nil, nil // a function's local function: this is not the function's
@@ -479,31 +479,31 @@ func (r *resolver) jsThis(f *fileCtx, u extract.Identifier, cands []*Def) (*Def,
 // jsDeclaredThis returns the type a TypeScript callable declares for this, its parameter
 // this: T (function make_(this: Annotation, ...)): found reports the declaration, t is nil
 // when the type is not one of the workspace's.
-func (r *resolver) jsDeclaredThis(f *fileCtx, d *Def) (t *Def, found bool, err error) {
-	if f.lang != "typescript" && f.lang != "tsx" {
+func (r *Resolver) jsDeclaredThis(f *File, d *Def) (t *Def, found bool, err error) {
+	if f.Lang != "typescript" && f.Lang != "tsx" {
 		return nil, false, nil
 	}
 	if k, _ := extract.KindNamed(d.Kind); !k.IsCallable() {
 		return nil, false, nil
 	}
-	typ := paramType(d.Signature, "this", f.lang)
+	typ := ParamType(d.Signature, "this", f.Lang)
 	if typ == "" {
 		return nil, false, nil
 	}
-	t, err = r.typeNamed(f, typ, d.ID)
+	t, err = r.TypeNamed(f, typ, d.ID)
 	return t, true, err
 }
 
 // jsThisMember returns the one candidate that is a member of t as this sees it: a class's
 // instance members (its statics in a static method) or its bases', a function's prototype
 // members, an object literal's keys.
-func (r *resolver) jsThisMember(f *fileCtx, t Def, cands []*Def, static bool) (*Def, error) {
+func (r *Resolver) jsThisMember(f *File, t Def, cands []*Def, static bool) (*Def, error) {
 	var hit []*Def
 	for _, d := range cands {
 		if d.ParentID != t.ID {
 			continue
 		}
-		m := metaMap(d.Metadata)
+		m := MetaMap(d.Metadata)
 		switch t.Kind {
 		case extract.Function.String():
 			if m["static"] == "true" || m["receiver"] != t.Name {
@@ -517,19 +517,19 @@ func (r *resolver) jsThisMember(f *fileCtx, t Def, cands []*Def, static bool) (*
 		}
 		hit = append(hit, d)
 	}
-	if d := one(hit); d != nil || len(hit) > 0 {
+	if d := One(hit); d != nil || len(hit) > 0 {
 		return d, nil
 	}
-	if !isTypeKind(t.Kind) {
+	if !IsTypeKind(t.Kind) {
 		return nil, nil
 	}
-	return r.inherited(f, t, cands, 0)
+	return r.Inherited(f, t, cands, 0)
 }
 
 // jsQualified resolves q.x where q names a definition or a module in the file.
-func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, string, bool, error) {
+func (r *Resolver) jsQualified(f *File, u extract.Identifier, q string, cands []*Def) (*Def, string, bool, error) {
 	if spec, ok := jsRequireCall(q); ok { // require("m").x
-		files, err := r.jsModuleFiles(spec, f.path)
+		files, err := r.jsModuleFiles(spec, f.Path)
 		if err != nil {
 			return nil, "", true, err
 		}
@@ -541,17 +541,17 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 		return nil, "", true, nil
 	}
 	if q == "exports" || q == "module.exports" { // the module's own export
-		d, err := r.jsExport(f.path, u.Name, cands, map[string]bool{}, 0)
+		d, err := r.jsExport(f.Path, u.Name, cands, map[string]bool{}, 0)
 		return d, ResolvedScope, true, err
 	}
 	if e, ok := strings.CutPrefix(q, "new "); ok { // new X(...).m(): a member of X's instances
-		callee := calleePath(e)
+		callee := CalleePath(e)
 		rest := strings.TrimSpace(e[len(callee):])
-		if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+		if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(SkipGroup(rest, '(', ')')) != "" {
 			return nil, "", true, nil
 		}
 		t, err := r.jsValueNamed(f, u, callee)
-		if t == nil || err != nil || !isTypeKind(t.Kind) && t.Kind != extract.Function.String() {
+		if t == nil || err != nil || !IsTypeKind(t.Kind) && t.Kind != extract.Function.String() {
 			return nil, "", true, err
 		}
 		d, err := r.jsInstanceMember(f, *t, cands)
@@ -560,7 +560,7 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 	base, proto := strings.CutSuffix(q, ".prototype")
 	segs := strings.Split(base, ".")
 	for _, s := range segs {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return nil, "", false, nil
 		}
 	}
@@ -639,7 +639,7 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 	}
 	if len(segs) == 1 && t != nil && !proto && (t.Kind == extract.Constant.String() || t.Kind == extract.Variable.String()) {
 		// const x = new X() of the file: a member of X's instances.
-		if lines, err := r.lines(t.Path); err != nil {
+		if lines, err := r.Lines(t.Path); err != nil {
 			return nil, "", true, err
 		} else if t.Line >= 1 && t.Line <= len(lines) {
 			if x, _, err := r.jsInstanceOf(f, u, lines[t.Line-1], t.Name); x != nil || err != nil {
@@ -662,7 +662,7 @@ func (r *resolver) jsQualified(f *fileCtx, u extract.Identifier, q string, cands
 }
 
 // jsQualifiedMember returns the member of t that t.x (or t.prototype.x, proto) means.
-func (r *resolver) jsQualifiedMember(f *fileCtx, t Def, cands []*Def, proto bool) (*Def, error) {
+func (r *Resolver) jsQualifiedMember(f *File, t Def, cands []*Def, proto bool) (*Def, error) {
 	if proto {
 		return r.jsThisMember(f, t, cands, false)
 	}
@@ -687,25 +687,25 @@ func jsRequireCall(q string) (string, bool) {
 // function literal around it): a class or constructor function X of name = new X(...), a
 // factory function f (whose returned object's members are definitions) of name = f(...);
 // nil when the binding says neither (a declared type is the general rules').
-func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string) (*Def, error) {
-	chain, err := r.chain(u.ContainingSymbolID)
+func (r *Resolver) jsLocalInstance(f *File, u extract.Identifier, name string) (*Def, error) {
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, err
 	}
-	lines, err := r.lines(f.path)
+	lines, err := r.Lines(f.Path)
 	if err != nil {
 		return nil, err
 	}
 	fn := &Def{Line: r.jsTopStatement(f, lines, u.StartLine)}
 	for _, id := range chain {
-		if c, err := r.symbol(id); err != nil || c == nil {
+		if c, err := r.Symbol(id); err != nil || c == nil {
 			return nil, err
 		} else if k, _ := extract.KindNamed(c.Kind); k.IsCallable() {
 			fn = c
 			break
 		}
 	}
-	if _, found, err := r.literalParam(f, fn, name, u.StartLine, u.StartColumn); found || err != nil {
+	if _, found, err := r.LiteralParam(f, fn, name, u.StartLine, u.StartColumn); found || err != nil {
 		return nil, err // a function literal's parameter
 	}
 	depth := 0 // blocks closed between the line and the use
@@ -726,8 +726,8 @@ func (r *resolver) jsLocalInstance(f *fileCtx, u extract.Identifier, name string
 
 // jsInstanceOf reads the line text as a binding of name: ok reports that it is one, t what
 // it binds name to an instance of (nil: not said).
-func (r *resolver) jsInstanceOf(f *fileCtx, u extract.Identifier, text, name string) (t *Def, ok bool, err error) {
-	typ, rhs, ok := bindingOf(text, name, f.lang)
+func (r *Resolver) jsInstanceOf(f *File, u extract.Identifier, text, name string) (t *Def, ok bool, err error) {
+	typ, rhs, ok := BindingOf(text, name, f.Lang)
 	if !ok {
 		return nil, false, nil
 	}
@@ -737,15 +737,15 @@ func (r *resolver) jsInstanceOf(f *fileCtx, u extract.Identifier, text, name str
 	e := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rhs), "await "))
 	isNew := strings.HasPrefix(e, "new ")
 	e = strings.TrimSpace(strings.TrimPrefix(e, "new "))
-	callee := calleePath(e)
+	callee := CalleePath(e)
 	rest := strings.TrimSpace(e[len(callee):])
-	if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+	if callee == "" || !strings.HasPrefix(rest, "(") || strings.TrimSpace(SkipGroup(rest, '(', ')')) != "" {
 		return nil, true, nil // not one call, or a call followed by more
 	}
 	if t, err = r.jsValueNamed(f, u, callee); t == nil || err != nil {
 		return nil, true, err
 	}
-	if isNew && (isTypeKind(t.Kind) || t.Kind == extract.Function.String()) || !isNew && t.Kind == extract.Function.String() {
+	if isNew && (IsTypeKind(t.Kind) || t.Kind == extract.Function.String()) || !isNew && t.Kind == extract.Function.String() {
 		return t, true, nil
 	}
 	if !isNew && t.Kind == extract.Method.String() { // X.from(...) whose body returns new X(...)
@@ -758,8 +758,8 @@ func (r *resolver) jsInstanceOf(f *fileCtx, u extract.Identifier, text, name str
 // jsReturnsNew returns the class or constructor function a function's or method's body
 // instantiates in each of its return statements (return new X(...)), nil when they do not
 // all name one.
-func (r *resolver) jsReturnsNew(fn Def) (*Def, error) {
-	lines, err := r.lines(fn.Path)
+func (r *Resolver) jsReturnsNew(fn Def) (*Def, error) {
+	lines, err := r.Lines(fn.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -767,11 +767,11 @@ func (r *resolver) jsReturnsNew(fn Def) (*Def, error) {
 	for n := max(fn.Line, 1); n <= fn.EndLine && n <= len(lines); n++ {
 		t := lines[n-1]
 		i := strings.Index(t, "return ")
-		if i < 0 || i > 0 && isIdentByte(t[i-1]) {
+		if i < 0 || i > 0 && IsIdentByte(t[i-1]) {
 			continue
 		}
 		rest, ok := strings.CutPrefix(strings.TrimSpace(t[i+len("return "):]), "new ")
-		c := calleePath(rest)
+		c := CalleePath(rest)
 		if !ok || c == "" || name != "" && c != name {
 			return nil, nil
 		}
@@ -780,14 +780,14 @@ func (r *resolver) jsReturnsNew(fn Def) (*Def, error) {
 	if name == "" {
 		return nil, nil
 	}
-	ff, err := r.file(fn.Path, fn.Language)
+	ff, err := r.FileOf(fn.Path, fn.Language)
 	if err != nil {
 		return nil, err
 	}
 	at := extract.Identifier{Name: name, ContainingSymbolID: fn.ID}
 	at.StartLine = fn.Line
 	t, err := r.jsValueNamed(ff, at, name)
-	if t == nil || err != nil || !isTypeKind(t.Kind) && t.Kind != extract.Function.String() {
+	if t == nil || err != nil || !IsTypeKind(t.Kind) && t.Kind != extract.Function.String() {
 		return nil, err
 	}
 	return t, nil
@@ -795,9 +795,9 @@ func (r *resolver) jsReturnsNew(fn Def) (*Def, error) {
 
 // jsValueNamed resolves the name path (X, ns.X) as written at the use u: the definition it
 // means, nil when it is not one of the file's names or imports.
-func (r *resolver) jsValueNamed(f *fileCtx, u extract.Identifier, p string) (*Def, error) {
-	name, q := splitQualified(p)
-	if !isIdent(name) {
+func (r *Resolver) jsValueNamed(f *File, u extract.Identifier, p string) (*Def, error) {
+	name, q := SplitQualified(p)
+	if !IsIdent(name) {
 		return nil, nil
 	}
 	cands, err := r.jsDefs(name)
@@ -817,7 +817,7 @@ func (r *resolver) jsValueNamed(f *fileCtx, u extract.Identifier, p string) (*De
 // jsInstanceMember returns the one candidate that is a member of t's instances: a class's
 // instance members (or its bases'), a constructor function's prototype members, a factory
 // function's returned object's members.
-func (r *resolver) jsInstanceMember(f *fileCtx, t Def, cands []*Def) (*Def, error) {
+func (r *Resolver) jsInstanceMember(f *File, t Def, cands []*Def) (*Def, error) {
 	if t.Kind != extract.Function.String() {
 		return r.jsThisMember(f, t, cands, false)
 	}
@@ -831,16 +831,16 @@ func (r *resolver) jsInstanceMember(f *fileCtx, t Def, cands []*Def) (*Def, erro
 		case holder != nil && d.ParentID == holder.ID:
 			hit = append(hit, d) // a member of the object the factory returns
 		case d.ParentID != t.ID || strings.Contains(d.Metadata, `"static":"true"`):
-		case metaMap(d.Metadata)["receiver"] == t.Name:
+		case MetaMap(d.Metadata)["receiver"] == t.Name:
 			hit = append(hit, d) // a prototype member
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // jsReturned returns the local of the function t that holds an object literal whose
 // members are definitions and that t returns (return name), nil when there is none.
-func (r *resolver) jsReturned(t Def) (*Def, error) {
+func (r *Resolver) jsReturned(t Def) (*Def, error) {
 	st := r.jsState()
 	if st.returned == nil {
 		st.returned = map[string]*Def{}
@@ -853,7 +853,7 @@ func (r *resolver) jsReturned(t Def) (*Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines, err := r.lines(t.Path)
+	lines, err := r.Lines(t.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -909,8 +909,8 @@ func jsEnclosing(text string, depth *int) bool {
 // definition at the start of its line is; one indented (a declaration in a function literal
 // at the top level: test('x', () => { const a = 1 })) only below it, in its block: no
 // brace between closes a block the definition is in.
-func (r *resolver) jsVisible(f *fileCtx, d *Def, line int) (bool, error) {
-	lines, err := r.lines(f.path)
+func (r *Resolver) jsVisible(f *File, d *Def, line int) (bool, error) {
+	lines, err := r.Lines(f.Path)
 	if err != nil || d.Line < 1 || d.Line > len(lines) {
 		return err == nil, err
 	}
@@ -921,7 +921,7 @@ func (r *resolver) jsVisible(f *fileCtx, d *Def, line int) (bool, error) {
 		return false, nil
 	}
 	st := r.jsState()
-	key := f.path + "\x00" + strconv.Itoa(d.Line)
+	key := f.Path + "\x00" + strconv.Itoa(d.Line)
 	end, ok := st.blockEnd[key]
 	if !ok { // the line whose braces close the block around the definition
 		end = len(lines) + 1
@@ -946,8 +946,8 @@ func (r *resolver) jsVisible(f *fileCtx, d *Def, line int) (bool, error) {
 // (test('x', () => { ... }) ends at "})"); 1 when none does. The blocks are counted by
 // braces from the file's start once per file (jsDepths), not by indentation, which
 // generated code does not keep.
-func (r *resolver) jsTopStatement(f *fileCtx, lines []string, line int) int {
-	depths := r.jsDepths(f.path, lines)
+func (r *Resolver) jsTopStatement(f *File, lines []string, line int) int {
+	depths := r.jsDepths(f.Path, lines)
 	for n := min(line, len(lines)); n >= 1; n-- {
 		t := strings.TrimLeft(lines[n-1], " \t")
 		if depths[n-1] == 0 && t != "" && t[0] != '}' && t[0] != ')' && t[0] != ']' {
@@ -958,7 +958,7 @@ func (r *resolver) jsTopStatement(f *fileCtx, lines []string, line int) int {
 }
 
 // jsDepths returns the number of blocks open at the start of each line of the file.
-func (r *resolver) jsDepths(p string, lines []string) []int {
+func (r *Resolver) jsDepths(p string, lines []string) []int {
 	st := r.jsState()
 	if d, ok := st.depths[p]; ok {
 		return d
@@ -990,16 +990,16 @@ func jsIndent(text string) int {
 // jsLastIdent returns the identifier s ends with ("" when it ends otherwise).
 func jsLastIdent(s string) string {
 	i := len(s)
-	for i > 0 && isIdentByte(s[i-1]) {
+	for i > 0 && IsIdentByte(s[i-1]) {
 		i--
 	}
 	return s[i:]
 }
 
 // jsImportAt reports whether an import of f (a require inside a function) spans line n.
-func (r *resolver) jsImportAt(f *fileCtx, n int) bool {
-	for _, im := range f.imports {
-		if im.line <= n && n <= im.endLine {
+func (r *Resolver) jsImportAt(f *File, n int) bool {
+	for _, im := range f.Imports {
+		if im.Line <= n && n <= im.EndLine {
 			return true
 		}
 	}

@@ -13,21 +13,21 @@ import "strings"
 // literalHead is the head of a function literal on a line: its parameter list (without
 // the parentheses) and where its body starts (just after the { of a block, or after the
 // => or -> of an expression body).
-type literalHead struct {
-	params string
-	body   int
-	block  bool
+type LiteralHead struct {
+	Params string
+	Body   int
+	Block  bool
 }
 
 // literalParam returns the type that the innermost function literal enclosing the use at
 // line and col (0: the use's line is not read) inside fn declares for its parameter name;
 // found reports that such a literal binds name (with typ "" when it declares no type, which
 // hides any other binding of name).
-func (r *resolver) literalParam(f *fileCtx, fn *Def, name string, line, col int) (typ string, found bool, err error) {
-	if !literalLanguage(f.lang) || line < fn.Line {
+func (r *Resolver) LiteralParam(f *File, fn *Def, name string, line, col int) (typ string, found bool, err error) {
+	if !literalLanguage(f.Lang) || line < fn.Line {
 		return "", false, nil
 	}
-	lines, err := r.lines(f.path)
+	lines, err := r.Lines(f.Path)
 	if err != nil {
 		return "", false, err
 	}
@@ -42,13 +42,13 @@ func (r *resolver) literalParam(f *fileCtx, fn *Def, name string, line, col int)
 		if !strings.Contains(text, name) {
 			continue
 		}
-		heads := literalHeads(text, f.lang)
+		heads := LiteralHeads(text, f.Lang)
 		for i := len(heads) - 1; i >= 0; i-- { // the nearest first
 			h := heads[i]
-			if !paramNamed(h.params, name, f.lang) || !encloses(lines, n, h.body, line, col, h.block) {
+			if !ParamNamed(h.Params, name, f.Lang) || !Encloses(lines, n, h.Body, line, col, h.Block) {
 				continue
 			}
-			return paramType("("+h.params+")", name, f.lang), true, nil
+			return ParamType("("+h.Params+")", name, f.Lang), true, nil
 		}
 	}
 	return "", false, nil
@@ -66,20 +66,20 @@ func literalLanguage(lang string) bool {
 // literalHeads returns the heads of the function literals whose parameter list is on the
 // line text, left to right: func(...) [results] { in Go; (...) [: T] => and function
 // [name](...) [: T] { in JavaScript and TypeScript; (...) -> in Java, (...) => in C#.
-func literalHeads(text, lang string) []literalHead {
-	var out []literalHead
+func LiteralHeads(text, lang string) []LiteralHead {
+	var out []LiteralHead
 	for i := 0; i < len(text); i++ {
 		if text[i] != '(' {
 			continue
 		}
-		end := closeParen(text, i) // just past the )
+		end := CloseParen(text, i) // just past the )
 		if end < 0 {
 			continue // the list goes on to the next line
 		}
 		after := text[end:]
 		params := text[i+1 : end-1]
 		before := strings.TrimRight(text[:i], " \t")
-		var h literalHead
+		var h LiteralHead
 		var ok bool
 		switch lang {
 		case "go":
@@ -105,7 +105,7 @@ func literalHeads(text, lang string) []literalHead {
 			}
 		}
 		if ok {
-			h.params = params
+			h.Params = params
 			out = append(out, h)
 		}
 	}
@@ -114,7 +114,7 @@ func literalHeads(text, lang string) []literalHead {
 
 // closeParen returns the index just past the ) that closes the ( at s[i] (quoted text
 // skipped), -1 when s does not close it.
-func closeParen(s string, i int) int {
+func CloseParen(s string, i int) int {
 	depth := 0
 	for j := i; j < len(s); j++ {
 		switch s[j] {
@@ -139,7 +139,7 @@ func closeParen(s string, i int) int {
 // function or function name.
 func isFunctionKeyword(before string) bool {
 	f := strings.Fields(before)
-	if len(f) > 0 && isIdent(f[len(f)-1]) && f[len(f)-1] != "function" {
+	if len(f) > 0 && IsIdent(f[len(f)-1]) && f[len(f)-1] != "function" {
 		f = f[:len(f)-1]
 	}
 	return len(f) > 0 && strings.HasSuffix(f[len(f)-1], "function") && !precededByIdent(f[len(f)-1], len(f[len(f)-1])-8)
@@ -148,12 +148,12 @@ func isFunctionKeyword(before string) bool {
 // precededByIdent reports whether the byte before s[i] is part of a name or closes a type
 // ([]func(...){...} is a slice literal, not a function literal).
 func precededByIdent(s string, i int) bool {
-	return i > 0 && (isIdentByte(s[i-1]) || s[i-1] == ']' || s[i-1] == '.')
+	return i > 0 && (IsIdentByte(s[i-1]) || s[i-1] == ']' || s[i-1] == '.')
 }
 
 // blockAfter finds the { that opens a body after a parameter list (Go's results between
 // them: (int, error), *T, interface{}); at is rest's offset in the line.
-func blockAfter(rest string, at int, goResults bool) (literalHead, bool) {
+func blockAfter(rest string, at int, goResults bool) (LiteralHead, bool) {
 	depth := 0
 	for j := 0; j < len(rest); j++ {
 		switch c := rest[j]; c {
@@ -161,48 +161,48 @@ func blockAfter(rest string, at int, goResults bool) (literalHead, bool) {
 			depth++
 		case ')', ']':
 			if depth--; depth < 0 {
-				return literalHead{}, false
+				return LiteralHead{}, false
 			}
 		case '{':
 			word := strings.TrimRight(rest[:j], " \t")
 			if goResults && (strings.HasSuffix(word, "interface") || strings.HasSuffix(word, "struct")) {
 				if j = strings.IndexByte(rest[j:], '}') + j; j < 0 {
-					return literalHead{}, false
+					return LiteralHead{}, false
 				}
 				continue
 			}
 			if depth == 0 {
-				return literalHead{body: at + j + 1, block: true}, true
+				return LiteralHead{Body: at + j + 1, Block: true}, true
 			}
 		case ';', '=', ',':
 			if depth == 0 {
-				return literalHead{}, false
+				return LiteralHead{}, false
 			}
 		}
 	}
-	return literalHead{}, false
+	return LiteralHead{}, false
 }
 
 // arrowAfter reads an arrow (=> or ->) right after a parameter list, and the block or
 // expression body after it; at is rest's offset in the line.
-func arrowAfter(rest string, at int, arrow string) (literalHead, bool) {
+func arrowAfter(rest string, at int, arrow string) (LiteralHead, bool) {
 	t := strings.TrimLeft(rest, " \t")
 	if !strings.HasPrefix(t, arrow) {
-		return literalHead{}, false
+		return LiteralHead{}, false
 	}
 	at += len(rest) - len(t) + len(arrow)
 	body := t[len(arrow):]
 	if b := strings.TrimLeft(body, " \t"); strings.HasPrefix(b, "{") {
-		return literalHead{body: at + len(body) - len(b) + 1, block: true}, true
+		return LiteralHead{Body: at + len(body) - len(b) + 1, Block: true}, true
 	}
-	return literalHead{body: at}, true
+	return LiteralHead{Body: at}, true
 }
 
 // paramNamed reports whether the parameter list params declares name.
-func paramNamed(params, name, lang string) bool {
-	for _, p := range splitTop(params, ',') {
+func ParamNamed(params, name, lang string) bool {
+	for _, p := range SplitTop(params, ',') {
 		p = strings.TrimSpace(p)
-		if i := assignAt(p); i >= 0 {
+		if i := AssignAt(p); i >= 0 {
 			p = strings.TrimSpace(p[:i]) // a default value
 		}
 		var n string
@@ -212,8 +212,8 @@ func paramNamed(params, name, lang string) bool {
 			if len(f) > 0 {
 				n = f[0]
 			}
-		case colonAt(p) >= 0: // name: T, name?: T
-			n = strings.TrimSuffix(strings.TrimSpace(p[:colonAt(p)]), "?")
+		case ColonAt(p) >= 0: // name: T, name?: T
+			n = strings.TrimSuffix(strings.TrimSpace(p[:ColonAt(p)]), "?")
 		default: // T name, or name alone
 			f := strings.Fields(p)
 			if len(f) > 0 {
@@ -231,7 +231,7 @@ func paramNamed(params, name, lang string) bool {
 // open at the use at line and col (0: anywhere on the line): no bracket opened before the
 // body closes on the way there, and an expression body ends at the line's end or at a
 // comma or semicolon.
-func encloses(lines []string, n, body, line, col int, block bool) bool {
+func Encloses(lines []string, n, body, line, col int, block bool) bool {
 	if !block && line != n {
 		return false
 	}

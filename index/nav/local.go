@@ -22,13 +22,13 @@ const maxLocalDepth = 2
 
 // localType returns the type of the local variable name as bound before the use at line
 // and col (0: the line is not read) in the function fn, nil when no binding says.
-func (r *resolver) localType(f *fileCtx, fn *Def, name string, line, col int) (*Def, error) {
+func (r *Resolver) LocalType(f *File, fn *Def, name string, line, col int) (*Def, error) {
 	if r.localDepth >= maxLocalDepth || line < fn.Line {
 		return nil, nil
 	}
 	r.localDepth++
 	defer func() { r.localDepth-- }()
-	lines, err := r.lines(f.path)
+	lines, err := r.Lines(f.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -40,22 +40,22 @@ func (r *resolver) localType(f *fileCtx, fn *Def, name string, line, col int) (*
 			}
 			text = text[:col-1]
 		}
-		typ, rhs, ok := bindingOf(text, name, f.lang)
+		typ, rhs, ok := BindingOf(text, name, f.Lang)
 		if !ok {
 			continue
 		}
 		if typ != "" {
-			return r.typeNamed(f, typ, fn.ID)
+			return r.TypeNamed(f, typ, fn.ID)
 		}
 		return r.valueType(f, fn, rhs, n)
 	}
-	if implicitMembers(f.lang) { // Java, C#, ...: a field of the enclosing type, without this.
-		chain, err := r.chain(fn.ID)
+	if implicitMembers(f.Lang) { // Java, C#, ...: a field of the enclosing type, without this.
+		chain, err := r.Chain(fn.ID)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range chain {
-			if d, err := r.symbol(id); err != nil || d != nil && isTypeKind(d.Kind) {
+			if d, err := r.Symbol(id); err != nil || d != nil && IsTypeKind(d.Kind) {
 				if err != nil {
 					return nil, err
 				}
@@ -72,7 +72,7 @@ func (r *resolver) localType(f *fileCtx, fn *Def, name string, line, col int) (*
 // variable or a chain of fields (t.s), each followed by fields and method calls
 // (new(Scanner).Init(r), a.b().c). nil when a step's type is not known, or the expression
 // goes on with anything else (an operator, an index).
-func (r *resolver) valueType(f *fileCtx, fn *Def, expr string, line int) (*Def, error) {
+func (r *Resolver) valueType(f *File, fn *Def, expr string, line int) (*Def, error) {
 	e := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(expr), ";"))
 	for _, p := range []string{"await ", "try ", "&mut ", "&", "*"} {
 		e = strings.TrimSpace(strings.TrimPrefix(e, p))
@@ -80,43 +80,43 @@ func (r *resolver) valueType(f *fileCtx, fn *Def, expr string, line int) (*Def, 
 	var t *Def
 	var err error
 	switch {
-	case strings.HasPrefix(e, "new ") && f.lang != "go": // Java, C#, TS: the type is written
+	case strings.HasPrefix(e, "new ") && f.Lang != "go": // Java, C#, TS: the type is written
 		e = strings.TrimSpace(e[4:])
-		path := calleePath(e)
+		path := CalleePath(e)
 		if path == "" {
 			return nil, nil
 		}
-		if t, err = r.typeNamed(f, path, fn.ID); t == nil || err != nil {
+		if t, err = r.TypeNamed(f, path, fn.ID); t == nil || err != nil {
 			return nil, err
 		}
-		e = skipGroup(skipGroup(strings.TrimSpace(e[len(path):]), '<', '>'), '(', ')')
-	case strings.HasPrefix(e, "new(") && f.lang == "go":
+		e = SkipGroup(SkipGroup(strings.TrimSpace(e[len(path):]), '<', '>'), '(', ')')
+	case strings.HasPrefix(e, "new(") && f.Lang == "go":
 		typ, rest, ok := strings.Cut(e[4:], ")")
 		if !ok {
 			return nil, nil
 		}
-		if t, err = r.typeNamed(f, typ, fn.ID); t == nil || err != nil {
+		if t, err = r.TypeNamed(f, typ, fn.ID); t == nil || err != nil {
 			return nil, err
 		}
 		e = rest
 	default:
-		path := calleePath(e)
+		path := CalleePath(e)
 		if path == "" {
 			return nil, nil
 		}
 		rest := strings.TrimSpace(e[len(path):])
 		switch {
-		case strings.HasPrefix(rest, "{") && (f.lang == "go" || f.lang == "rust"):
-			t, err = r.typeNamed(f, path, fn.ID)
-			rest = skipGroup(rest, '{', '}')
+		case strings.HasPrefix(rest, "{") && (f.Lang == "go" || f.Lang == "rust"):
+			t, err = r.TypeNamed(f, path, fn.ID)
+			rest = SkipGroup(rest, '{', '}')
 		case strings.HasPrefix(rest, "("):
 			t, err = r.callType(f, fn, path, line)
-			rest = skipGroup(rest, '(', ')')
+			rest = SkipGroup(rest, '(', ')')
 		case strings.Contains(path, "::"):
 			return nil, nil
 		default: // a variable and its fields
 			segs := strings.Split(path, ".")
-			chain, cerr := r.chain(fn.ID)
+			chain, cerr := r.Chain(fn.ID)
 			if cerr != nil {
 				return nil, cerr
 			}
@@ -142,7 +142,7 @@ func (r *resolver) valueType(f *fileCtx, fn *Def, expr string, line int) (*Def, 
 			return nil, nil
 		}
 		e = e[1:]
-		name := calleePath(e)
+		name := CalleePath(e)
 		if name == "" || strings.ContainsAny(name, ".:") {
 			name, _, _ = strings.Cut(name, ".")
 			name, _, _ = strings.Cut(name, ":")
@@ -157,22 +157,22 @@ func (r *resolver) valueType(f *fileCtx, fn *Def, expr string, line int) (*Def, 
 			}
 			continue
 		}
-		e = skipGroup(e, '(', ')')
-		cands, err := r.defs(name)
+		e = SkipGroup(e, '(', ')')
+		cands, err := r.Defs(name)
 		if err != nil {
 			return nil, err
 		}
 		var same []*Def
 		for i := range cands {
-			if sameFamily(cands[i].Language, f.lang) {
+			if SameFamily(cands[i].Language, f.Lang) {
 				same = append(same, &cands[i])
 			}
 		}
-		m, err := r.memberOf(f, *t, same)
+		m, err := r.MemberOf(f, *t, same)
 		if m == nil || err != nil {
 			return nil, err
 		}
-		if t, err = r.resultType(m); t == nil || err != nil {
+		if t, err = r.ResultType(m); t == nil || err != nil {
 			return nil, err
 		}
 	}
@@ -181,42 +181,42 @@ func (r *resolver) valueType(f *fileCtx, fn *Def, expr string, line int) (*Def, 
 // callType returns the type of the value a call of path makes: the type itself when path
 // names one (Foo(...) of a Python class, T(x) of a Go conversion), else the declared result
 // of the function it resolves to.
-func (r *resolver) callType(f *fileCtx, fn *Def, path string, line int) (*Def, error) {
-	name, qual := splitQualified(path)
-	d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.Call, ContainingSymbolID: fn.ID, Span: extract.Span{StartLine: line}})
+func (r *Resolver) callType(f *File, fn *Def, path string, line int) (*Def, error) {
+	name, qual := SplitQualified(path)
+	d, _, err := r.Resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.Call, ContainingSymbolID: fn.ID, Span: extract.Span{StartLine: line}})
 	if err != nil || d == nil {
 		return nil, err
 	}
-	if isTypeKind(d.Kind) {
+	if IsTypeKind(d.Kind) {
 		return d, nil
 	}
-	return r.resultType(d)
+	return r.ResultType(d)
 }
 
 // resultType returns the workspace type a callable's declared result is (Self and this: the
 // type it is a member of), nil when it declares none or another.
-func (r *resolver) resultType(d *Def) (*Def, error) {
-	ret, err := r.returnType(*d)
+func (r *Resolver) ResultType(d *Def) (*Def, error) {
+	ret, err := r.ReturnType(*d)
 	if err != nil || ret == "" {
 		return nil, err
 	}
 	if ret == "Self" || ret == "this" || ret == "self" {
-		p, err := r.symbol(d.ParentID)
-		if err != nil || p == nil || !isTypeKind(p.Kind) {
+		p, err := r.Symbol(d.ParentID)
+		if err != nil || p == nil || !IsTypeKind(p.Kind) {
 			return nil, err
 		}
 		return p, nil
 	}
-	df, err := r.file(d.Path, d.Language)
+	df, err := r.FileOf(d.Path, d.Language)
 	if err != nil {
 		return nil, err
 	}
-	return r.typeNamed(df, ret, d.ID)
+	return r.TypeNamed(df, ret, d.ID)
 }
 
 // skipGroup returns s after the bracketed group it starts with (open ... close, nested), s
 // itself when it does not start with open, "" when the group does not close.
-func skipGroup(s string, open, close byte) string {
+func SkipGroup(s string, open, close byte) string {
 	if s == "" || s[0] != open {
 		return s
 	}
@@ -241,7 +241,7 @@ func skipGroup(s string, open, close byte) string {
 
 // typesOf returns the types of role ("return", "declared") the file at p states, by symbol
 // id, read once per request into *cache.
-func (r *resolver) typesOf(cache *map[string]map[string]string, p, role string) (map[string]string, error) {
+func (r *Resolver) TypesOf(cache *map[string]map[string]string, p, role string) (map[string]string, error) {
 	if *cache == nil {
 		*cache = map[string]map[string]string{}
 	}
@@ -268,19 +268,19 @@ func (r *resolver) typesOf(cache *map[string]map[string]string, p, role string) 
 
 // returnType returns the type a callable's result is declared as, the first of several
 // (Go's (*T, error)), "" when it declares none.
-func (r *resolver) returnType(d Def) (string, error) {
-	byID, err := r.typesOf(&r.returns, d.Path, "return")
+func (r *Resolver) ReturnType(d Def) (string, error) {
+	byID, err := r.TypesOf(&r.returns, d.Path, "return")
 	if err != nil {
 		return "", err
 	}
 	t := strings.TrimSpace(byID[d.ID])
 	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") { // (*T, error), (r *T, err error)
-		parts := splitTop(t[1:len(t)-1], ',')
+		parts := SplitTop(t[1:len(t)-1], ',')
 		if len(parts) == 0 {
 			return "", nil
 		}
 		f := strings.Fields(parts[0])
-		if len(f) == 2 && isIdent(f[0]) {
+		if len(f) == 2 && IsIdent(f[0]) {
 			return f[1], nil
 		}
 		t = strings.TrimSpace(parts[0])
@@ -289,7 +289,7 @@ func (r *resolver) returnType(d Def) (string, error) {
 }
 
 // lines returns the stored content of the file at p, by line (read once per request).
-func (r *resolver) lines(p string) ([]string, error) {
+func (r *Resolver) Lines(p string) ([]string, error) {
 	if l, ok := r.content[p]; ok {
 		return l, nil
 	}
@@ -307,7 +307,7 @@ func (r *resolver) lines(p string) ([]string, error) {
 
 // calleePath returns the dotted or ::-separated name s starts with: pkg.NewReader of
 // pkg.NewReader(r), Vec::new of Vec::new(), "" when s starts otherwise.
-func calleePath(s string) string {
+func CalleePath(s string) string {
 	end := 0
 	for end < len(s) {
 		c := s[end]
@@ -328,7 +328,7 @@ func calleePath(s string) string {
 // bindingOf reports whether line binds the local variable name, with the type it declares
 // or else the expression it is bound to (both "" when the line binds it to something whose
 // type it does not say: a tuple, a loop variable).
-func bindingOf(line, name, lang string) (typ, rhs string, ok bool) {
+func BindingOf(line, name, lang string) (typ, rhs string, ok bool) {
 	if !strings.Contains(line, name) {
 		return "", "", false
 	}
@@ -348,14 +348,14 @@ func bindingOf(line, name, lang string) (typ, rhs string, ok bool) {
 		return fromList(t[:i], t[i+2:], name, true)
 	case "python":
 		if strings.HasPrefix(t, "for ") || strings.HasPrefix(t, "with ") || strings.HasPrefix(t, "async ") {
-			return "", "", wordIn(t, name) // a loop's or a with's variable: its type is not said
+			return "", "", WordIn(t, name) // a loop's or a with's variable: its type is not said
 		}
-		i := assignAt(t)
+		i := AssignAt(t)
 		if i < 0 {
 			return "", "", false
 		}
 		lhs := t[:i]
-		if c := colonAt(lhs); c >= 0 { // x: Form = ...
+		if c := ColonAt(lhs); c >= 0 { // x: Form = ...
 			if strings.TrimSpace(lhs[:c]) != name {
 				return "", "", false
 			}
@@ -388,16 +388,16 @@ func declRest(rest, name string, space bool) (typ, rhs string, ok bool) {
 	rest = strings.TrimSpace(rest)
 	after, found := strings.CutPrefix(rest, name)
 	if !found {
-		if wordIn(rest[:max(0, strings.IndexByte(rest, '='))], name) { // let (a, name) = ..., var a, name = ...
+		if WordIn(rest[:max(0, strings.IndexByte(rest, '='))], name) { // let (a, name) = ..., var a, name = ...
 			return "", "", true
 		}
 		return "", "", false
 	}
-	if after != "" && (isIdentByte(after[0])) {
+	if after != "" && (IsIdentByte(after[0])) {
 		return "", "", false // a longer name
 	}
 	after = strings.TrimSpace(after)
-	if i := assignAt(after); i >= 0 {
+	if i := AssignAt(after); i >= 0 {
 		typ, rhs = strings.TrimSpace(after[:i]), strings.TrimSpace(after[i+1:])
 	} else {
 		typ = after
@@ -423,7 +423,7 @@ func fromList(lhs, rhs, name string, goResults bool) (typ, value string, ok bool
 		if goResults && strings.HasPrefix(rhs, "range ") {
 			return "", "", true
 		}
-		if i == 0 && (len(vars) == 1 || goResults && len(splitTop(rhs, ',')) == 1) {
+		if i == 0 && (len(vars) == 1 || goResults && len(SplitTop(rhs, ',')) == 1) {
 			return "", rhs, true
 		}
 		return "", "", true
@@ -441,11 +441,11 @@ func javaDecl(t, name string) (typ, rhs string, ok bool) {
 		}
 		i += from
 		from = i + len(name)
-		if i > 0 && isIdentByte(t[i-1]) || from < len(t) && isIdentByte(t[from]) {
+		if i > 0 && IsIdentByte(t[i-1]) || from < len(t) && IsIdentByte(t[from]) {
 			continue
 		}
 		after := strings.TrimSpace(t[from:])
-		if !(strings.HasPrefix(after, ";") || strings.HasPrefix(after, ":") && !strings.HasPrefix(after, "::") || assignAt(after) == 0) {
+		if !(strings.HasPrefix(after, ";") || strings.HasPrefix(after, ":") && !strings.HasPrefix(after, "::") || AssignAt(after) == 0) {
 			continue
 		}
 		before := t[:i]
@@ -453,7 +453,7 @@ func javaDecl(t, name string) (typ, rhs string, ok bool) {
 			before = before[j+1:]
 		}
 		f := strings.Fields(before)
-		for len(f) > 0 && (declModifiers[f[0]] || strings.HasPrefix(f[0], "@")) {
+		for len(f) > 0 && (DeclModifiers[f[0]] || strings.HasPrefix(f[0], "@")) {
 			f = f[1:]
 		}
 		if len(f) == 0 {
@@ -463,7 +463,7 @@ func javaDecl(t, name string) (typ, rhs string, ok bool) {
 		if strings.ContainsAny(decl, "=+-/!?&|") && !strings.Contains(decl, "<") || decl == "return" {
 			return "", "", false
 		}
-		if assignAt(after) == 0 {
+		if AssignAt(after) == 0 {
 			rhs = strings.TrimSuffix(strings.TrimSpace(after[1:]), ";")
 		}
 		if decl == "var" || decl == "val" {
@@ -475,7 +475,7 @@ func javaDecl(t, name string) (typ, rhs string, ok bool) {
 
 // assignAt returns the index of s's first '=' that is an assignment (not ==, <=, >=, !=, =>,
 // :=, +=), or -1.
-func assignAt(s string) int {
+func AssignAt(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '=' {
 			continue
@@ -493,7 +493,7 @@ func assignAt(s string) int {
 }
 
 // wordIn reports whether name is a whole word of s.
-func wordIn(s, name string) bool {
+func WordIn(s, name string) bool {
 	for from := 0; ; {
 		i := strings.Index(s[from:], name)
 		if i < 0 {
@@ -501,12 +501,12 @@ func wordIn(s, name string) bool {
 		}
 		i += from
 		from = i + len(name)
-		if (i == 0 || !isIdentByte(s[i-1])) && (from == len(s) || !isIdentByte(s[from])) {
+		if (i == 0 || !IsIdentByte(s[i-1])) && (from == len(s) || !IsIdentByte(s[from])) {
 			return true
 		}
 	}
 }
 
-func isIdentByte(c byte) bool {
+func IsIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

@@ -41,7 +41,7 @@ func TestBindingOf(t *testing.T) {
 		{"java", "        if (x == t) {", "t", "", "", false},
 	}
 	for _, c := range cases {
-		typ, rhs, ok := bindingOf(c.line, c.name, c.lang)
+		typ, rhs, ok := BindingOf(c.line, c.name, c.lang)
 		if typ != c.typ || rhs != c.rhs || ok != c.ok {
 			t.Errorf("bindingOf(%q, %s, %s) = %q, %q, %v; want %q, %q, %v", c.line, c.name, c.lang, typ, rhs, ok, c.typ, c.rhs, c.ok)
 		}
@@ -50,14 +50,14 @@ func TestBindingOf(t *testing.T) {
 
 // TestSkipGroupAndCalleePath: the expression reader's two steps.
 func TestSkipGroupAndCalleePath(t *testing.T) {
-	if got := skipGroup(`(a, f(")"), [1]).Close()`, '(', ')'); got != ".Close()" {
+	if got := SkipGroup(`(a, f(")"), [1]).Close()`, '(', ')'); got != ".Close()" {
 		t.Errorf("skipGroup = %q, want .Close()", got)
 	}
-	if got := skipGroup("(unclosed", '(', ')'); got != "" {
+	if got := SkipGroup("(unclosed", '(', ')'); got != "" {
 		t.Errorf("skipGroup of an unclosed group = %q, want empty", got)
 	}
 	for in, want := range map[string]string{"pkg.NewReader(r)": "pkg.NewReader", "Vec::new()": "Vec::new", "x.": "x", "(a)": "", "a.b.c {": "a.b.c"} {
-		if got := calleePath(in); got != want {
+		if got := CalleePath(in); got != want {
 			t.Errorf("calleePath(%q) = %q, want %q", in, got, want)
 		}
 	}

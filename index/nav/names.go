@@ -9,9 +9,9 @@ import (
 	"strings"
 )
 
-func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+func IsUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
-func lastSegment(s, sep string) string {
+func LastSegment(s, sep string) string {
 	if i := strings.LastIndex(s, sep); i >= 0 {
 		return s[i+len(sep):]
 	}
@@ -20,7 +20,7 @@ func lastSegment(s, sep string) string {
 
 // goReceiver returns the receiver name and type (without * and type parameters) of a Go
 // method's signature: s, Server for func (s *Server[T]) Name(...).
-func goReceiver(sig string) (name, typ string) {
+func GoReceiver(sig string) (name, typ string) {
 	rest, ok := strings.CutPrefix(sig, "func (")
 	if !ok {
 		return "", ""
@@ -110,7 +110,7 @@ func rustModulePath(p string) string {
 }
 
 // metaMap decodes a symbol's metadata JSON object ("" is none).
-func metaMap(s string) map[string]string {
+func MetaMap(s string) map[string]string {
 	m := map[string]string{}
 	if s == "" {
 		return m

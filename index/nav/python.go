@@ -44,7 +44,7 @@ func pyPick(cands []*Def, where string) *Def {
 			hit = append(hit, d)
 		}
 	}
-	return one(hit)
+	return One(hit)
 }
 
 // pyImportRef resolves the name an import statement of f imports (u, of kind import):
@@ -59,34 +59,34 @@ func pyPick(cands []*Def, where string) *Def {
 // ImportError: m_version = None): the import is a use of that definition. The name the
 // import binds is its alias (the extractor records it as a use of kind import too) or,
 // without one, the name it imports (import a.b binds a module path: never).
-func (r *resolver) pyImportRef(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
-	for _, im := range f.imports {
-		if u.StartLine < im.line || u.StartLine > im.endLine || im.wildcard {
+func (r *Resolver) pyImportRef(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
+	for _, im := range f.Imports {
+		if u.StartLine < im.Line || u.StartLine > im.EndLine || im.Wildcard {
 			continue
 		}
-		name := lastSegment(im.target, ".")
+		name := LastSegment(im.Target, ".")
 		switch {
-		case im.alias != "" && im.alias == u.Name && name != u.Name: // as alias: the binding
-			if im.module != "" { // of the workspace's definition: that one (another name's)
-				orig, err := r.familyDefs(name, f.lang)
+		case im.Alias != "" && im.Alias == u.Name && name != u.Name: // as alias: the binding
+			if im.Module != "" { // of the workspace's definition: that one (another name's)
+				orig, err := r.FamilyDefs(name, f.Lang)
 				if err != nil {
 					return nil, err
 				}
-				if d, err := r.pyReexported(pyModulePath(im.module, f.path), name, orig); d != nil || err != nil {
+				if d, err := r.pyReexported(pyModulePath(im.Module, f.Path), name, orig); d != nil || err != nil {
 					return d, err
 				}
 			}
 			return r.pyImportFallback(f, u, im, cands)
 		case name != u.Name:
 			continue
-		case im.module == "": // import x
-			if im.alias != "" || strings.Contains(im.target, ".") {
+		case im.Module == "": // import x
+			if im.Alias != "" || strings.Contains(im.Target, ".") {
 				return nil, nil
 			}
 			return r.pyImportFallback(f, u, im, cands)
 		}
-		d, err := r.pyReexported(pyModulePath(im.module, f.path), u.Name, cands)
-		if d != nil || err != nil || im.alias != "" {
+		d, err := r.pyReexported(pyModulePath(im.Module, f.Path), u.Name, cands)
+		if d != nil || err != nil || im.Alias != "" {
 			return d, err
 		}
 		return r.pyImportFallback(f, u, im, cands)
@@ -97,12 +97,12 @@ func (r *resolver) pyImportRef(f *fileCtx, u extract.Identifier, cands []*Def) (
 // pyImportFallback returns the definition of the name the import im binds (u names it) in
 // the same scope as the import, when im imports from a module that is not the workspace's
 // (pyImportRef); nil otherwise.
-func (r *resolver) pyImportFallback(f *fileCtx, u extract.Identifier, im importDef, cands []*Def) (*Def, error) {
-	module := im.module
+func (r *Resolver) pyImportFallback(f *File, u extract.Identifier, im Import, cands []*Def) (*Def, error) {
+	module := im.Module
 	if module == "" {
-		module = im.target
+		module = im.Target
 	}
-	if where := pyModulePath(module, f.path); where != "" {
+	if where := pyModulePath(module, f.Path); where != "" {
 		files, err := r.pyModuleFiles(where)
 		if err != nil || len(files) > 0 {
 			return nil, err
@@ -110,11 +110,11 @@ func (r *resolver) pyImportFallback(f *fileCtx, u extract.Identifier, im importD
 	}
 	var hit []*Def
 	for _, d := range cands {
-		if d.Path == f.path && d.ParentID == u.ContainingSymbolID && d.Kind != extract.Import.String() {
+		if d.Path == f.Path && d.ParentID == u.ContainingSymbolID && d.Kind != extract.Import.String() {
 			hit = append(hit, d)
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // pyBefore drops from cands, for a bare name used at the top level of a module (no symbol
@@ -122,13 +122,13 @@ func (r *resolver) pyImportFallback(f *fileCtx, u extract.Identifier, im importD
 // module's statements run in order, so builtin_str = str above str = str, and that line's
 // str, read the builtin. Only a use the extractor recorded (it has a column) is one: the
 // names resolution looks up itself for a type carry a line without their scope.
-func pyBefore(f *fileCtx, u extract.Identifier, cands []*Def) []*Def {
+func pyBefore(f *File, u extract.Identifier, cands []*Def) []*Def {
 	if u.ContainingSymbolID != "" || u.StartLine == 0 || u.StartColumn == 0 {
 		return cands
 	}
 	out := cands[:0:0]
 	for _, d := range cands {
-		if d.Path == f.path && d.ParentID == "" && d.Line >= u.StartLine {
+		if d.Path == f.Path && d.ParentID == "" && d.Line >= u.StartLine {
 			continue
 		}
 		out = append(out, d)
@@ -138,7 +138,7 @@ func pyBefore(f *fileCtx, u extract.Identifier, cands []*Def) []*Def {
 
 // pyTyped resolves q.name where q's type is known (see the file's comment): a member of the
 // type, or of its nearest base that has one.
-func (r *resolver) pyTyped(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, error) {
+func (r *Resolver) pyTyped(f *File, u extract.Identifier, q string, cands []*Def) (*Def, error) {
 	segs := pyQualifierParts(q)
 	if segs == nil {
 		return nil, nil
@@ -149,17 +149,17 @@ func (r *resolver) pyTyped(f *fileCtx, u extract.Identifier, q string, cands []*
 		}
 		return r.pyReexported(where, u.Name, cands)
 	}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil || len(chain) == 0 {
 		return nil, err
 	}
 	if len(segs) == 1 && segs[0] == "super()" { // super(Cls, self).x: a member of a base
 		for _, id := range chain {
-			if d, err := r.symbol(id); err != nil || d != nil && isTypeKind(d.Kind) {
+			if d, err := r.Symbol(id); err != nil || d != nil && IsTypeKind(d.Kind) {
 				if err != nil {
 					return nil, err
 				}
-				return r.inherited(f, *d, cands, 0)
+				return r.Inherited(f, *d, cands, 0)
 			}
 		}
 		return nil, nil
@@ -173,29 +173,29 @@ func (r *resolver) pyTyped(f *fileCtx, u extract.Identifier, q string, cands []*
 			return nil, err
 		}
 	}
-	return r.memberOf(f, *t, cands)
+	return r.MemberOf(f, *t, cands)
 }
 
 // pyModuleOf returns the module a qualifier of several parts names (a path: pkg/util/ssl_
 // for util.ssl_ after from pkg import util, or import pkg.util.ssl_ as such), "" when its
 // first part is not a module an import binds or a later part is not a module of the
 // workspace.
-func (r *resolver) pyModuleOf(f *fileCtx, segs []string) (string, error) {
+func (r *Resolver) pyModuleOf(f *File, segs []string) (string, error) {
 	if len(segs) < 2 {
 		return "", nil // one part: inImported
 	}
 	where := ""
-	for _, im := range f.imports {
-		if im.wildcard {
+	for _, im := range f.Imports {
+		if im.Wildcard {
 			continue
 		}
 		switch {
-		case im.alias == segs[0]:
-			where = pyModulePath(im.target, f.path)
-		case im.alias == "" && im.module == "" && strings.SplitN(im.target, ".", 2)[0] == segs[0]:
+		case im.Alias == segs[0]:
+			where = pyModulePath(im.Target, f.Path)
+		case im.Alias == "" && im.Module == "" && strings.SplitN(im.Target, ".", 2)[0] == segs[0]:
 			where = segs[0] // import a.b binds a
-		case im.alias == "" && im.module != "" && lastSegment(im.target, ".") == segs[0]:
-			where = pyModulePath(im.target, f.path) // from pkg import module
+		case im.Alias == "" && im.Module != "" && LastSegment(im.Target, ".") == segs[0]:
+			where = pyModulePath(im.Target, f.Path) // from pkg import module
 		}
 		if where != "" {
 			break
@@ -208,7 +208,7 @@ func (r *resolver) pyModuleOf(f *fileCtx, segs []string) (string, error) {
 		return "", err
 	}
 	for _, s := range segs[1:] {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return "", nil
 		}
 		files, err := r.pyModuleFiles(where + "/" + s)
@@ -223,17 +223,17 @@ func (r *resolver) pyModuleOf(f *fileCtx, segs []string) (string, error) {
 // pyClassBody resolves a bare name used in a class's body (or in the decorators of one of
 // its methods, above the method's def line: @name.setter) to the class's own definition of
 // the name above the use: Python's class scope, which its methods do not see.
-func (r *resolver) pyClassBody(u extract.Identifier, cands []*Def) (*Def, error) {
-	c, err := r.symbol(u.ContainingSymbolID)
+func (r *Resolver) pyClassBody(u extract.Identifier, cands []*Def) (*Def, error) {
+	c, err := r.Symbol(u.ContainingSymbolID)
 	if err != nil || c == nil {
 		return nil, err
 	}
 	if pyCallable(c.Kind) && u.StartLine < c.Line { // a decorator: evaluated around the def
-		if c, err = r.symbol(c.ParentID); err != nil || c == nil {
+		if c, err = r.Symbol(c.ParentID); err != nil || c == nil {
 			return nil, err
 		}
 	}
-	if !isTypeKind(c.Kind) {
+	if !IsTypeKind(c.Kind) {
 		return nil, nil
 	}
 	var hit []*Def
@@ -242,7 +242,7 @@ func (r *resolver) pyClassBody(u extract.Identifier, cands []*Def) (*Def, error)
 			hit = append(hit, d)
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // pyQualifierParts splits a qualifier into its parts: self, command of self.command; ctx,
@@ -250,10 +250,10 @@ func (r *resolver) pyClassBody(u extract.Identifier, cands []*Def) (*Def, error)
 // when a part is neither a name nor a call of one (a subscript, an operator).
 func pyQualifierParts(q string) []string {
 	var out []string
-	for _, p := range splitTop(q, '.') {
+	for _, p := range SplitTop(q, '.') {
 		p = strings.TrimSpace(p)
 		name, args, call := strings.Cut(p, "(")
-		if !isIdent(name) || call && (!strings.HasSuffix(args, ")") || skipGroup("("+args, '(', ')') != "") {
+		if !IsIdent(name) || call && (!strings.HasSuffix(args, ")") || SkipGroup("("+args, '(', ')') != "") {
 			return nil
 		}
 		if call {
@@ -269,7 +269,7 @@ func pyQualifierParts(q string) []string {
 // method's first parameter, cls of a class method), the annotation of a parameter, the value
 // of a local variable's nearest binding above the use, else what the name means in the file
 // (a module's variable, a class: its instances' members are the class's).
-func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col, depth int) (*Def, error) {
+func (r *Resolver) pyNameType(f *File, name string, chain []string, line, col, depth int) (*Def, error) {
 	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
@@ -279,7 +279,7 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 	call := strings.HasSuffix(name, "()")
 	name = strings.TrimSuffix(name, "()")
 	for i, id := range chain {
-		fn, err := r.symbol(id)
+		fn, err := r.Symbol(id)
 		if err != nil || fn == nil {
 			return nil, err
 		}
@@ -294,7 +294,7 @@ func (r *resolver) pyNameType(f *fileCtx, name string, chain []string, line, col
 		if err != nil {
 			return nil, err
 		}
-		decos := "," + metaMap(fn.Metadata)["decorators"] + ","
+		decos := "," + MetaMap(fn.Metadata)["decorators"] + ","
 		if class != nil && len(params) > 0 && params[0].name == name && !strings.Contains(decos, ",staticmethod,") {
 			if call && !strings.Contains(decos, ",classmethod,") {
 				return nil, nil // self(): what the class's __call__ gives
@@ -345,7 +345,7 @@ const (
 // without annotation: the one type every argument passed for it whose type is known has
 // (calls of a class for its __init__'s parameters). nil when no call's argument is known, or
 // two differ.
-func (r *resolver) pyArgType(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
+func (r *Resolver) pyArgType(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
 	return r.pyMemo("arg\x00"+fn.ID+"\x00"+params[i].name, func() (*Def, error) {
 		if r.pyArgDepth >= maxPyArgDepth {
 			r.pyCuts++
@@ -358,8 +358,8 @@ func (r *resolver) pyArgType(fn, class *Def, params []pyParam, i, depth int) (*D
 }
 
 // pyArgTypeOf is pyArgType, computed.
-func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
-	decos := "," + metaMap(fn.Metadata)["decorators"] + ","
+func (r *Resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (*Def, error) {
+	decos := "," + MetaMap(fn.Metadata)["decorators"] + ","
 	callee, target := fn.Name, fn
 	if fn.Name == "__init__" && class != nil { // Foo(...) calls Foo.__init__
 		callee, target = class.Name, class
@@ -376,12 +376,12 @@ func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 	var t *Def
 	calls := 0
 	for _, uf := range files {
-		if uf.lang != "python" || calls >= maxPyCallers {
+		if uf.Lang != "python" || calls >= maxPyCallers {
 			continue
 		}
 		var blob []byte
-		if err := st.QueryRowContext(r.ctx, uf.id).Scan(&blob); err != nil {
-			return nil, fmt.Errorf("index: calls of %s in %s: %w", callee, uf.path, err)
+		if err := st.QueryRowContext(r.ctx, uf.ID).Scan(&blob); err != nil {
+			return nil, fmt.Errorf("index: calls of %s in %s: %w", callee, uf.Path, err)
 		}
 		var uses []extract.Identifier
 		err := store.DecodeIdents(blob, func(n string) bool { return n == callee }, func(x extract.Identifier) bool {
@@ -393,7 +393,7 @@ func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 		if err != nil {
 			return nil, err
 		}
-		cf, err := r.file(uf.path, uf.lang)
+		cf, err := r.FileOf(uf.Path, uf.Lang)
 		if err != nil {
 			return nil, err
 		}
@@ -401,11 +401,11 @@ func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 			if calls >= maxPyCallers {
 				break
 			}
-			d, _, err := r.resolve(cf, u)
+			d, _, err := r.Resolve(cf, u)
 			if err != nil {
 				return nil, err
 			}
-			if d == nil || !overloads(d, target) {
+			if d == nil || !Overloads(d, target) {
 				continue
 			}
 			calls++
@@ -413,14 +413,14 @@ func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 			if bound && (target == class || u.Qualifier != "" && u.Qualifier != class.Name) {
 				idx-- // self is the instance the method is called on, or the one Foo() makes
 			}
-			arg, err := r.pyArgument(uf.path, u, params[i].name, idx)
+			arg, err := r.pyArgument(uf.Path, u, params[i].name, idx)
 			if err != nil {
 				return nil, err
 			}
 			if arg == "" {
 				continue
 			}
-			scope, err := r.chain(u.ContainingSymbolID)
+			scope, err := r.Chain(u.ContainingSymbolID)
 			if err != nil {
 				return nil, err
 			}
@@ -443,8 +443,8 @@ func (r *resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 // pyArgument returns the expression a call (the use u of the callee's name, in the file at
 // p) passes for the parameter name at position idx (after the ones bound), "" when it passes
 // none or it cannot tell (a *args before it).
-func (r *resolver) pyArgument(p string, u extract.Identifier, name string, idx int) (string, error) {
-	lines, err := r.lines(p)
+func (r *Resolver) pyArgument(p string, u extract.Identifier, name string, idx int) (string, error) {
+	lines, err := r.Lines(p)
 	if err != nil || u.StartLine < 1 || u.StartLine > len(lines) || idx < 0 {
 		return "", err
 	}
@@ -454,12 +454,12 @@ func (r *resolver) pyArgument(p string, u extract.Identifier, name string, idx i
 		return "", nil
 	}
 	rest := strings.TrimSpace(text[max(0, u.StartColumn-1)+at+len(u.Name):])
-	groups := parenGroups(rest)
+	groups := ParenGroups(rest)
 	if !strings.HasPrefix(rest, "(") || len(groups) == 0 {
 		return "", nil
 	}
 	pos := 0
-	for _, a := range splitTop(groups[0], ',') {
+	for _, a := range SplitTop(groups[0], ',') {
 		a = strings.TrimSpace(a)
 		if a == "" {
 			continue
@@ -470,7 +470,7 @@ func (r *resolver) pyArgument(p string, u extract.Identifier, name string, idx i
 			}
 			return "", nil // *args: the positions after it are not known
 		}
-		if k := pyTopIndex(a, '='); k < len(a) && k+1 < len(a) && a[k+1] != '=' && isIdent(strings.TrimSpace(a[:k])) {
+		if k := pyTopIndex(a, '='); k < len(a) && k+1 < len(a) && a[k+1] != '=' && IsIdent(strings.TrimSpace(a[:k])) {
 			if strings.TrimSpace(a[:k]) == name {
 				return strings.TrimSpace(a[k+1:]), nil
 			}
@@ -486,7 +486,7 @@ func (r *resolver) pyArgument(p string, u extract.Identifier, name string, idx i
 
 // pyMemberType returns the type of t's member part: an attribute (field), a property's
 // result, a method's called (m()).
-func (r *resolver) pyMemberType(t Def, part string, depth int) (*Def, error) {
+func (r *Resolver) pyMemberType(t Def, part string, depth int) (*Def, error) {
 	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
@@ -502,11 +502,11 @@ func (r *resolver) pyMemberType(t Def, part string, depth int) (*Def, error) {
 }
 
 // pyMember returns t's member named name, or its nearest base's.
-func (r *resolver) pyMember(t Def, name string, depth int) (*Def, error) {
+func (r *Resolver) pyMember(t Def, name string, depth int) (*Def, error) {
 	if depth > 8 {
 		return nil, nil
 	}
-	defs, err := r.defs(name)
+	defs, err := r.Defs(name)
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +519,7 @@ func (r *resolver) pyMember(t Def, name string, depth int) (*Def, error) {
 	if len(hit) > 0 {
 		return hit[0], nil // the first assignment of an attribute, or a method
 	}
-	bases, err := r.bases(t)
+	bases, err := r.Bases(t)
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +534,7 @@ func (r *resolver) pyMember(t Def, name string, depth int) (*Def, error) {
 // pyValueOf returns the type of the variable or attribute d: its annotation, else the value
 // its definition assigns (self.command = command in __init__: the parameter's annotation;
 // self.x = Foo(...); x = make() of a function with a return annotation).
-func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
+func (r *Resolver) pyValueOf(d Def, depth int) (*Def, error) {
 	if d.Language != "python" || r.pyTooDeep(depth) {
 		return nil, nil
 	}
@@ -569,7 +569,7 @@ func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
 	}
 	scope := []string{}
 	if fn != nil {
-		if scope, err = r.chain(fn.ID); err != nil {
+		if scope, err = r.Chain(fn.ID); err != nil {
 			return nil, err
 		}
 	}
@@ -580,12 +580,12 @@ func (r *resolver) pyValueOf(d Def, depth int) (*Def, error) {
 // (innermost first; empty: the module) on line: a name, a call (a class's instance, a
 // function's result), and the attributes and calls that follow it. nil when a step is not
 // known or e is anything else (an operator, a literal, a subscript, a conditional).
-func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth int) (*Def, error) {
+func (r *Resolver) pyExprType(f *File, e string, scope []string, line, depth int) (*Def, error) {
 	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
 	if typ := pyCast(e); typ != "" { // t.cast(T, value): a T
-		in, err := r.symbol(pyFirst(scope))
+		in, err := r.Symbol(pyFirst(scope))
 		if err != nil {
 			return nil, err
 		}
@@ -618,7 +618,7 @@ func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth 
 	if t == nil && err == nil && len(parts) > 1 && !strings.HasSuffix(parts[0], "()") {
 		// m.f(), m.Foo(), m.x: a name of the module an import binds to m
 		name, call := strings.CutSuffix(parts[1], "()")
-		d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: parts[0], Kind: extract.VariableRef, ContainingSymbolID: pyFirst(scope), Span: extract.Span{StartLine: line}})
+		d, _, err := r.Resolve(f, extract.Identifier{Name: name, Qualifier: parts[0], Kind: extract.VariableRef, ContainingSymbolID: pyFirst(scope), Span: extract.Span{StartLine: line}})
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -638,12 +638,12 @@ func (r *resolver) pyExprType(f *fileCtx, e string, scope []string, line, depth 
 
 // pyModuleNameType returns the type of the value a name has at the top level of the file f:
 // a class (its instances for Foo()), a function's result, a variable's value.
-func (r *resolver) pyModuleNameType(f *fileCtx, name string, line, depth int) (*Def, error) {
+func (r *Resolver) pyModuleNameType(f *File, name string, line, depth int) (*Def, error) {
 	call := strings.HasSuffix(name, "()")
 	name = strings.TrimSuffix(name, "()")
 	d, err := r.pyAliased(f, name)
 	if d == nil && err == nil {
-		d, _, err = r.resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
+		d, _, err = r.Resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
 	}
 	if err != nil || d == nil {
 		return nil, err
@@ -653,17 +653,17 @@ func (r *resolver) pyModuleNameType(f *fileCtx, name string, line, depth int) (*
 
 // pyAliased returns the definition a name the file f imports under another name means (from
 // .core import Argument as CoreArgument: CoreArgument), nil for any other name.
-func (r *resolver) pyAliased(f *fileCtx, name string) (*Def, error) {
-	for _, im := range f.imports {
-		if im.alias != name || im.module == "" || im.wildcard {
+func (r *Resolver) pyAliased(f *File, name string) (*Def, error) {
+	for _, im := range f.Imports {
+		if im.Alias != name || im.Module == "" || im.Wildcard {
 			continue
 		}
-		orig := lastSegment(im.target, ".")
+		orig := LastSegment(im.Target, ".")
 		cands, err := r.pyDefs(orig)
 		if err != nil || len(cands) == 0 {
 			return nil, err
 		}
-		return r.pyReexported(pyModulePath(im.module, f.path), orig, cands)
+		return r.pyReexported(pyModulePath(im.Module, f.Path), orig, cands)
 	}
 	return nil, nil
 }
@@ -672,16 +672,16 @@ func (r *resolver) pyAliased(f *fileCtx, name string) (*Def, error) {
 // any other expression.
 func pyCast(e string) string {
 	e = strings.TrimSpace(e)
-	name := calleePath(e)
+	name := CalleePath(e)
 	if name != "cast" && !strings.HasSuffix(name, ".cast") {
 		return ""
 	}
 	rest := strings.TrimSpace(e[len(name):])
-	groups := parenGroups(rest)
-	if len(groups) == 0 || strings.TrimSpace(skipGroup(rest, '(', ')')) != "" {
+	groups := ParenGroups(rest)
+	if len(groups) == 0 || strings.TrimSpace(SkipGroup(rest, '(', ')')) != "" {
 		return ""
 	}
-	args := splitTop(groups[0], ',')
+	args := SplitTop(groups[0], ',')
 	if len(args) != 2 {
 		return ""
 	}
@@ -691,9 +691,9 @@ func pyCast(e string) string {
 // pyDefType returns the type of the value the definition d names (call: of the value a call
 // of it makes): a class (its instances: their members are the class's), a function's result,
 // a variable's value.
-func (r *resolver) pyDefType(d *Def, call bool, depth int) (*Def, error) {
+func (r *Resolver) pyDefType(d *Def, call bool, depth int) (*Def, error) {
 	switch {
-	case isTypeKind(d.Kind):
+	case IsTypeKind(d.Kind):
 		return d, nil
 	case call:
 		return r.pyResultType(d)
@@ -710,12 +710,12 @@ func pyFirst(ids []string) string {
 }
 
 // pyResultType returns the type a callable's return annotation names (a property's too).
-func (r *resolver) pyResultType(d *Def) (*Def, error) {
+func (r *Resolver) pyResultType(d *Def) (*Def, error) {
 	k, _ := extract.KindNamed(d.Kind)
 	if !k.IsCallable() && d.Kind != extract.Property.String() {
 		return nil, nil
 	}
-	ret, err := r.returnType(*d)
+	ret, err := r.ReturnType(*d)
 	if err != nil {
 		return nil, err
 	}
@@ -773,13 +773,13 @@ func pyDocReturn(doc string) string {
 // pyReturned returns the type of what the function d returns when it says no return
 // annotation: the one type every return statement of its own body (nested functions' left
 // out) gives, None aside; nil when one of them is not known or they differ.
-func (r *resolver) pyReturned(f *fileCtx, d *Def) (*Def, error) {
+func (r *Resolver) pyReturned(f *File, d *Def) (*Def, error) {
 	return r.pyMemo("ret\x00"+d.ID, func() (*Def, error) { return r.pyReturnedOf(f, d) })
 }
 
 // pyReturnedOf is pyReturned, computed.
-func (r *resolver) pyReturnedOf(f *fileCtx, d *Def) (*Def, error) {
-	lines, err := r.lines(d.Path)
+func (r *Resolver) pyReturnedOf(f *File, d *Def) (*Def, error) {
+	lines, err := r.Lines(d.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -787,7 +787,7 @@ func (r *resolver) pyReturnedOf(f *fileCtx, d *Def) (*Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	scope, err := r.chain(d.ID)
+	scope, err := r.Chain(d.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -813,7 +813,7 @@ func (r *resolver) pyReturnedOf(f *fileCtx, d *Def) (*Def, error) {
 
 // pyTooDeep reports whether a value followed depth values deep is one too many (counted as a
 // cut: see pyMemo).
-func (r *resolver) pyTooDeep(depth int) bool {
+func (r *Resolver) pyTooDeep(depth int) bool {
 	if depth > maxPyTypeDepth {
 		r.pyCuts++
 		return true
@@ -826,7 +826,7 @@ func (r *resolver) pyTooDeep(depth int) bool {
 // while it is computed (a recursion) gets nil; a nil computed while some bound cut the search
 // short (pyCuts: a recursion, a depth) is not kept, so that the answer does not depend on the
 // order uses are resolved in.
-func (r *resolver) pyMemo(key string, compute func() (*Def, error)) (*Def, error) {
+func (r *Resolver) pyMemo(key string, compute func() (*Def, error)) (*Def, error) {
 	if t, ok := r.pyMemos[key]; ok {
 		return t, nil
 	}
@@ -859,7 +859,7 @@ func slicesContainsLine(defs []Def, line int) bool {
 
 // pyAnnotated returns the workspace type an annotation written in the file f inside the
 // symbol in names (Self: class, the class around it).
-func (r *resolver) pyAnnotated(f *fileCtx, typ string, in, class *Def) (*Def, error) {
+func (r *Resolver) pyAnnotated(f *File, typ string, in, class *Def) (*Def, error) {
 	name := pyTypeName(typ)
 	if name == "" {
 		return nil, nil
@@ -869,7 +869,7 @@ func (r *resolver) pyAnnotated(f *fileCtx, typ string, in, class *Def) (*Def, er
 	}
 	if !strings.Contains(name, ".") {
 		if d, err := r.pyAliased(f, name); d != nil || err != nil {
-			if err != nil || !isTypeKind(d.Kind) {
+			if err != nil || !IsTypeKind(d.Kind) {
 				return nil, err
 			}
 			return d, nil
@@ -879,18 +879,18 @@ func (r *resolver) pyAnnotated(f *fileCtx, typ string, in, class *Def) (*Def, er
 	if in != nil {
 		container = in.ID
 	}
-	t, err := r.typeNamed(f, name, container)
+	t, err := r.TypeNamed(f, name, container)
 	if t != nil || err != nil || !strings.Contains(name, ".") {
 		return t, err
 	}
 	// pkg.mod.Type, written without an import of pkg (a docstring's requests.Response): the
 	// absolute module path.
-	mod, last := name[:strings.LastIndexByte(name, '.')], lastSegment(name, ".")
+	mod, last := name[:strings.LastIndexByte(name, '.')], LastSegment(name, ".")
 	cands, err := r.pyDefs(last)
 	if err != nil || len(cands) == 0 {
 		return nil, err
 	}
-	if t, err = r.pyReexported(pyModulePath(mod, f.path), last, cands); t == nil || err != nil || !isTypeKind(t.Kind) {
+	if t, err = r.pyReexported(pyModulePath(mod, f.Path), last, cands); t == nil || err != nil || !IsTypeKind(t.Kind) {
 		return nil, err
 	}
 	return t, nil
@@ -907,7 +907,7 @@ func pyTypeName(typ string) string {
 			t = strings.TrimSpace(t[1 : len(t)-1])
 			continue
 		}
-		if parts := splitTop(t, '|'); len(parts) > 1 {
+		if parts := SplitTop(t, '|'); len(parts) > 1 {
 			t = pyOneType(parts)
 			continue
 		}
@@ -919,19 +919,19 @@ func pyTypeName(typ string) string {
 			return ""
 		}
 		args = args[:len(args)-1]
-		switch lastSegment(strings.TrimSpace(head), ".") {
+		switch LastSegment(strings.TrimSpace(head), ".") {
 		case "Optional", "Type", "ClassVar", "Final", "type":
 			t = strings.TrimSpace(args)
 		case "Annotated":
-			t = strings.TrimSpace(splitTop(args, ',')[0])
+			t = strings.TrimSpace(SplitTop(args, ',')[0])
 		case "Union":
-			t = pyOneType(splitTop(args, ','))
+			t = pyOneType(SplitTop(args, ','))
 		default:
 			t = strings.TrimSpace(head) // a generic class of the workspace: Foo[T]
 		}
 	}
 	for _, s := range strings.Split(t, ".") {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return ""
 		}
 	}
@@ -968,12 +968,12 @@ func pyParams(sig string) []pyParam {
 	if i < 0 {
 		return nil
 	}
-	groups := parenGroups(sig[i:])
+	groups := ParenGroups(sig[i:])
 	if len(groups) == 0 {
 		return nil
 	}
 	var out []pyParam
-	for _, p := range splitTop(groups[0], ',') {
+	for _, p := range SplitTop(groups[0], ',') {
 		p = strings.TrimSpace(p)
 		dflt := ""
 		if i := pyTopIndex(p, '='); i < len(p) {
@@ -981,7 +981,7 @@ func pyParams(sig string) []pyParam {
 		}
 		name, typ, _ := strings.Cut(p, ":")
 		name = strings.TrimLeft(strings.TrimSpace(name), "*")
-		if !isIdent(name) {
+		if !IsIdent(name) {
 			continue // / and * separators
 		}
 		out = append(out, pyParam{name, strings.TrimSpace(typ), dflt})
@@ -991,11 +991,11 @@ func pyParams(sig string) []pyParam {
 
 // pyFnParams returns the parameters of the function fn: from its signature, or when that
 // was cut short, from its header in the file.
-func (r *resolver) pyFnParams(fn *Def) ([]pyParam, error) {
-	if i := strings.Index(fn.Signature, "def "); i >= 0 && len(parenGroups(fn.Signature[i:])) > 0 {
+func (r *Resolver) pyFnParams(fn *Def) ([]pyParam, error) {
+	if i := strings.Index(fn.Signature, "def "); i >= 0 && len(ParenGroups(fn.Signature[i:])) > 0 {
 		return pyParams(fn.Signature), nil
 	}
-	lines, err := r.lines(fn.Path)
+	lines, err := r.Lines(fn.Path)
 	if err != nil || fn.Line < 1 || fn.Line > len(lines) {
 		return nil, err
 	}
@@ -1033,12 +1033,12 @@ func pyCallable(kind string) bool {
 
 // pyMethodClass returns the class fn is a method of (outer: the chain of symbols around fn,
 // innermost first), nil for a function.
-func (r *resolver) pyMethodClass(fn *Def, outer []string) (*Def, error) {
+func (r *Resolver) pyMethodClass(fn *Def, outer []string) (*Def, error) {
 	if len(outer) == 0 || outer[0] != fn.ParentID {
 		return nil, nil
 	}
-	p, err := r.symbol(fn.ParentID)
-	if err != nil || p == nil || !isTypeKind(p.Kind) {
+	p, err := r.Symbol(fn.ParentID)
+	if err != nil || p == nil || !IsTypeKind(p.Kind) {
 		return nil, err
 	}
 	return p, nil
@@ -1048,12 +1048,12 @@ func (r *resolver) pyMethodClass(fn *Def, outer []string) (*Def, error) {
 // col, from its nearest binding above in fn: name = value, name: T = value, except T as
 // name. bound reports that a binding was found (its type maybe not known: a loop variable,
 // with ... as name, a tuple's part), so the name is fn's and not the module's.
-func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, col, depth int) (t *Def, bound bool, err error) {
-	lines, err := r.lines(f.path)
+func (r *Resolver) pyLocalType(f *File, fn, class *Def, name string, line, col, depth int) (t *Def, bound bool, err error) {
+	lines, err := r.Lines(f.Path)
 	if err != nil || line > len(lines) || line <= fn.Line {
 		return nil, false, err
 	}
-	scope, err := r.chain(fn.ID)
+	scope, err := r.Chain(fn.ID)
 	if err != nil {
 		return nil, false, err
 	}
@@ -1084,7 +1084,7 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 			return t, true, err
 		case strings.HasPrefix(strings.TrimPrefix(s, "async "), "for "):
 			target, iter, ok := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(s, "async "), "for "), " in ")
-			if !ok || !wordIn(target, name) {
+			if !ok || !WordIn(target, name) {
 				continue
 			}
 			// The loop's variable: an element of what the iterable's annotation says.
@@ -1097,16 +1097,16 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 			}
 			continue
 		}
-		i := assignAt(s)
+		i := AssignAt(s)
 		if i < 0 {
-			if c := colonAt(s); c > 0 && strings.TrimSpace(s[:c]) == name && !strings.HasSuffix(s, ":") { // name: T
+			if c := ColonAt(s); c > 0 && strings.TrimSpace(s[:c]) == name && !strings.HasSuffix(s, ":") { // name: T
 				t, err := r.pyAnnotated(f, s[c+1:], fn, class)
 				return t, true, err
 			}
 			continue
 		}
 		lhs, rhs := strings.TrimSpace(s[:i]), s[i+1:]
-		if c := colonAt(lhs); c >= 0 { // name: T = value
+		if c := ColonAt(lhs); c >= 0 { // name: T = value
 			if strings.TrimSpace(lhs[:c]) != name {
 				continue
 			}
@@ -1114,14 +1114,14 @@ func (r *resolver) pyLocalType(f *fileCtx, fn, class *Def, name string, line, co
 			return t, true, err
 		}
 		if lhs != name {
-			if wordIn(lhs, name) && !strings.Contains(lhs, ".") && !strings.Contains(lhs, "[") {
+			if WordIn(lhs, name) && !strings.Contains(lhs, ".") && !strings.Contains(lhs, "[") {
 				// a, name = value: the part of the tuple the value's annotation says
 				t, err := r.pyUnpacked(f, rhs, lhs, name, scope, n, depth, func(a string) string { return a })
 				return t, true, err
 			}
 			continue
 		}
-		if j := assignAt(rhs); j >= 0 && isIdent(strings.TrimSpace(rhs[:j])) { // name = other = value
+		if j := AssignAt(rhs); j >= 0 && IsIdent(strings.TrimSpace(rhs[:j])) { // name = other = value
 			rhs = rhs[j+1:]
 		}
 		t, err := r.pyExprType(f, rhs, scope, n, depth+1)
@@ -1162,7 +1162,7 @@ func pyHeaderEnd(lines []string, line int) int {
 // and that symbol's class (Self).
 type pyAnnot struct {
 	text      string
-	f         *fileCtx
+	f         *File
 	in, class *Def
 }
 
@@ -1170,7 +1170,7 @@ type pyAnnot struct {
 // of the value of expr: elem gives the annotation of what target takes from the expression's
 // annotation (an element of an iterable for a loop, the annotation itself for an assignment),
 // a tuple's position for a tuple.
-func (r *resolver) pyUnpacked(f *fileCtx, expr, target, name string, scope []string, line, depth int, elem func(string) string) (*Def, error) {
+func (r *Resolver) pyUnpacked(f *File, expr, target, name string, scope []string, line, depth int, elem func(string) string) (*Def, error) {
 	a, err := r.pyExprAnnot(f, expr, scope, line, depth+1)
 	if err != nil || a == nil {
 		return nil, err
@@ -1178,7 +1178,7 @@ func (r *resolver) pyUnpacked(f *fileCtx, expr, target, name string, scope []str
 	text := elem(a.text)
 	target = strings.Trim(strings.TrimSpace(target), "()[] ")
 	if target != name {
-		parts := splitTop(target, ',')
+		parts := SplitTop(target, ',')
 		i := slices.IndexFunc(parts, func(p string) bool { return strings.TrimSpace(p) == name })
 		if i < 0 {
 			return nil, nil // a nested or starred target
@@ -1195,10 +1195,10 @@ func (r *resolver) pyUnpacked(f *fileCtx, expr, target, name string, scope []str
 // bind it: what the context manager's __enter__ returns, or for a generator-based one
 // (@contextmanager, annotated Iterator[T]) what it yields. found reports that the items bind
 // name.
-func (r *resolver) pyWithTarget(f *fileCtx, items, name string, scope []string, line, depth int) (*Def, bool, error) {
-	for _, it := range splitTop(strings.TrimSuffix(strings.TrimSpace(items), ":"), ',') {
+func (r *Resolver) pyWithTarget(f *File, items, name string, scope []string, line, depth int) (*Def, bool, error) {
+	for _, it := range SplitTop(strings.TrimSuffix(strings.TrimSpace(items), ":"), ',') {
 		expr, as, ok := strings.Cut(it, " as ")
-		if !ok || !wordIn(as, name) {
+		if !ok || !WordIn(as, name) {
 			continue
 		}
 		if strings.TrimSpace(as) != name {
@@ -1221,7 +1221,7 @@ func (r *resolver) pyWithTarget(f *fileCtx, items, name string, scope []string, 
 			return nil, true, err
 		}
 		if head, args, ok := pyGeneric(pyUnwrap(a.text)); ok && (head == "Iterator" || head == "Generator" || head == "ContextManager" || head == "AbstractContextManager") {
-			t, err := r.pyAnnotated(a.f, splitTop(args, ',')[0], a.in, a.class)
+			t, err := r.pyAnnotated(a.f, SplitTop(args, ',')[0], a.in, a.class)
 			return t, true, err
 		}
 		return nil, true, nil
@@ -1233,7 +1233,7 @@ func (r *resolver) pyWithTarget(f *fileCtx, items, name string, scope []string, 
 // chain on line: a parameter's, a variable's or attribute's declared one, a callable's return
 // annotation (the items(), keys() and values() of an annotated mapping too); nil when it has
 // none this reads.
-func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth int) (*pyAnnot, error) {
+func (r *Resolver) pyExprAnnot(f *File, e string, scope []string, line, depth int) (*pyAnnot, error) {
 	if r.pyTooDeep(depth) {
 		return nil, nil
 	}
@@ -1246,7 +1246,7 @@ func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth
 	if len(parts) == 1 {
 		if !call && len(scope) > 0 {
 			for i, id := range scope {
-				fn, err := r.symbol(id)
+				fn, err := r.Symbol(id)
 				if err != nil || fn == nil {
 					return nil, err
 				}
@@ -1269,7 +1269,7 @@ func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth
 				break
 			}
 		}
-		d, _, err := r.resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
+		d, _, err := r.Resolve(f, extract.Identifier{Name: name, Kind: extract.VariableRef, Span: extract.Span{StartLine: line}})
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -1284,7 +1284,7 @@ func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth
 		if len(parts) != 2 || strings.HasSuffix(parts[0], "()") {
 			return nil, nil
 		}
-		d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: parts[0], Kind: extract.VariableRef, ContainingSymbolID: pyFirst(scope), Span: extract.Span{StartLine: line}})
+		d, _, err := r.Resolve(f, extract.Identifier{Name: name, Qualifier: parts[0], Kind: extract.VariableRef, ContainingSymbolID: pyFirst(scope), Span: extract.Span{StartLine: line}})
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -1303,7 +1303,7 @@ func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth
 			return nil, err
 		}
 		head, args, ok := pyGeneric(pyUnwrap(a.text))
-		kv := splitTop(args, ',')
+		kv := SplitTop(args, ',')
 		if !ok || len(kv) != 2 || !pyMappings[head] {
 			return nil, nil
 		}
@@ -1322,14 +1322,14 @@ func (r *resolver) pyExprAnnot(f *fileCtx, e string, scope []string, line, depth
 
 // pyDefAnnot returns the annotation of the definition d's value (call: of what a call of it
 // returns).
-func (r *resolver) pyDefAnnot(d *Def, call bool) (*pyAnnot, error) {
+func (r *Resolver) pyDefAnnot(d *Def, call bool) (*pyAnnot, error) {
 	if d.Language != "python" {
 		return nil, nil
 	}
 	var text string
 	var err error
 	if call || d.Kind == extract.Property.String() {
-		text, err = r.returnType(*d)
+		text, err = r.ReturnType(*d)
 	} else {
 		text, err = r.pyDeclared(*d)
 	}
@@ -1349,7 +1349,7 @@ func pyExprParts(e string) []string {
 	e = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(e), "await "))
 	var parts []string
 	for e != "" {
-		name := calleePath(e)
+		name := CalleePath(e)
 		if name == "" || strings.Contains(name, ":") {
 			return nil
 		}
@@ -1357,7 +1357,7 @@ func pyExprParts(e string) []string {
 		e = strings.TrimSpace(e[len(first):])
 		if strings.HasPrefix(e, "(") {
 			first += "()"
-			e = strings.TrimSpace(skipGroup(e, '(', ')'))
+			e = strings.TrimSpace(SkipGroup(e, '(', ')'))
 		}
 		parts = append(parts, first)
 		if !strings.HasPrefix(e, ".") {
@@ -1382,7 +1382,7 @@ func pySubscript(e string) (prefix, index string, ok bool) {
 		return "", "", false
 	}
 	i := strings.IndexByte(e, '[')
-	if i <= 0 || skipGroup(e[i:], '[', ']') != "" || len(pyExprParts(e[:i])) == 0 {
+	if i <= 0 || SkipGroup(e[i:], '[', ']') != "" || len(pyExprParts(e[:i])) == 0 {
 		return "", "", false
 	}
 	return e[:i], e[i+1 : len(e)-1], true
@@ -1395,7 +1395,7 @@ func pyItemAnnot(text, index string) string {
 	if !ok || strings.Contains(index, ":") { // a slice is a sequence again
 		return ""
 	}
-	parts := splitTop(args, ',')
+	parts := SplitTop(args, ',')
 	switch {
 	case pyMappings[head] && len(parts) == 2:
 		return strings.TrimSpace(parts[1])
@@ -1455,14 +1455,14 @@ func pyComprehension(lines []string, line, col int, name string) (iter, target s
 				i += j + 1
 			}
 		case 'f':
-			if depth != 0 || !strings.HasPrefix(text[i:], "for ") || i > 0 && isIdentByte(text[i-1]) {
+			if depth != 0 || !strings.HasPrefix(text[i:], "for ") || i > 0 && IsIdentByte(text[i-1]) {
 				continue
 			}
 			tgt, rest, found := strings.Cut(text[i+4:], " in ")
 			if !found || strings.ContainsAny(tgt, "\n([{") {
 				return "", "", false
 			}
-			if !wordIn(tgt, name) {
+			if !WordIn(tgt, name) {
 				continue
 			}
 			// The iterable: up to its comprehension's end, an if or another for clause.
@@ -1502,7 +1502,7 @@ func pyGeneric(text string) (head, args string, ok bool) {
 	if !ok || !strings.HasSuffix(a, "]") {
 		return "", "", false
 	}
-	return lastSegment(strings.TrimSpace(h), "."), a[:len(a)-1], true
+	return LastSegment(strings.TrimSpace(h), "."), a[:len(a)-1], true
 }
 
 // pyUnwrap returns the annotation text without its quotes and Optional (Optional[X], X |
@@ -1514,7 +1514,7 @@ func pyUnwrap(text string) string {
 			t = strings.TrimSpace(t[1 : len(t)-1])
 			continue
 		}
-		if parts := splitTop(t, '|'); len(parts) > 1 {
+		if parts := SplitTop(t, '|'); len(parts) > 1 {
 			t = pyOneType(parts)
 			continue
 		}
@@ -1523,7 +1523,7 @@ func pyUnwrap(text string) string {
 		case ok && head == "Optional":
 			t = strings.TrimSpace(args)
 		case ok && head == "Union":
-			t = pyOneType(splitTop(args, ','))
+			t = pyOneType(SplitTop(args, ','))
 		default:
 			return t
 		}
@@ -1539,7 +1539,7 @@ func pyElemAnnot(text string) string {
 	if !ok {
 		return ""
 	}
-	parts := splitTop(args, ',')
+	parts := SplitTop(args, ',')
 	switch {
 	case pyIterables[head] || pyMappings[head]:
 		return strings.TrimSpace(parts[0])
@@ -1556,7 +1556,7 @@ func pyTupleAt(text string, i, n int) string {
 	if !ok || head != "Tuple" && head != "tuple" {
 		return ""
 	}
-	parts := splitTop(args, ',')
+	parts := SplitTop(args, ',')
 	switch {
 	case len(parts) == 2 && strings.TrimSpace(parts[1]) == "...":
 		return strings.TrimSpace(parts[0])
@@ -1568,14 +1568,14 @@ func pyTupleAt(text string, i, n int) string {
 
 // pyEnclosing returns the callable (a method, for self.x = ...) whose body holds the
 // definition d, nil when d is not inside one.
-func (r *resolver) pyEnclosing(d Def) (*Def, error) {
+func (r *Resolver) pyEnclosing(d Def) (*Def, error) {
 	st, err := r.s.Stmt(r.ctx, `SELECT s.id, s.kind FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.start_line < ? AND s.end_line >= ? ORDER BY s.start_line DESC, s.end_line ASC`)
 	if err != nil {
 		return nil, fmt.Errorf("index: the function around %s: %w", d.Name, err)
 	}
 	var id string
-	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var sid, kind string
 		if err := rows.Scan(&sid, &kind); err != nil {
 			return err
@@ -1588,18 +1588,18 @@ func (r *resolver) pyEnclosing(d Def) (*Def, error) {
 	if err != nil || id == "" {
 		return nil, err
 	}
-	return r.symbol(id)
+	return r.Symbol(id)
 }
 
 // pyAssigned returns the value the assignment defining d assigns (the text after its =, to
 // the end of the statement), "" when it assigns none or several (a, b = ...).
-func (r *resolver) pyAssigned(d Def) (string, error) {
-	lines, err := r.lines(d.Path)
+func (r *Resolver) pyAssigned(d Def) (string, error) {
+	lines, err := r.Lines(d.Path)
 	if err != nil || d.Line < 1 || d.Line > len(lines) {
 		return "", err
 	}
 	stmt := strings.Join(lines[d.Line-1:min(d.EndLine, len(lines))], "\n")
-	i := assignAt(stmt)
+	i := AssignAt(stmt)
 	if i < 0 {
 		return "", nil
 	}
@@ -1608,7 +1608,7 @@ func (r *resolver) pyAssigned(d Def) (string, error) {
 		return "", nil
 	}
 	for { // a = b = value
-		j := assignAt(rhs)
+		j := AssignAt(rhs)
 		if j < 0 || !pyIsTarget(strings.TrimSpace(rhs[:j])) {
 			break
 		}
@@ -1621,7 +1621,7 @@ func (r *resolver) pyAssigned(d Def) (string, error) {
 // target is written.
 func pyIsTarget(s string) bool {
 	for _, p := range strings.Split(s, ".") {
-		if !isIdent(strings.TrimSpace(p)) {
+		if !IsIdent(strings.TrimSpace(p)) {
 			return false
 		}
 	}
@@ -1629,8 +1629,8 @@ func pyIsTarget(s string) bool {
 }
 
 // pyDeclared returns the annotation of the Python variable or attribute d ("" none).
-func (r *resolver) pyDeclared(d Def) (string, error) {
-	byID, err := r.typesOf(&r.pyTypes, d.Path, "declared")
+func (r *Resolver) pyDeclared(d Def) (string, error) {
+	byID, err := r.TypesOf(&r.pyTypes, d.Path, "declared")
 	if err != nil {
 		return "", err
 	}
@@ -1639,16 +1639,16 @@ func (r *resolver) pyDeclared(d Def) (string, error) {
 
 // pyHome returns the file of d and the class d is a member of (nil when its parent is no
 // type): where the names of d's stated type are looked up.
-func (r *resolver) pyHome(d Def) (*fileCtx, *Def, error) {
-	df, err := r.file(d.Path, d.Language)
+func (r *Resolver) pyHome(d Def) (*File, *Def, error) {
+	df, err := r.FileOf(d.Path, d.Language)
 	if err != nil {
 		return nil, nil, err
 	}
-	class, err := r.symbol(d.ParentID)
+	class, err := r.Symbol(d.ParentID)
 	if err != nil {
 		return nil, nil, err
 	}
-	if class != nil && !isTypeKind(class.Kind) {
+	if class != nil && !IsTypeKind(class.Kind) {
 		class = nil
 	}
 	return df, class, nil

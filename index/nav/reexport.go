@@ -19,11 +19,11 @@ const maxReexports = 4
 // pyReexported returns the one candidate defined in the Python module where (a path: a/b
 // for the module a.b, its file a/b.py or a/b/__init__.py, or the package directory a/b),
 // else the one that a module file of where imports name from, followed on.
-func (r *resolver) pyReexported(where, name string, cands []*Def) (*Def, error) {
+func (r *Resolver) pyReexported(where, name string, cands []*Def) (*Def, error) {
 	return r.pyReexport(where, name, cands, map[string]bool{}, 0)
 }
 
-func (r *resolver) pyReexport(where, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
+func (r *Resolver) pyReexport(where, name string, cands []*Def, seen map[string]bool, depth int) (*Def, error) {
 	if d := pyPick(cands, where); d != nil {
 		return d, nil
 	}
@@ -40,19 +40,19 @@ func (r *resolver) pyReexport(where, name string, cands []*Def, seen map[string]
 			continue // an import cycle
 		}
 		seen[p] = true
-		mf, err := r.file(p, "python")
+		mf, err := r.FileOf(p, "python")
 		if err != nil {
 			return nil, err
 		}
-		for _, im := range mf.imports {
+		for _, im := range mf.Imports {
 			from := pyFrom(im)
-			orig := lastSegment(im.target, ".")
+			orig := LastSegment(im.Target, ".")
 			switch {
 			case from == "":
 				continue // import a.b binds a module, not a name
-			case im.wildcard:
+			case im.Wildcard:
 				orig = name
-			case im.alias != name && (im.alias != "" || orig != name):
+			case im.Alias != name && (im.Alias != "" || orig != name):
 				continue
 			}
 			next := cands
@@ -71,21 +71,21 @@ func (r *resolver) pyReexport(where, name string, cands []*Def, seen map[string]
 			}
 		}
 	}
-	return one(hit), nil
+	return One(hit), nil
 }
 
 // pyFrom returns the module a Python import takes names from: m of from m import x and of
 // from m import *, "" for import m.
-func pyFrom(im importDef) string {
-	if im.wildcard {
-		return im.target
+func pyFrom(im Import) string {
+	if im.Wildcard {
+		return im.Target
 	}
-	return im.module
+	return im.Module
 }
 
 // pyDefs returns the Python definitions named name.
-func (r *resolver) pyDefs(name string) ([]*Def, error) {
-	defs, err := r.defs(name)
+func (r *Resolver) pyDefs(name string) ([]*Def, error) {
+	defs, err := r.Defs(name)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func (r *resolver) pyDefs(name string) ([]*Def, error) {
 // pyModuleFiles returns the paths of the Python files that are the module where (a path
 // without extension, maybe a suffix of the workspace path, as pickUnder takes it): where.py
 // and where/__init__.py.
-func (r *resolver) pyModuleFiles(where string) ([]string, error) {
+func (r *Resolver) pyModuleFiles(where string) ([]string, error) {
 	where = strings.Trim(where, "/")
 	if where == "" || where == "." {
 		return nil, nil
@@ -115,7 +115,7 @@ func (r *resolver) pyModuleFiles(where string) ([]string, error) {
 	}
 	pkg, mod := where+"/__init__.py", where+".py"
 	var files []string
-	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var p string
 		if err := rows.Scan(&p); err != nil {
 			return err

@@ -100,10 +100,10 @@ type Def struct {
 }
 
 // defColumns are the columns of a Def, in scanDef's order (s: symbols, f: files).
-const defColumns = `s.id, f.path, s.name, s.kind, s.language, s.start_line, s.end_line, s.parent_id, s.signature, s.doc_comment, s.visibility, s.metadata`
+const DefColumns = `s.id, f.path, s.name, s.kind, s.language, s.start_line, s.end_line, s.parent_id, s.signature, s.doc_comment, s.visibility, s.metadata`
 
 // scanDef scans the defColumns of a row into d.
-func scanDef(scan func(...any) error, d *Def) error {
+func ScanDef(scan func(...any) error, d *Def) error {
 	return scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.EndLine, &d.ParentID, &d.Signature, &d.DocComment, &d.Visibility, &d.Metadata)
 }
 
@@ -115,8 +115,8 @@ type navCache struct {
 	gen    int64
 	byName map[string][]Def
 	byID   map[string]*Def
-	files  map[string]*fileCtx
-	uses   map[fileName][]resolvedUse // the uses of a name in a file, resolved (SymbolRefs)
+	files  map[string]*File
+	uses   map[fileName][]ResolvedUse // the uses of a name in a file, resolved (SymbolRefs)
 	nUses  int                        // uses held
 }
 
@@ -131,7 +131,7 @@ type fileName struct {
 
 // navCacheMax is the number of definitions by id, or of identifiers in uses, beyond which
 // the cache starts again.
-const navCacheMax = 200_000
+const CacheMax = 200_000
 
 // Reader answers navigation questions from one store's rows: definitions, references
 // resolved to them, callees, children, implementations.
@@ -142,14 +142,14 @@ func NewReader(s *store.Store) Reader { return Reader{s} }
 
 // resolver resolves uses against the store, caching what it reads for one request (and in
 // the store's navCache, for the generation gen; -1: none).
-type resolver struct {
+type Resolver struct {
 	s       Reader
 	ctx     context.Context
 	gen     int64
-	byName  map[string][]Def    // definitions by exact name
-	byID    map[string]*Def     // definitions and containers by id
-	files   map[string]*fileCtx // by path
-	basesOf map[string][]*Def   // a type's bases, by the type's id (bases)
+	byName  map[string][]Def  // definitions by exact name
+	byID    map[string]*Def   // definitions and containers by id
+	files   map[string]*File  // by path
+	basesOf map[string][]*Def // a type's bases, by the type's id (bases)
 
 	content     map[string][]string          // files' lines, by path (localType)
 	pyModules   map[string][]string          // Python module files, by module path (pyModuleFiles)
@@ -171,39 +171,39 @@ type resolver struct {
 }
 
 // fileCtx is what resolution needs of the file a use is in.
-type fileCtx struct {
-	path, lang, dir, pkg string
-	imports              []importDef
+type File struct {
+	Path, Lang, Dir, Pkg string
+	Imports              []Import
 }
 
 // importDef is one import of a file.
-type importDef struct {
-	target string // the import symbol's name: a module path, "a.b.C", "./m", "a::b::C"
-	alias  string // the name it is bound to, when the source gives one
-	names  string // JS/TS named imports ("a, b as c")
-	deflt  string // JS/TS default import
-	module string // Python from-import's module
+type Import struct {
+	Target  string // the import symbol's name: a module path, "a.b.C", "./m", "a::b::C"
+	Alias   string // the name it is bound to, when the source gives one
+	Names   string // JS/TS named imports ("a, b as c")
+	Default string // JS/TS default import
+	Module  string // Python from-import's module
 	// wildcard: a Python from-import of every name (from m import *; target is the module),
 	// a JS/TS export * from "m"
-	wildcard bool
-	reexport bool // a JS/TS export ... from "m"
-	static   bool // a C# using static
+	Wildcard bool
+	Reexport bool // a JS/TS export ... from "m"
+	Static   bool // a C# using static
 	// line, endLine: the import statement's lines (a use of kind import is its own
 	// statement's, pyImportRef)
-	line, endLine int
+	Line, EndLine int
 }
 
-func newResolver(ctx context.Context, s Reader) *resolver {
+func newResolver(ctx context.Context, s Reader) *Resolver {
 	gen, err := s.Generation(ctx)
 	if err != nil {
 		gen = -1
 	}
-	return &resolver{s: s, ctx: ctx, gen: gen, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*fileCtx{}}
+	return &Resolver{s: s, ctx: ctx, gen: gen, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*File{}}
 }
 
 // shared runs fn on the store's cache when it is of r's generation (after emptying it for
 // a new one), under its lock; fn gets nil when r does not cache.
-func (r *resolver) shared(fn func(c *navCache)) {
+func (r *Resolver) shared(fn func(c *navCache)) {
 	if r.gen < 0 {
 		fn(nil)
 		return
@@ -211,15 +211,15 @@ func (r *resolver) shared(fn func(c *navCache)) {
 	c := r.s.Extension(navCacheKey{}, func() any { return new(navCache) }).(*navCache)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != r.gen || c.byID == nil || len(c.byID) > navCacheMax || c.nUses > navCacheMax {
-		c.gen, c.byName, c.byID, c.files = r.gen, map[string][]Def{}, map[string]*Def{}, map[string]*fileCtx{}
-		c.uses, c.nUses = map[fileName][]resolvedUse{}, 0
+	if c.gen != r.gen || c.byID == nil || len(c.byID) > CacheMax || c.nUses > CacheMax {
+		c.gen, c.byName, c.byID, c.files = r.gen, map[string][]Def{}, map[string]*Def{}, map[string]*File{}
+		c.uses, c.nUses = map[fileName][]ResolvedUse{}, 0
 	}
 	fn(c)
 }
 
 // defs returns the definitions named name (imports excluded).
-func (r *resolver) defs(name string) ([]Def, error) {
+func (r *Resolver) Defs(name string) ([]Def, error) {
 	if d, ok := r.byName[name]; ok {
 		return d, nil
 	}
@@ -237,13 +237,13 @@ func (r *resolver) defs(name string) ([]Def, error) {
 		}
 		return out, nil
 	}
-	st, err := r.s.Stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`)
+	st, err := r.s.Stmt(r.ctx, `SELECT `+DefColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE lower(s.name) = lower(?) ORDER BY f.path, s.start_line`)
 	if err != nil {
 		return nil, fmt.Errorf("index: definitions of %q: %w", name, err)
 	}
-	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var d Def
-		if err := scanDef(rows.Scan, &d); err != nil {
+		if err := ScanDef(rows.Scan, &d); err != nil {
 			return err
 		}
 		if d.Name == name && d.Kind != extract.Import.String() {
@@ -267,7 +267,7 @@ func (r *resolver) defs(name string) ([]Def, error) {
 }
 
 // symbol returns the symbol with id (nil if there is none).
-func (r *resolver) symbol(id string) (*Def, error) {
+func (r *Resolver) Symbol(id string) (*Def, error) {
 	if id == "" {
 		return nil, nil
 	}
@@ -285,12 +285,12 @@ func (r *resolver) symbol(id string) (*Def, error) {
 		r.byID[id] = cached
 		return cached, nil
 	}
-	st, err := r.s.Stmt(r.ctx, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`)
+	st, err := r.s.Stmt(r.ctx, `SELECT `+DefColumns+` FROM symbols s JOIN files f ON f.id = s.file WHERE s.id = ?`)
 	if err != nil {
 		return nil, fmt.Errorf("index: symbol %s: %w", id, err)
 	}
 	d := &Def{}
-	err = scanDef(st.QueryRowContext(r.ctx, id).Scan, d)
+	err = ScanDef(st.QueryRowContext(r.ctx, id).Scan, d)
 	if err == sql.ErrNoRows {
 		d, err = nil, nil
 	}
@@ -307,10 +307,10 @@ func (r *resolver) symbol(id string) (*Def, error) {
 }
 
 // chain returns the ids of the symbol id and its ancestors, innermost first.
-func (r *resolver) chain(id string) ([]string, error) {
+func (r *Resolver) Chain(id string) ([]string, error) {
 	var out []string
 	for id != "" && len(out) < 64 {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return out, err
 		}
@@ -321,11 +321,11 @@ func (r *resolver) chain(id string) ([]string, error) {
 }
 
 // file returns the resolution context of the file at p.
-func (r *resolver) file(p, lang string) (*fileCtx, error) {
+func (r *Resolver) FileOf(p, lang string) (*File, error) {
 	if f, ok := r.files[p]; ok {
 		return f, nil
 	}
-	var f *fileCtx
+	var f *File
 	r.shared(func(c *navCache) {
 		if c != nil {
 			f = c.files[p]
@@ -335,13 +335,13 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		r.files[p] = f
 		return f, nil
 	}
-	f = &fileCtx{path: p, lang: lang, dir: path.Dir(p)}
+	f = &File{Path: p, Lang: lang, Dir: path.Dir(p)}
 	st, err := r.s.Stmt(r.ctx, `SELECT s.name, s.kind, s.metadata, s.parent_id, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.kind IN ('import', 'namespace', 'module') ORDER BY s.start_line`)
 	if err != nil {
 		return nil, fmt.Errorf("index: imports of %s: %w", p, err)
 	}
-	err = eachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
 		var name, kind, meta, parent string
 		var line, endLine int
 		if err := rows.Scan(&name, &kind, &meta, &parent, &line, &endLine); err != nil {
@@ -349,10 +349,10 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 		}
 		switch {
 		case kind == extract.Import.String():
-			m := metaMap(meta)
-			f.imports = append(f.imports, importDef{target: name, alias: m["alias"], names: m["names"], deflt: m["default"], module: m["module"], wildcard: m["wildcard"] == "true", reexport: m["reexport"] == "true", static: m["static"] == "true", line: line, endLine: endLine})
-		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.pkg == "":
-			f.pkg = name
+			m := MetaMap(meta)
+			f.Imports = append(f.Imports, Import{Target: name, Alias: m["alias"], Names: m["names"], Default: m["default"], Module: m["module"], Wildcard: m["wildcard"] == "true", Reexport: m["reexport"] == "true", Static: m["static"] == "true", Line: line, EndLine: endLine})
+		case parent == "" && (kind == extract.Namespace.String() || kind == extract.Module.String()) && f.Pkg == "":
+			f.Pkg = name
 		}
 		return nil
 	}, p)
@@ -369,19 +369,19 @@ func (r *resolver) file(p, lang string) (*fileCtx, error) {
 }
 
 // pkgOf returns the package declaration of the file at p ("" none).
-func (r *resolver) pkgOf(p, lang string) (string, error) {
-	f, err := r.file(p, lang)
+func (r *Resolver) PkgOf(p, lang string) (string, error) {
+	f, err := r.FileOf(p, lang)
 	if err != nil {
 		return "", err
 	}
-	return f.pkg, nil
+	return f.Pkg, nil
 }
 
 // ResolveName resolves symbol (a name, maybe qualified: pkg.F, a::b::C) as if it were
 // written in the file at p on line (0: at the file's top level): the definition it means
 // and why, nil when no rule decides.
 func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol string) (*Def, string, error) {
-	name, qualifier := splitQualified(symbol)
+	name, qualifier := SplitQualified(symbol)
 	var lang string
 	err := s.DB().QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)
 	if err == sql.ErrNoRows {
@@ -400,15 +400,15 @@ func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol stri
 		}
 	}
 	r := newResolver(ctx, s)
-	f, err := r.file(p, lang)
+	f, err := r.FileOf(p, lang)
 	if err != nil {
 		return nil, "", err
 	}
-	return r.resolve(f, use)
+	return r.Resolve(f, use)
 }
 
 // eachStmtRow runs the prepared statement st with args and calls scan for each row.
-func eachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, args ...any) error {
+func EachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, args ...any) error {
 	rows, err := st.QueryContext(ctx, args...)
 	return store.ScanEach(rows, err, scan)
 }
@@ -419,29 +419,29 @@ func eachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, 
 // same Java package) or a file whose imports point at def's file or directory. It lets refs
 // skip the files that cannot hold a use of def without reading them. It answers true for
 // what it cannot tell (members of types, other languages).
-func (r *resolver) reachable(f *fileCtx, def *Def) (bool, error) {
-	if def.ParentID != "" || f.path == def.Path {
+func (r *Resolver) Reachable(f *File, def *Def) (bool, error) {
+	if def.ParentID != "" || f.Path == def.Path {
 		return true, nil
 	}
 	one := []*Def{def}
-	switch f.lang {
+	switch f.Lang {
 	case "go":
-		if f.dir == path.Dir(def.Path) {
+		if f.Dir == path.Dir(def.Path) {
 			return true, nil
 		}
-		for _, im := range f.imports {
-			if d, err := r.goImported(im.target, one); d != nil || err != nil {
+		for _, im := range f.Imports {
+			if d, err := r.goImported(im.Target, one); d != nil || err != nil {
 				return d != nil, err
 			}
 		}
 		return false, nil
 	case "python":
-		for _, im := range f.imports {
-			for _, m := range []string{im.module, im.target} {
+		for _, im := range f.Imports {
+			for _, m := range []string{im.Module, im.Target} {
 				if m == "" {
 					continue
 				}
-				if d, err := r.pyReexported(pyModulePath(m, f.path), def.Name, one); d != nil || err != nil {
+				if d, err := r.pyReexported(pyModulePath(m, f.Path), def.Name, one); d != nil || err != nil {
 					return d != nil, err
 				}
 			}
@@ -450,16 +450,16 @@ func (r *resolver) reachable(f *fileCtx, def *Def) (bool, error) {
 	case "javascript", "typescript", "tsx", "jsx":
 		return r.jsReachable(f, def)
 	case "java":
-		pk, err := r.pkgOf(def.Path, def.Language)
+		pk, err := r.PkgOf(def.Path, def.Language)
 		if err != nil {
 			return false, err
 		}
-		if pk != "" && pk == f.pkg {
+		if pk != "" && pk == f.Pkg {
 			return true, nil
 		}
-		for _, im := range f.imports {
-			p := strings.ReplaceAll(strings.TrimSuffix(im.target, ".*"), ".", "/")
-			if pickUnder(one, p, false) != nil {
+		for _, im := range f.Imports {
+			p := strings.ReplaceAll(strings.TrimSuffix(im.Target, ".*"), ".", "/")
+			if PickUnder(one, p, false) != nil {
 				return true, nil
 			}
 		}

@@ -151,7 +151,7 @@ func usesOfParent(t *testing.T, s *store.Store, name, p, parent string) []string
 }
 
 func goRecv(sig string) string {
-	_, typ := goReceiver(sig)
+	_, typ := GoReceiver(sig)
 	return typ
 }
 
@@ -179,12 +179,12 @@ func TestLiteralHeads(t *testing.T) {
 	}
 	for _, c := range cases {
 		var got []string
-		for _, h := range literalHeads(c.line, c.lang) {
+		for _, h := range LiteralHeads(c.line, c.lang) {
 			kind := "expr"
-			if h.block {
+			if h.Block {
 				kind = "block"
 			}
-			got = append(got, h.params+" "+kind)
+			got = append(got, h.Params+" "+kind)
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("literalHeads(%q, %s) = %q, want %q", c.line, c.lang, got, c.want)

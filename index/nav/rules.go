@@ -15,15 +15,15 @@ import (
 )
 
 // resolve returns the definition a use in file f means, and why; nil when no rule decides.
-func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, error) {
-	sameLang, err := r.familyDefs(u.Name, f.lang)
+func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) {
+	sameLang, err := r.FamilyDefs(u.Name, f.Lang)
 	if err != nil {
 		return nil, "", err
 	}
 	if len(sameLang) == 0 {
 		return nil, "", nil
 	}
-	if javaLike(f.lang) { // Java's and C#'s scopes, types, imports and overloads (java.go, csharp.go)
+	if javaLike(f.Lang) { // Java's and C#'s scopes, types, imports and overloads (java.go, csharp.go)
 		if d, why, decided, err := r.javaResolve(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
@@ -31,13 +31,13 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return d, why, nil
 		}
 	}
-	if f.lang == "java" && !strings.HasSuffix(u.Qualifier, "::") {
+	if f.Lang == "java" && !strings.HasSuffix(u.Qualifier, "::") {
 		// A Java name called is a method or a type's constructor, never a field; a name not
 		// called is never a method (a method reference is written X::m).
 		var fit []*Def
 		for _, d := range sameLang {
 			k, _ := extract.KindNamed(d.Kind)
-			if u.Kind == extract.Call && (k.IsCallable() || isTypeKind(d.Kind)) || u.Kind != extract.Call && !k.IsCallable() {
+			if u.Kind == extract.Call && (k.IsCallable() || IsTypeKind(d.Kind)) || u.Kind != extract.Call && !k.IsCallable() {
 				fit = append(fit, d)
 			}
 		}
@@ -45,7 +45,7 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return nil, "", nil
 		}
 	}
-	if jsLang(f.lang) { // JavaScript's and TypeScript's scopes, modules and this (jsresolve.go)
+	if jsLang(f.Lang) { // JavaScript's and TypeScript's scopes, modules and this (jsresolve.go)
 		if d, why, decided, err := r.jsResolve(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
@@ -53,7 +53,7 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return d, why, nil
 		}
 	}
-	if f.lang == "rust" { // Rust's modules, paths and impl blocks (rust.go)
+	if f.Lang == "rust" { // Rust's modules, paths and impl blocks (rust.go)
 		if d, why, decided, err := r.rustResolve(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
@@ -61,7 +61,7 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 			return d, why, nil
 		}
 	}
-	if cLang(f.lang) { // C's and C++'s includes, locals, macros and fields (cfamily.go)
+	if cLang(f.Lang) { // C's and C++'s includes, locals, macros and fields (cfamily.go)
 		if d, why, decided, err := r.cResolve(f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
@@ -74,22 +74,22 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		// An import names what it imports: never a definition of the importing file.
 		var d *Def
 		switch {
-		case f.lang == "python":
+		case f.Lang == "python":
 			d, err = r.pyImportRef(f, u, sameLang)
 		case q == "":
 			d, err = r.importedAs(f, u.Name, sameLang, true)
 		default:
-			d, _, err = r.inImported(f, q, u.Name, sameLang)
+			d, _, err = r.InImported(f, q, u.Name, sameLang)
 		}
 		if d == nil || err != nil {
 			return nil, "", err
 		}
 		return d, ResolvedImport, nil
 	}
-	if q == "" && f.lang == "go" { // Go's scopes: a local hides the package's (gochain.go)
+	if q == "" && f.Lang == "go" { // Go's scopes: a local hides the package's (gochain.go)
 		return r.goBare(f, u, sameLang)
 	}
-	if q == "" && f.lang == "python" { // a class's body sees the class's names (python.go)
+	if q == "" && f.Lang == "python" { // a class's body sees the class's names (python.go)
 		if sameLang = pyBefore(f, u, sameLang); len(sameLang) == 0 {
 			return nil, "", nil
 		}
@@ -98,23 +98,23 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		}
 	}
 	if q == "" {
-		if d, err := r.inScope(f, u, sameLang); d != nil || err != nil {
+		if d, err := r.InScope(f, u, sameLang); d != nil || err != nil {
 			return d, ResolvedScope, err
 		}
 		if d, err := r.imported(f, u.Name, sameLang); d != nil || err != nil {
 			return d, ResolvedImport, err
 		}
-		if d, err := r.inPackage(f, sameLang); d != nil || err != nil {
+		if d, err := r.InPackage(f, sameLang); d != nil || err != nil {
 			return d, ResolvedPackage, err
 		}
-		if implicitMembers(f.lang) { // an inherited member, called without this
-			if d, err := r.inheritedBare(f, u, sameLang); d != nil || err != nil {
+		if implicitMembers(f.Lang) { // an inherited member, called without this
+			if d, err := r.InheritedBare(f, u, sameLang); d != nil || err != nil {
 				return d, ResolvedReceiver, err
 			}
 		}
 		return r.unique(f, sameLang)
 	}
-	if f.lang == "go" && !isPath && u.Kind != extract.TypeUsage { // the member Go selects in the
+	if f.Lang == "go" && !isPath && u.Kind != extract.TypeUsage { // the member Go selects in the
 		// qualifier's type (gochain.go); a package's name, not hidden by a local, is left to
 		// the import rule (a type's qualifier is always one)
 		if d, decided, err := r.goQualified(f, u, sameLang); decided || err != nil {
@@ -126,13 +126,13 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	}
 	// A type's name: Bytes::from_static, Form.from_data, Integer.bitCount are its members
 	// (or its bases'), the type found as its name is where the use is.
-	if isUpper(q) && isIdent(q) {
-		t, err := r.typeNamed(f, q, u.ContainingSymbolID)
+	if IsUpper(q) && IsIdent(q) {
+		t, err := r.TypeNamed(f, q, u.ContainingSymbolID)
 		if err != nil {
 			return nil, "", err
 		}
 		if t != nil {
-			d, err := r.memberOf(f, *t, sameLang)
+			d, err := r.MemberOf(f, *t, sameLang)
 			if d == nil || err != nil {
 				return nil, "", err
 			}
@@ -141,16 +141,16 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 	}
 	// A name an import binds first: checking it reads nothing, and a receiver named like an
 	// imported package is not worth the shadowing rules.
-	if d, bound, err := r.inImported(f, q, u.Name, sameLang); bound || err != nil {
+	if d, bound, err := r.InImported(f, q, u.Name, sameLang); bound || err != nil {
 		if d != nil || err != nil {
 			return d, ResolvedImport, err
 		}
 		return nil, "", nil // an import names where it is, and it is not in the workspace
 	}
-	if d, err := r.onReceiver(f, u, sameLang); d != nil || err != nil {
+	if d, err := r.OnReceiver(f, u, sameLang); d != nil || err != nil {
 		return d, ResolvedReceiver, err
 	}
-	if f.lang == "python" { // python.go: what Python's annotations and values say, or nothing
+	if f.Lang == "python" { // python.go: what Python's annotations and values say, or nothing
 		d, err := r.pyTyped(f, u, q, sameLang)
 		if d == nil || err != nil {
 			return nil, "", err
@@ -158,15 +158,15 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 		return d, ResolvedReceiver, nil
 	}
 	if !isPath {
-		if d, err := r.onDeclaredType(f, u, q, sameLang); d != nil || err != nil {
+		if d, err := r.OnDeclaredType(f, u, q, sameLang); d != nil || err != nil {
 			return d, ResolvedReceiver, err
 		}
 	}
 	if d := r.onType(q, sameLang); d != nil {
 		return d, ResolvedQualified, nil
 	}
-	if isPath && f.lang == "rust" && !isUpper(lastSegment(q, "::")) { // toml::parse, crate::a::b::f
-		if d := pickUnder(sameLang, rustModulePath(q), false); d != nil {
+	if isPath && f.Lang == "rust" && !IsUpper(LastSegment(q, "::")) { // toml::parse, crate::a::b::f
+		if d := PickUnder(sameLang, rustModulePath(q), false); d != nil {
 			return d, ResolvedQualified, nil
 		}
 	}
@@ -178,18 +178,18 @@ func (r *resolver) resolve(f *fileCtx, u extract.Identifier) (*Def, string, erro
 // familyDefs returns the definitions named name in lang's family (sameFamily), kept for
 // the request: a name used thousands of times in a workspace that defines it as often
 // (fastify's tests: fastify) filters its definitions once.
-func (r *resolver) familyDefs(name, lang string) ([]*Def, error) {
+func (r *Resolver) FamilyDefs(name, lang string) ([]*Def, error) {
 	key := name + "\x00" + lang
 	if d, ok := r.family[key]; ok {
 		return d, nil
 	}
-	cands, err := r.defs(name)
+	cands, err := r.Defs(name)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Def
 	for i := range cands {
-		if sameFamily(cands[i].Language, lang) {
+		if SameFamily(cands[i].Language, lang) {
 			out = append(out, &cands[i])
 		}
 	}
@@ -203,16 +203,16 @@ func (r *resolver) familyDefs(name, lang string) ([]*Def, error) {
 
 // inheritedBare resolves a bare name inside a type's method (Java, C#, ...) to a member of
 // the nearest base type that has one.
-func (r *resolver) inheritedBare(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
-	chain, err := r.chain(u.ContainingSymbolID)
+func (r *Resolver) InheritedBare(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range chain {
-		if d, err := r.symbol(id); err != nil {
+		if d, err := r.Symbol(id); err != nil {
 			return nil, err
-		} else if d != nil && isTypeKind(d.Kind) {
-			return r.inherited(f, *d, cands, 0)
+		} else if d != nil && IsTypeKind(d.Kind) {
+			return r.Inherited(f, *d, cands, 0)
 		}
 	}
 	return nil, nil
@@ -223,12 +223,12 @@ func (r *resolver) inheritedBare(f *fileCtx, u extract.Identifier, cands []*Def)
 // Not in the languages whose imports and packages resolution follows (Go, Python, JS/TS,
 // Java, Rust): there a bare name that none of them reaches is a builtin (len, print, a
 // global) or comes from a library, not the workspace's one definition of it.
-func (r *resolver) unique(f *fileCtx, cands []*Def) (*Def, string, error) {
-	switch f.lang {
+func (r *Resolver) unique(f *File, cands []*Def) (*Def, string, error) {
+	switch f.Lang {
 	case "go", "python", "javascript", "typescript", "tsx", "jsx", "java", "rust":
 		return nil, "", nil
 	}
-	if d := one(cands); d != nil {
+	if d := One(cands); d != nil {
 		return d, ResolvedGlobalUnique, nil
 	}
 	return nil, "", nil
@@ -238,12 +238,12 @@ func (r *resolver) unique(f *fileCtx, cands []*Def) (*Def, string, error) {
 // declarations of one name and kind in one scope of one file: TypeScript overload
 // signatures, Java and C# overloaded methods, which resolution does not tell apart); nil
 // when hits name several definitions, or none.
-func one(hits []*Def) *Def {
+func One(hits []*Def) *Def {
 	if len(hits) == 0 {
 		return nil
 	}
 	for _, d := range hits[1:] {
-		if !overloads(d, hits[0]) {
+		if !Overloads(d, hits[0]) {
 			return nil
 		}
 	}
@@ -257,13 +257,13 @@ func OneDefinition(defs []Def) *Def {
 	for i := range defs {
 		hits[i] = &defs[i]
 	}
-	return one(hits)
+	return One(hits)
 }
 
 // overloads reports whether a and b declare the same name and kind in the same scope of the
 // same file; in Python, of any kinds: one name of a module or class bound in several places
 // (try: from ssl import SSLError as BaseSSLError / except ImportError: class BaseSSLError).
-func overloads(a, b *Def) bool {
+func Overloads(a, b *Def) bool {
 	if a.ID != b.ID && a.Language == "rust" && rustImplsDiffer(a, b) { // items of two impl blocks (rust.go)
 		return false
 	}
@@ -271,16 +271,16 @@ func overloads(a, b *Def) bool {
 }
 
 // inScope picks among the candidates defined in the use's own file.
-func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+func (r *Resolver) InScope(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
 	var local []*Def
 	for _, d := range cands {
-		if d.Path != f.path {
+		if d.Path != f.Path {
 			continue
 		}
-		if !implicitMembers(f.lang) { // a member is reached through self, this or a receiver
-			if p, err := r.symbol(d.ParentID); err != nil {
+		if !implicitMembers(f.Lang) { // a member is reached through self, this or a receiver
+			if p, err := r.Symbol(d.ParentID); err != nil {
 				return nil, err
-			} else if p != nil && (isTypeKind(p.Kind) || memberOnly(d.Kind)) {
+			} else if p != nil && (IsTypeKind(p.Kind) || memberOnly(d.Kind)) {
 				continue // a member of a type, an object literal or a prototype
 			}
 		}
@@ -289,7 +289,7 @@ func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def
 	if len(local) == 0 {
 		return nil, nil
 	}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +301,7 @@ func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def
 				hit = append(hit, d)
 			}
 		}
-		if d := one(hit); d != nil {
+		if d := One(hit); d != nil {
 			return d, nil
 		}
 		if len(hit) > 1 {
@@ -314,7 +314,7 @@ func (r *resolver) inScope(f *fileCtx, u extract.Identifier, cands []*Def) (*Def
 			top = append(top, d)
 		}
 	}
-	if d := one(top); d != nil {
+	if d := One(top); d != nil {
 		return d, nil
 	}
 	return nil, nil
@@ -333,15 +333,15 @@ func implicitMembers(lang string) bool {
 
 // inPackage picks the one candidate in the use's package: the same directory for Go and C#,
 // the same package declaration for Java, Kotlin and Scala.
-func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
+func (r *Resolver) InPackage(f *File, cands []*Def) (*Def, error) {
 	// A bare name names a package-level definition: never a member of a type (another
 	// class's method in Java) nor a Go method.
 	var top []*Def
 	for _, d := range cands {
 		if d.ParentID != "" || d.Language == "go" && d.Kind == extract.Method.String() {
-			if p, err := r.symbol(d.ParentID); err != nil {
+			if p, err := r.Symbol(d.ParentID); err != nil {
 				return nil, err
-			} else if d.ParentID == "" || p != nil && isTypeKind(p.Kind) {
+			} else if d.ParentID == "" || p != nil && IsTypeKind(p.Kind) {
 				continue
 			}
 		}
@@ -349,30 +349,30 @@ func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
 	}
 	cands = top
 	var hit []*Def
-	switch f.lang {
+	switch f.Lang {
 	case "go", "csharp", "c", "cpp":
 		for _, d := range cands {
-			if path.Dir(d.Path) == f.dir {
+			if path.Dir(d.Path) == f.Dir {
 				hit = append(hit, d)
 			}
 		}
 	case "java", "kotlin", "scala":
-		if f.pkg == "" {
+		if f.Pkg == "" {
 			return nil, nil
 		}
 		for _, d := range cands {
-			pk, err := r.pkgOf(d.Path, d.Language)
+			pk, err := r.PkgOf(d.Path, d.Language)
 			if err != nil {
 				return nil, err
 			}
-			if pk == f.pkg {
+			if pk == f.Pkg {
 				hit = append(hit, d)
 			}
 		}
 	default:
 		return nil, nil
 	}
-	if d := one(hit); d != nil {
+	if d := One(hit); d != nil {
 		return d, nil
 	}
 	return nil, nil
@@ -380,49 +380,49 @@ func (r *resolver) inPackage(f *fileCtx, cands []*Def) (*Def, error) {
 
 // imported picks the candidate a bare name's import names: from m import name, import
 // {name} from "./m", import a.b.Name, use a::b::name.
-func (r *resolver) imported(f *fileCtx, name string, cands []*Def) (*Def, error) {
+func (r *Resolver) imported(f *File, name string, cands []*Def) (*Def, error) {
 	return r.importedAs(f, name, cands, false)
 }
 
 // importedAs is imported; importing says the use is the import statement's own name
 // (import {zip as zipStatic}: zip names the definition, zipStatic the binding).
-func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing bool) (*Def, error) {
-	for _, im := range f.imports {
+func (r *Resolver) importedAs(f *File, name string, cands []*Def, importing bool) (*Def, error) {
+	for _, im := range f.Imports {
 		var where string // a module path whose file or directory must hold the definition
-		switch f.lang {
+		switch f.Lang {
 		case "python":
 			from := pyFrom(im)
-			if im.alias == name || im.alias == "" && lastSegment(im.target, ".") == name && im.module != "" || im.wildcard && !importing {
-				where = pyModulePath(from, f.path)
+			if im.Alias == name || im.Alias == "" && LastSegment(im.Target, ".") == name && im.Module != "" || im.Wildcard && !importing {
+				where = pyModulePath(from, f.Path)
 			}
 			if where == "" {
 				continue
 			}
 			orig := name
-			if !im.wildcard {
-				orig = lastSegment(im.target, ".")
+			if !im.Wildcard {
+				orig = LastSegment(im.Target, ".")
 			}
 			if d, err := r.pyReexported(where, orig, cands); d != nil || err != nil {
 				return d, err
 			}
 			continue
 		case "javascript", "typescript", "tsx", "jsx":
-			if im.deflt == name || jsNamesImport(im.names, name) || importing && jsNamesImported(im.names, name) {
-				where = jsModulePath(im.target, f.path)
+			if im.Default == name || jsNamesImport(im.Names, name) || importing && jsNamesImported(im.Names, name) {
+				where = jsModulePath(im.Target, f.Path)
 			}
 		case "java", "kotlin", "scala":
-			if lastSegment(im.target, ".") == name {
-				where = strings.ReplaceAll(strings.TrimSuffix(im.target, "."+name), ".", "/") + "/" + name
+			if LastSegment(im.Target, ".") == name {
+				where = strings.ReplaceAll(strings.TrimSuffix(im.Target, "."+name), ".", "/") + "/" + name
 			}
 		case "rust":
-			if im.alias == name || im.alias == "" && lastSegment(im.target, "::") == name {
-				where = rustModulePath(strings.TrimSuffix(im.target, "::"+name))
+			if im.Alias == name || im.Alias == "" && LastSegment(im.Target, "::") == name {
+				where = rustModulePath(strings.TrimSuffix(im.Target, "::"+name))
 			}
 		}
 		if where == "" {
 			continue
 		}
-		if d := pickUnder(cands, where, false); d != nil {
+		if d := PickUnder(cands, where, false); d != nil {
 			return d, nil
 		}
 	}
@@ -434,36 +434,36 @@ func (r *resolver) importedAs(f *fileCtx, name string, cands []*Def, importing b
 // that q is such a name; d is the definition in the imported place (for Python, or in a
 // module it re-exports name from), nil when the workspace does not hold it (a standard
 // library or third-party package).
-func (r *resolver) inImported(f *fileCtx, q, name string, cands []*Def) (d *Def, bound bool, err error) {
-	for _, im := range f.imports {
+func (r *Resolver) InImported(f *File, q, name string, cands []*Def) (d *Def, bound bool, err error) {
+	for _, im := range f.Imports {
 		var where string
-		switch f.lang {
+		switch f.Lang {
 		case "go":
-			if im.alias == q || im.alias == "" && lastSegment(im.target, "/") == q {
-				where = im.target
+			if im.Alias == q || im.Alias == "" && LastSegment(im.Target, "/") == q {
+				where = im.Target
 			}
 		case "python":
 			switch {
-			case im.alias == q:
-				where = pyModulePath(im.target, f.path)
-			case im.alias == "" && im.module == "" && im.target == q && !im.wildcard:
-				where = pyModulePath(q, f.path)
-			case im.alias == "" && im.module != "" && lastSegment(im.target, ".") == q:
-				where = pyModulePath(im.target, f.path) // from pkg import module
+			case im.Alias == q:
+				where = pyModulePath(im.Target, f.Path)
+			case im.Alias == "" && im.Module == "" && im.Target == q && !im.Wildcard:
+				where = pyModulePath(q, f.Path)
+			case im.Alias == "" && im.Module != "" && LastSegment(im.Target, ".") == q:
+				where = pyModulePath(im.Target, f.Path) // from pkg import module
 			}
 		case "javascript", "typescript", "tsx", "jsx":
-			if im.alias == q || im.deflt == q {
-				where = jsModulePath(im.target, f.path)
+			if im.Alias == q || im.Default == q {
+				where = jsModulePath(im.Target, f.Path)
 			}
 		case "rust":
-			if im.alias == q || im.alias == "" && lastSegment(im.target, "::") == q {
-				where = rustModulePath(im.target)
+			if im.Alias == q || im.Alias == "" && LastSegment(im.Target, "::") == q {
+				where = rustModulePath(im.Target)
 			}
 		}
 		if where == "" {
 			continue
 		}
-		switch f.lang {
+		switch f.Lang {
 		case "python":
 			d, err := r.pyReexported(where, name, cands)
 			return d, true, err
@@ -471,16 +471,16 @@ func (r *resolver) inImported(f *fileCtx, q, name string, cands []*Def) (d *Def,
 			d, err := r.goImported(where, cands)
 			return d, true, err
 		}
-		return pickUnder(cands, where, false), true, nil
+		return PickUnder(cands, where, false), true, nil
 	}
 	return nil, false, nil
 }
 
 // onReceiver resolves self.x, this.x, super.x and a Go method's receiver: a member of the
 // type the use is inside.
-func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*Def, error) {
+func (r *Resolver) OnReceiver(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
 	q := u.Qualifier
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil || len(chain) == 0 {
 		return nil, err
 	}
@@ -489,23 +489,23 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 	switch {
 	case q == "self" || q == "this" || q == "cls" || q == "Self" || q == "$this" || q == "static":
 		for _, id := range chain {
-			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
+			if d, _ := r.Symbol(id); d != nil && IsTypeKind(d.Kind) {
 				typeName, typeDef = d.Name, d
 				break
 			}
 		}
 	case q == "super" || q == "super()" || q == "parent":
 		for _, id := range chain { // a member of a base of the enclosing type, not of the type
-			if d, _ := r.symbol(id); d != nil && isTypeKind(d.Kind) {
-				return r.inherited(f, *d, cands, 0)
+			if d, _ := r.Symbol(id); d != nil && IsTypeKind(d.Kind) {
+				return r.Inherited(f, *d, cands, 0)
 			}
 		}
 		return nil, nil
-	case f.lang == "go":
+	case f.Lang == "go":
 		for _, id := range chain {
-			d, _ := r.symbol(id)
+			d, _ := r.Symbol(id)
 			if d != nil && d.Kind == extract.Method.String() {
-				if recv, typ := goReceiver(d.Signature); recv == q {
+				if recv, typ := GoReceiver(d.Signature); recv == q {
 					typeName = typ
 				}
 				break
@@ -517,35 +517,35 @@ func (r *resolver) onReceiver(f *fileCtx, u extract.Identifier, cands []*Def) (*
 	}
 	var hit []*Def
 	for _, d := range cands {
-		p, err := r.symbol(d.ParentID)
+		p, err := r.Symbol(d.ParentID)
 		if err != nil {
 			return nil, err
 		}
-		if p != nil && p.Name == typeName && (f.lang != "go" || path.Dir(d.Path) == f.dir) &&
-			(f.lang != "python" || typeDef == nil || p.ID == typeDef.ID) { // a Python class is never reopened elsewhere
+		if p != nil && p.Name == typeName && (f.Lang != "go" || path.Dir(d.Path) == f.Dir) &&
+			(f.Lang != "python" || typeDef == nil || p.ID == typeDef.ID) { // a Python class is never reopened elsewhere
 			hit = append(hit, d)
-		} else if p == nil && f.lang == "go" && path.Dir(d.Path) == f.dir && d.Kind == extract.Method.String() {
-			if _, typ := goReceiver(d.Signature); typ == typeName {
+		} else if p == nil && f.Lang == "go" && path.Dir(d.Path) == f.Dir && d.Kind == extract.Method.String() {
+			if _, typ := GoReceiver(d.Signature); typ == typeName {
 				hit = append(hit, d)
 			}
 		}
 	}
-	if d := one(hit); d != nil {
+	if d := One(hit); d != nil {
 		return d, nil
 	}
 	if len(hit) == 0 && typeDef != nil {
-		return r.inherited(f, *typeDef, cands, 0)
+		return r.Inherited(f, *typeDef, cands, 0)
 	}
 	return nil, nil
 }
 
 // inherited looks for the one candidate that is a member of a base of the type t (its
 // extends relationships, resolved in t's file), nearest base first.
-func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, error) {
+func (r *Resolver) Inherited(f *File, t Def, cands []*Def, depth int) (*Def, error) {
 	if depth > 8 {
 		return nil, nil
 	}
-	bases, err := r.bases(t)
+	bases, err := r.Bases(t)
 	if err != nil {
 		return nil, err
 	}
@@ -556,10 +556,10 @@ func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, 
 				hit = append(hit, d)
 			}
 		}
-		if d := one(hit); d != nil {
+		if d := One(hit); d != nil {
 			return d, nil
 		}
-		if d, err := r.inherited(f, *b, cands, depth+1); d != nil || err != nil {
+		if d, err := r.Inherited(f, *b, cands, depth+1); d != nil || err != nil {
 			return d, err
 		}
 	}
@@ -567,7 +567,7 @@ func (r *resolver) inherited(f *fileCtx, t Def, cands []*Def, depth int) (*Def, 
 }
 
 // bases returns the types t extends, as resolution finds them from t's file.
-func (r *resolver) bases(t Def) ([]*Def, error) {
+func (r *Resolver) Bases(t Def) ([]*Def, error) {
 	if b, ok := r.basesOf[t.ID]; ok {
 		return b, nil
 	}
@@ -582,7 +582,7 @@ func (r *resolver) bases(t Def) ([]*Def, error) {
 	return b, err
 }
 
-func (r *resolver) readBases(t Def) ([]*Def, error) {
+func (r *Resolver) readBases(t Def) ([]*Def, error) {
 	var blob []byte
 	err := r.s.DB().QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
 	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
@@ -595,7 +595,7 @@ func (r *resolver) readBases(t Def) ([]*Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	tf, err := r.file(t.Path, t.Language)
+	tf, err := r.FileOf(t.Path, t.Language)
 	if err != nil {
 		return nil, err
 	}
@@ -604,7 +604,7 @@ func (r *resolver) readBases(t Def) ([]*Def, error) {
 		if rel.FromID != t.ID || rel.Kind != extract.Extends {
 			continue
 		}
-		d, err := r.typeNamed(tf, rel.To, t.ParentID)
+		d, err := r.TypeNamed(tf, rel.To, t.ParentID)
 		if err != nil {
 			return nil, err
 		}
@@ -617,19 +617,19 @@ func (r *resolver) readBases(t Def) ([]*Def, error) {
 
 // onType resolves Type.member and Type::member: the one candidate whose parent is a type
 // named like the qualifier's last part.
-func (r *resolver) onType(q string, cands []*Def) *Def {
+func (r *Resolver) onType(q string, cands []*Def) *Def {
 	// Only a type's own name: in x.Reader.Peek(), Reader is a field named like a type.
 	name := q
-	if name == "" || !isUpper(name) || strings.ContainsAny(name, ".:()[]<> ") {
+	if name == "" || !IsUpper(name) || strings.ContainsAny(name, ".:()[]<> ") {
 		return nil
 	}
 	var hit []*Def
 	for _, d := range cands {
-		if p, _ := r.symbol(d.ParentID); p != nil && p.Name == name {
+		if p, _ := r.Symbol(d.ParentID); p != nil && p.Name == name {
 			hit = append(hit, d)
 		}
 	}
-	if d := one(hit); d != nil {
+	if d := One(hit); d != nil {
 		return d
 	}
 	return nil
@@ -640,7 +640,7 @@ func (r *resolver) onType(q string, cands []*Def) *Def {
 // (a Java package directory, a Go import path in GOPATH layout), and with goModule the
 // directory may be a suffix of where (a Go import path of a module: example.com/app/store
 // for store/).
-func pickUnder(cands []*Def, where string, goModule bool) *Def {
+func PickUnder(cands []*Def, where string, goModule bool) *Def {
 	where = strings.Trim(path.Clean(where), "/")
 	if where == "" || where == "." {
 		return nil
@@ -680,7 +680,7 @@ func pickUnder(cands []*Def, where string, goModule bool) *Def {
 		}
 		hit = top
 	}
-	if d := one(hit); d != nil {
+	if d := One(hit); d != nil {
 		return d
 	}
 	return nil
@@ -688,7 +688,7 @@ func pickUnder(cands []*Def, where string, goModule bool) *Def {
 
 // sameFamily reports whether a definition in language a can be what a use in language b
 // names (JavaScript and TypeScript share modules; C and C++ headers).
-func sameFamily(a, b string) bool {
+func SameFamily(a, b string) bool {
 	fam := func(l string) string {
 		switch l {
 		case "typescript", "tsx", "javascript", "jsx":
@@ -701,7 +701,7 @@ func sameFamily(a, b string) bool {
 	return fam(a) == fam(b)
 }
 
-func isTypeKind(kind string) bool {
+func IsTypeKind(kind string) bool {
 	k, ok := extract.KindNamed(kind)
 	return ok && (k.IsType() || k.IsContainer())
 }

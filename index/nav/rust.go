@@ -36,15 +36,15 @@ type rustState struct {
 const rustMaxDepth = 6
 
 // rustResolve resolves a Rust use; decided is false when the common rules should try.
-func (r *resolver) rustResolve(f *fileCtx, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
+func (r *Resolver) rustResolve(f *File, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error) {
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
 	switch {
 	case u.Kind == extract.ImportRef:
-		for _, im := range f.imports {
-			if u.StartLine < im.line || u.StartLine > im.endLine || lastSegment(im.target, "::") != u.Name {
+		for _, im := range f.Imports {
+			if u.StartLine < im.Line || u.StartLine > im.EndLine || LastSegment(im.Target, "::") != u.Name {
 				continue
 			}
-			segs := strings.Split(im.target, "::")
+			segs := strings.Split(im.Target, "::")
 			d, err = r.rustInPath(f, segs[:len(segs)-1], u.Name, u.Kind, u.ContainingSymbolID, cands, 0)
 			if d != nil || err != nil {
 				return d, ResolvedImport, true, err
@@ -55,13 +55,13 @@ func (r *resolver) rustResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 		if u.Kind == extract.MemberAccess {
 			return nil, "", false, nil
 		}
-		mod, root := rustModuleOf(f.path)
-		d, why, bound, err := r.rustInModule(root, mod, f.path, u.Name, u.Kind, cands, 0)
+		mod, root := rustModuleOf(f.Path)
+		d, why, bound, err := r.rustInModule(root, mod, f.Path, u.Name, u.Kind, cands, 0)
 		return d, why, bound, err
 	case isPath:
 		segs := strings.Split(q, "::")
 		for _, s := range segs {
-			if !isIdent(s) {
+			if !IsIdent(s) {
 				return nil, "", false, nil
 			}
 		}
@@ -73,7 +73,7 @@ func (r *resolver) rustResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 	// a value's member: self.x, self.a.b(), p.x of a parameter or local
 	segs := strings.Split(q, ".")
 	for _, s := range segs {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return nil, "", false, nil
 		}
 	}
@@ -92,16 +92,16 @@ func (r *resolver) rustResolve(f *fileCtx, u extract.Identifier, cands []*Def) (
 
 // rustBaseType returns the type of the name a receiver starts with: self's impl type, a
 // parameter's declared type (Self: the impl's), or the type a local is bound to.
-func (r *resolver) rustBaseType(f *fileCtx, name string, u extract.Identifier) (*Def, error) {
+func (r *Resolver) rustBaseType(f *File, name string, u extract.Identifier) (*Def, error) {
 	if name == "self" {
 		return r.rustSelfType(f, u.ContainingSymbolID)
 	}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -114,7 +114,7 @@ func (r *resolver) rustBaseType(f *fileCtx, name string, u extract.Identifier) (
 			}
 			return r.rustType(f, typ)
 		}
-		return r.localType(f, d, name, u.StartLine, u.StartColumn)
+		return r.LocalType(f, d, name, u.StartLine, u.StartColumn)
 	}
 	return nil, nil
 }
@@ -193,7 +193,7 @@ func rustModuleOf(p string) ([]string, string) {
 
 // rustModuleFile returns the file of the module mod of the crate rooted at root, "" when
 // the workspace has none.
-func (r *resolver) rustModuleFile(root string, mod []string) (string, error) {
+func (r *Resolver) rustModuleFile(root string, mod []string) (string, error) {
 	var tries []string
 	if len(mod) == 0 {
 		tries = []string{root + "/lib.rs", root + "/main.rs"}
@@ -211,7 +211,7 @@ func (r *resolver) rustModuleFile(root string, mod []string) (string, error) {
 }
 
 // rustExists reports whether the workspace has a file at p.
-func (r *resolver) rustExists(p string) (bool, error) {
+func (r *Resolver) rustExists(p string) (bool, error) {
 	if r.rs == nil {
 		r.rs = &rustState{exists: map[string]bool{}}
 	}
@@ -240,7 +240,7 @@ type rustPlace struct {
 
 // rustInPath resolves name in the place the path segs leads to from the file f: a
 // definition of that module, or an item of that type.
-func (r *resolver) rustInPath(f *fileCtx, segs []string, name string, kind extract.IdentKind, container string, cands []*Def, depth int) (*Def, error) {
+func (r *Resolver) rustInPath(f *File, segs []string, name string, kind extract.IdentKind, container string, cands []*Def, depth int) (*Def, error) {
 	pl, err := r.rustWalkPath(f, segs, container, depth)
 	if err != nil || !pl.ok {
 		return nil, err
@@ -257,8 +257,8 @@ func (r *resolver) rustInPath(f *fileCtx, segs []string, name string, kind extra
 }
 
 // rustWalkPath follows the path segs from the file f.
-func (r *resolver) rustWalkPath(f *fileCtx, segs []string, container string, depth int) (rustPlace, error) {
-	mod, root := rustModuleOf(f.path)
+func (r *Resolver) rustWalkPath(f *File, segs []string, container string, depth int) (rustPlace, error) {
+	mod, root := rustModuleOf(f.Path)
 	pl := rustPlace{root: root, mod: mod, ok: true}
 	if len(segs) == 0 {
 		return pl, nil
@@ -285,7 +285,7 @@ func (r *resolver) rustWalkPath(f *fileCtx, segs []string, container string, dep
 		}
 	default:
 		// a name the module declares or imports: a child module, a type, an imported path
-		t, err := r.rustSegment(pl, f.path, segs[0], depth)
+		t, err := r.rustSegment(pl, f.Path, segs[0], depth)
 		if err != nil || !t.ok {
 			return rustPlace{}, err
 		}
@@ -308,45 +308,45 @@ func (r *resolver) rustWalkPath(f *fileCtx, segs []string, container string, dep
 
 // rustSegment is the place the name seg leads to inside the module at (in the file file):
 // its child module, a type it defines or imports, or a module it imports.
-func (r *resolver) rustSegment(at rustPlace, file, seg string, depth int) (rustPlace, error) {
+func (r *Resolver) rustSegment(at rustPlace, file, seg string, depth int) (rustPlace, error) {
 	child := append(append([]string{}, at.mod...), seg)
 	if p, err := r.rustModuleFile(at.root, child); err != nil || p != "" {
 		return rustPlace{root: at.root, mod: child, ok: p != ""}, err
 	}
-	types, err := r.familyDefs(seg, "rust")
+	types, err := r.FamilyDefs(seg, "rust")
 	if err != nil {
 		return rustPlace{}, err
 	}
-	if t, _, _, err := r.rustInModule(at.root, at.mod, file, seg, extract.TypeUsage, types, depth+1); err != nil || t != nil && isTypeKind(t.Kind) {
+	if t, _, _, err := r.rustInModule(at.root, at.mod, file, seg, extract.TypeUsage, types, depth+1); err != nil || t != nil && IsTypeKind(t.Kind) {
 		return rustPlace{typ: t, ok: t != nil}, err
 	}
 	// a module an import names: use crate::a::b; b::f
 	if depth > rustMaxDepth {
 		return rustPlace{}, nil
 	}
-	fc, err := r.file(file, "rust")
+	fc, err := r.FileOf(file, "rust")
 	if err != nil {
 		return rustPlace{}, err
 	}
-	for _, im := range fc.imports {
+	for _, im := range fc.Imports {
 		if rustImportBinds(im) != seg {
 			continue
 		}
-		segs := strings.Split(im.target, "::")
+		segs := strings.Split(im.Target, "::")
 		return r.rustWalkPath(fc, segs, "", depth+1)
 	}
 	return rustPlace{}, nil
 }
 
 // rustImportBinds returns the name a use declaration binds ("" for a glob).
-func rustImportBinds(im importDef) string {
-	if strings.HasSuffix(im.target, "*") {
+func rustImportBinds(im Import) string {
+	if strings.HasSuffix(im.Target, "*") {
 		return ""
 	}
-	if im.alias != "" {
-		return im.alias
+	if im.Alias != "" {
+		return im.Alias
 	}
-	return lastSegment(im.target, "::")
+	return LastSegment(im.Target, "::")
 }
 
 // rustInModule finds name in the module mod (its file file): a definition of the file at
@@ -354,7 +354,7 @@ func rustImportBinds(im importDef) string {
 //
 // bound says the module binds the name (a definition, or a use declaration of it, which may
 // lead out of the workspace: use std::fmt).
-func (r *resolver) rustInModule(root string, mod []string, file, name string, kind extract.IdentKind, cands []*Def, depth int) (d *Def, why string, bound bool, err error) {
+func (r *Resolver) rustInModule(root string, mod []string, file, name string, kind extract.IdentKind, cands []*Def, depth int) (d *Def, why string, bound bool, err error) {
 	var own []*Def
 	for _, d := range cands {
 		if d.Path != file || d.Kind == extract.Import.String() || !rustFits(d, kind) {
@@ -368,22 +368,22 @@ func (r *resolver) rustInModule(root string, mod []string, file, name string, ki
 			own = append(own, d)
 		}
 	}
-	if d := one(own); d != nil {
+	if d := One(own); d != nil {
 		return d, ResolvedScope, true, nil
 	}
 	if len(own) > 1 || depth > rustMaxDepth {
 		return nil, "", len(own) > 1, nil
 	}
-	fc, err := r.file(file, "rust")
+	fc, err := r.FileOf(file, "rust")
 	if err != nil {
 		return nil, "", false, err
 	}
 	for _, glob := range []bool{false, true} {
-		for _, im := range fc.imports {
-			if strings.HasSuffix(im.target, "*") != glob || !glob && rustImportBinds(im) != name {
+		for _, im := range fc.Imports {
+			if strings.HasSuffix(im.Target, "*") != glob || !glob && rustImportBinds(im) != name {
 				continue
 			}
-			segs := strings.Split(im.target, "::")
+			segs := strings.Split(im.Target, "::")
 			orig := segs[len(segs)-1]
 			if glob {
 				orig = name
@@ -400,14 +400,14 @@ func (r *resolver) rustInModule(root string, mod []string, file, name string, ki
 
 // rustTopLevel reports whether d is a module-level definition of its file: not a member of
 // a type or an impl, not inside a function.
-func (r *resolver) rustTopLevel(d *Def) (bool, error) {
-	if metaMap(d.Metadata)["impl"] != "" {
+func (r *Resolver) rustTopLevel(d *Def) (bool, error) {
+	if MetaMap(d.Metadata)["impl"] != "" {
 		return false, nil
 	}
 	if d.ParentID == "" {
 		return true, nil
 	}
-	p, err := r.symbol(d.ParentID)
+	p, err := r.Symbol(d.ParentID)
 	if err != nil || p == nil {
 		return false, err
 	}
@@ -420,7 +420,7 @@ func rustFits(d *Def, kind extract.IdentKind) bool {
 	k, _ := extract.KindNamed(d.Kind)
 	switch kind {
 	case extract.TypeUsage:
-		return isTypeKind(d.Kind) || k == extract.Module
+		return IsTypeKind(d.Kind) || k == extract.Module
 	case extract.Call:
 		return k.IsCallable() || k == extract.Struct || k == extract.EnumMember
 	}
@@ -428,21 +428,21 @@ func rustFits(d *Def, kind extract.IdentKind) bool {
 }
 
 // rustSelfType returns the type the use's impl block or type is for.
-func (r *resolver) rustSelfType(f *fileCtx, container string) (*Def, error) {
-	chain, err := r.chain(container)
+func (r *Resolver) rustSelfType(f *File, container string) (*Def, error) {
+	chain, err := r.Chain(container)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return nil, err
 		}
-		if isTypeKind(d.Kind) && d.Kind != extract.Module.String() {
+		if IsTypeKind(d.Kind) && d.Kind != extract.Module.String() {
 			return d, nil
 		}
-		if impl := metaMap(d.Metadata)["impl"]; impl != "" {
-			df, err := r.file(d.Path, d.Language)
+		if impl := MetaMap(d.Metadata)["impl"]; impl != "" {
+			df, err := r.FileOf(d.Path, d.Language)
 			if err != nil {
 				return nil, err
 			}
@@ -454,7 +454,7 @@ func (r *resolver) rustSelfType(f *fileCtx, container string) (*Def, error) {
 
 // rustType resolves a type's text (&'a Version, crate::Version, Option<T>'s Option) as
 // written in the file f.
-func (r *resolver) rustType(f *fileCtx, typ string) (*Def, error) {
+func (r *Resolver) rustType(f *File, typ string) (*Def, error) {
 	t := strings.TrimSpace(typ)
 	for {
 		switch {
@@ -478,30 +478,30 @@ done:
 	}
 	segs := strings.Split(t, "::")
 	for _, s := range segs {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return nil, nil
 		}
 	}
 	name := segs[len(segs)-1]
-	cands, err := r.familyDefs(name, "rust")
+	cands, err := r.FamilyDefs(name, "rust")
 	if err != nil || len(cands) == 0 {
 		return nil, err
 	}
 	var d *Def
 	if len(segs) == 1 {
-		mod, root := rustModuleOf(f.path)
-		d, _, _, err = r.rustInModule(root, mod, f.path, name, extract.TypeUsage, cands, 0)
+		mod, root := rustModuleOf(f.Path)
+		d, _, _, err = r.rustInModule(root, mod, f.Path, name, extract.TypeUsage, cands, 0)
 	} else {
 		d, err = r.rustInPath(f, segs[:len(segs)-1], name, extract.TypeUsage, "", cands, 0)
 	}
-	if err != nil || d == nil || !isTypeKind(d.Kind) {
+	if err != nil || d == nil || !IsTypeKind(d.Kind) {
 		return nil, err
 	}
 	return d, nil
 }
 
 // rustFieldType returns the declared type of t's field named field.
-func (r *resolver) rustFieldType(t Def, field string) (*Def, error) {
+func (r *Resolver) rustFieldType(t Def, field string) (*Def, error) {
 	kids, err := r.s.Children(r.ctx, t)
 	if err != nil {
 		return nil, err
@@ -510,14 +510,14 @@ func (r *resolver) rustFieldType(t Def, field string) (*Def, error) {
 		if k.Name != field || k.Kind != extract.Field.String() {
 			continue
 		}
-		typ := declaredType(strings.TrimPrefix(strings.TrimSpace(k.Signature), "pub"), field, "rust")
+		typ := DeclaredType(strings.TrimPrefix(strings.TrimSpace(k.Signature), "pub"), field, "rust")
 		if i := strings.Index(k.Signature, field+":"); typ == "" && i >= 0 {
 			typ = strings.TrimSpace(k.Signature[i+len(field)+1:])
 		}
 		if typ == "" {
 			return nil, nil
 		}
-		tf, err := r.file(t.Path, t.Language)
+		tf, err := r.FileOf(t.Path, t.Language)
 		if err != nil {
 			return nil, err
 		}
@@ -529,7 +529,7 @@ func (r *resolver) rustFieldType(t Def, field string) (*Def, error) {
 // rustMember returns the one candidate that is an item of the type t: a field or variant
 // (its children), a method or constant of one of its impl blocks (in any file of its
 // crate), or a method a trait declares when t is that trait.
-func (r *resolver) rustMember(t Def, kind extract.IdentKind, cands []*Def) *Def {
+func (r *Resolver) rustMember(t Def, kind extract.IdentKind, cands []*Def) *Def {
 	_, root := rustModuleOf(t.Path)
 	var hit []*Def
 	for _, d := range cands {
@@ -554,9 +554,9 @@ func (r *resolver) rustMember(t Def, kind extract.IdentKind, cands []*Def) *Def 
 		hit = rustPrefer(hit, func(d *Def) bool { return d.Kind == extract.Field.String() })
 	}
 	if len(hit) > 1 { // an inherent method before a trait's of the same name, as Rust picks
-		hit = rustPrefer(hit, func(d *Def) bool { return metaMap(d.Metadata)["trait"] == "" })
+		hit = rustPrefer(hit, func(d *Def) bool { return MetaMap(d.Metadata)["trait"] == "" })
 	}
-	return one(hit)
+	return One(hit)
 }
 
 // rustPrefer returns the hits keep accepts, or all of them when it accepts none.
@@ -575,7 +575,7 @@ func rustPrefer(hits []*Def, keep func(*Def) bool) []*Def {
 
 // rustImplOf returns the base name of the type d's impl block is for ("" none).
 func rustImplOf(d *Def) string {
-	impl := metaMap(d.Metadata)["impl"]
+	impl := MetaMap(d.Metadata)["impl"]
 	if impl == "" {
 		return ""
 	}
@@ -588,13 +588,13 @@ func rustTypeBase(s string) string {
 	if i := strings.IndexByte(s, '<'); i >= 0 {
 		s = s[:i]
 	}
-	return strings.TrimSpace(lastSegment(s, "::"))
+	return strings.TrimSpace(LastSegment(s, "::"))
 }
 
 // rustImplsDiffer reports whether a and b are items of different impl blocks (another type,
 // or another trait for the same type: Display's fmt and Debug's), which are never overloads
 // of one another; Rust has no overloading.
 func rustImplsDiffer(a, b *Def) bool {
-	ma, mb := metaMap(a.Metadata), metaMap(b.Metadata)
+	ma, mb := MetaMap(a.Metadata), MetaMap(b.Metadata)
 	return ma["impl"] != mb["impl"] || ma["trait"] != mb["trait"]
 }

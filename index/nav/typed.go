@@ -13,14 +13,14 @@ import (
 // onDeclaredType resolves q.name where q is a parameter of the use's function, or a chain
 // of fields (c.bufr, this.count, self.form) starting from self/this, a Go receiver or a
 // parameter, each with a declared type: a member of the last type (or of its bases).
-func (r *resolver) onDeclaredType(f *fileCtx, u extract.Identifier, q string, cands []*Def) (*Def, error) {
+func (r *Resolver) OnDeclaredType(f *File, u extract.Identifier, q string, cands []*Def) (*Def, error) {
 	segs := strings.Split(q, ".")
 	for _, s := range segs {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return nil, nil
 		}
 	}
-	chain, err := r.chain(u.ContainingSymbolID)
+	chain, err := r.Chain(u.ContainingSymbolID)
 	if err != nil || len(chain) == 0 {
 		return nil, err
 	}
@@ -33,22 +33,22 @@ func (r *resolver) onDeclaredType(f *fileCtx, u extract.Identifier, q string, ca
 			return nil, err
 		}
 	}
-	return r.memberOf(f, *t, cands)
+	return r.MemberOf(f, *t, cands)
 }
 
 // baseType returns the type the first part of a qualifier names: the enclosing type for
 // self and this, the declared type of a parameter of a function literal around the use
 // (literal.go), a Go method's receiver type, a parameter's declared type, or the type a
 // local variable is bound to before line and col.
-func (r *resolver) baseType(f *fileCtx, name string, chain []string, line, col int) (*Def, error) {
+func (r *Resolver) baseType(f *File, name string, chain []string, line, col int) (*Def, error) {
 	self := name == "self" || name == "this"
 	for _, id := range chain {
-		d, err := r.symbol(id)
+		d, err := r.Symbol(id)
 		if err != nil || d == nil {
 			return nil, err
 		}
 		if self {
-			if isTypeKind(d.Kind) {
+			if IsTypeKind(d.Kind) {
 				return d, nil
 			}
 			if t, found, err := r.jsDeclaredThis(f, d); found || err != nil { // TS: f(this: T)
@@ -60,27 +60,27 @@ func (r *resolver) baseType(f *fileCtx, name string, chain []string, line, col i
 		if !k.IsCallable() {
 			continue
 		}
-		if typ, found, err := r.literalParam(f, d, name, line, col); found || err != nil {
+		if typ, found, err := r.LiteralParam(f, d, name, line, col); found || err != nil {
 			if typ == "" || err != nil {
 				return nil, err
 			}
-			return r.typeNamed(f, typ, d.ID) // a parameter of a function literal around the use
+			return r.TypeNamed(f, typ, d.ID) // a parameter of a function literal around the use
 		}
-		if f.lang == "go" && d.Kind == extract.Method.String() {
-			if recv, typ := goReceiver(d.Signature); recv == name && typ != "" {
-				return r.typeNamed(f, typ, d.ID)
+		if f.Lang == "go" && d.Kind == extract.Method.String() {
+			if recv, typ := GoReceiver(d.Signature); recv == name && typ != "" {
+				return r.TypeNamed(f, typ, d.ID)
 			}
 		}
-		if typ := paramType(d.Signature, name, f.lang); typ != "" {
-			return r.typeNamed(f, typ, d.ID)
+		if typ := ParamType(d.Signature, name, f.Lang); typ != "" {
+			return r.TypeNamed(f, typ, d.ID)
 		}
-		return r.localType(f, d, name, line, col) // the innermost function decides
+		return r.LocalType(f, d, name, line, col) // the innermost function decides
 	}
 	return nil, nil
 }
 
 // fieldType returns the declared type of t's field named field.
-func (r *resolver) fieldType(t Def, field string) (*Def, error) {
+func (r *Resolver) fieldType(t Def, field string) (*Def, error) {
 	kids, err := r.s.Children(r.ctx, t)
 	if err != nil {
 		return nil, err
@@ -89,36 +89,36 @@ func (r *resolver) fieldType(t Def, field string) (*Def, error) {
 		if k.Name != field || k.Kind != extract.Field.String() && k.Kind != extract.Property.String() && k.Kind != extract.Variable.String() {
 			continue
 		}
-		typ := declaredType(k.Signature, field, t.Language)
+		typ := DeclaredType(k.Signature, field, t.Language)
 		if typ == "" {
 			return nil, nil
 		}
-		tf, err := r.file(t.Path, t.Language)
+		tf, err := r.FileOf(t.Path, t.Language)
 		if err != nil {
 			return nil, err
 		}
-		return r.typeNamed(tf, typ, t.ID)
+		return r.TypeNamed(tf, typ, t.ID)
 	}
 	return nil, nil
 }
 
 // typeNamed resolves the type text typ (*bufio.Reader, List<E>, a::B) as a use in f inside
 // the symbol container: the type definition, nil if it is not one of the workspace's.
-func (r *resolver) typeNamed(f *fileCtx, typ, container string) (*Def, error) {
-	base := baseTypeName(typ)
+func (r *Resolver) TypeNamed(f *File, typ, container string) (*Def, error) {
+	base := BaseTypeName(typ)
 	if base == "" {
 		return nil, nil
 	}
-	name, qual := splitQualified(base)
-	if f.lang == "csharp" && qual == "" { // using A = N.T;: A names T
-		for _, im := range f.imports {
-			if im.alias == name {
-				return r.javaTypePath(f.lang, im.target)
+	name, qual := SplitQualified(base)
+	if f.Lang == "csharp" && qual == "" { // using A = N.T;: A names T
+		for _, im := range f.Imports {
+			if im.Alias == name {
+				return r.javaTypePath(f.Lang, im.Target)
 			}
 		}
 	}
-	d, _, err := r.resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: container})
-	if err != nil || d == nil || !isTypeKind(d.Kind) {
+	d, _, err := r.Resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: container})
+	if err != nil || d == nil || !IsTypeKind(d.Kind) {
 		return nil, err
 	}
 	return d, nil
@@ -126,31 +126,31 @@ func (r *resolver) typeNamed(f *fileCtx, typ, container string) (*Def, error) {
 
 // memberOf returns the one candidate that is a member of t (a Go method of t's receiver
 // type in t's directory), else of t's nearest base that has one.
-func (r *resolver) memberOf(f *fileCtx, t Def, cands []*Def) (*Def, error) {
+func (r *Resolver) MemberOf(f *File, t Def, cands []*Def) (*Def, error) {
 	var hit []*Def
 	for _, d := range cands {
 		switch {
 		case d.ParentID == t.ID:
 			hit = append(hit, d)
-		case d.ParentID == "" && d.Language == "go" && d.Kind == extract.Method.String() && sameDir(d.Path, t.Path):
-			if _, typ := goReceiver(d.Signature); typ == t.Name {
+		case d.ParentID == "" && d.Language == "go" && d.Kind == extract.Method.String() && SameDir(d.Path, t.Path):
+			if _, typ := GoReceiver(d.Signature); typ == t.Name {
 				hit = append(hit, d)
 			}
 		}
 	}
-	if d := one(hit); d != nil {
+	if d := One(hit); d != nil {
 		return d, nil
 	}
 	if len(hit) > 0 {
 		return nil, nil
 	}
-	return r.inherited(f, t, cands, 0)
+	return r.Inherited(f, t, cands, 0)
 }
 
 // splitQualified splits a written name into its last part and the qualifier before it, as
 // the extractor records a use's qualifier: bufio, Reader of bufio.Reader; a::b::, C of
 // a::b::C (a path keeps its ::); "", X of X.
-func splitQualified(s string) (name, qual string) {
+func SplitQualified(s string) (name, qual string) {
 	for _, sep := range []string{"::", "."} {
 		if i := strings.LastIndex(s, sep); i > 0 {
 			qual = s[:i]
@@ -163,12 +163,12 @@ func splitQualified(s string) (name, qual string) {
 	return s, ""
 }
 
-func sameDir(a, b string) bool {
+func SameDir(a, b string) bool {
 	i, j := strings.LastIndexByte(a, '/'), strings.LastIndexByte(b, '/')
 	return a[:max(i, 0)] == b[:max(j, 0)]
 }
 
-func isIdent(s string) bool {
+func IsIdent(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -182,8 +182,8 @@ func isIdent(s string) bool {
 
 // paramType returns the declared type of the parameter name in a function's signature
 // ("" when it has none or is not there).
-func paramType(sig, name, lang string) string {
-	groups := parenGroups(sig)
+func ParamType(sig, name, lang string) string {
+	groups := ParenGroups(sig)
 	if len(groups) == 0 {
 		return ""
 	}
@@ -191,7 +191,7 @@ func paramType(sig, name, lang string) string {
 	if lang == "go" && strings.HasPrefix(sig, "func (") && len(groups) > 1 {
 		params = groups[1] // after the receiver
 	}
-	parts := splitTop(params, ',')
+	parts := SplitTop(params, ',')
 	if lang == "go" { // a, b *T: a name without a type takes the next one's
 		typ := ""
 		for i := len(parts) - 1; i >= 0; i-- {
@@ -209,7 +209,7 @@ func paramType(sig, name, lang string) string {
 		return ""
 	}
 	for _, p := range parts {
-		if t := declaredType(p, name, lang); t != "" {
+		if t := DeclaredType(p, name, lang); t != "" {
 			return t
 		}
 	}
@@ -218,12 +218,12 @@ func paramType(sig, name, lang string) string {
 
 // declaredType returns the type a declaration text gives name: "name: T" (Python, TS,
 // Kotlin, Rust, Swift, Scala), "name T" (Go), "[modifiers] T name [= ...]" (Java, C#, C++).
-func declaredType(decl, name, lang string) string {
+func DeclaredType(decl, name, lang string) string {
 	decl = strings.TrimSpace(decl)
 	if i := strings.Index(decl, "="); i >= 0 && !strings.Contains(decl[:i], "(") {
 		decl = strings.TrimSpace(decl[:i])
 	}
-	if i := colonAt(decl); i >= 0 {
+	if i := ColonAt(decl); i >= 0 {
 		left := strings.Fields(decl[:i])
 		if len(left) == 0 || strings.TrimSuffix(strings.TrimPrefix(left[len(left)-1], "*"), "?") != name {
 			return ""
@@ -243,18 +243,18 @@ func declaredType(decl, name, lang string) string {
 	if f[len(f)-1] != name {
 		return ""
 	}
-	for len(f) > 1 && (declModifiers[f[0]] || strings.HasPrefix(f[0], "@")) {
+	for len(f) > 1 && (DeclModifiers[f[0]] || strings.HasPrefix(f[0], "@")) {
 		f = f[1:]
 	}
 	return strings.Join(f[:len(f)-1], " ")
 }
 
 // declModifiers are the words before a declared type that are not part of it.
-var declModifiers = map[string]bool{"final": true, "private": true, "public": true, "protected": true, "static": true,
+var DeclModifiers = map[string]bool{"final": true, "private": true, "public": true, "protected": true, "static": true,
 	"transient": true, "volatile": true, "readonly": true, "const": true, "internal": true, "override": true}
 
 // colonAt returns the index of decl's first ':' that is not part of '::', or -1.
-func colonAt(decl string) int {
+func ColonAt(decl string) int {
 	for i := 0; i < len(decl); i++ {
 		if decl[i] != ':' {
 			continue
@@ -270,7 +270,7 @@ func colonAt(decl string) int {
 
 // baseTypeName returns the named type of a type text: bufio.Reader of *bufio.Reader, List
 // of List<E>, a::B of &mut a::B<T>, "" for a slice, map, function or tuple type.
-func baseTypeName(typ string) string {
+func BaseTypeName(typ string) string {
 	t := strings.TrimSpace(typ)
 	for {
 		switch {
@@ -292,7 +292,7 @@ done:
 		t = t[:i]
 	}
 	for _, s := range strings.FieldsFunc(t, func(r rune) bool { return r == '.' || r == ':' }) {
-		if !isIdent(s) {
+		if !IsIdent(s) {
 			return ""
 		}
 	}
@@ -300,7 +300,7 @@ done:
 }
 
 // parenGroups returns the contents of sig's top-level parenthesized groups, in order.
-func parenGroups(sig string) []string {
+func ParenGroups(sig string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, c := range sig {
@@ -324,7 +324,7 @@ func parenGroups(sig string) []string {
 }
 
 // splitTop splits s at sep outside brackets (<>, [], (), {}).
-func splitTop(s string, sep byte) []string {
+func SplitTop(s string, sep byte) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {

@@ -15,7 +15,7 @@ func TestParamAndDeclaredTypes(t *testing.T) {
 		{"pub fn split(&self, at: usize, b: &mut bytes::BytesMut) -> Bytes", "b", "rust", "&mut bytes::BytesMut"},
 	}
 	for _, c := range cases {
-		if got := paramType(c.sig, c.name, c.lang); got != c.want {
+		if got := ParamType(c.sig, c.name, c.lang); got != c.want {
 			t.Errorf("paramType(%q, %s) = %q, want %q", c.sig, c.name, got, c.want)
 		}
 	}
@@ -27,12 +27,12 @@ func TestParamAndDeclaredTypes(t *testing.T) {
 		{"int other", "count", "java", ""},
 	}
 	for _, c := range fields {
-		if got := declaredType(c.decl, c.name, c.lang); got != c.want {
+		if got := DeclaredType(c.decl, c.name, c.lang); got != c.want {
 			t.Errorf("declaredType(%q, %s) = %q, want %q", c.decl, c.name, got, c.want)
 		}
 	}
 	for typ, want := range map[string]string{"*bufio.Reader": "bufio.Reader", "Map<K, V>": "Map", "&mut a::B<T>": "a::B", "[]byte": "", "map[string]int": "", "Optional[int]": "Optional"} {
-		if got := baseTypeName(typ); got != want {
+		if got := BaseTypeName(typ); got != want {
 			t.Errorf("baseTypeName(%q) = %q, want %q", typ, got, want)
 		}
 	}
