@@ -74,7 +74,6 @@ import (
 	"database/sql"
 	"fmt"
 	"path"
-	"strings"
 	"sync"
 
 	"github.com/quarrysearch/quarry/extract"
@@ -168,9 +167,84 @@ type Resolver struct {
 	csParts     map[string][]string          // the declarations of C# partial types, by a part's id (csharp.go)
 	rs          *rustState                   // Rust's modules (rust.go)
 	cf          *cState                      // C's files and includes (cfamily.go)
+	langs       Languages                    // the languages' hooks
+	state       map[any]any                  // the languages' state (State)
 }
 
-// fileCtx is what resolution needs of the file a use is in.
+// Hooks are what one language's package adds to the generic rules (rules.go): each is
+// called for a use in a file of one of its Languages, at its place among the rules, and a nil
+// hook leaves the use to the generic rules. decided reports that the hook decides the use
+// (with d nil: unresolved, no later rule tried).
+type Hooks struct {
+	Languages []string // the languages (File.Lang) the hooks serve
+
+	// Resolve runs first, before the generic rules (the language's own scopes, modules and
+	// types).
+	Resolve func(r *Resolver, f *File, u extract.Identifier, cands []*Def) (d *Def, why string, decided bool, err error)
+	// ImportRef resolves the name an import statement names (the generic: the import rules).
+	ImportRef func(r *Resolver, f *File, u extract.Identifier, cands []*Def) (*Def, error)
+	// Bare runs before the scope rule for a bare name: it decides, or leaves rest, the
+	// candidates the generic rules go on with.
+	Bare func(r *Resolver, f *File, u extract.Identifier, cands []*Def) (d *Def, why string, rest []*Def, decided bool, err error)
+	// Qualified runs before the generic rules for q.name (reason receiver).
+	Qualified func(r *Resolver, f *File, u extract.Identifier, cands []*Def) (d *Def, decided bool, err error)
+	// Typed runs after the receiver rule for q.name (q without its ::, isPath: it had one).
+	Typed func(r *Resolver, f *File, u extract.Identifier, q string, isPath bool, cands []*Def) (d *Def, why string, decided bool, err error)
+	// ImportedAs picks the candidate a bare name's import names (importing: the use is the
+	// import statement's own name).
+	ImportedAs func(r *Resolver, f *File, name string, cands []*Def, importing bool) (*Def, error)
+	// InImported resolves q.name where q is bound by an import (Resolver.InImported).
+	InImported func(r *Resolver, f *File, q, name string, cands []*Def) (d *Def, bound bool, err error)
+	// Reachable tells whether a use in f can resolve to the top-level def of another file
+	// (Resolver.Reachable).
+	Reachable func(r *Resolver, f *File, def *Def) (bool, error)
+	// TypeNamed reads a type's name before it is resolved as a use (C#'s using A = N.T).
+	TypeNamed func(r *Resolver, f *File, name, qual string) (d *Def, decided bool, err error)
+	// This returns the type this has in the callable fn where fn declares it (TypeScript's
+	// this: T parameter); found reports the declaration.
+	This func(r *Resolver, f *File, fn *Def) (t *Def, found bool, err error)
+}
+
+// Languages are the languages' hooks, by language.
+type Languages map[string]*Hooks
+
+// NewLanguages returns the table of the hooks, by each of their languages.
+func NewLanguages(hooks ...Hooks) Languages {
+	out := Languages{}
+	for i := range hooks {
+		for _, l := range hooks[i].Languages {
+			out[l] = &hooks[i]
+		}
+	}
+	return out
+}
+
+// noHooks are the hooks of a language without any.
+var noHooks = &Hooks{}
+
+// hooks returns the hooks of lang (none: all nil).
+func (r *Resolver) hooks(lang string) *Hooks {
+	if h := r.langs[lang]; h != nil {
+		return h
+	}
+	return noHooks
+}
+
+// State returns the value kept for key in r for the request, made by mk the first time: a
+// language's own state (its caches), kept with the resolver.
+func (r *Resolver) State(key any, mk func() any) any {
+	if v, ok := r.state[key]; ok {
+		return v
+	}
+	if r.state == nil {
+		r.state = map[any]any{}
+	}
+	v := mk()
+	r.state[key] = v
+	return v
+}
+
+// File is what resolution needs of the file a use is in.
 type File struct {
 	Path, Lang, Dir, Pkg string
 	Imports              []Import
@@ -198,7 +272,7 @@ func newResolver(ctx context.Context, s Reader) *Resolver {
 	if err != nil {
 		gen = -1
 	}
-	return &Resolver{s: s, ctx: ctx, gen: gen, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*File{}}
+	return &Resolver{s: s, ctx: ctx, gen: gen, langs: langTable, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*File{}}
 }
 
 // shared runs fn on the store's cache when it is of r's generation (after emptying it for
@@ -413,57 +487,19 @@ func EachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, 
 	return store.ScanEach(rows, err, scan)
 }
 
-// reachable reports whether a use in the file f can resolve to the top-level definition
+// Reachable reports whether a use in the file f can resolve to the top-level definition
 // def when resolution cannot fall back on a unique name (the name has other definitions in
 // def's language family): only from def's own file, its package (the same Go directory, the
-// same Java package) or a file whose imports point at def's file or directory. It lets refs
-// skip the files that cannot hold a use of def without reading them. It answers true for
-// what it cannot tell (members of types, other languages).
+// same Java package) or a file whose imports point at def's file or directory, as the
+// language's Reachable hook tells. It lets refs skip the files that cannot hold a use of def
+// without reading them. It answers true for what it cannot tell (members of types, languages
+// without the hook).
 func (r *Resolver) Reachable(f *File, def *Def) (bool, error) {
 	if def.ParentID != "" || f.Path == def.Path {
 		return true, nil
 	}
-	one := []*Def{def}
-	switch f.Lang {
-	case "go":
-		if f.Dir == path.Dir(def.Path) {
-			return true, nil
-		}
-		for _, im := range f.Imports {
-			if d, err := r.goImported(im.Target, one); d != nil || err != nil {
-				return d != nil, err
-			}
-		}
-		return false, nil
-	case "python":
-		for _, im := range f.Imports {
-			for _, m := range []string{im.Module, im.Target} {
-				if m == "" {
-					continue
-				}
-				if d, err := r.pyReexported(pyModulePath(m, f.Path), def.Name, one); d != nil || err != nil {
-					return d != nil, err
-				}
-			}
-		}
-		return false, nil
-	case "javascript", "typescript", "tsx", "jsx":
-		return r.jsReachable(f, def)
-	case "java":
-		pk, err := r.PkgOf(def.Path, def.Language)
-		if err != nil {
-			return false, err
-		}
-		if pk != "" && pk == f.Pkg {
-			return true, nil
-		}
-		for _, im := range f.Imports {
-			p := strings.ReplaceAll(strings.TrimSuffix(im.Target, ".*"), ".", "/")
-			if PickUnder(one, p, false) != nil {
-				return true, nil
-			}
-		}
-		return false, nil
+	if h := r.hooks(f.Lang).Reachable; h != nil {
+		return h(r, f, def)
 	}
 	return true, nil
 }

@@ -23,8 +23,9 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 	if len(sameLang) == 0 {
 		return nil, "", nil
 	}
-	if javaLike(f.Lang) { // Java's and C#'s scopes, types, imports and overloads (java.go, csharp.go)
-		if d, why, decided, err := r.javaResolve(f, u, sameLang); decided || err != nil {
+	h := r.hooks(f.Lang)
+	if h.Resolve != nil { // the language's own scopes, modules and types, first (Java's and C#'s, JavaScript's and TypeScript's, Rust's, C's and C++'s)
+		if d, why, decided, err := h.Resolve(r, f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
 			}
@@ -45,37 +46,13 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 			return nil, "", nil
 		}
 	}
-	if jsLang(f.Lang) { // JavaScript's and TypeScript's scopes, modules and this (jsresolve.go)
-		if d, why, decided, err := r.jsResolve(f, u, sameLang); decided || err != nil {
-			if d == nil || err != nil {
-				return nil, "", err
-			}
-			return d, why, nil
-		}
-	}
-	if f.Lang == "rust" { // Rust's modules, paths and impl blocks (rust.go)
-		if d, why, decided, err := r.rustResolve(f, u, sameLang); decided || err != nil {
-			if d == nil || err != nil {
-				return nil, "", err
-			}
-			return d, why, nil
-		}
-	}
-	if cLang(f.Lang) { // C's and C++'s includes, locals, macros and fields (cfamily.go)
-		if d, why, decided, err := r.cResolve(f, u, sameLang); decided || err != nil {
-			if d == nil || err != nil {
-				return nil, "", err
-			}
-			return d, why, nil
-		}
-	}
 	q, isPath := strings.CutSuffix(u.Qualifier, "::")
 	if u.Kind == extract.ImportRef {
 		// An import names what it imports: never a definition of the importing file.
 		var d *Def
 		switch {
-		case f.Lang == "python":
-			d, err = r.pyImportRef(f, u, sameLang)
+		case h.ImportRef != nil:
+			d, err = h.ImportRef(r, f, u, sameLang)
 		case q == "":
 			d, err = r.importedAs(f, u.Name, sameLang, true)
 		default:
@@ -86,16 +63,12 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 		}
 		return d, ResolvedImport, nil
 	}
-	if q == "" && f.Lang == "go" { // Go's scopes: a local hides the package's (gochain.go)
-		return r.goBare(f, u, sameLang)
-	}
-	if q == "" && f.Lang == "python" { // a class's body sees the class's names (python.go)
-		if sameLang = pyBefore(f, u, sameLang); len(sameLang) == 0 {
-			return nil, "", nil
+	if q == "" && h.Bare != nil { // the language's own scopes (Go's locals hide the package's, a Python class's body sees the class's names)
+		d, why, rest, decided, err := h.Bare(r, f, u, sameLang)
+		if decided || err != nil {
+			return d, why, err
 		}
-		if d, err := r.pyClassBody(u, sameLang); d != nil || err != nil {
-			return d, ResolvedScope, err
-		}
+		sameLang = rest
 	}
 	if q == "" {
 		if d, err := r.InScope(f, u, sameLang); d != nil || err != nil {
@@ -114,10 +87,9 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 		}
 		return r.unique(f, sameLang)
 	}
-	if f.Lang == "go" && !isPath && u.Kind != extract.TypeUsage { // the member Go selects in the
-		// qualifier's type (gochain.go); a package's name, not hidden by a local, is left to
-		// the import rule (a type's qualifier is always one)
-		if d, decided, err := r.goQualified(f, u, sameLang); decided || err != nil {
+	if h.Qualified != nil { // the language's own reading of the qualifier (Go: the member Go
+		// selects in the qualifier's type)
+		if d, decided, err := h.Qualified(r, f, u, sameLang); decided || err != nil {
 			if d == nil || err != nil {
 				return nil, "", err
 			}
@@ -150,12 +122,14 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 	if d, err := r.OnReceiver(f, u, sameLang); d != nil || err != nil {
 		return d, ResolvedReceiver, err
 	}
-	if f.Lang == "python" { // python.go: what Python's annotations and values say, or nothing
-		d, err := r.pyTyped(f, u, q, sameLang)
-		if d == nil || err != nil {
-			return nil, "", err
+	if h.Typed != nil { // the language's own typing of q, or paths (Python's annotations and
+		// values; Rust's a::b::f, a function of the module a/b)
+		if d, why, decided, err := h.Typed(r, f, u, q, isPath, sameLang); decided || err != nil {
+			if d == nil || err != nil {
+				return nil, "", err
+			}
+			return d, why, nil
 		}
-		return d, ResolvedReceiver, nil
 	}
 	if !isPath {
 		if d, err := r.OnDeclaredType(f, u, q, sameLang); d != nil || err != nil {
@@ -164,11 +138,6 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 	}
 	if d := r.onType(q, sameLang); d != nil {
 		return d, ResolvedQualified, nil
-	}
-	if isPath && f.Lang == "rust" && !IsUpper(LastSegment(q, "::")) { // toml::parse, crate::a::b::f
-		if d := PickUnder(sameLang, rustModulePath(q), false); d != nil {
-			return d, ResolvedQualified, nil
-		}
 	}
 	// A receiver of unknown type is never resolved by a unique name: keys.reduce() is the
 	// array method, not the workspace's one function named reduce.
@@ -264,7 +233,7 @@ func OneDefinition(defs []Def) *Def {
 // same file; in Python, of any kinds: one name of a module or class bound in several places
 // (try: from ssl import SSLError as BaseSSLError / except ImportError: class BaseSSLError).
 func Overloads(a, b *Def) bool {
-	if a.ID != b.ID && a.Language == "rust" && rustImplsDiffer(a, b) { // items of two impl blocks (rust.go)
+	if a.ID != b.ID && a.Language == "rust" && rustImplsDiffer(a, b) { // items of two Rust impl blocks
 		return false
 	}
 	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && (a.Kind == b.Kind || a.Language == "python") && a.ParentID == b.ParentID
@@ -385,43 +354,22 @@ func (r *Resolver) imported(f *File, name string, cands []*Def) (*Def, error) {
 }
 
 // importedAs is imported; importing says the use is the import statement's own name
-// (import {zip as zipStatic}: zip names the definition, zipStatic the binding).
+// (import {zip as zipStatic}: zip names the definition, zipStatic the binding). A language's
+// ImportedAs hook reads its imports; Java's, Kotlin's and Scala's import a.b.Name are read here.
 func (r *Resolver) importedAs(f *File, name string, cands []*Def, importing bool) (*Def, error) {
+	if h := r.hooks(f.Lang).ImportedAs; h != nil {
+		return h(r, f, name, cands, importing)
+	}
+	switch f.Lang {
+	case "java", "kotlin", "scala":
+	default:
+		return nil, nil
+	}
 	for _, im := range f.Imports {
-		var where string // a module path whose file or directory must hold the definition
-		switch f.Lang {
-		case "python":
-			from := pyFrom(im)
-			if im.Alias == name || im.Alias == "" && LastSegment(im.Target, ".") == name && im.Module != "" || im.Wildcard && !importing {
-				where = pyModulePath(from, f.Path)
-			}
-			if where == "" {
-				continue
-			}
-			orig := name
-			if !im.Wildcard {
-				orig = LastSegment(im.Target, ".")
-			}
-			if d, err := r.pyReexported(where, orig, cands); d != nil || err != nil {
-				return d, err
-			}
-			continue
-		case "javascript", "typescript", "tsx", "jsx":
-			if im.Default == name || jsNamesImport(im.Names, name) || importing && jsNamesImported(im.Names, name) {
-				where = jsModulePath(im.Target, f.Path)
-			}
-		case "java", "kotlin", "scala":
-			if LastSegment(im.Target, ".") == name {
-				where = strings.ReplaceAll(strings.TrimSuffix(im.Target, "."+name), ".", "/") + "/" + name
-			}
-		case "rust":
-			if im.Alias == name || im.Alias == "" && LastSegment(im.Target, "::") == name {
-				where = rustModulePath(strings.TrimSuffix(im.Target, "::"+name))
-			}
-		}
-		if where == "" {
+		if LastSegment(im.Target, ".") != name {
 			continue
 		}
+		where := strings.ReplaceAll(strings.TrimSuffix(im.Target, "."+name), ".", "/") + "/" + name
 		if d := PickUnder(cands, where, false); d != nil {
 			return d, nil
 		}
@@ -429,49 +377,15 @@ func (r *Resolver) importedAs(f *File, name string, cands []*Def, importing bool
 	return nil, nil
 }
 
-// inImported resolves q.name where q is bound by an import of the file (a Go package, a
-// Python module, a JS/TS namespace or default import, a Rust module or type): bound reports
-// that q is such a name; d is the definition in the imported place (for Python, or in a
-// module it re-exports name from), nil when the workspace does not hold it (a standard
-// library or third-party package).
+// InImported resolves q.name where q is bound by an import of the file (a Go package, a
+// Python module, a JS/TS namespace or default import, a Rust module or type), as the
+// language's InImported hook reads its imports: bound reports that q is such a name; d is
+// the definition in the imported place (for Python, or in a module it re-exports name
+// from), nil when the workspace does not hold it (a standard library or third-party
+// package). A language without the hook binds no such names.
 func (r *Resolver) InImported(f *File, q, name string, cands []*Def) (d *Def, bound bool, err error) {
-	for _, im := range f.Imports {
-		var where string
-		switch f.Lang {
-		case "go":
-			if im.Alias == q || im.Alias == "" && LastSegment(im.Target, "/") == q {
-				where = im.Target
-			}
-		case "python":
-			switch {
-			case im.Alias == q:
-				where = pyModulePath(im.Target, f.Path)
-			case im.Alias == "" && im.Module == "" && im.Target == q && !im.Wildcard:
-				where = pyModulePath(q, f.Path)
-			case im.Alias == "" && im.Module != "" && LastSegment(im.Target, ".") == q:
-				where = pyModulePath(im.Target, f.Path) // from pkg import module
-			}
-		case "javascript", "typescript", "tsx", "jsx":
-			if im.Alias == q || im.Default == q {
-				where = jsModulePath(im.Target, f.Path)
-			}
-		case "rust":
-			if im.Alias == q || im.Alias == "" && LastSegment(im.Target, "::") == q {
-				where = rustModulePath(im.Target)
-			}
-		}
-		if where == "" {
-			continue
-		}
-		switch f.Lang {
-		case "python":
-			d, err := r.pyReexported(where, name, cands)
-			return d, true, err
-		case "go":
-			d, err := r.goImported(where, cands)
-			return d, true, err
-		}
-		return PickUnder(cands, where, false), true, nil
+	if h := r.hooks(f.Lang).InImported; h != nil {
+		return h(r, f, q, name, cands)
 	}
 	return nil, false, nil
 }
@@ -684,6 +598,14 @@ func PickUnder(cands []*Def, where string, goModule bool) *Def {
 		return d
 	}
 	return nil
+}
+
+// rustImplsDiffer reports whether a and b are items of different impl blocks (another type,
+// or another trait for the same type: Display's fmt and Debug's), which are never overloads
+// of one another; Rust has no overloading.
+func rustImplsDiffer(a, b *Def) bool {
+	ma, mb := MetaMap(a.Metadata), MetaMap(b.Metadata)
+	return ma["impl"] != mb["impl"] || ma["trait"] != mb["trait"]
 }
 
 // sameFamily reports whether a definition in language a can be what a use in language b

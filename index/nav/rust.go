@@ -590,11 +590,3 @@ func rustTypeBase(s string) string {
 	}
 	return strings.TrimSpace(LastSegment(s, "::"))
 }
-
-// rustImplsDiffer reports whether a and b are items of different impl blocks (another type,
-// or another trait for the same type: Display's fmt and Debug's), which are never overloads
-// of one another; Rust has no overloading.
-func rustImplsDiffer(a, b *Def) bool {
-	ma, mb := MetaMap(a.Metadata), MetaMap(b.Metadata)
-	return ma["impl"] != mb["impl"] || ma["trait"] != mb["trait"]
-}

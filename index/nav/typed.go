@@ -51,8 +51,10 @@ func (r *Resolver) baseType(f *File, name string, chain []string, line, col int)
 			if IsTypeKind(d.Kind) {
 				return d, nil
 			}
-			if t, found, err := r.jsDeclaredThis(f, d); found || err != nil { // TS: f(this: T)
-				return t, err
+			if h := r.hooks(f.Lang).This; h != nil { // TS: f(this: T)
+				if t, found, err := h(r, f, d); found || err != nil {
+					return t, err
+				}
 			}
 			continue
 		}
@@ -110,11 +112,9 @@ func (r *Resolver) TypeNamed(f *File, typ, container string) (*Def, error) {
 		return nil, nil
 	}
 	name, qual := SplitQualified(base)
-	if f.Lang == "csharp" && qual == "" { // using A = N.T;: A names T
-		for _, im := range f.Imports {
-			if im.Alias == name {
-				return r.javaTypePath(f.Lang, im.Target)
-			}
+	if h := r.hooks(f.Lang).TypeNamed; h != nil { // C#'s using A = N.T;: A names T
+		if d, decided, err := h(r, f, name, qual); decided || err != nil {
+			return d, err
 		}
 	}
 	d, _, err := r.Resolve(f, extract.Identifier{Name: name, Qualifier: qual, Kind: extract.TypeUsage, ContainingSymbolID: container})
