@@ -366,7 +366,7 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 func (r *Resolver) cFiles() []string {
 	if r.cf == nil {
 		r.cf = &cState{reach: map[string]map[string]bool{}, langs: map[string]string{}}
-		rows, err := r.s.DB().QueryContext(r.ctx, `SELECT path, language FROM files WHERE language IN ('c', 'cpp') ORDER BY path`)
+		rows, err := r.Store().DB().QueryContext(r.Context(), `SELECT path, language FROM files WHERE language IN ('c', 'cpp') ORDER BY path`)
 		if err != nil {
 			return nil // no includes followed
 		}
@@ -567,7 +567,7 @@ func (r *Resolver) cTypedMember(f *File, u extract.Identifier, q string, cands [
 		}
 	}
 	if typ == "" && cls != nil && f.Lang == "cpp" && (fn == nil || !slices.Contains(strings.Split(MetaMap(fn.Metadata)["locals"], ","), segs[0])) {
-		kids, err := r.s.Children(r.ctx, *cls) // a member of the method's class: formatter_->f()
+		kids, err := r.Children(*cls) // a member of the method's class: formatter_->f()
 		if err != nil {
 			return nil, err
 		}
@@ -596,7 +596,7 @@ func (r *Resolver) cTypedMember(f *File, u extract.Identifier, q string, cands [
 		return nil, err
 	}
 	for _, seg := range segs[1:] {
-		kids, err := r.s.Children(r.ctx, *t)
+		kids, err := r.Children(*t)
 		if err != nil {
 			return nil, err
 		}

@@ -178,7 +178,7 @@ func (r *Resolver) csAttributeUses(def Def) ([]Use, error) {
 	if def.Language != "csharp" || !ok || short == "" || !IsTypeKind(def.Kind) {
 		return nil, nil
 	}
-	files, err := r.s.filesUsing(r.ctx, short)
+	files, err := r.FilesUsing(short)
 	if err != nil {
 		return nil, err
 	}

@@ -11,20 +11,7 @@ import (
 
 // Children returns the symbols whose parent is def, in source order (imports excluded).
 func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
-	var out []Def
-	err := s.EachRow(ctx, func(rows *sql.Rows) error {
-		var d Def
-		if err := ScanDef(rows.Scan, &d); err != nil {
-			return err
-		}
-		out = append(out, d)
-		return nil
-	}, `SELECT `+DefColumns+` FROM symbols s JOIN files f ON f.id = s.file
-		WHERE f.path = ? AND s.parent_id = ? AND s.kind != 'import' ORDER BY s.start_line`, def.Path, def.ID)
-	if err != nil {
-		return nil, fmt.Errorf("index: children of %s: %w", def.Name, err)
-	}
-	return out, nil
+	return Children(ctx, s.Store, def)
 }
 
 // Implementations returns the types that extend or implement the type def (their extends
@@ -61,7 +48,7 @@ func (s Reader) Implementations(ctx context.Context, def Def) ([]Def, error) {
 
 // subtypes returns the types whose extends or implements relationships resolve to t.
 func (s Reader) subtypes(ctx context.Context, r *Resolver, t Def) ([]Def, error) {
-	files, err := s.filesUsing(ctx, t.Name)
+	files, err := FilesUsing(ctx, s.Store, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("index: subtypes of %s: %w", t.Name, err)
 	}

@@ -32,7 +32,7 @@ import (
 )
 
 // goType is a Go type as written: its expression, the file it is written in and the
-// symbol it is written inside (whose type parameters and local types it may name); def is
+// Symbol it is written inside (whose type parameters and local types it may name); def is
 // the workspace's named type it denotes, once known.
 type goType struct {
 	expr  ast.Expr
@@ -521,7 +521,7 @@ func (r *Resolver) goStated(d *Def, role string) ([]string, error) {
 	st := r.gost()
 	byID, ok := st.types[d.Path]
 	if !ok {
-		blob, err := r.s.FileBlob(r.ctx, "types", d.Path)
+		blob, err := r.Store().FileBlob(r.Context(), "types", d.Path)
 		if err != nil {
 			return nil, err
 		}

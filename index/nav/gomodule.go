@@ -46,7 +46,7 @@ func (r *Resolver) goModulePath() (string, error) {
 		return *r.goMod, nil
 	}
 	mod := ""
-	c, err := r.s.Content(r.ctx, "go.mod")
+	c, err := r.Store().Content(r.Context(), "go.mod")
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:

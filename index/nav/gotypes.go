@@ -357,7 +357,7 @@ func (r *Resolver) goChildren(t *Def) ([]Def, error) {
 	if k, ok := st.kids[t.ID]; ok {
 		return k, nil
 	}
-	k, err := r.s.Children(r.ctx, *t)
+	k, err := r.Children(*t)
 	if err != nil {
 		return nil, err
 	}

@@ -696,7 +696,7 @@ type javaBaseSet struct {
 
 func (r *Resolver) readJavaBases(t Def) ([]*Def, bool, bool, error) {
 	var blob []byte
-	err := r.s.DB().QueryRowContext(r.ctx, `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
+	err := r.Store().DB().QueryRowContext(r.Context(), `SELECT coalesce(r.data, x'') FROM files f LEFT JOIN relationships r ON r.file = f.id WHERE f.path = ?`, t.Path).Scan(&blob)
 	if err == sql.ErrNoRows || err == nil && len(blob) == 0 {
 		return nil, false, false, nil
 	}

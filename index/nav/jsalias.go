@@ -20,39 +20,7 @@ import (
 	"strings"
 
 	"github.com/quarrysearch/quarry/extract"
-	"github.com/quarrysearch/quarry/index/store"
 )
-
-// jsAliasUse is a use of def under another name, resolved to def.
-type Use struct {
-	Ident extract.Identifier
-	Path  string
-	Why   string
-}
-
-// usesNamed returns the uses of name in the file id (at path) that keep takes, read from
-// its identifiers: none when the file has none.
-func (r *Resolver) UsesNamed(id int64, path, name string, keep func(extract.Identifier) bool) ([]extract.Identifier, error) {
-	var blob []byte
-	err := r.s.DB().QueryRowContext(r.ctx, `SELECT data FROM identifiers WHERE file = ?`, id).Scan(&blob)
-	if err == sql.ErrNoRows {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("index: uses of %s in %s: %w", name, path, err)
-	}
-	var uses []extract.Identifier
-	err = store.DecodeIdents(blob, func(n string) bool { return n == name }, func(x extract.Identifier) bool {
-		if keep(x) {
-			uses = append(uses, x)
-		}
-		return true
-	})
-	if err != nil {
-		return nil, fmt.Errorf("index: uses of %s in %s: %w", name, path, err)
-	}
-	return uses, nil
-}
 
 // jsAliasUses returns the uses of the top-level definition def under the names other files
 // bind it to, or the module exports it as: each resolved to def.
@@ -126,7 +94,7 @@ func (r *Resolver) jsReadAliasUses(def Def) ([]Use, error) {
 	}
 	seen := map[key]int{} // index in sites
 	var sites []site
-	err = r.s.EachRow(r.ctx, func(rows *sql.Rows) error {
+	err = r.Store().EachRow(r.Context(), func(rows *sql.Rows) error {
 		var s site
 		var spec, meta string
 		if err := rows.Scan(&s.file, &s.path, &s.lang, &spec, &meta); err != nil {

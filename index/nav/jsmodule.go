@@ -120,15 +120,15 @@ func (r *Resolver) jsState() *jsState {
 // jsShared runs fn on the store's jsCache when it is of r's generation (after emptying it
 // for a new one), under its lock; fn gets nil when r does not cache.
 func (r *Resolver) jsShared(fn func(c *jsCache)) {
-	if r.gen < 0 {
+	if r.Generation() < 0 {
 		fn(nil)
 		return
 	}
-	c := r.s.Extension(jsCacheKey{}, func() any { return new(jsCache) }).(*jsCache)
+	c := r.Store().Extension(jsCacheKey{}, func() any { return new(jsCache) }).(*jsCache)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != r.gen || c.mods == nil || len(c.mods) > CacheMax {
-		c.gen, c.mods, c.pkgs, c.aliases = r.gen, map[string][]string{}, nil, map[string][]Use{}
+	if c.gen != r.Generation() || c.mods == nil || len(c.mods) > CacheMax {
+		c.gen, c.mods, c.pkgs, c.aliases = r.Generation(), map[string][]string{}, nil, map[string][]Use{}
 	}
 	fn(c)
 }
@@ -275,7 +275,7 @@ func (r *Resolver) existingFiles(want []string) ([]string, error) {
 	}
 	q.WriteByte(')')
 	have := map[string]bool{}
-	err := r.s.EachRow(r.ctx, func(rows *sql.Rows) error {
+	err := r.Store().EachRow(r.Context(), func(rows *sql.Rows) error {
 		var p string
 		err := rows.Scan(&p)
 		have[p] = true
@@ -307,7 +307,7 @@ func (r *Resolver) jsPackages() (*jsPackages, error) {
 	}
 	pkgs = &jsPackages{byName: map[string]*jsPackage{}, byDir: map[string]*jsPackage{}}
 	var paths []string
-	err := r.s.EachRow(r.ctx, func(rows *sql.Rows) error {
+	err := r.Store().EachRow(r.Context(), func(rows *sql.Rows) error {
 		var p string
 		err := rows.Scan(&p)
 		if !strings.Contains(p, "node_modules/") {
@@ -323,7 +323,7 @@ func (r *Resolver) jsPackages() (*jsPackages, error) {
 		if path.Base(p) != "package.json" {
 			continue
 		}
-		content, err := r.s.Content(r.ctx, p)
+		content, err := r.Store().Content(r.Context(), p)
 		if err != nil || len(content) == 0 {
 			continue // a package.json the store holds no text of names nothing
 		}
@@ -442,12 +442,12 @@ func (r *Resolver) jsWhole(file string) (*jsWholeExport, error) {
 		return w, nil
 	}
 	w := &jsWholeExport{}
-	stmt, err := r.s.Stmt(r.ctx, `SELECT `+DefColumns+` FROM symbols s JOIN files f ON f.id = s.file
+	stmt, err := r.Store().Stmt(r.Context(), `SELECT `+DefColumns+` FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.parent_id = '' AND s.kind != 'import' AND s.metadata LIKE '%"export":%'`)
 	if err != nil {
 		return nil, fmt.Errorf("index: exports of %s: %w", file, err)
 	}
-	err = EachStmtRow(r.ctx, stmt, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.Context(), stmt, func(rows *sql.Rows) error {
 		var d Def
 		if err := ScanDef(rows.Scan, &d); err != nil {
 			return err
@@ -868,6 +868,39 @@ func (r *Resolver) jsExportsName(file, name string) bool {
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if (strings.HasPrefix(t, "export {") || strings.HasPrefix(t, "module.exports")) && WordIn(t, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsModulePath turns a relative JS/TS import source ("./x", "../y/z") into a workspace path
+// without extension; a package import ("react") gives "" (not in the workspace).
+func jsModulePath(src, from string) string {
+	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+		return ""
+	}
+	p := path.Join(path.Dir(from), src)
+	return strings.TrimSuffix(p, path.Ext(p))
+}
+
+// jsNamesImport reports whether the named imports "a, b as c" bind name.
+func jsNamesImport(names, name string) bool {
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		orig, alias, ok := strings.Cut(n, " as ")
+		if ok && strings.TrimSpace(alias) == name || !ok && orig == name {
+			return true
+		}
+	}
+	return false
+}
+
+// jsNamesImported reports whether the named imports "a, b as c" import the name (a or b).
+func jsNamesImported(names, name string) bool {
+	for _, n := range strings.Split(names, ",") {
+		orig, _, _ := strings.Cut(strings.TrimSpace(n), " as ")
+		if strings.TrimSpace(orig) == name {
 			return true
 		}
 	}

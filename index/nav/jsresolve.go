@@ -849,7 +849,7 @@ func (r *Resolver) jsReturned(t Def) (*Def, error) {
 		return d, nil
 	}
 	st.returned[t.ID] = nil
-	kids, err := r.s.Children(r.ctx, t)
+	kids, err := r.Children(t)
 	if err != nil {
 		return nil, err
 	}

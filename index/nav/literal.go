@@ -10,7 +10,7 @@ package nav
 
 import "strings"
 
-// literalHead is the head of a function literal on a line: its parameter list (without
+// LiteralHead is the head of a function literal on a line: its parameter list (without
 // the parentheses) and where its body starts (just after the { of a block, or after the
 // => or -> of an expression body).
 type LiteralHead struct {
@@ -19,7 +19,7 @@ type LiteralHead struct {
 	Block  bool
 }
 
-// literalParam returns the type that the innermost function literal enclosing the use at
+// LiteralParam returns the type that the innermost function literal enclosing the use at
 // line and col (0: the use's line is not read) inside fn declares for its parameter name;
 // found reports that such a literal binds name (with typ "" when it declares no type, which
 // hides any other binding of name).
@@ -63,7 +63,7 @@ func literalLanguage(lang string) bool {
 	return false
 }
 
-// literalHeads returns the heads of the function literals whose parameter list is on the
+// LiteralHeads returns the heads of the function literals whose parameter list is on the
 // line text, left to right: func(...) [results] { in Go; (...) [: T] => and function
 // [name](...) [: T] { in JavaScript and TypeScript; (...) -> in Java, (...) => in C#.
 func LiteralHeads(text, lang string) []LiteralHead {
@@ -112,7 +112,7 @@ func LiteralHeads(text, lang string) []LiteralHead {
 	return out
 }
 
-// closeParen returns the index just past the ) that closes the ( at s[i] (quoted text
+// CloseParen returns the index just past the ) that closes the ( at s[i] (quoted text
 // skipped), -1 when s does not close it.
 func CloseParen(s string, i int) int {
 	depth := 0
@@ -198,7 +198,7 @@ func arrowAfter(rest string, at int, arrow string) (LiteralHead, bool) {
 	return LiteralHead{Body: at}, true
 }
 
-// paramNamed reports whether the parameter list params declares name.
+// ParamNamed reports whether the parameter list params declares name.
 func ParamNamed(params, name, lang string) bool {
 	for _, p := range SplitTop(params, ',') {
 		p = strings.TrimSpace(p)
@@ -227,7 +227,7 @@ func ParamNamed(params, name, lang string) bool {
 	return false
 }
 
-// encloses reports whether the body that starts at byte body of line n (1-based) is still
+// Encloses reports whether the body that starts at byte body of line n (1-based) is still
 // open at the use at line and col (0: anywhere on the line): no bracket opened before the
 // body closes on the way there, and an expression body ends at the line's end or at a
 // comma or semicolon.

@@ -20,7 +20,7 @@ import (
 // itself a local).
 const maxLocalDepth = 2
 
-// localType returns the type of the local variable name as bound before the use at line
+// LocalType returns the type of the local variable name as bound before the use at line
 // and col (0: the line is not read) in the function fn, nil when no binding says.
 func (r *Resolver) LocalType(f *File, fn *Def, name string, line, col int) (*Def, error) {
 	if r.localDepth >= maxLocalDepth || line < fn.Line {
@@ -193,7 +193,7 @@ func (r *Resolver) callType(f *File, fn *Def, path string, line int) (*Def, erro
 	return r.ResultType(d)
 }
 
-// resultType returns the workspace type a callable's declared result is (Self and this: the
+// ResultType returns the workspace type a callable's declared result is (Self and this: the
 // type it is a member of), nil when it declares none or another.
 func (r *Resolver) ResultType(d *Def) (*Def, error) {
 	ret, err := r.ReturnType(*d)
@@ -214,7 +214,7 @@ func (r *Resolver) ResultType(d *Def) (*Def, error) {
 	return r.TypeNamed(df, ret, d.ID)
 }
 
-// skipGroup returns s after the bracketed group it starts with (open ... close, nested), s
+// SkipGroup returns s after the bracketed group it starts with (open ... close, nested), s
 // itself when it does not start with open, "" when the group does not close.
 func SkipGroup(s string, open, close byte) string {
 	if s == "" || s[0] != open {
@@ -239,7 +239,7 @@ func SkipGroup(s string, open, close byte) string {
 	return ""
 }
 
-// typesOf returns the types of role ("return", "declared") the file at p states, by symbol
+// TypesOf returns the types of role ("return", "declared") the file at p states, by symbol
 // id, read once per request into *cache.
 func (r *Resolver) TypesOf(cache *map[string]map[string]string, p, role string) (map[string]string, error) {
 	if *cache == nil {
@@ -266,7 +266,7 @@ func (r *Resolver) TypesOf(cache *map[string]map[string]string, p, role string) 
 	return byID, nil
 }
 
-// returnType returns the type a callable's result is declared as, the first of several
+// ReturnType returns the type a callable's result is declared as, the first of several
 // (Go's (*T, error)), "" when it declares none.
 func (r *Resolver) ReturnType(d Def) (string, error) {
 	byID, err := r.TypesOf(&r.returns, d.Path, "return")
@@ -288,7 +288,7 @@ func (r *Resolver) ReturnType(d Def) (string, error) {
 	return strings.Trim(t, `"'`), nil // Python's "Form" forward reference
 }
 
-// lines returns the stored content of the file at p, by line (read once per request).
+// Lines returns the stored content of the file at p, by line (read once per request).
 func (r *Resolver) Lines(p string) ([]string, error) {
 	if l, ok := r.content[p]; ok {
 		return l, nil
@@ -305,7 +305,7 @@ func (r *Resolver) Lines(p string) ([]string, error) {
 	return l, nil
 }
 
-// calleePath returns the dotted or ::-separated name s starts with: pkg.NewReader of
+// CalleePath returns the dotted or ::-separated name s starts with: pkg.NewReader of
 // pkg.NewReader(r), Vec::new of Vec::new(), "" when s starts otherwise.
 func CalleePath(s string) string {
 	end := 0
@@ -325,7 +325,7 @@ func CalleePath(s string) string {
 	return strings.TrimRight(s[:end], ".:")
 }
 
-// bindingOf reports whether line binds the local variable name, with the type it declares
+// BindingOf reports whether line binds the local variable name, with the type it declares
 // or else the expression it is bound to (both "" when the line binds it to something whose
 // type it does not say: a tuple, a loop variable).
 func BindingOf(line, name, lang string) (typ, rhs string, ok bool) {
@@ -473,7 +473,7 @@ func javaDecl(t, name string) (typ, rhs string, ok bool) {
 	}
 }
 
-// assignAt returns the index of s's first '=' that is an assignment (not ==, <=, >=, !=, =>,
+// AssignAt returns the index of s's first '=' that is an assignment (not ==, <=, >=, !=, =>,
 // :=, +=), or -1.
 func AssignAt(s string) int {
 	for i := 0; i < len(s); i++ {
@@ -492,7 +492,7 @@ func AssignAt(s string) int {
 	return -1
 }
 
-// wordIn reports whether name is a whole word of s.
+// WordIn reports whether name is a whole word of s.
 func WordIn(s, name string) bool {
 	for from := 0; ; {
 		i := strings.Index(s[from:], name)

@@ -365,11 +365,11 @@ func (r *Resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 		callee, target = class.Name, class
 	}
 	bound := class != nil && !strings.Contains(decos, ",staticmethod,") // self or cls, not passed
-	files, err := r.s.filesUsing(r.ctx, callee)
+	files, err := r.FilesUsing(callee)
 	if err != nil {
 		return nil, err
 	}
-	st, err := r.s.Stmt(r.ctx, `SELECT data FROM identifiers WHERE file = ?`)
+	st, err := r.Store().Stmt(r.Context(), `SELECT data FROM identifiers WHERE file = ?`)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +380,7 @@ func (r *Resolver) pyArgTypeOf(fn, class *Def, params []pyParam, i, depth int) (
 			continue
 		}
 		var blob []byte
-		if err := st.QueryRowContext(r.ctx, uf.ID).Scan(&blob); err != nil {
+		if err := st.QueryRowContext(r.Context(), uf.ID).Scan(&blob); err != nil {
 			return nil, fmt.Errorf("index: calls of %s in %s: %w", callee, uf.Path, err)
 		}
 		var uses []extract.Identifier
@@ -783,7 +783,7 @@ func (r *Resolver) pyReturnedOf(f *File, d *Def) (*Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	kids, err := r.s.Children(r.ctx, *d)
+	kids, err := r.Children(*d)
 	if err != nil {
 		return nil, err
 	}
@@ -1569,13 +1569,13 @@ func pyTupleAt(text string, i, n int) string {
 // pyEnclosing returns the callable (a method, for self.x = ...) whose body holds the
 // definition d, nil when d is not inside one.
 func (r *Resolver) pyEnclosing(d Def) (*Def, error) {
-	st, err := r.s.Stmt(r.ctx, `SELECT s.id, s.kind FROM symbols s JOIN files f ON f.id = s.file
+	st, err := r.Store().Stmt(r.Context(), `SELECT s.id, s.kind FROM symbols s JOIN files f ON f.id = s.file
 		WHERE f.path = ? AND s.start_line < ? AND s.end_line >= ? ORDER BY s.start_line DESC, s.end_line ASC`)
 	if err != nil {
 		return nil, fmt.Errorf("index: the function around %s: %w", d.Name, err)
 	}
 	var id string
-	err = EachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.Context(), st, func(rows *sql.Rows) error {
 		var sid, kind string
 		if err := rows.Scan(&sid, &kind); err != nil {
 			return err

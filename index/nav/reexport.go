@@ -10,6 +10,7 @@ package nav
 import (
 	"database/sql"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -109,13 +110,13 @@ func (r *Resolver) pyModuleFiles(where string) ([]string, error) {
 	if files, ok := r.pyModules[where]; ok {
 		return files, nil
 	}
-	st, err := r.s.Stmt(r.ctx, `SELECT path FROM files WHERE language = 'python' AND (path = ?1 OR path = ?2 OR path LIKE ?3 OR path LIKE ?4)`)
+	st, err := r.Store().Stmt(r.Context(), `SELECT path FROM files WHERE language = 'python' AND (path = ?1 OR path = ?2 OR path LIKE ?3 OR path LIKE ?4)`)
 	if err != nil {
 		return nil, fmt.Errorf("index: files of the Python module %s: %w", where, err)
 	}
 	pkg, mod := where+"/__init__.py", where+".py"
 	var files []string
-	err = EachStmtRow(r.ctx, st, func(rows *sql.Rows) error {
+	err = EachStmtRow(r.Context(), st, func(rows *sql.Rows) error {
 		var p string
 		if err := rows.Scan(&p); err != nil {
 			return err
@@ -134,4 +135,22 @@ func (r *Resolver) pyModuleFiles(where string) ([]string, error) {
 	}
 	r.pyModules[where] = files
 	return files, nil
+}
+
+// pyModulePath turns a Python module (a.b, .b, ..b) into a path (a/b), relative imports
+// against the directory of the importing file.
+func pyModulePath(module, from string) string {
+	if module == "" {
+		return ""
+	}
+	dots := len(module) - len(strings.TrimLeft(module, "."))
+	rest := strings.ReplaceAll(module[dots:], ".", "/")
+	if dots == 0 {
+		return rest
+	}
+	dir := path.Dir(from)
+	for range dots - 1 {
+		dir = path.Dir(dir)
+	}
+	return path.Join(dir, rest)
 }

@@ -179,7 +179,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 		}
 		want |= 1 << ik
 	}
-	files, err := s.filesUsing(ctx, def.Name)
+	files, err := FilesUsing(ctx, s.Store, def.Name)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
@@ -227,13 +227,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 				continue
 			}
 		}
-		var named []ResolvedUse // every use of the name in the file, resolved
-		cached := false
-		r.shared(func(c *navCache) {
-			if c != nil {
-				named, cached = c.uses[fileName{f.ID, def.Name}]
-			}
-		})
+		named, cached := r.CachedUses(f.ID, def.Name) // every use of the name in the file, resolved
 		if !cached {
 			var blob []byte
 			if err := blobStmt.QueryRowContext(ctx, f.ID).Scan(&blob); err != nil {
@@ -259,12 +253,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 				}
 				named[i].Def, named[i].Why = d, why
 			}
-			r.shared(func(c *navCache) {
-				if c != nil {
-					c.uses[fileName{f.ID, def.Name}] = named
-					c.nUses += len(named) + 1
-				}
-			})
+			r.CacheUses(f.ID, def.Name, named)
 		}
 		for _, u := range named {
 			x, d, why := u.Ident, u.Def, u.Why
@@ -425,30 +414,4 @@ func familyOf(defs []Def, lang string) []*Def {
 		}
 	}
 	return out
-}
-
-// resolvedUse is a use of a name and the definition it resolves to (nil: none), with why.
-type ResolvedUse struct {
-	Ident extract.Identifier
-	Def   *Def
-	Why   string
-}
-
-// fileUsing is a file that uses a name (identifier_names).
-type FileUsing struct {
-	ID         int64
-	Path, Lang string
-}
-
-// filesUsing returns the files that use name, by path.
-func (s Reader) filesUsing(ctx context.Context, name string) ([]FileUsing, error) {
-	var files []FileUsing
-	err := s.EachRow(ctx, func(rows *sql.Rows) error {
-		var f FileUsing
-		err := rows.Scan(&f.ID, &f.Path, &f.Lang)
-		files = append(files, f)
-		return err
-	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file
-		WHERE n.name = ? ORDER BY f.path`, name)
-	return files, err
 }

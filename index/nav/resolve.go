@@ -98,14 +98,6 @@ type Def struct {
 	Metadata                                 string
 }
 
-// defColumns are the columns of a Def, in scanDef's order (s: symbols, f: files).
-const DefColumns = `s.id, f.path, s.name, s.kind, s.language, s.start_line, s.end_line, s.parent_id, s.signature, s.doc_comment, s.visibility, s.metadata`
-
-// scanDef scans the defColumns of a row into d.
-func ScanDef(scan func(...any) error, d *Def) error {
-	return scan(&d.ID, &d.Path, &d.Name, &d.Kind, &d.Language, &d.Line, &d.EndLine, &d.ParentID, &d.Signature, &d.DocComment, &d.Visibility, &d.Metadata)
-}
-
 // navCache is what resolution read from a store (definitions by name and by id, files'
 // imports and packages), kept for the store generation it was read from: a resident server
 // answers the next refs or calls without reading them again.
@@ -128,21 +120,14 @@ type fileName struct {
 	name string
 }
 
-// navCacheMax is the number of definitions by id, or of identifiers in uses, beyond which
+// CacheMax is the number of definitions by id, or of identifiers in uses, beyond which
 // the cache starts again.
 const CacheMax = 200_000
 
-// Reader answers navigation questions from one store's rows: definitions, references
-// resolved to them, callees, children, implementations.
-type Reader struct{ *store.Store }
-
-// NewReader returns the Reader of the store s.
-func NewReader(s *store.Store) Reader { return Reader{s} }
-
-// resolver resolves uses against the store, caching what it reads for one request (and in
+// Resolver resolves uses against the store, caching what it reads for one request (and in
 // the store's navCache, for the generation gen; -1: none).
 type Resolver struct {
-	s       Reader
+	s       *store.Store
 	ctx     context.Context
 	gen     int64
 	byName  map[string][]Def  // definitions by exact name
@@ -244,13 +229,23 @@ func (r *Resolver) State(key any, mk func() any) any {
 	return v
 }
 
+// New returns a resolver of uses against the store s, with the languages' hooks langs, for
+// one request.
+func New(ctx context.Context, s *store.Store, langs Languages) *Resolver {
+	gen, err := s.Generation(ctx)
+	if err != nil {
+		gen = -1
+	}
+	return &Resolver{s: s, ctx: ctx, gen: gen, langs: langs, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*File{}}
+}
+
 // File is what resolution needs of the file a use is in.
 type File struct {
 	Path, Lang, Dir, Pkg string
 	Imports              []Import
 }
 
-// importDef is one import of a file.
+// Import is one import of a file.
 type Import struct {
 	Target  string // the import symbol's name: a module path, "a.b.C", "./m", "a::b::C"
 	Alias   string // the name it is bound to, when the source gives one
@@ -265,14 +260,6 @@ type Import struct {
 	// line, endLine: the import statement's lines (a use of kind import is its own
 	// statement's, pyImportRef)
 	Line, EndLine int
-}
-
-func newResolver(ctx context.Context, s Reader) *Resolver {
-	gen, err := s.Generation(ctx)
-	if err != nil {
-		gen = -1
-	}
-	return &Resolver{s: s, ctx: ctx, gen: gen, langs: langTable, byName: map[string][]Def{}, byID: map[string]*Def{}, files: map[string]*File{}}
 }
 
 // shared runs fn on the store's cache when it is of r's generation (after emptying it for
@@ -292,7 +279,7 @@ func (r *Resolver) shared(fn func(c *navCache)) {
 	fn(c)
 }
 
-// defs returns the definitions named name (imports excluded).
+// Defs returns the definitions named name (imports excluded).
 func (r *Resolver) Defs(name string) ([]Def, error) {
 	if d, ok := r.byName[name]; ok {
 		return d, nil
@@ -340,7 +327,7 @@ func (r *Resolver) Defs(name string) ([]Def, error) {
 	return out, nil
 }
 
-// symbol returns the symbol with id (nil if there is none).
+// Symbol returns the symbol with id (nil if there is none).
 func (r *Resolver) Symbol(id string) (*Def, error) {
 	if id == "" {
 		return nil, nil
@@ -380,7 +367,7 @@ func (r *Resolver) Symbol(id string) (*Def, error) {
 	return d, nil
 }
 
-// chain returns the ids of the symbol id and its ancestors, innermost first.
+// Chain returns the ids of the symbol id and its ancestors, innermost first.
 func (r *Resolver) Chain(id string) ([]string, error) {
 	var out []string
 	for id != "" && len(out) < 64 {
@@ -394,7 +381,7 @@ func (r *Resolver) Chain(id string) ([]string, error) {
 	return out, nil
 }
 
-// file returns the resolution context of the file at p.
+// FileOf returns the resolution context of the file at p.
 func (r *Resolver) FileOf(p, lang string) (*File, error) {
 	if f, ok := r.files[p]; ok {
 		return f, nil
@@ -442,49 +429,13 @@ func (r *Resolver) FileOf(p, lang string) (*File, error) {
 	return f, nil
 }
 
-// pkgOf returns the package declaration of the file at p ("" none).
+// PkgOf returns the package declaration of the file at p ("" none).
 func (r *Resolver) PkgOf(p, lang string) (string, error) {
 	f, err := r.FileOf(p, lang)
 	if err != nil {
 		return "", err
 	}
 	return f.Pkg, nil
-}
-
-// ResolveName resolves symbol (a name, maybe qualified: pkg.F, a::b::C) as if it were
-// written in the file at p on line (0: at the file's top level): the definition it means
-// and why, nil when no rule decides.
-func (s Reader) ResolveName(ctx context.Context, p string, line int, symbol string) (*Def, string, error) {
-	name, qualifier := SplitQualified(symbol)
-	var lang string
-	err := s.DB().QueryRowContext(ctx, `SELECT language FROM files WHERE path = ?`, p).Scan(&lang)
-	if err == sql.ErrNoRows {
-		return nil, "", nil
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("index: resolve %s in %s: %w", name, p, err)
-	}
-	use := extract.Identifier{Name: name, Qualifier: qualifier, Kind: extract.VariableRef}
-	if line > 0 {
-		err := s.DB().QueryRowContext(ctx, `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file
-			WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? AND s.kind != 'import'
-			ORDER BY s.start_line DESC, s.end_line ASC LIMIT 1`, p, line, line).Scan(&use.ContainingSymbolID)
-		if err != nil && err != sql.ErrNoRows {
-			return nil, "", fmt.Errorf("index: resolve %s in %s: %w", name, p, err)
-		}
-	}
-	r := newResolver(ctx, s)
-	f, err := r.FileOf(p, lang)
-	if err != nil {
-		return nil, "", err
-	}
-	return r.Resolve(f, use)
-}
-
-// eachStmtRow runs the prepared statement st with args and calls scan for each row.
-func EachStmtRow(ctx context.Context, st *sql.Stmt, scan func(*sql.Rows) error, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	return store.ScanEach(rows, err, scan)
 }
 
 // Reachable reports whether a use in the file f can resolve to the top-level definition

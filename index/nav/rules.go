@@ -14,7 +14,7 @@ import (
 	"github.com/quarrysearch/quarry/index/store"
 )
 
-// resolve returns the definition a use in file f means, and why; nil when no rule decides.
+// Resolve returns the definition a use in file f means, and why; nil when no rule decides.
 func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) {
 	sameLang, err := r.FamilyDefs(u.Name, f.Lang)
 	if err != nil {
@@ -144,7 +144,7 @@ func (r *Resolver) Resolve(f *File, u extract.Identifier) (*Def, string, error) 
 	return nil, "", nil
 }
 
-// familyDefs returns the definitions named name in lang's family (sameFamily), kept for
+// FamilyDefs returns the definitions named name in lang's family (sameFamily), kept for
 // the request: a name used thousands of times in a workspace that defines it as often
 // (fastify's tests: fastify) filters its definitions once.
 func (r *Resolver) FamilyDefs(name, lang string) ([]*Def, error) {
@@ -170,7 +170,7 @@ func (r *Resolver) FamilyDefs(name, lang string) ([]*Def, error) {
 	return out, nil
 }
 
-// inheritedBare resolves a bare name inside a type's method (Java, C#, ...) to a member of
+// InheritedBare resolves a bare name inside a type's method (Java, C#, ...) to a member of
 // the nearest base type that has one.
 func (r *Resolver) InheritedBare(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
 	chain, err := r.Chain(u.ContainingSymbolID)
@@ -203,7 +203,7 @@ func (r *Resolver) unique(f *File, cands []*Def) (*Def, string, error) {
 	return nil, "", nil
 }
 
-// one returns the definition hits hold: the only one, or the first of overloads (several
+// One returns the definition hits hold: the only one, or the first of overloads (several
 // declarations of one name and kind in one scope of one file: TypeScript overload
 // signatures, Java and C# overloaded methods, which resolution does not tell apart); nil
 // when hits name several definitions, or none.
@@ -229,7 +229,7 @@ func OneDefinition(defs []Def) *Def {
 	return One(hits)
 }
 
-// overloads reports whether a and b declare the same name and kind in the same scope of the
+// Overloads reports whether a and b declare the same name and kind in the same scope of the
 // same file; in Python, of any kinds: one name of a module or class bound in several places
 // (try: from ssl import SSLError as BaseSSLError / except ImportError: class BaseSSLError).
 func Overloads(a, b *Def) bool {
@@ -239,7 +239,7 @@ func Overloads(a, b *Def) bool {
 	return a.ID == b.ID || a.Path == b.Path && a.Name == b.Name && (a.Kind == b.Kind || a.Language == "python") && a.ParentID == b.ParentID
 }
 
-// inScope picks among the candidates defined in the use's own file.
+// InScope picks among the candidates defined in the use's own file.
 func (r *Resolver) InScope(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
 	var local []*Def
 	for _, d := range cands {
@@ -300,7 +300,7 @@ func implicitMembers(lang string) bool {
 	return false
 }
 
-// inPackage picks the one candidate in the use's package: the same directory for Go and C#,
+// InPackage picks the one candidate in the use's package: the same directory for Go and C#,
 // the same package declaration for Java, Kotlin and Scala.
 func (r *Resolver) InPackage(f *File, cands []*Def) (*Def, error) {
 	// A bare name names a package-level definition: never a member of a type (another
@@ -390,7 +390,7 @@ func (r *Resolver) InImported(f *File, q, name string, cands []*Def) (d *Def, bo
 	return nil, false, nil
 }
 
-// onReceiver resolves self.x, this.x, super.x and a Go method's receiver: a member of the
+// OnReceiver resolves self.x, this.x, super.x and a Go method's receiver: a member of the
 // type the use is inside.
 func (r *Resolver) OnReceiver(f *File, u extract.Identifier, cands []*Def) (*Def, error) {
 	q := u.Qualifier
@@ -453,7 +453,7 @@ func (r *Resolver) OnReceiver(f *File, u extract.Identifier, cands []*Def) (*Def
 	return nil, nil
 }
 
-// inherited looks for the one candidate that is a member of a base of the type t (its
+// Inherited looks for the one candidate that is a member of a base of the type t (its
 // extends relationships, resolved in t's file), nearest base first.
 func (r *Resolver) Inherited(f *File, t Def, cands []*Def, depth int) (*Def, error) {
 	if depth > 8 {
@@ -480,7 +480,7 @@ func (r *Resolver) Inherited(f *File, t Def, cands []*Def, depth int) (*Def, err
 	return nil, nil
 }
 
-// bases returns the types t extends, as resolution finds them from t's file.
+// Bases returns the types t extends, as resolution finds them from t's file.
 func (r *Resolver) Bases(t Def) ([]*Def, error) {
 	if b, ok := r.basesOf[t.ID]; ok {
 		return b, nil
@@ -549,7 +549,7 @@ func (r *Resolver) onType(q string, cands []*Def) *Def {
 	return nil
 }
 
-// pickUnder returns the one candidate whose file is where (a path without extension: a
+// PickUnder returns the one candidate whose file is where (a path without extension: a
 // module file) or inside the directory where; where may be a suffix of the workspace path
 // (a Java package directory, a Go import path in GOPATH layout), and with goModule the
 // directory may be a suffix of where (a Go import path of a module: example.com/app/store
@@ -608,7 +608,7 @@ func rustImplsDiffer(a, b *Def) bool {
 	return ma["impl"] != mb["impl"] || ma["trait"] != mb["trait"]
 }
 
-// sameFamily reports whether a definition in language a can be what a use in language b
+// SameFamily reports whether a definition in language a can be what a use in language b
 // names (JavaScript and TypeScript share modules; C and C++ headers).
 func SameFamily(a, b string) bool {
 	fam := func(l string) string {

@@ -219,7 +219,7 @@ func (r *Resolver) rustExists(p string) (bool, error) {
 		return ok, nil
 	}
 	var one int
-	err := r.s.DB().QueryRowContext(r.ctx, `SELECT 1 FROM files WHERE path = ?`, p).Scan(&one)
+	err := r.Store().DB().QueryRowContext(r.Context(), `SELECT 1 FROM files WHERE path = ?`, p).Scan(&one)
 	if err == sql.ErrNoRows {
 		err = nil
 	}
@@ -502,7 +502,7 @@ done:
 
 // rustFieldType returns the declared type of t's field named field.
 func (r *Resolver) rustFieldType(t Def, field string) (*Def, error) {
-	kids, err := r.s.Children(r.ctx, t)
+	kids, err := r.Children(t)
 	if err != nil {
 		return nil, err
 	}
@@ -589,4 +589,17 @@ func rustTypeBase(s string) string {
 		s = s[:i]
 	}
 	return strings.TrimSpace(LastSegment(s, "::"))
+}
+
+// rustModulePath turns a Rust path (crate::a::b, super::x, a::b) into a path suffix a/b.
+func rustModulePath(p string) string {
+	var parts []string
+	for _, s := range strings.Split(p, "::") {
+		switch s {
+		case "crate", "self", "super", "":
+			continue
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "/")
 }

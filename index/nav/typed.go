@@ -10,7 +10,7 @@ import (
 	"github.com/quarrysearch/quarry/extract"
 )
 
-// onDeclaredType resolves q.name where q is a parameter of the use's function, or a chain
+// OnDeclaredType resolves q.name where q is a parameter of the use's function, or a chain
 // of fields (c.bufr, this.count, self.form) starting from self/this, a Go receiver or a
 // parameter, each with a declared type: a member of the last type (or of its bases).
 func (r *Resolver) OnDeclaredType(f *File, u extract.Identifier, q string, cands []*Def) (*Def, error) {
@@ -83,7 +83,7 @@ func (r *Resolver) baseType(f *File, name string, chain []string, line, col int)
 
 // fieldType returns the declared type of t's field named field.
 func (r *Resolver) fieldType(t Def, field string) (*Def, error) {
-	kids, err := r.s.Children(r.ctx, t)
+	kids, err := r.Children(t)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (r *Resolver) fieldType(t Def, field string) (*Def, error) {
 	return nil, nil
 }
 
-// typeNamed resolves the type text typ (*bufio.Reader, List<E>, a::B) as a use in f inside
+// TypeNamed resolves the type text typ (*bufio.Reader, List<E>, a::B) as a use in f inside
 // the symbol container: the type definition, nil if it is not one of the workspace's.
 func (r *Resolver) TypeNamed(f *File, typ, container string) (*Def, error) {
 	base := BaseTypeName(typ)
@@ -124,7 +124,7 @@ func (r *Resolver) TypeNamed(f *File, typ, container string) (*Def, error) {
 	return d, nil
 }
 
-// memberOf returns the one candidate that is a member of t (a Go method of t's receiver
+// MemberOf returns the one candidate that is a member of t (a Go method of t's receiver
 // type in t's directory), else of t's nearest base that has one.
 func (r *Resolver) MemberOf(f *File, t Def, cands []*Def) (*Def, error) {
 	var hit []*Def
@@ -147,7 +147,7 @@ func (r *Resolver) MemberOf(f *File, t Def, cands []*Def) (*Def, error) {
 	return r.Inherited(f, t, cands, 0)
 }
 
-// splitQualified splits a written name into its last part and the qualifier before it, as
+// SplitQualified splits a written name into its last part and the qualifier before it, as
 // the extractor records a use's qualifier: bufio, Reader of bufio.Reader; a::b::, C of
 // a::b::C (a path keeps its ::); "", X of X.
 func SplitQualified(s string) (name, qual string) {
@@ -180,7 +180,7 @@ func IsIdent(s string) bool {
 	return true
 }
 
-// paramType returns the declared type of the parameter name in a function's signature
+// ParamType returns the declared type of the parameter name in a function's signature
 // ("" when it has none or is not there).
 func ParamType(sig, name, lang string) string {
 	groups := ParenGroups(sig)
@@ -216,7 +216,7 @@ func ParamType(sig, name, lang string) string {
 	return ""
 }
 
-// declaredType returns the type a declaration text gives name: "name: T" (Python, TS,
+// DeclaredType returns the type a declaration text gives name: "name: T" (Python, TS,
 // Kotlin, Rust, Swift, Scala), "name T" (Go), "[modifiers] T name [= ...]" (Java, C#, C++).
 func DeclaredType(decl, name, lang string) string {
 	decl = strings.TrimSpace(decl)
@@ -249,11 +249,11 @@ func DeclaredType(decl, name, lang string) string {
 	return strings.Join(f[:len(f)-1], " ")
 }
 
-// declModifiers are the words before a declared type that are not part of it.
+// DeclModifiers are the words before a declared type that are not part of it.
 var DeclModifiers = map[string]bool{"final": true, "private": true, "public": true, "protected": true, "static": true,
 	"transient": true, "volatile": true, "readonly": true, "const": true, "internal": true, "override": true}
 
-// colonAt returns the index of decl's first ':' that is not part of '::', or -1.
+// ColonAt returns the index of decl's first ':' that is not part of '::', or -1.
 func ColonAt(decl string) int {
 	for i := 0; i < len(decl); i++ {
 		if decl[i] != ':' {
@@ -268,7 +268,7 @@ func ColonAt(decl string) int {
 	return -1
 }
 
-// baseTypeName returns the named type of a type text: bufio.Reader of *bufio.Reader, List
+// BaseTypeName returns the named type of a type text: bufio.Reader of *bufio.Reader, List
 // of List<E>, a::B of &mut a::B<T>, "" for a slice, map, function or tuple type.
 func BaseTypeName(typ string) string {
 	t := strings.TrimSpace(typ)
@@ -299,7 +299,7 @@ done:
 	return t
 }
 
-// parenGroups returns the contents of sig's top-level parenthesized groups, in order.
+// ParenGroups returns the contents of sig's top-level parenthesized groups, in order.
 func ParenGroups(sig string) []string {
 	var out []string
 	depth, start := 0, 0
@@ -323,7 +323,7 @@ func ParenGroups(sig string) []string {
 	return out
 }
 
-// splitTop splits s at sep outside brackets (<>, [], (), {}).
+// SplitTop splits s at sep outside brackets (<>, [], (), {}).
 func SplitTop(s string, sep byte) []string {
 	var out []string
 	depth, start := 0, 0
