@@ -6,12 +6,13 @@ import (
 	"fmt"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/nav/resolve"
 	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Children returns the symbols whose parent is def, in source order (imports excluded).
 func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
-	return Children(ctx, s.Store, def)
+	return resolve.Children(ctx, s.Store, def)
 }
 
 // Implementations returns the types that extend or implement the type def (their extends
@@ -20,9 +21,9 @@ func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
 func (s Reader) Implementations(ctx context.Context, def Def) ([]Def, error) {
 	r := newResolver(ctx, s)
 	target, method := &def, ""
-	if !IsTypeKind(def.Kind) {
+	if !resolve.IsTypeKind(def.Kind) {
 		p, err := r.Symbol(def.ParentID)
-		if err != nil || p == nil || !IsTypeKind(p.Kind) {
+		if err != nil || p == nil || !resolve.IsTypeKind(p.Kind) {
 			return nil, err
 		}
 		target, method = p, def.Name
@@ -47,15 +48,15 @@ func (s Reader) Implementations(ctx context.Context, def Def) ([]Def, error) {
 }
 
 // subtypes returns the types whose extends or implements relationships resolve to t.
-func (s Reader) subtypes(ctx context.Context, r *Resolver, t Def) ([]Def, error) {
-	files, err := FilesUsing(ctx, s.Store, t.Name)
+func (s Reader) subtypes(ctx context.Context, r *resolve.Resolver, t Def) ([]Def, error) {
+	files, err := resolve.FilesUsing(ctx, s.Store, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("index: subtypes of %s: %w", t.Name, err)
 	}
 	var out []Def
 	seen := map[string]bool{}
 	for _, f := range files {
-		if !SameFamily(f.Lang, t.Language) {
+		if !resolve.SameFamily(f.Lang, t.Language) {
 			continue
 		}
 		var blob []byte
@@ -78,7 +79,7 @@ func (s Reader) subtypes(ctx context.Context, r *Resolver, t Def) ([]Def, error)
 			if rel.Kind != extract.Extends && rel.Kind != extract.Implements || seen[rel.FromID] {
 				continue
 			}
-			if name, _ := SplitQualified(BaseTypeName(rel.To)); name != t.Name {
+			if name, _ := resolve.SplitQualified(resolve.BaseTypeName(rel.To)); name != t.Name {
 				continue
 			}
 			from, err := r.Symbol(rel.FromID)

@@ -10,6 +10,10 @@ import (
 	"slices"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/nav/cfamily"
+	"github.com/quarrysearch/quarry/index/nav/java"
+	"github.com/quarrysearch/quarry/index/nav/js"
+	"github.com/quarrysearch/quarry/index/nav/resolve"
 	"github.com/quarrysearch/quarry/index/store"
 )
 
@@ -179,7 +183,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 		}
 		want |= 1 << ik
 	}
-	files, err := FilesUsing(ctx, s.Store, def.Name)
+	files, err := resolve.FilesUsing(ctx, s.Store, def.Name)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
@@ -192,18 +196,18 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 		return nil, 0, err
 	}
 	family := familyOf(cands, def.Language)
-	prune := len(family) > 1 && !unresolved && One(family) == nil
+	prune := len(family) > 1 && !unresolved && resolve.One(family) == nil
 	blobStmt, err := s.Stmt(ctx, `SELECT data FROM identifiers WHERE file = ?`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
-	sibs, err := r.cppOverloads(&def) // a C++ call weighs only the overloads it can call
+	sibs, err := cfamily.Overloads(r, &def) // a C++ call weighs only the overloads it can call
 	if err != nil {
 		return nil, 0, err
 	}
 	parts := []string{def.ID} // a C# partial type is one type in all its parts
-	if def.Language == "csharp" && IsTypeKind(def.Kind) {
-		if parts, err = r.javaParts(def); err != nil {
+	if def.Language == "csharp" && resolve.IsTypeKind(def.Kind) {
+		if parts, err = java.Parts(r, def); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -213,7 +217,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	}
 	var resolved, open []use
 	for _, f := range files {
-		if !SameFamily(f.Lang, def.Language) {
+		if !resolve.SameFamily(f.Lang, def.Language) {
 			continue
 		}
 		fc, err := r.FileOf(f.Path, f.Lang)
@@ -234,18 +238,18 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.Path, err)
 			}
 			err := store.DecodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
-				named = append(named, ResolvedUse{Ident: x})
+				named = append(named, resolve.ResolvedUse{Ident: x})
 				return true
 			})
 			if err != nil {
 				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.Path, err)
 			}
-			slices.SortStableFunc(named, func(a, b ResolvedUse) int {
+			slices.SortStableFunc(named, func(a, b resolve.ResolvedUse) int {
 				return cmp.Or(cmp.Compare(a.Ident.StartLine, b.Ident.StartLine), cmp.Compare(a.Ident.StartColumn, b.Ident.StartColumn))
 			})
 			// One use per place: an extractor may record a name twice (a call and the
 			// member access it is).
-			named = slices.CompactFunc(named, func(a, b ResolvedUse) bool { return a.Ident.StartByte == b.Ident.StartByte })
+			named = slices.CompactFunc(named, func(a, b resolve.ResolvedUse) bool { return a.Ident.StartByte == b.Ident.StartByte })
 			for i := range named {
 				d, why, err := r.Resolve(fc, named[i].Ident)
 				if err != nil {
@@ -263,15 +267,15 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 			ref := Ref{Path: f.Path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
 			viable := true
 			if d != nil && len(sibs) > 0 {
-				if viable, err = r.cppViable(fc, x, &def, sibs); err != nil {
+				if viable, err = cfamily.Viable(r, fc, x, &def, sibs); err != nil {
 					return nil, 0, err
 				}
 			}
 			switch {
-			case d != nil && (refersTo(d, &def, why) || slices.Contains(parts, d.ID)) && viable:
+			case d != nil && (java.RefersTo(d, &def, why) || slices.Contains(parts, d.ID)) && viable:
 				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
-			case d != nil && r.cMacroCovers(&def, d, fc): // a macro renaming a function (cfamily.go)
-				resolved = append(resolved, use{SymbolRef{ref, ResolvedImport}, x.ContainingSymbolID})
+			case d != nil && cfamily.MacroCovers(r, &def, d, fc): // a macro renaming a function (cfamily.go)
+				resolved = append(resolved, use{SymbolRef{ref, resolve.ResolvedImport}, x.ContainingSymbolID})
 			case d == nil && unresolved:
 				open = append(open, use{SymbolRef{Ref: ref}, x.ContainingSymbolID})
 			}
@@ -280,14 +284,14 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	// uses resolution finds apart from the files using the name: JavaScript's under an
 	// importer's other name (jsalias.go), a C macro's expansions in the declarations of the
 	// name it renames (cfamily.go), a C# attribute class's name without its suffix (csharp.go)
-	var more []Use
+	var more []resolve.Use
 	switch {
-	case jsLang(def.Language):
-		more, err = r.jsAliasUses(def)
-	case cLang(def.Language):
-		more, err = r.cMacroDeclUses(def)
+	case js.Lang(def.Language):
+		more, err = js.AliasUses(r, def)
+	case cfamily.Lang(def.Language):
+		more, err = cfamily.MacroDeclUses(r, def)
 	case def.Language == "csharp":
-		more, err = r.csAttributeUses(def)
+		more, err = java.AttributeUses(r, def)
 	}
 	if err != nil {
 		return nil, 0, err
@@ -409,7 +413,7 @@ func (s Reader) Callees(ctx context.Context, def Def) ([]Call, error) {
 func familyOf(defs []Def, lang string) []*Def {
 	var out []*Def
 	for i := range defs {
-		if SameFamily(defs[i].Language, lang) {
+		if resolve.SameFamily(defs[i].Language, lang) {
 			out = append(out, &defs[i])
 		}
 	}
