@@ -6,25 +6,13 @@ import (
 	"fmt"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/nav/resolve"
 	"github.com/quarrysearch/quarry/index/store"
 )
 
 // Children returns the symbols whose parent is def, in source order (imports excluded).
 func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
-	var out []Def
-	err := s.EachRow(ctx, func(rows *sql.Rows) error {
-		var d Def
-		if err := scanDef(rows.Scan, &d); err != nil {
-			return err
-		}
-		out = append(out, d)
-		return nil
-	}, `SELECT `+defColumns+` FROM symbols s JOIN files f ON f.id = s.file
-		WHERE f.path = ? AND s.parent_id = ? AND s.kind != 'import' ORDER BY s.start_line`, def.Path, def.ID)
-	if err != nil {
-		return nil, fmt.Errorf("index: children of %s: %w", def.Name, err)
-	}
-	return out, nil
+	return resolve.Children(ctx, s.Store, def)
 }
 
 // Implementations returns the types that extend or implement the type def (their extends
@@ -33,9 +21,9 @@ func (s Reader) Children(ctx context.Context, def Def) ([]Def, error) {
 func (s Reader) Implementations(ctx context.Context, def Def) ([]Def, error) {
 	r := newResolver(ctx, s)
 	target, method := &def, ""
-	if !isTypeKind(def.Kind) {
-		p, err := r.symbol(def.ParentID)
-		if err != nil || p == nil || !isTypeKind(p.Kind) {
+	if !resolve.IsTypeKind(def.Kind) {
+		p, err := r.Symbol(def.ParentID)
+		if err != nil || p == nil || !resolve.IsTypeKind(p.Kind) {
 			return nil, err
 		}
 		target, method = p, def.Name
@@ -60,30 +48,30 @@ func (s Reader) Implementations(ctx context.Context, def Def) ([]Def, error) {
 }
 
 // subtypes returns the types whose extends or implements relationships resolve to t.
-func (s Reader) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error) {
-	files, err := s.filesUsing(ctx, t.Name)
+func (s Reader) subtypes(ctx context.Context, r *resolve.Resolver, t Def) ([]Def, error) {
+	files, err := resolve.FilesUsing(ctx, s.Store, t.Name)
 	if err != nil {
 		return nil, fmt.Errorf("index: subtypes of %s: %w", t.Name, err)
 	}
 	var out []Def
 	seen := map[string]bool{}
 	for _, f := range files {
-		if !sameFamily(f.lang, t.Language) {
+		if !resolve.SameFamily(f.Lang, t.Language) {
 			continue
 		}
 		var blob []byte
-		err := s.DB().QueryRowContext(ctx, `SELECT data FROM relationships WHERE file = ?`, f.id).Scan(&blob)
+		err := s.DB().QueryRowContext(ctx, `SELECT data FROM relationships WHERE file = ?`, f.ID).Scan(&blob)
 		if err == sql.ErrNoRows || len(blob) == 0 {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("index: relationships of %s: %w", f.path, err)
+			return nil, fmt.Errorf("index: relationships of %s: %w", f.Path, err)
 		}
 		rels, err := store.DecodeRels(blob)
 		if err != nil {
-			return nil, fmt.Errorf("index: relationships of %s: %w", f.path, err)
+			return nil, fmt.Errorf("index: relationships of %s: %w", f.Path, err)
 		}
-		fc, err := r.file(f.path, f.lang)
+		fc, err := r.FileOf(f.Path, f.Lang)
 		if err != nil {
 			return nil, err
 		}
@@ -91,17 +79,17 @@ func (s Reader) subtypes(ctx context.Context, r *resolver, t Def) ([]Def, error)
 			if rel.Kind != extract.Extends && rel.Kind != extract.Implements || seen[rel.FromID] {
 				continue
 			}
-			if name, _ := splitQualified(baseTypeName(rel.To)); name != t.Name {
+			if name, _ := resolve.SplitQualified(resolve.BaseTypeName(rel.To)); name != t.Name {
 				continue
 			}
-			from, err := r.symbol(rel.FromID)
+			from, err := r.Symbol(rel.FromID)
 			if err != nil {
 				return nil, err
 			}
 			if from == nil {
 				continue
 			}
-			d, err := r.typeNamed(fc, rel.To, from.ParentID)
+			d, err := r.TypeNamed(fc, rel.To, from.ParentID)
 			if err != nil {
 				return nil, err
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarrysearch/quarry/index/nav/resolve"
 	"github.com/quarrysearch/quarry/index/store"
 )
 
@@ -290,7 +291,7 @@ func goUses(t *testing.T, s *store.Store, name, p, parent string) []string {
 		if d.Path != p {
 			continue
 		}
-		owner := strings.TrimLeft(metaMap(d.Metadata)["receiver"], "*")
+		owner := strings.TrimLeft(resolve.MetaMap(d.Metadata)["receiver"], "*")
 		if pd, err := r.Definition(context.Background(), d.ParentID); err != nil {
 			t.Fatal(err)
 		} else if pd != nil {

@@ -10,6 +10,10 @@ import (
 	"slices"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/nav/cfamily"
+	"github.com/quarrysearch/quarry/index/nav/java"
+	"github.com/quarrysearch/quarry/index/nav/js"
+	"github.com/quarrysearch/quarry/index/nav/resolve"
 	"github.com/quarrysearch/quarry/index/store"
 )
 
@@ -179,7 +183,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 		}
 		want |= 1 << ik
 	}
-	files, err := s.filesUsing(ctx, def.Name)
+	files, err := resolve.FilesUsing(ctx, s.Store, def.Name)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
@@ -187,23 +191,23 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	// With other definitions of the name in def's language family, no use resolves to def as
 	// the only one: a file that cannot reach def (reachable) is skipped unread, unless the
 	// caller wants the unresolved uses too.
-	cands, err := r.defs(def.Name)
+	cands, err := r.Defs(def.Name)
 	if err != nil {
 		return nil, 0, err
 	}
 	family := familyOf(cands, def.Language)
-	prune := len(family) > 1 && !unresolved && one(family) == nil
+	prune := len(family) > 1 && !unresolved && resolve.One(family) == nil
 	blobStmt, err := s.Stmt(ctx, `SELECT data FROM identifiers WHERE file = ?`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: references to %s: %w", def.Name, err)
 	}
-	sibs, err := r.cppOverloads(&def) // a C++ call weighs only the overloads it can call
+	sibs, err := cfamily.Overloads(r, &def) // a C++ call weighs only the overloads it can call
 	if err != nil {
 		return nil, 0, err
 	}
 	parts := []string{def.ID} // a C# partial type is one type in all its parts
-	if def.Language == "csharp" && isTypeKind(def.Kind) {
-		if parts, err = r.javaParts(def); err != nil {
+	if def.Language == "csharp" && resolve.IsTypeKind(def.Kind) {
+		if parts, err = java.Parts(r, def); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -213,76 +217,65 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	}
 	var resolved, open []use
 	for _, f := range files {
-		if !sameFamily(f.lang, def.Language) {
+		if !resolve.SameFamily(f.Lang, def.Language) {
 			continue
 		}
-		fc, err := r.file(f.path, f.lang)
+		fc, err := r.FileOf(f.Path, f.Lang)
 		if err != nil {
 			return nil, 0, err
 		}
 		if prune {
-			if ok, err := r.reachable(fc, &def); err != nil {
+			if ok, err := r.Reachable(fc, &def); err != nil {
 				return nil, 0, err
 			} else if !ok {
 				continue
 			}
 		}
-		var named []resolvedUse // every use of the name in the file, resolved
-		cached := false
-		r.shared(func(c *navCache) {
-			if c != nil {
-				named, cached = c.uses[fileName{f.id, def.Name}]
-			}
-		})
+		named, cached := r.CachedUses(f.ID, def.Name) // every use of the name in the file, resolved
 		if !cached {
 			var blob []byte
-			if err := blobStmt.QueryRowContext(ctx, f.id).Scan(&blob); err != nil {
-				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
+			if err := blobStmt.QueryRowContext(ctx, f.ID).Scan(&blob); err != nil {
+				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.Path, err)
 			}
 			err := store.DecodeIdents(blob, func(n string) bool { return n == def.Name }, func(x extract.Identifier) bool {
-				named = append(named, resolvedUse{use: x})
+				named = append(named, resolve.ResolvedUse{Ident: x})
 				return true
 			})
 			if err != nil {
-				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.path, err)
+				return nil, 0, fmt.Errorf("index: references to %s in %s: %w", def.Name, f.Path, err)
 			}
-			slices.SortStableFunc(named, func(a, b resolvedUse) int {
-				return cmp.Or(cmp.Compare(a.use.StartLine, b.use.StartLine), cmp.Compare(a.use.StartColumn, b.use.StartColumn))
+			slices.SortStableFunc(named, func(a, b resolve.ResolvedUse) int {
+				return cmp.Or(cmp.Compare(a.Ident.StartLine, b.Ident.StartLine), cmp.Compare(a.Ident.StartColumn, b.Ident.StartColumn))
 			})
 			// One use per place: an extractor may record a name twice (a call and the
 			// member access it is).
-			named = slices.CompactFunc(named, func(a, b resolvedUse) bool { return a.use.StartByte == b.use.StartByte })
+			named = slices.CompactFunc(named, func(a, b resolve.ResolvedUse) bool { return a.Ident.StartByte == b.Ident.StartByte })
 			for i := range named {
-				d, why, err := r.resolve(fc, named[i].use)
+				d, why, err := r.Resolve(fc, named[i].Ident)
 				if err != nil {
 					return nil, 0, err
 				}
-				named[i].def, named[i].why = d, why
+				named[i].Def, named[i].Why = d, why
 			}
-			r.shared(func(c *navCache) {
-				if c != nil {
-					c.uses[fileName{f.id, def.Name}] = named
-					c.nUses += len(named) + 1
-				}
-			})
+			r.CacheUses(f.ID, def.Name, named)
 		}
 		for _, u := range named {
-			x, d, why := u.use, u.def, u.why
+			x, d, why := u.Ident, u.Def, u.Why
 			if want != 0 && want&(1<<x.Kind) == 0 {
 				continue
 			}
-			ref := Ref{Path: f.path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
+			ref := Ref{Path: f.Path, Line: x.StartLine, Column: x.StartColumn, Kind: x.Kind.String()}
 			viable := true
 			if d != nil && len(sibs) > 0 {
-				if viable, err = r.cppViable(fc, x, &def, sibs); err != nil {
+				if viable, err = cfamily.Viable(r, fc, x, &def, sibs); err != nil {
 					return nil, 0, err
 				}
 			}
 			switch {
-			case d != nil && (refersTo(d, &def, why) || slices.Contains(parts, d.ID)) && viable:
+			case d != nil && (java.RefersTo(d, &def, why) || slices.Contains(parts, d.ID)) && viable:
 				resolved = append(resolved, use{SymbolRef{ref, why}, x.ContainingSymbolID})
-			case d != nil && r.cMacroCovers(&def, d, fc): // a macro renaming a function (cfamily.go)
-				resolved = append(resolved, use{SymbolRef{ref, ResolvedImport}, x.ContainingSymbolID})
+			case d != nil && cfamily.MacroCovers(r, &def, d, fc): // a macro renaming a function (cfamily.go)
+				resolved = append(resolved, use{SymbolRef{ref, resolve.ResolvedImport}, x.ContainingSymbolID})
 			case d == nil && unresolved:
 				open = append(open, use{SymbolRef{Ref: ref}, x.ContainingSymbolID})
 			}
@@ -291,22 +284,22 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	// uses resolution finds apart from the files using the name: JavaScript's under an
 	// importer's other name (jsalias.go), a C macro's expansions in the declarations of the
 	// name it renames (cfamily.go), a C# attribute class's name without its suffix (csharp.go)
-	var more []jsAliasUse
+	var more []resolve.Use
 	switch {
-	case jsLang(def.Language):
-		more, err = r.jsAliasUses(def)
-	case cLang(def.Language):
-		more, err = r.cMacroDeclUses(def)
+	case js.Lang(def.Language):
+		more, err = js.AliasUses(r, def)
+	case cfamily.Lang(def.Language):
+		more, err = cfamily.MacroDeclUses(r, def)
 	case def.Language == "csharp":
-		more, err = r.csAttributeUses(def)
+		more, err = java.AttributeUses(r, def)
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	for _, a := range more {
-		if want == 0 || want&(1<<a.use.Kind) != 0 {
-			ref := Ref{Path: a.path, Line: a.use.StartLine, Column: a.use.StartColumn, Kind: a.use.Kind.String()}
-			resolved = append(resolved, use{SymbolRef{ref, a.why}, a.use.ContainingSymbolID})
+		if want == 0 || want&(1<<a.Ident.Kind) != 0 {
+			ref := Ref{Path: a.Path, Line: a.Ident.StartLine, Column: a.Ident.StartColumn, Kind: a.Ident.Kind.String()}
+			resolved = append(resolved, use{SymbolRef{ref, a.Why}, a.Ident.ContainingSymbolID})
 		}
 	}
 	if len(more) > 0 {
@@ -323,7 +316,7 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 	refs := make([]Ref, len(page))
 	for i, u := range page {
 		refs[i] = u.ref.Ref
-		c, err := r.symbol(u.container)
+		c, err := r.Symbol(u.container)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -345,12 +338,12 @@ func (s Reader) SymbolRefs(ctx context.Context, def Def, q RefsQuery) ([]SymbolR
 
 // Definitions returns the definitions named name (imports excluded), by path and line.
 func (s Reader) Definitions(ctx context.Context, name string) ([]Def, error) {
-	return newResolver(ctx, s).defs(name)
+	return newResolver(ctx, s).Defs(name)
 }
 
 // Definition returns the symbol with the id id, nil if there is none.
 func (s Reader) Definition(ctx context.Context, id string) (*Def, error) {
-	return newResolver(ctx, s).symbol(id)
+	return newResolver(ctx, s).Symbol(id)
 }
 
 // DefinitionAt returns the innermost definition of the file at path whose lines hold line
@@ -401,13 +394,13 @@ func (s Reader) Callees(ctx context.Context, def Def) ([]Call, error) {
 		return nil, fmt.Errorf("index: calls of %s: %w", def.Name, err)
 	}
 	r := newResolver(ctx, s)
-	fc, err := r.file(def.Path, lang)
+	fc, err := r.FileOf(def.Path, lang)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Call, 0, len(uses))
 	for _, x := range uses {
-		d, why, err := r.resolve(fc, x)
+		d, why, err := r.Resolve(fc, x)
 		if err != nil {
 			return nil, err
 		}
@@ -420,35 +413,9 @@ func (s Reader) Callees(ctx context.Context, def Def) ([]Call, error) {
 func familyOf(defs []Def, lang string) []*Def {
 	var out []*Def
 	for i := range defs {
-		if sameFamily(defs[i].Language, lang) {
+		if resolve.SameFamily(defs[i].Language, lang) {
 			out = append(out, &defs[i])
 		}
 	}
 	return out
-}
-
-// resolvedUse is a use of a name and the definition it resolves to (nil: none), with why.
-type resolvedUse struct {
-	use extract.Identifier
-	def *Def
-	why string
-}
-
-// fileUsing is a file that uses a name (identifier_names).
-type fileUsing struct {
-	id         int64
-	path, lang string
-}
-
-// filesUsing returns the files that use name, by path.
-func (s Reader) filesUsing(ctx context.Context, name string) ([]fileUsing, error) {
-	var files []fileUsing
-	err := s.EachRow(ctx, func(rows *sql.Rows) error {
-		var f fileUsing
-		err := rows.Scan(&f.id, &f.path, &f.lang)
-		files = append(files, f)
-		return err
-	}, `SELECT f.id, f.path, f.language FROM identifier_names n JOIN files f ON f.id = n.file
-		WHERE n.name = ? ORDER BY f.path`, name)
-	return files, err
 }

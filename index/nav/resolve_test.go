@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/extract"
+	"github.com/quarrysearch/quarry/index/nav/golang"
+	"github.com/quarrysearch/quarry/index/nav/resolve"
 	"github.com/quarrysearch/quarry/index/store"
 	"github.com/quarrysearch/quarry/index/storetest"
 	"github.com/quarrysearch/quarry/languages"
@@ -151,45 +153,8 @@ func usesOfParent(t *testing.T, s *store.Store, name, p, parent string) []string
 }
 
 func goRecv(sig string) string {
-	_, typ := goReceiver(sig)
+	_, typ := resolve.GoReceiver(sig)
 	return typ
-}
-
-// TestLiteralHeads: the function literals a line starts, and what only looks like one.
-func TestLiteralHeads(t *testing.T) {
-	cases := []struct {
-		lang, line string
-		want       []string // each head's parameters, and block or expr
-	}{
-		{"go", "\tr.Use(func(c *Context) { c.Next() })", []string{"c *Context block"}},
-		{"go", "\th := func(a, b int) (int, error) {", []string{"a, b int block"}},
-		{"go", "\tf := func(v any) interface{} {", []string{"v any block"}},
-		{"go", "\tvar f func(c *Context)", nil},
-		{"go", "func Use(h func(c *Context)) {", nil},
-		{"go", "func (c *Context) Next() {", nil},
-		{"go", "\tfs := []func(c *Context){a, b}", nil},
-		{"typescript", "  use((c: Context) => c.next());", []string{"c: Context expr"}},
-		{"typescript", "  use(async (c: Context): Promise<void> => {", []string{"c: Context block"}},
-		{"typescript", "  arr.map(function (x: Item) {", []string{"x: Item block"}},
-		{"typescript", "  const v = ok ? (a) : b;", nil},
-		{"typescript", "  if (ready) {", nil},
-		{"java", "        use((Context c) -> c.next());", []string{"Context c expr"}},
-		{"java", "        if (c != null) {", nil},
-		{"csharp", "        Use((Context c) => { c.Next(); });", []string{"Context c block"}},
-	}
-	for _, c := range cases {
-		var got []string
-		for _, h := range literalHeads(c.line, c.lang) {
-			kind := "expr"
-			if h.block {
-				kind = "block"
-			}
-			got = append(got, h.params+" "+kind)
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("literalHeads(%q, %s) = %q, want %q", c.line, c.lang, got, c.want)
-		}
-	}
 }
 
 // TestResolvePythonReexports: a name a package's __init__.py imports is a name of the
@@ -275,7 +240,7 @@ func Register(x *app.Context) {
 			t.Errorf("uses of %s (%s):\n got %q\nwant %q", c.name, c.path, got, c.want)
 		}
 	}
-	if got := goModDirective([]byte("// c\nmodule \"example.com/q\"\n")); got != "example.com/q" {
+	if got := golang.ModDirective([]byte("// c\nmodule \"example.com/q\"\n")); got != "example.com/q" {
 		t.Errorf("goModDirective = %q, want example.com/q", got)
 	}
 }
