@@ -28,7 +28,7 @@ type OutlineSymbol struct {
 	Depth int `json:"depth" jsonschema:"1 for top level"`
 }
 
-// OutlineResult is the outline of any file (quarry symbols FILE --json): every symbol, each
+// OutlineResult is the outline of any file (quarry outline FILE --json): every symbol, each
 // parent before its children in source order, with all its fields. Unlike get_symbols it
 // works on files outside the workspace and reads every field; it is never paged.
 type OutlineResult struct {
@@ -77,7 +77,7 @@ func (s *Service) Outline(ctx context.Context, req OutlineRequest) (*OutlineResu
 }
 
 // SyntaxTree returns the tree-sitter syntax tree of the file of req, for debugging an
-// extractor (quarry symbols --tree); it is no operation of the contract.
+// extractor (quarry outline --tree); it is no operation of the contract.
 func (s *Service) SyntaxTree(ctx context.Context, req OutlineRequest) (string, error) {
 	src, lang, maxSize, err := s.readSource(req)
 	if err != nil {

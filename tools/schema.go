@@ -60,7 +60,7 @@ var Operations = []Operation{
 		Request: reflect.TypeFor[IndexRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
 	{Name: "health", Summary: "Check a workspace's index: what manage_workspace health answers, the report in health (quarry health --json; quarry workspace stats --json has it too).",
 		Request: reflect.TypeFor[HealthRequest](), Result: reflect.TypeFor[WorkspaceResult]()},
-	{Name: "outline", Summary: "Every symbol of any file, with all its fields (quarry symbols FILE --json).",
+	{Name: "outline", Summary: "Every symbol of any file, with all its fields (quarry outline FILE --json).",
 		Request: reflect.TypeFor[OutlineRequest](), Result: reflect.TypeFor[OutlineResult]()},
 	{Name: "tokens", Summary: "The tokens the code tokenizer makes of a text, with their kinds and spans (quarry tokens --json).",
 		Request: reflect.TypeFor[TokensRequest](), Result: reflect.TypeFor[[]Token]()},
@@ -153,7 +153,7 @@ type HealthRequest struct {
 // HealthReport is the health of a workspace's index.
 type HealthReport = workspace.Health
 
-// OutlineRequest is quarry symbols FILE.
+// OutlineRequest is quarry outline FILE.
 type OutlineRequest struct {
 	File     string   `json:"file" jsonschema:"any file, in a workspace or not (relative to the current directory)"`
 	Depth    int      `json:"depth,omitempty" jsonschema:"nesting depth to show: 1 top level only, 0 all (default)"`

@@ -139,7 +139,8 @@ func TestJSONAnswersValidate(t *testing.T) {
 		{"health.result", []string{"health", "--json"}},
 		{"workspace.result", []string{"workspace", "stats", "--json"}},
 		{"workspace.result", []string{"workspace", "list", "--json"}},
-		{"outline.result", []string{"symbols", "pool.py", "--json"}},
+		{"outline.result", []string{"outline", "pool.py", "--json"}},
+		{"symbols.result", []string{"symbols", "pool.py", "--json"}},
 		{"tokens.result", []string{"tokens", "--json", "getUserData"}},
 		{"capabilities.result", []string{"capabilities"}},
 		{"describe.result", []string{"describe", "search"}},
@@ -152,8 +153,8 @@ func TestJSONAnswersValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		args := append([]string{"--root", root}, tt.args...)
-		if tt.args[0] == "symbols" {
-			args = []string{"symbols", filepath.Join(root, tt.args[1]), "--json"}
+		if tt.args[0] == "outline" {
+			args = []string{"outline", filepath.Join(root, tt.args[1]), "--json"}
 		}
 		_, out, _ := quarry(t, "", args...)
 		if err := tools.Validate(tt.schema, []byte(out)); err != nil {

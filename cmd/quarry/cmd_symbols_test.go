@@ -12,8 +12,9 @@ import (
 
 const goSample = "../../extract/testdata/go/sample.go"
 
-func TestSymbolsOutline(t *testing.T) {
-	code, out, errOut := quarry(t, "", "symbols", goSample)
+// quarry outline (the contract's outline operation): any file, every field of each symbol.
+func TestOutline(t *testing.T) {
+	code, out, errOut := quarry(t, "", "outline", goSample)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -22,14 +23,14 @@ func TestSymbolsOutline(t *testing.T) {
 			t.Errorf("outline lacks %q:\n%s", want, out)
 		}
 	}
-	_, out, _ = quarry(t, "", "symbols", goSample, "--depth", "1", "--kind", "struct,method")
+	_, out, _ = quarry(t, "", "outline", goSample, "--depth", "1", "--kind", "struct,method")
 	if !strings.Contains(out, "struct Server") || strings.Contains(out, "ServeHTTP") || strings.Contains(out, "NewServer") {
 		t.Errorf("--depth 1 --kind struct,method:\n%s", out)
 	}
 }
 
-func TestSymbolsJSON(t *testing.T) {
-	code, out, _ := quarry(t, "", "symbols", "--json", goSample)
+func TestOutlineJSON(t *testing.T) {
+	code, out, _ := quarry(t, "", "outline", "--json", goSample)
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -52,7 +53,7 @@ func TestSymbolsJSON(t *testing.T) {
 	}
 }
 
-func TestSymbolsBadInput(t *testing.T) {
+func TestOutlineBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "x.go")
 	if err := os.WriteFile(bin, []byte("package x\x00\x01\x02"), 0o644); err != nil {
@@ -70,15 +71,15 @@ func TestSymbolsBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"symbols", filepath.Join(dir, "missing.go")}, "no such file"},
-		{[]string{"symbols", dir}, "is a directory"},
-		{[]string{"symbols", bin}, "binary file"},
-		{[]string{"symbols", "--max-size", "50", big}, "over the 50-byte limit"},
-		{[]string{"symbols", txt}, "unknown language"},
-		{[]string{"symbols", "--lang", "cobol", txt}, `unknown language "cobol"`},
-		{[]string{"symbols", "--kind", "klass", goSample}, "did you mean class?"},
-		{[]string{"symbols", "--depth", "-1", goSample}, "depth -1"},
-		{[]string{"symbols"}, "accepts 1 arg(s)"},
+		{[]string{"outline", filepath.Join(dir, "missing.go")}, "no such file"},
+		{[]string{"outline", dir}, "is a directory"},
+		{[]string{"outline", bin}, "binary file"},
+		{[]string{"outline", "--max-size", "50", big}, "over the 50-byte limit"},
+		{[]string{"outline", txt}, "unknown language"},
+		{[]string{"outline", "--lang", "cobol", txt}, `unknown language "cobol"`},
+		{[]string{"outline", "--kind", "klass", goSample}, "did you mean class?"},
+		{[]string{"outline", "--depth", "-1", goSample}, "depth -1"},
+		{[]string{"outline"}, "accepts 1 arg(s)"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := quarry(t, "", tt.args...)
@@ -86,12 +87,63 @@ func TestSymbolsBadInput(t *testing.T) {
 			t.Errorf("quarry %q: exit %d, stderr %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
 		}
 	}
-	code, out, _ := quarry(t, "", "symbols", filepath.Join(dir, "missing.go"), "--json")
+	code, out, _ := quarry(t, "", "outline", filepath.Join(dir, "missing.go"), "--json")
 	if code != exitUsage || tools.Validate("error", []byte(out)) != nil || !strings.Contains(out, `"NOT_FOUND"`) || !strings.Contains(out, `"path": "file"`) {
-		t.Errorf("symbols of a missing file --json: exit %d, %s", code, out)
+		t.Errorf("outline of a missing file --json: exit %d, %s", code, out)
 	}
-	code, out, _ = quarry(t, "", "symbols", "--lang", "go", txt)
+	code, out, _ = quarry(t, "", "outline", "--lang", "go", txt)
 	if code != exitNotFound || !strings.Contains(out, "0 symbols") {
-		t.Errorf("symbols of a file without symbols: exit %d, %q", code, out)
+		t.Errorf("outline of a file without symbols: exit %d, %q", code, out)
+	}
+}
+
+// quarry symbols is get_symbols: the outline of a workspace file as a tree (its signatures,
+// doc comments and bodies by --mode, paged), a flag of quarry outline refused with a pointer
+// there, a file outside the workspace refused with the same pointer. (Its --json equals the
+// tool's answer: TestJSONIsTheMCPAnswer.)
+func TestSymbolsIsGetSymbols(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "a.go")
+	writeFiles(t, root, map[string]string{"a.go": "package a\n\n// Server serves.\ntype Server struct{ Addr string }\n\n// Start starts it.\nfunc (s *Server) Start() {}\n\nfunc Stop() {}\n"})
+	code, out, errOut := quarry(t, "", "--root", root, "symbols", file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"a.go (go, 5 symbols)", "     4  struct Server  —  type Server struct", "     4    field Addr  —  Addr string", "     7    method Start  —  func (s *Server) Start()"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("symbols lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Server serves.") {
+		t.Errorf("doc comments in the default mode (structure):\n%s", out)
+	}
+	_, out, _ = quarry(t, "", "--root", root, "symbols", file, "--mode", "full", "--target", "start")
+	if !strings.Contains(out, "method Start") || !strings.Contains(out, "Start starts it.") || !strings.Contains(out, "func (s *Server) Start() {}") || strings.Contains(out, "Stop") {
+		t.Errorf("--mode full --target start:\n%s", out)
+	}
+	code, out, errOut = quarry(t, "", "--root", root, "symbols", file, "--limit", "2")
+	if code != exitOK || strings.Count(out, "\n") != 3 || !strings.Contains(errOut, "2 of 5 symbols shown, truncated: limit; next page: --cursor 2") {
+		t.Errorf("--limit 2: exit %d\n%s%s", code, out, errOut)
+	}
+	_, out, _ = quarry(t, "", "--root", root, "symbols", file, "--limit", "2", "--cursor", "2")
+	if !strings.Contains(out, "method Start") || strings.Contains(out, "struct Server") {
+		t.Errorf("--cursor 2:\n%s", out)
+	}
+	for _, args := range [][]string{{"--kind", "struct"}, {"--lang", "go"}, {"--max-size", "10"}, {"--tree"}} {
+		code, _, errOut := quarry(t, "", append([]string{"--root", root, "symbols", file}, args...)...)
+		if code != exitUsage || !strings.Contains(errOut, args[0]+" is a flag of quarry outline") || !strings.Contains(errOut, "quarry outline "+file+" "+args[0]) {
+			t.Errorf("symbols %v: exit %d, %q; want a pointer to quarry outline", args, code, errOut)
+		}
+	}
+	outside := filepath.Join(t.TempDir(), "b.go")
+	if err := os.WriteFile(outside, []byte("package b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = quarry(t, "", "--root", root, "symbols", outside, "--json")
+	if code != exitUsage || !strings.Contains(out, `"PATH_OUTSIDE_WORKSPACE"`) || !strings.Contains(out, "quarry outline FILE outlines a file outside the workspace") {
+		t.Errorf("symbols of a file outside the workspace: exit %d, %s", code, out)
+	}
+	if code, _, errOut := quarry(t, "", "--root", root, "symbols", file, "--mode", "ful"); code != exitUsage || !strings.Contains(errOut, "did you mean full?") {
+		t.Errorf("--mode ful: exit %d, %q", code, errOut)
 	}
 }

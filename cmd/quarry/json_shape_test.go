@@ -46,9 +46,8 @@ var varying = map[string][]string{
 // and checks the two documents are equal field for field (only the fields of varying
 // aside): a field renamed, added or missing on either side fails.
 //
-// quarry symbols is not here: it prints the contract's outline operation (any file, every
-// field of each symbol; quarry schema outline), which no MCP tool serves; get_symbols is
-// the symbols operation (a workspace file, in modes, paged), a different request and result.
+// quarry symbols is get_symbols (FILE from the current directory: {root} is the workspace);
+// quarry outline, the outline of any file with every field, has no MCP tool.
 func TestJSONIsTheMCPAnswer(t *testing.T) {
 	root := smallRoot(t, map[string]string{
 		"server.go": "package main\n\n// Server serves.\ntype Server struct{}\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() { helper() }\n\nfunc helper() { ping() }\n\nfunc ping() { helper() }\n\nfunc main() { s := &Server{}; s.ServeHTTP(); helper() }\n",
@@ -78,12 +77,15 @@ func TestJSONIsTheMCPAnswer(t *testing.T) {
 		{"calls", "callees main --json", "trace_calls", `{"symbol":"main","direction":"callees","depth":1}`},
 		{"explain", "explain release --json", "deep_dive", `{"symbol":"release"}`},
 		{"explain", "explain Server --depth full --json", "deep_dive", `{"symbol":"Server","depth":"full"}`},
+		{"symbols", "symbols {root}/server.go --json", "get_symbols", `{"file_path":"server.go"}`},
+		{"symbols", "symbols {root}/pool.py --mode full --target acq --json", "get_symbols", `{"file_path":"pool.py","mode":"full","target":"acq"}`},
+		{"symbols", "symbols {root}/server.go --mode minimal --limit 2 --cursor 1 --json", "get_symbols", `{"file_path":"server.go","mode":"minimal","limit":2,"cursor":"1"}`},
 		{"index", "index --json", "manage_workspace", `{"operation":"index"}`},
 		{"health", "health --json", "manage_workspace", `{"operation":"health"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cli, func(t *testing.T) {
-			cli := cliJSON(t, root, tt.op+".result", strings.Fields(tt.cli)...)
+			cli := cliJSON(t, root, tt.op+".result", strings.Fields(strings.ReplaceAll(tt.cli, "{root}", root))...)
 			res := callTool(t, cs, tt.tool, json.RawMessage(tt.args))
 			if res.IsError {
 				t.Fatalf("%s %s: %s", tt.tool, tt.args, textOf(res))

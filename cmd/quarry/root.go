@@ -95,7 +95,7 @@ milliseconds, for people on the command line and for AI agents over MCP.`, langu
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a heap profile, taken when the live heap was largest, to this file")
 	_ = root.PersistentFlags().MarkHidden("memprofile")
-	root.AddCommand(newTokensCmd(), newSymbolsCmd(), newIndexCmd(), newWorkspaceCmd(), newHealthCmd(), newSearchCmd(), newGotoCmd(), newRefsCmd(), newCallsCmd(tools.CallsCallers), newCallsCmd(tools.CallsCallees), newExplainCmd(), newSchemaCmd(), newDescribeCmd(), newCapabilitiesCmd(), newAgentVersionCmd(), newMCPCmd(), newWatchCmd(), newQueryHelpTopic(), newBatchCmd(), newServeCmd(), newNodeCmd(), newClusterCmd())
+	root.AddCommand(newTokensCmd(), newSymbolsCmd(), newOutlineCmd(), newIndexCmd(), newWorkspaceCmd(), newHealthCmd(), newSearchCmd(), newGotoCmd(), newRefsCmd(), newCallsCmd(tools.CallsCallers), newCallsCmd(tools.CallsCallees), newExplainCmd(), newSchemaCmd(), newDescribeCmd(), newCapabilitiesCmd(), newAgentVersionCmd(), newMCPCmd(), newWatchCmd(), newQueryHelpTopic(), newBatchCmd(), newServeCmd(), newNodeCmd(), newClusterCmd())
 	for _, c := range root.Commands() {
 		if clusterCommands[c.Name()] {
 			new(clusterFlags).add(c, false)

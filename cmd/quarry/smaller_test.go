@@ -48,7 +48,7 @@ func TestUnknownSymbolIsNothingFound(t *testing.T) {
 	}
 }
 
-// A binary file given to quarry symbols is said to be binary, whatever its name, where one
+// A binary file given to quarry outline is said to be binary, whatever its name, where one
 // of no known extension used to be "unknown language".
 func TestSymbolsOfBinaryFile(t *testing.T) {
 	dir := t.TempDir()
@@ -56,7 +56,7 @@ func TestSymbolsOfBinaryFile(t *testing.T) {
 	for _, name := range []string{"blob.bin", "blob", "blob.go"} {
 		p := filepath.Join(dir, name)
 		writeFiles(t, dir, map[string]string{name: string(blob)})
-		for _, args := range [][]string{{"symbols", p}, {"symbols", "--tree", p}} {
+		for _, args := range [][]string{{"outline", p}, {"outline", "--tree", p}} {
 			code, _, errOut := quarry(t, "", args...)
 			if code != exitUsage || !strings.Contains(errOut, "binary file") || strings.Contains(errOut, "unknown language") {
 				t.Errorf("quarry %s: exit %d, stderr %q; want exit 2 and \"binary file\"", strings.Join(args, " "), code, errOut)
@@ -81,6 +81,7 @@ func TestNewlineInPathOnTheCommandLine(t *testing.T) {
 		{"callers", "Plain"},
 		{"explain", "Weird"},
 		{"symbols", filepath.Join(root, "we\nird.go")},
+		{"outline", filepath.Join(root, "we\nird.go")},
 	} {
 		code, out, errOut := quarry(t, "", append([]string{"--root", root}, args...)...)
 		if code != exitOK {

@@ -172,7 +172,7 @@ func execRunner(bin, root string) runner {
 	}
 	return func(args ...string) ([]byte, error) {
 		cmd := exec.Command(bin, append(args, "--root", root)...)
-		cmd.Dir = root // a relative PATH argument (quarry symbols PATH) is the workspace's
+		cmd.Dir = root // a relative PATH argument (quarry outline PATH) is the workspace's
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -255,13 +255,13 @@ func (c *checker) fileSymbols(path string) (*symbolsAnswer, error) {
 	if ok {
 		return s, nil
 	}
-	out, err := c.q("symbols", path, "--json")
+	out, err := c.q("outline", path, "--json")
 	if err != nil {
 		return nil, err
 	}
 	s = &symbolsAnswer{}
 	if err := json.Unmarshal(out, s); err != nil {
-		return nil, fmt.Errorf("quarry symbols %s: bad JSON: %v", path, err)
+		return nil, fmt.Errorf("quarry outline %s: bad JSON: %v", path, err)
 	}
 	c.mu.Lock()
 	c.symbols[path] = s
@@ -271,7 +271,7 @@ func (c *checker) fileSymbols(path string) (*symbolsAnswer, error) {
 
 // find gives the first refs page of the oracle's definition: PATH:LINE when quarry's
 // definition there has the name within lineSlack lines, else the nearest definition of the
-// name in the file (quarry symbols) within nameWindow lines. nil: quarry has none.
+// name in the file (quarry outline) within nameWindow lines. nil: quarry has none.
 func (c *checker) find(d oracleDef) (*refsPage, string, error) {
 	p, err := c.refs(d.Path+":"+strconv.Itoa(d.Line), "")
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// fakeQuarry answers refs, symbols and callers from tables, as quarry's --json does.
+// fakeQuarry answers refs, outline and callers from tables, as quarry's --json does.
 type fakeQuarry struct {
 	refs    map[string][]string // symbol (path:line or id) -> JSON pages, in order of --cursor
 	symbols map[string]string   // path -> JSON
@@ -34,7 +34,7 @@ func (f *fakeQuarry) run(args ...string) ([]byte, error) {
 			return []byte(pages[page]), nil
 		}
 		return []byte(`{"ok":false,"error":{"code":"NOT_FOUND","message":"no definition at ` + args[1] + `"}}`), nil
-	case "symbols":
+	case "outline":
 		if s, ok := f.symbols[args[1]]; ok {
 			return []byte(s), nil
 		}
