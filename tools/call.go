@@ -63,11 +63,14 @@ var handlers = map[string]func(context.Context, *Service, any) (any, error){
 	QueryOperation: func(context.Context, *Service, any) (any, error) { return QueryLanguage() },
 }
 
-// Register makes run the handler of the operation op (an operation of Operations), for Call
-// and the local server. A package that runs an operation outside this one registers it (the
-// batch language, tools/batchrun, which runs the others through Call).
-func Register(op string, run func(ctx context.Context, s *Service, req any) (any, error)) {
-	handlers[op] = run
+// Register makes run the handler of op, for Call and the local server, and adds op to
+// Operations when it is not there: an operation a package outside this one runs (the batch
+// language, tools/batchrun; a cluster's catalog, tools/clusterops).
+func Register(op Operation, run func(ctx context.Context, s *Service, req any) (any, error)) {
+	if _, err := OperationNamed(op.Name); err != nil {
+		Operations = append(Operations, op)
+	}
+	handlers[op.Name] = run
 }
 
 // BatchRequest is quarry q and the MCP tool batch.

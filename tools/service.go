@@ -86,8 +86,8 @@ type Remote interface {
 // indexes (nil: here again).
 func (s *Service) SetRemote(r Remote) { s.remote = r }
 
-// Clustered reports whether the operations run elsewhere (SetRemote).
-func (s *Service) Clustered() bool { return s.remote != nil }
+// Remote returns where the operations run instead of here (SetRemote), or nil.
+func (s *Service) Remote() Remote { return s.remote }
 
 // ShardService returns a service answering every operation from xs alone (a cluster's
 // shard: its repositories, named by their ids): its workspaces are the shard's, fresh as its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -34,12 +35,24 @@ func (c *clusterFlags) add(cmd *cobra.Command, required bool) {
 	cmd.Flags().StringVar(&c.creds, "nats-creds", "", "a NATS credentials file (a user JWT and its seed) or a user's nkey seed, mode 600 (else "+clusterops.EnvUser+" and "+clusterops.EnvPassword+" from the environment)")
 }
 
-// manage runs a catalog operation on the cluster the flags name.
-func (c *clusterFlags) manage(cmd *cobra.Command, req clusterops.ManageRequest) (*clusterops.ManageResult, error) {
+// manage runs a catalog operation (the contract's cluster operation) on the cluster the
+// flags name, printing its answer as JSON with --json.
+func (c *clusterFlags) manage(cmd *cobra.Command, jsonOut bool, req clusterops.ClusterRequest) (*clusterops.ClusterResult, error) {
 	if c.url == "" {
-		return nil, usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required")
+		return nil, jsonFailure(cmd, jsonOut, usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required"))
 	}
-	return clusterops.Manage(cmd.Context(), clusterops.Connection{URL: c.url, CredsFile: c.creds, Name: "quarry cluster"}, req)
+	svc, err := newService(cmd) // attached to the cluster --cluster names
+	if err != nil {
+		return nil, jsonFailure(cmd, jsonOut, err)
+	}
+	res, err := clusterops.Manage(cmd.Context(), svc, req)
+	if err != nil {
+		return nil, jsonFailure(cmd, jsonOut, err)
+	}
+	if jsonOut {
+		return nil, writeJSON(cmd.OutOrStdout(), res)
+	}
+	return res, nil
 }
 
 func newNodeCmd() *cobra.Command {
@@ -104,70 +117,53 @@ func newClusterCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 	}
 	var addName string
-	add := func(update bool) *cobra.Command {
+	op := func(use, short string, args cobra.PositionalArgs, request func([]string) clusterops.ClusterRequest, print func(io.Writer, *clusterops.ClusterResult)) *cobra.Command {
 		var cf clusterFlags
-		use, short := "add PATH_OR_GIT_URL [--name NAME]", "Add a repository and queue its indexing"
-		if update {
-			use, short = "update NAME", "Queue a new index of a repository from its source"
-		}
+		var jsonOut bool
 		c := &cobra.Command{
-			Use: use, Short: short, Args: cobra.ExactArgs(1),
+			Use: use, Short: short, Args: args,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				req := clusterops.ManageRequest{Operation: clusterops.OpAdd, Name: addName, Source: args[0]}
-				if update {
-					req = clusterops.ManageRequest{Operation: clusterops.OpUpdate, Name: args[0]}
-				}
-				res, err := cf.manage(cmd, req)
-				if err != nil {
+				res, err := cf.manage(cmd, jsonOut, request(args))
+				if err != nil || res == nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: queued for indexing from %s\n", res.Repo.Name, res.Repo.Source)
+				print(cmd.OutOrStdout(), res)
 				return nil
 			},
 		}
 		cf.add(c, true)
-		if !update {
-			c.Flags().StringVar(&addName, "name", "", "the repository's name (default: the last element of its path or URL)")
-		}
+		c.Flags().BoolVar(&jsonOut, "json", false, "print the answer of the contract's cluster operation (quarry schema cluster)")
 		return c
 	}
-	var rmFlags clusterFlags
-	remove := &cobra.Command{
-		Use: "remove NAME", Short: "Remove a repository and its shard", Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := rmFlags.manage(cmd, clusterops.ManageRequest{Operation: clusterops.OpRemove, Name: args[0]}); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: removed\n", args[0])
-			return nil
-		},
+	queued := func(w io.Writer, res *clusterops.ClusterResult) {
+		fmt.Fprintf(w, "%s: queued for indexing from %s\n", res.Repos[0].Name, res.Repos[0].Source)
 	}
-	rmFlags.add(remove, true)
-	var lsFlags clusterFlags
-	var lsJSON bool
-	list := &cobra.Command{
-		Use: "list --cluster URL [--json]", Short: "List the repositories, their shards and the nodes serving each", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			res, err := lsFlags.manage(cmd, clusterops.ManageRequest{Operation: clusterops.OpList})
-			if err != nil {
-				return err
-			}
-			st := res.Status
-			if lsJSON {
-				return writeJSON(cmd.OutOrStdout(), st)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+	add := op("add PATH_OR_GIT_URL [--name NAME]", "Add a repository and queue its indexing", cobra.ExactArgs(1),
+		func(args []string) clusterops.ClusterRequest {
+			return clusterops.ClusterRequest{Operation: clusterops.OpAdd, Name: addName, Source: args[0]}
+		}, queued)
+	add.Flags().StringVar(&addName, "name", "", "the repository's name (default: the last element of its path or URL)")
+	update := op("update NAME", "Queue a new index of a repository from its source", cobra.ExactArgs(1),
+		func(args []string) clusterops.ClusterRequest {
+			return clusterops.ClusterRequest{Operation: clusterops.OpUpdate, Name: args[0]}
+		}, queued)
+	remove := op("remove NAME", "Remove a repository and its shard", cobra.ExactArgs(1),
+		func(args []string) clusterops.ClusterRequest {
+			return clusterops.ClusterRequest{Operation: clusterops.OpRemove, Name: args[0]}
+		}, func(w io.Writer, res *clusterops.ClusterResult) { fmt.Fprintf(w, "%s: removed\n", res.Repos[0].Name) })
+	list := op("list --cluster URL [--json]", "List the repositories, their shards and the nodes serving each", cobra.NoArgs,
+		func([]string) clusterops.ClusterRequest {
+			return clusterops.ClusterRequest{Operation: clusterops.OpList}
+		},
+		func(w io.Writer, st *clusterops.ClusterResult) {
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "REPOSITORY\tVERSION\tSHARD\tFILES\tSYMBOLS\tMB\tSERVED BY\tSTATE")
 			for _, r := range st.Repos {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%v\t%s\n", r.Name, r.Version, r.ShardName(), r.Files, r.Symbols, float64(r.Bytes)/(1<<20), r.ServedBy, r.State)
 			}
 			tw.Flush()
-			fmt.Fprintf(cmd.OutOrStdout(), "%d nodes live, %d jobs queued\n", len(st.Nodes), st.PendingJobs)
-			return nil
-		},
-	}
-	lsFlags.add(list, true)
-	list.Flags().BoolVar(&lsJSON, "json", false, "print one JSON object")
-	cmd.AddCommand(add(false), add(true), remove, list)
+			fmt.Fprintf(w, "%d nodes live, %d jobs queued\n", len(st.Nodes), st.PendingJobs)
+		})
+	cmd.AddCommand(add, update, remove, list)
 	return cmd
 }

@@ -54,6 +54,9 @@ func TestClusterCommands(t *testing.T) {
 	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil || len(st.Repos) != 1 || st.Repos[0].Name != "demo" || st.Repos[0].State != "indexing" {
 		t.Fatalf("cluster list --json before any node: exit %d, %s %s", code, out, errOut)
 	}
+	if err := tools.Validate("cluster.result", []byte(out)); err != nil {
+		t.Errorf("cluster list --json does not validate against the contract's cluster.result: %v\n%s", err, out)
+	}
 
 	// The node in-process through the library (the command line's package globals allow one
 	// run at a time; the reliability suite runs quarry node as a process).
@@ -97,6 +100,20 @@ func TestClusterCommands(t *testing.T) {
 			t.Fatalf("cluster list after the node: exit %d, %q", code, out)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	code, out, errOut = quarry(t, "", "cluster", "remove", "demo", "--cluster", url, "--json")
+	var removed struct {
+		Operation string `json:"operation"`
+		Repos     []struct {
+			Name, State string
+		} `json:"repos"`
+	}
+	if code != exitOK || tools.Validate("cluster.result", []byte(out)) != nil || json.Unmarshal([]byte(out), &removed) != nil ||
+		removed.Operation != "remove" || len(removed.Repos) != 1 || removed.Repos[0].Name != "demo" || removed.Repos[0].State != "removed" {
+		t.Errorf("cluster remove demo --json: exit %d, %s %s", code, out, errOut)
+	}
+	if code, out, _ := quarry(t, "", "cluster", "list", "--cluster", url, "--json"); code != exitOK || !strings.Contains(out, `"repos": []`) {
+		t.Errorf("cluster list after remove: exit %d, %s", code, out)
 	}
 	if code, _, errOut := quarry(t, "", "--root", root, "search", "--cluster", "nats://127.0.0.1:1", "x"); code == exitOK || !strings.Contains(errOut, "cannot reach the NATS server at nats://127.0.0.1:1") {
 		t.Errorf("search --cluster at nothing: exit %d, %q", code, errOut)

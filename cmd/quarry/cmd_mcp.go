@@ -174,7 +174,7 @@ func servingService(cmd *cobra.Command, name string) (*tools.Service, string, er
 	if err := attachCluster(cmd, svc); err != nil {
 		return nil, "", err
 	}
-	if svc.Clustered() {
+	if svc.Remote() != nil {
 		root = cmd.Flags().Lookup("cluster").Value.String()
 	}
 	return svc, root, nil
@@ -206,7 +206,7 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
 // noWatch; name prefixes its messages. The returned function stops both and waits.
 func serveAndWatch(cmd *cobra.Command, svc *tools.Service, name string, noWatch bool) func() {
 	stderr := cmd.ErrOrStderr()
-	if svc.Clustered() {
+	if svc.Remote() != nil {
 		// Answers come from the cluster: no local index is served or watched.
 		fmt.Fprintf(stderr, "%s: answering from the cluster\n", name)
 		return func() {}

@@ -23,7 +23,7 @@ import (
 
 // The batch runs the other operations through the contract's handlers (Call).
 func init() {
-	tools.Register("batch", func(ctx context.Context, s *tools.Service, r any) (any, error) {
+	tools.Register(tools.Operation{Name: "batch"}, func(ctx context.Context, s *tools.Service, r any) (any, error) {
 		return Run(ctx, s, r.(tools.BatchRequest))
 	})
 }

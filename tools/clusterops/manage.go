@@ -7,6 +7,8 @@ package clusterops
 
 import (
 	"context"
+	"reflect"
+	"slices"
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
@@ -76,46 +78,68 @@ const (
 	OpList   = "list"
 )
 
-// ManageRequest is one operation on a cluster's catalog: add a repository (Source, and
-// Name or the last element of its path or URL) and queue its indexing, update (queue a new
-// index of the repository Name from its source), remove Name and its shard, or list.
-type ManageRequest struct {
-	Operation string
-	Name      string
-	Source    string
+// ClusterRequest is one operation on the catalog of the cluster the service runs on
+// (quarry cluster add|update|remove|list --cluster URL).
+type ClusterRequest struct {
+	Operation string `json:"operation" jsonschema:"add (a repository at source, queued for indexing), update (queue a new index of name from its source), remove (name and its shard) or list"`
+	Name      string `json:"name,omitempty" jsonschema:"the repository (add: default the last element of source's path or URL)"`
+	Source    string `json:"source,omitempty" jsonschema:"add: a path the nodes can read or a git URL"`
 }
 
-// ManageResult is what a catalog operation answers: the repository added, updated or
-// removed, or the whole catalog (list).
-type ManageResult struct {
-	Repo   *cluster.Repo  `json:"repo,omitempty"`
-	Status *ClusterStatus `json:"status,omitempty"`
+// ClusterResult is what a catalog operation answers: the repositories it concerns (the one
+// added, updated or removed; every one for list) and, for list, the live nodes and the
+// jobs queued.
+type ClusterResult struct {
+	Operation   string         `json:"operation"`
+	Repos       []RepoStatus   `json:"repos"`
+	Nodes       []cluster.Node `json:"nodes"`
+	PendingJobs uint64         `json:"pending_jobs"`
 }
 
-// Manage runs req on the cluster conn names.
-func Manage(ctx context.Context, conn Connection, req ManageRequest) (*ManageResult, error) {
-	switch req.Operation {
-	case OpAdd, OpUpdate, OpRemove, OpList:
-	default:
-		return nil, tools.Errorf(tools.CodeBadValue, "operation", "operation %q: want add, update, remove or list%s", req.Operation, tools.DidYouMean(req.Operation, []string{OpAdd, OpUpdate, OpRemove, OpList}))
+// RepoStatus is a repository of the catalog, the nodes serving its current shard and its
+// state: indexing, served, unserved, failed: ..., or removed.
+type RepoStatus struct {
+	cluster.Repo
+	ServedBy []string `json:"served_by"`
+	State    string   `json:"state"`
+}
+
+// The catalog's operation joins the contract's: quarry describe cluster, quarry schema
+// cluster, Call.
+func init() {
+	tools.Register(tools.Operation{Name: "cluster",
+		Summary: "Add, re-index, remove and list the repositories of the Quarry cluster the service runs on (quarry cluster ... --cluster URL).",
+		Request: reflect.TypeFor[ClusterRequest](), Result: reflect.TypeFor[ClusterResult]()},
+		func(ctx context.Context, s *tools.Service, r any) (any, error) {
+			return Manage(ctx, s, r.(ClusterRequest))
+		})
+}
+
+// Manage runs req on the catalog of the cluster s runs on (AttachTo).
+func Manage(ctx context.Context, s *tools.Service, req ClusterRequest) (*ClusterResult, error) {
+	ops := []string{OpAdd, OpUpdate, OpRemove, OpList}
+	if !slices.Contains(ops, req.Operation) {
+		return nil, tools.Errorf(tools.CodeBadValue, "operation", "operation %q: want add, update, remove or list%s", req.Operation, tools.DidYouMean(req.Operation, ops))
 	}
-	c, err := conn.connect(ctx)
-	if err != nil {
-		return nil, err
+	rt, ok := s.Remote().(*router)
+	if !ok {
+		return nil, tools.Errorf(tools.CodeBadValue, "cluster", "the cluster operations need a cluster: give --cluster nats://HOST:PORT")
 	}
-	defer c.Close()
+	c := rt.cluster
+	out := &ClusterResult{Operation: req.Operation, Repos: []RepoStatus{}, Nodes: []cluster.Node{}}
 	switch req.Operation {
 	case OpList:
-		st, err := clusterStatus(ctx, c)
+		return clusterStatus(ctx, c, out)
+	case OpRemove:
+		r, err := c.Repo(ctx, req.Name)
 		if err != nil {
 			return nil, err
 		}
-		return &ManageResult{Status: st}, nil
-	case OpRemove:
 		if err := c.DeleteRepo(ctx, req.Name); err != nil {
 			return nil, err
 		}
-		return &ManageResult{Repo: &cluster.Repo{Name: req.Name}}, nil
+		out.Repos = append(out.Repos, RepoStatus{Repo: r, ServedBy: []string{}, State: "removed"})
+		return out, nil
 	}
 	name, source := req.Name, req.Source
 	if req.Operation == OpUpdate {
@@ -129,24 +153,13 @@ func Manage(ctx context.Context, conn Connection, req ManageRequest) (*ManageRes
 	if err != nil {
 		return nil, err
 	}
-	return &ManageResult{Repo: &r}, nil
+	out.Repos = append(out.Repos, RepoStatus{Repo: r, ServedBy: []string{}, State: "indexing"})
+	return out, nil
 }
 
-// RepoStatus is a repository as cluster list shows it.
-type RepoStatus struct {
-	cluster.Repo
-	ServedBy []string `json:"served_by"`
-	State    string   `json:"state"` // indexing, served, unserved, failed
-}
-
-// ClusterStatus is the catalog, the live nodes and the jobs queued.
-type ClusterStatus struct {
-	Repos       []RepoStatus   `json:"repos"`
-	Nodes       []cluster.Node `json:"nodes"`
-	PendingJobs uint64         `json:"pending_jobs"`
-}
-
-func clusterStatus(ctx context.Context, c *cluster.Cluster) (*ClusterStatus, error) {
+// clusterStatus lists the catalog in out, each repository with the nodes serving its
+// current shard and its state, the live nodes and the jobs queued.
+func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult) (*ClusterResult, error) {
 	repos, err := c.Repos(ctx)
 	if err != nil {
 		return nil, err
@@ -159,7 +172,10 @@ func clusterStatus(ctx context.Context, c *cluster.Cluster) (*ClusterStatus, err
 	if err != nil {
 		return nil, err
 	}
-	out := &ClusterStatus{Repos: []RepoStatus{}, Nodes: nodes, PendingJobs: pending}
+	out.PendingJobs = pending
+	if nodes != nil {
+		out.Nodes = nodes
+	}
 	shardVersion := map[string]string{}
 	for _, sh := range cluster.Shards(repos) {
 		shardVersion[sh.Name] = sh.Version
