@@ -99,9 +99,18 @@ func (c *Cluster) DeleteObject(ctx context.Context, object string) error {
 	return nil
 }
 
+// ErrTampered is wrapped by the error of a shard whose content is not the version it is
+// named for (the version is the hash of the shard's content): it is never served.
+var ErrTampered = errors.New("the shard's content is not its version")
+
 // Download writes the shard object into dir, which must not exist; a name in the archive
-// that would land outside dir (absolute, "..", a link) fails the download.
-func (c *Cluster) Download(ctx context.Context, object, dir string) error {
+// that would land outside dir (absolute, "..", a link) fails the download. The object's
+// content must hash to version (its name's, Upload's), else the download fails with
+// ErrTampered and nothing is left.
+func (c *Cluster) Download(ctx context.Context, object, version, dir string) error {
+	if path.Base(object) != version {
+		return fmt.Errorf("cluster: shard %s: %w: it is not named for version %s", object, ErrTampered, version)
+	}
 	res, err := c.shards.Get(ctx, object)
 	if err != nil {
 		return fmt.Errorf("cluster: fetch shard %s: %w", object, err)
@@ -114,9 +123,19 @@ func (c *Cluster) Download(ctx context.Context, object, dir string) error {
 	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return err
 	}
-	if err := untar(res, tmp); err != nil {
+	h := sha256.New()
+	tee := io.TeeReader(res, h)
+	err = untar(tee, tmp)
+	if err == nil {
+		_, err = io.Copy(io.Discard, tee) // the archive's end, hashed too
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("cluster: shard %s: %w", object, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil))[:16]; got != version {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("cluster: shard %s: %w: its content hashes to %s", object, ErrTampered, got)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		os.RemoveAll(tmp)

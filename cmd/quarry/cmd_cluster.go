@@ -89,7 +89,7 @@ until interrupted.`,
 			if cf.url == "" {
 				return usagef(cmd.CommandPath(), "--cluster nats://HOST:PORT is required")
 			}
-			svc, err := newService(cmd)
+			svc, err := serviceFor(cmd, false) // one NATS connection: the node's own
 			if err != nil {
 				return err
 			}

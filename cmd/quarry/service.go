@@ -17,8 +17,13 @@ import (
 )
 
 // newService returns the agent-contract service of the current workspace, which draws the
-// progress of an index run it starts on a terminal.
-func newService(cmd *cobra.Command) (*tools.Service, error) {
+// progress of an index run it starts on a terminal, and answers from the cluster the
+// command's --cluster names, if any.
+func newService(cmd *cobra.Command) (*tools.Service, error) { return serviceFor(cmd, true) }
+
+// serviceFor is newService; with routed false the service never answers from a cluster (a
+// node serves shards on the connection it opens itself).
+func serviceFor(cmd *cobra.Command, routed bool) (*tools.Service, error) {
 	root, err := primaryRoot()
 	if err != nil {
 		return nil, err
@@ -39,7 +44,9 @@ func newService(cmd *cobra.Command) (*tools.Service, error) {
 			fmt.Fprintf(cmd.ErrOrStderr(), "quarry: handing %s to quarry process %d, which serves this workspace\n", op, pid)
 		}
 	}
-	if err := attachCluster(cmd, svc); err != nil {
+	if !routed {
+		svc.SetForward(false)
+	} else if err := attachCluster(cmd, svc); err != nil {
 		return nil, err
 	}
 	var p *progress

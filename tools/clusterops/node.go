@@ -82,7 +82,28 @@ type node struct {
 	o    NodeOptions
 	mu   sync.Mutex
 	held map[string]*loadedShard // by shard name
+	// failed holds, by shard@version, when a shard that failed to load may be tried again,
+	// and the wait after the next failure (doubling up to maxRetryWait).
+	failed map[string]retry
 }
+
+// retry is when a shard that failed to load is tried again, and the wait after its next
+// failure.
+type retry struct {
+	at   time.Time
+	wait time.Duration
+}
+
+// Waits before a shard that failed to load (a download refused, an index that does not
+// open) is tried again: the first, doubled at each failure up to the last.
+const (
+	firstRetryWait = 2 * time.Second
+	maxRetryWait   = 5 * time.Minute
+)
+
+// handoverWait bounds how long a node stopping gracefully keeps answering for the shards it
+// serves while the nodes taking them over load them.
+var handoverWait = 15 * time.Second
 
 func (n *node) logf(format string, args ...any) {
 	if n.o.Logf != nil {
@@ -118,9 +139,15 @@ func RunNode(ctx context.Context, s *tools.Service, c *cluster.Cluster, o NodeOp
 	if err := c.WatchNodes(ctx); err != nil {
 		return err
 	}
-	n := &node{s: s, c: c, o: o, held: map[string]*loadedShard{}}
-	defer n.unloadAll()
-	defer func() { _ = c.Leave(context.WithoutCancel(ctx), o.ID) }()
+	if err := checkUniqueID(ctx, c, o.ID); err != nil {
+		return err
+	}
+	n := &node{s: s, c: c, o: o, held: map[string]*loadedShard{}, failed: map[string]retry{}}
+	n.logf("node %s: started: index %v, serve %v, %d replicas of each shard, data in %s", o.ID, o.Index, o.Serve, o.Replicas, o.Data)
+	if err := n.sweep(ctx); err != nil {
+		n.logf("node %s: %v", o.ID, err)
+	}
+	defer n.stop(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	errc := make(chan error, 2)
 	if o.Index {
@@ -177,9 +204,7 @@ func (n *node) reconcile(ctx context.Context) error {
 		current[sh.Name] = true
 		assigned := cluster.Assign(sh.Name, servers, n.o.Replicas)
 		if slices.Contains(assigned, n.o.ID) {
-			if err := n.load(ctx, sh); err != nil {
-				n.logf("node %s: load %s: %v", n.o.ID, sh.Name, err)
-			}
+			n.loadOrWait(ctx, sh)
 			continue
 		}
 		// Not ours: keep answering until every assigned node serves this version.
@@ -205,6 +230,151 @@ func (n *node) reconcile(ctx context.Context) error {
 		n.unload(name)
 	}
 	return nil
+}
+
+// loadOrWait loads sh unless its last failure asks to wait; a failure doubles the wait
+// (a shard that does not download or open is not fetched again every second), and a shard
+// refused as tampered is reported in the catalog's entries of its repositories.
+func (n *node) loadOrWait(ctx context.Context, sh cluster.Shard) {
+	key := sh.Name + "@" + sh.Version
+	if r, ok := n.failed[key]; ok && time.Now().Before(r.at) {
+		return
+	}
+	err := n.load(ctx, sh)
+	if err == nil {
+		delete(n.failed, key)
+		return
+	}
+	wait := firstRetryWait
+	if r, ok := n.failed[key]; ok {
+		wait = min(2*r.wait, maxRetryWait)
+	}
+	n.failed[key] = retry{at: time.Now().Add(wait), wait: wait}
+	n.logf("node %s: load %s: %v (next try in %s)", n.o.ID, key, err, wait)
+	if errors.Is(err, cluster.ErrTampered) {
+		for _, r := range sh.Repos {
+			if r.Error == "" {
+				r.Error = fmt.Sprintf("node %s refused the shard: %v", n.o.ID, err)
+				_, _ = n.c.PutRepo(ctx, r) // compare-and-set: a newer entry wins
+			}
+		}
+	}
+}
+
+// sweep removes the shards a node kept on disk (a graceful stop keeps them) that are no
+// longer a current version in the catalog, and downloads a stop cut short.
+func (n *node) sweep(ctx context.Context) error {
+	repos, err := n.c.Repos(ctx)
+	if err != nil {
+		return err
+	}
+	current := map[string]bool{} // shard/repo@version
+	for _, sh := range cluster.Shards(repos) {
+		for _, r := range sh.Repos {
+			current[sh.Name+"/"+r.Name+"@"+r.Version] = true
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join(n.o.Data, "shards", "*", "*"))
+	for _, d := range dirs {
+		rel, err := filepath.Rel(filepath.Join(n.o.Data, "shards"), d)
+		if err == nil && !current[filepath.ToSlash(rel)] {
+			_ = os.RemoveAll(d)
+		}
+	}
+	return nil
+}
+
+// checkUniqueID refuses to start a node under the id of a live one: a heartbeat with the id
+// that is still beating (one left by a node killed a moment ago stops).
+func checkUniqueID(ctx context.Context, c *cluster.Cluster, id string) error {
+	seen := func() (time.Time, bool, error) {
+		nodes, err := c.Nodes(ctx)
+		if err != nil {
+			return time.Time{}, false, err
+		}
+		for _, nd := range nodes {
+			if nd.ID == id {
+				return nd.Seen, true, nil
+			}
+		}
+		return time.Time{}, false, nil
+	}
+	first, ok, err := seen()
+	if err != nil || !ok {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(3 * shardTick):
+	}
+	again, ok, err := seen()
+	if err != nil {
+		return err
+	}
+	if ok && !again.Equal(first) {
+		return tools.Errorf(tools.CodeBadValue, "id", "node id %s is in use by a live node of the cluster (its heartbeat at %s): give another --id", id, again.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// stop ends a node gracefully: it leaves the live nodes, keeps answering for its shards
+// until the nodes taking them over serve them (at most handoverWait), then stops answering,
+// keeping the shards on disk for its next start.
+func (n *node) stop(ctx context.Context) {
+	_ = n.c.Leave(ctx, n.o.ID)
+	n.mu.Lock()
+	held := len(n.held)
+	n.mu.Unlock()
+	if held > 0 && n.o.Serve {
+		for deadline := time.Now().Add(handoverWait); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			if n.handedOver(ctx) {
+				break
+			}
+		}
+	}
+	n.mu.Lock()
+	names := make([]string, 0, len(n.held))
+	for name := range n.held {
+		names = append(names, name)
+	}
+	n.mu.Unlock()
+	for _, name := range names {
+		n.mu.Lock()
+		l := n.held[name]
+		delete(n.held, name)
+		n.mu.Unlock()
+		n.drop(l, nil, true)
+	}
+	n.logf("node %s: stopped; its shards kept in %s", n.o.ID, filepath.Join(n.o.Data, "shards"))
+}
+
+// handedOver reports whether every shard this node serves is served, at its version, by all
+// the live nodes now assigned it.
+func (n *node) handedOver(ctx context.Context) bool {
+	nodes, err := n.c.Nodes(ctx)
+	if err != nil {
+		return false
+	}
+	var servers []string
+	loadedBy := map[string]map[string]string{}
+	for _, nd := range nodes {
+		if nd.Serve && nd.ID != n.o.ID {
+			servers = append(servers, nd.ID)
+			loadedBy[nd.ID] = nd.Shards
+		}
+	}
+	if len(servers) == 0 {
+		return true // no one to hand over to
+	}
+	for name, version := range n.versions() {
+		for _, id := range cluster.Assign(name, servers, n.o.Replicas) {
+			if loadedBy[id][name] != version {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (n *node) versions() map[string]string {
@@ -285,7 +455,7 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	n.mu.Unlock()
 	n.logf("node %s: serving %s@%s (%d repositories)", n.o.ID, sh.Name, sh.Version, len(l.members))
 	if old != nil {
-		n.drop(old, kept)
+		n.drop(old, kept, false)
 	}
 	return nil
 }
@@ -296,11 +466,14 @@ func (n *node) openRepo(ctx context.Context, shard string, r cluster.Repo) (load
 	if err != nil {
 		return loadedRepo{}, err
 	}
+	if want := cluster.ShardObject(r.Name, r.Version); r.Object != want {
+		return loadedRepo{}, fmt.Errorf("%w: the catalog's entry of %s names object %s, not %s", cluster.ErrTampered, r.Name, r.Object, want)
+	}
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 			return loadedRepo{}, err
 		}
-		if err := n.c.Download(ctx, r.Object, dir); err != nil {
+		if err := n.c.Download(ctx, r.Object, r.Version, dir); err != nil {
 			return loadedRepo{}, err
 		}
 	}
@@ -319,14 +492,15 @@ func (n *node) unload(name string) {
 	n.mu.Unlock()
 	if l != nil {
 		n.logf("node %s: no longer serving %s@%s", n.o.ID, name, l.version)
-		n.drop(l, nil)
+		n.drop(l, nil, false)
 		_ = os.Remove(filepath.Join(n.o.Data, "shards", name)) // once empty
 	}
 }
 
 // drop stops answering from l, waits for the searches under way and closes and removes
 // its members but those kept (by directory) by the version that replaces it.
-func (n *node) drop(l *loadedShard, kept map[string]bool) {
+// With onDisk, the members' directories stay (a node stopping keeps them for its next start).
+func (n *node) drop(l *loadedShard, kept map[string]bool, onDisk bool) {
 	_ = l.sub.Drain()
 	for l.sub.IsValid() {
 		time.Sleep(10 * time.Millisecond)
@@ -335,20 +509,10 @@ func (n *node) drop(l *loadedShard, kept map[string]bool) {
 	for _, m := range l.members {
 		if !kept[m.dir] {
 			m.x.Close()
-			_ = os.RemoveAll(m.dir)
+			if !onDisk {
+				_ = os.RemoveAll(m.dir)
+			}
 		}
-	}
-}
-
-func (n *node) unloadAll() {
-	n.mu.Lock()
-	names := make([]string, 0, len(n.held))
-	for name := range n.held {
-		names = append(names, name)
-	}
-	n.mu.Unlock()
-	for _, name := range names {
-		n.unload(name)
 	}
 }
 
@@ -529,11 +693,12 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		// seconds: worth waiting for, as a build from scratch costs far more.
 		_ = os.RemoveAll(build)
 		for deadline := time.Now().Add(seedWait); ; {
-			err := n.c.Download(ctx, r.Object, build)
+			err := n.c.Download(ctx, r.Object, r.Version, build)
 			if err == nil {
+				writeBuilt(n.o.Data, r.Name, r.Version)
 				break
 			}
-			if errors.Is(err, jetstream.ErrObjectNotFound) || time.Now().After(deadline) || ctx.Err() != nil {
+			if errors.Is(err, jetstream.ErrObjectNotFound) || errors.Is(err, cluster.ErrTampered) || time.Now().After(deadline) || ctx.Err() != nil {
 				n.logf("node %s: %s: the current shard could not be fetched to build on (%v): indexing from scratch", n.o.ID, r.Name, err)
 				break
 			}
@@ -550,6 +715,14 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 			return err
 		}
 		return n.recordFailure(ctx, r, err)
+	}
+	if r.Object != "" && r.Error == "" && builtVersion(n.o.Data, r.Name) == r.Version && !sum.Reextracted &&
+		sum.Added+sum.Changed+sum.Deleted+sum.Renamed == 0 && len(sum.Errors) == 0 {
+		// The build holds the current version and nothing changed: its version stands
+		// (the shard's files are not byte for byte the same after a run: uploading them
+		// would make every replica download an equal index again).
+		n.logf("node %s: %s@%s unchanged: files extracted %d, unchanged %d; nothing uploaded", n.o.ID, r.Name, r.Version, sum.Extracted, sum.Unchanged)
+		return nil
 	}
 	version, object, size, err := n.c.Upload(ctx, r.Name, build)
 	if err != nil {
@@ -573,7 +746,7 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		r.Files, r.Symbols, r.IndexedAt = sum.Counts.Files, sum.Counts.Symbols, time.Now().UTC()
 		r.Languages = []string{}
 		for _, l := range sum.Languages {
-			if l.Files > 0 {
+			if l.Files > 0 && l.Language != "" {
 				r.Languages = append(r.Languages, l.Language)
 			}
 		}
@@ -583,6 +756,7 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		if err != nil {
 			return err
 		}
+		writeBuilt(n.o.Data, r.Name, version)
 		if old != "" && old != object {
 			_ = n.c.DeleteObject(ctx, old)
 		}
@@ -621,4 +795,19 @@ func (n *node) fetchGit(ctx context.Context, r cluster.Repo) (string, error) {
 		return "", err
 	}
 	return dir, run("clone", "--depth", "1", "--", r.Source, dir)
+}
+
+// builtVersion is the version of repo's shard the node's build directory holds (it built and
+// uploaded it, or started from it), "" if unknown.
+func builtVersion(data, repo string) string {
+	b, err := os.ReadFile(filepath.Join(data, "build", repo+".version"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// writeBuilt records that the build directory of repo holds version.
+func writeBuilt(data, repo, version string) {
+	_ = os.WriteFile(filepath.Join(data, "build", repo+".version"), []byte(version+"\n"), 0o600)
 }

@@ -1,0 +1,256 @@
+package clusterops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/quarrysearch/quarry/cluster"
+	"github.com/quarrysearch/quarry/tools"
+)
+
+// TestShardDownloadVerified: a download is checked against the version it is named for: an
+// object whose bytes were replaced, or a version that names another object, is refused with
+// ErrTampered and leaves nothing behind; the object as uploaded downloads.
+func TestShardDownloadVerified(t *testing.T) {
+	ctx, c := testCluster(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.db"), []byte("the index of a"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	version, object, _, err := c.Upload(ctx, "a", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := filepath.Join(t.TempDir(), "a")
+	if err := c.Download(ctx, object, version, into); err != nil {
+		t.Fatalf("the object as uploaded: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(into, "index.db")); err != nil || string(b) != "the index of a" {
+		t.Fatalf("downloaded %q, %v", b, err)
+	}
+	// Another repository's shard under a's version, and a's object rewritten.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "index.db"), []byte("the index of b"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bVersion, bObject, _, err := c.Upload(ctx, "b", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Download(ctx, bObject, version, filepath.Join(t.TempDir(), "x")); !errors.Is(err, cluster.ErrTampered) {
+		t.Errorf("b's object as a's version: %v, want ErrTampered", err)
+	}
+	js, err := jetstream.New(c.NC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := js.ObjectStore(ctx, cluster.ShardsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tar bytes.Buffer
+	if err := c.Download(ctx, bObject, bVersion, filepath.Join(t.TempDir(), "b")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := store.Get(ctx, bObject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tar.ReadFrom(res); err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	if _, err := store.PutBytes(ctx, object, tar.Bytes()); err != nil { // a's object now holds b's index
+		t.Fatal(err)
+	}
+	tampered := filepath.Join(t.TempDir(), "a")
+	err = c.Download(ctx, object, version, tampered)
+	if !errors.Is(err, cluster.ErrTampered) || !strings.Contains(err.Error(), "hashes to "+bVersion) {
+		t.Errorf("a's object rewritten: %v, want ErrTampered naming the hash %s", err, bVersion)
+	}
+	for _, p := range []string{tampered, tampered + ".part"} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left behind by a refused download", p)
+		}
+	}
+}
+
+// nodeLog runs a node until stop is called, collecting what it logs.
+type nodeLog struct {
+	mu   sync.Mutex
+	b    strings.Builder
+	done chan error
+	stop context.CancelFunc
+}
+
+func (l *nodeLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func startNode(ctx context.Context, t *testing.T, c *cluster.Cluster, o NodeOptions) *nodeLog {
+	t.Helper()
+	svc, err := tools.NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &nodeLog{done: make(chan error, 1)}
+	o.Logf = func(format string, args ...any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		fmt.Fprintf(&l.b, format+"\n", args...)
+	}
+	nctx, stop := context.WithCancel(ctx)
+	l.stop = stop
+	go func() { l.done <- RunNode(nctx, svc, c, o) }()
+	t.Cleanup(func() { stop(); <-l.done })
+	return l
+}
+
+// waitFor polls cond every 100 ms for up to a minute.
+func waitFor(t *testing.T, what string, cond func() bool, log fmt.Stringer) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within a minute\n%s", what, log)
+		}
+	}
+}
+
+// TestClusterUnchangedUpdateUploadsNothing: re-indexing a repository whose files did not
+// change keeps its version (nothing uploaded, nothing for the replicas to download again);
+// a change makes a new one.
+func TestClusterUnchangedUpdateUploadsNothing(t *testing.T) {
+	ctx, c := testCluster(t)
+	root := clusterRepos(t)["a-go"]
+	log := startNode(ctx, t, c, NodeOptions{ID: "i1", Data: t.TempDir(), Index: true})
+	if _, err := ClusterAdd(ctx, c, "a-go", root, false); err != nil {
+		t.Fatal(err)
+	}
+	var first cluster.Repo
+	waitFor(t, "the first build", func() bool {
+		r, err := c.Repo(ctx, "a-go")
+		first = r
+		return err == nil && r.Version != "" && strings.Contains(log.String(), "files extracted 2")
+	}, log)
+	for i := range 2 {
+		if _, err := ClusterAdd(ctx, c, "a-go", root, true); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "an unchanged update", func() bool { return strings.Count(log.String(), "nothing uploaded") == i+1 }, log)
+	}
+	if r, err := c.Repo(ctx, "a-go"); err != nil || r.Version != first.Version || r.Object != first.Object {
+		t.Errorf("after two unchanged updates: %+v, %v; want version %s", r, err, first.Version)
+	}
+	if err := os.WriteFile(filepath.Join(root, "extra.go"), []byte("package web\n\nfunc Extra() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClusterAdd(ctx, c, "a-go", root, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a changed update", func() bool {
+		r, err := c.Repo(ctx, "a-go")
+		return err == nil && r.Version != first.Version && r.Files == 3
+	}, log)
+	if r, _ := c.Repo(ctx, "a-go"); len(r.Languages) != 1 || r.Languages[0] != "go" {
+		t.Errorf("languages %q, want [go]", r.Languages)
+	}
+}
+
+// TestClusterRefusesTamperedShard: a node that downloads a shard whose content is not its
+// version does not serve it, says so in the catalog's entry, and does not fetch it again
+// every second; a graceful stop keeps the shards it serves on disk, and a second node
+// under a live node's id is refused.
+func TestClusterRefusesTamperedShard(t *testing.T) {
+	ctx, c := testCluster(t)
+	roots := clusterRepos(t)
+	data := t.TempDir()
+	own := &cluster.Compounding{} // every repository a shard of its own
+	log := startNode(ctx, t, c, NodeOptions{ID: "n1", Data: data, Index: true, Serve: true, Compounding: own})
+	if _, err := ClusterAdd(ctx, c, "a-go", roots["a-go"], false); err != nil {
+		t.Fatal(err)
+	}
+	var r cluster.Repo
+	waitFor(t, "a-go served", func() bool {
+		nodes, _ := c.Nodes(ctx)
+		var err error
+		r, err = c.Repo(ctx, "a-go")
+		return err == nil && r.Version != "" && len(nodes) == 1 && nodes[0].Shards["a-go"] == r.Version
+	}, log)
+
+	// A second node under n1's id, while n1 beats, is refused.
+	svc, err := tools.NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RunNode(ctx, svc, c, NodeOptions{ID: "n1", Data: t.TempDir(), Serve: true}); err == nil || !strings.Contains(err.Error(), "node id n1 is in use by a live node") {
+		t.Errorf("a second node n1: %v", err)
+	}
+
+	// A graceful stop keeps the shard on disk.
+	dir := filepath.Join(data, "shards", "a-go", "a-go@"+r.Version)
+	log.stop()
+	if err := <-log.done; err != nil {
+		t.Fatal(err)
+	}
+	log.done <- nil // for the cleanup
+	if _, err := os.Stat(dir); err != nil {
+		t.Errorf("the shard served is gone after a graceful stop: %v\n%s", err, log)
+	}
+	if !strings.Contains(log.String(), "stopped; its shards kept") {
+		t.Errorf("the stop is not logged:\n%s", log)
+	}
+
+	// a-go's object rewritten with b-py's index: a node with no copy refuses it.
+	if _, err := ClusterAdd(ctx, c, "b-py", roots["b-py"], false); err != nil {
+		t.Fatal(err)
+	}
+	idx := startNode(ctx, t, c, NodeOptions{ID: "i2", Data: t.TempDir(), Index: true, Compounding: own})
+	var b cluster.Repo
+	waitFor(t, "b-py built", func() bool {
+		b, err = c.Repo(ctx, "b-py")
+		return err == nil && b.Version != ""
+	}, idx)
+	js, err := jetstream.New(c.NC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := js.ObjectStore(ctx, cluster.ShardsBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := store.GetBytes(ctx, b.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.PutBytes(ctx, r.Object, other); err != nil {
+		t.Fatal(err)
+	}
+	server := startNode(ctx, t, c, NodeOptions{ID: "n2", Data: t.TempDir(), Serve: true})
+	waitFor(t, "the tampered shard reported", func() bool {
+		r, err := c.Repo(ctx, "a-go")
+		return err == nil && strings.Contains(r.Error, "node n2 refused the shard") && strings.Contains(r.Error, "content is not its version")
+	}, server)
+	time.Sleep(3 * time.Second) // the retries wait 2 s, then 4 s, ...
+	if n := strings.Count(server.String(), "load a-go@"); n < 1 || n > 2 {
+		t.Errorf("the tampered shard was tried %d times in about 3 s, want 1 or 2:\n%s", n, server)
+	}
+	if nodes, _ := c.Nodes(ctx); len(nodes) > 0 {
+		for _, nd := range nodes {
+			if nd.ID == "n2" && nd.Shards["a-go"] != "" {
+				t.Errorf("n2 serves the tampered a-go: %v", nd.Shards)
+			}
+		}
+	}
+}
