@@ -200,3 +200,38 @@ func TestPlaceRepo(t *testing.T) {
 		t.Errorf("compounding off placed a repository in %q", got)
 	}
 }
+
+// TestWatchedCopy: a watched copy answers only once its initial values are in, sorted by key,
+// each change applied (a put replaces, a delete removes), and nothing once the watch ends.
+func TestWatchedCopy(t *testing.T) {
+	var w watched[int]
+	w.put("b", 2)
+	if _, ok := w.get(); ok {
+		t.Fatal("a copy answers before its initial values are in")
+	}
+	w.put("a", 1)
+	w.put("c", 3)
+	w.markReady()
+	if got, ok := w.get(); !ok || !slices.Equal(got, []int{1, 2, 3}) {
+		t.Fatalf("%v %v, want [1 2 3]", got, ok)
+	}
+	w.put("b", 20)
+	w.del("a")
+	w.del("zz")
+	if got, _ := w.get(); !slices.Equal(got, []int{20, 3}) {
+		t.Fatalf("after a put and a delete: %v, want [20 3]", got)
+	}
+	for i := range 10000 {
+		w.put(fmt.Sprintf("k%05d", i), i)
+	}
+	for i := range 10000 {
+		w.del(fmt.Sprintf("k%05d", i))
+	}
+	if got, _ := w.get(); !slices.Equal(got, []int{20, 3}) {
+		t.Fatalf("after 20,000 changes: %d entries, want [20 3]", len(got))
+	}
+	w.reset()
+	if _, ok := w.get(); ok {
+		t.Fatal("a copy answers after its watch ended")
+	}
+}

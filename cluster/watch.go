@@ -9,23 +9,70 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// watched is a bucket's entries as a watcher last saw them, by key.
+// watched is a bucket's entries as a watcher last saw them, by key. A change costs O(1)
+// (issue 44: re-sorting and copying every entry on every change made a burst of n changes
+// cost n²); the sorted list is made again only when it is read after a change.
 type watched[T any] struct {
-	mu   sync.Mutex
-	list []T // nil: not watched (yet, or any more)
+	mu      sync.Mutex
+	entries map[string]T
+	ready   bool // the watcher has delivered the bucket's initial values
+	dirty   bool // entries changed since list was made
+	list    []T  // entries sorted by key, as last made
 }
 
-// get returns the entries (shared: not to be modified), and whether they are watched.
+// get returns the entries sorted by key (shared: not to be modified), and whether they are
+// watched.
 func (w *watched[T]) get() ([]T, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.list, w.list != nil
+	if !w.ready {
+		return nil, false
+	}
+	if w.dirty || w.list == nil {
+		keys := make([]string, 0, len(w.entries))
+		for k := range w.entries {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		w.list = make([]T, len(keys))
+		for i, k := range keys {
+			w.list[i] = w.entries[k]
+		}
+		w.dirty = false
+	}
+	return w.list, true
 }
 
-func (w *watched[T]) set(list []T) {
+// put sets key's entry.
+func (w *watched[T]) put(key string, v T) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.list = list
+	if w.entries == nil {
+		w.entries = map[string]T{}
+	}
+	w.entries[key], w.dirty = v, true
+}
+
+// del removes key's entry.
+func (w *watched[T]) del(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.entries, key)
+	w.dirty = true
+}
+
+// markReady says the initial values are all in: get answers from here on.
+func (w *watched[T]) markReady() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.ready = true
+}
+
+// reset forgets everything: the watch ended.
+func (w *watched[T]) reset() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.entries, w.list, w.ready, w.dirty = nil, nil, false, false
 }
 
 // watch keeps into a copy of kv's entries, each decoded by decode (false: left out), until
@@ -37,36 +84,26 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 	}
 	go func() {
 		defer w.Stop()
-		entries := map[string]T{}
-		ready := false
 		for {
 			select {
 			case <-ctx.Done():
-				into.set(nil)
+				into.reset()
 				return
 			case e, ok := <-w.Updates():
-				if !ok {
-					into.set(nil)
+				switch {
+				case !ok:
+					into.reset()
 					return
-				}
-				if e == nil { // the initial values are all in
-					ready = true
-				} else if e.Operation() != jetstream.KeyValuePut {
-					delete(entries, e.Key())
-				} else if v, ok := decode(e); ok {
-					entries[e.Key()] = v
-				}
-				if ready {
-					keys := make([]string, 0, len(entries))
-					for k := range entries {
-						keys = append(keys, k)
+				case e == nil: // the initial values are all in
+					into.markReady()
+				case e.Operation() != jetstream.KeyValuePut:
+					into.del(e.Key())
+				default:
+					if v, ok := decode(e); ok {
+						into.put(e.Key(), v)
+					} else {
+						into.del(e.Key())
 					}
-					sort.Strings(keys)
-					out := make([]T, len(keys))
-					for i, k := range keys {
-						out[i] = entries[k]
-					}
-					into.set(out)
 				}
 			}
 		}

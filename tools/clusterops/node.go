@@ -85,6 +85,10 @@ type node struct {
 	// failed holds, by shard@version, when a shard that failed to load may be tried again,
 	// and the wait after the next failure (doubling up to maxRetryWait).
 	failed map[string]retry
+	// lastServers are the serving nodes of the last view placement trusted; shrunkAt, when
+	// some of them vanished (zero: none did since).
+	lastServers []string
+	shrunkAt    time.Time
 }
 
 // retry is when a shard that failed to load is tried again, and the wait after its next
@@ -199,13 +203,29 @@ func (n *node) reconcile(ctx context.Context) error {
 		}
 		loadedBy[nd.ID] = nd.Shards
 	}
+	trusted := n.viewTrusted(nodes, servers)
 	current := map[string]bool{}
+	newLoads := 0
 	for _, sh := range cluster.Shards(repos) {
 		current[sh.Name] = true
 		assigned := cluster.Assign(sh.Name, servers, n.o.Replicas)
 		if slices.Contains(assigned, n.o.ID) {
+			n.mu.Lock()
+			held := n.held[sh.Name] != nil
+			n.mu.Unlock()
+			if !held {
+				// A shard new to this node: only on a view of the others it can trust, and
+				// a few at a time.
+				if !trusted || newLoads >= maxNewLoads {
+					continue
+				}
+				newLoads++
+			}
 			n.loadOrWait(ctx, sh)
 			continue
+		}
+		if !trusted {
+			continue // keep answering: the view may have lost the nodes that took it over
 		}
 		// Not ours: keep answering until every assigned node serves this version.
 		ready := true
@@ -230,6 +250,47 @@ func (n *node) reconcile(ctx context.Context) error {
 		n.unload(name)
 	}
 	return nil
+}
+
+// Placement's guards against a view of the other nodes that a lost NATS server made
+// stale (issue 44: for 10-25 s a node saw none of the others, took their shards and would
+// have downloaded the whole corpus):
+//   - staleView: a view in which this node's own last heartbeat is older than this is
+//     stale: no shard is taken or given up on it;
+//   - placementGrace: when nodes vanish from the view, the shards they served are taken
+//     only once the smaller view has held this long (their replicas answer meanwhile);
+//   - maxNewLoads: at most this many shards new to the node are loaded per reconcile.
+var (
+	staleView      = 3 * shardTick
+	placementGrace = cluster.NodeTTL
+	maxNewLoads    = 16
+)
+
+// viewTrusted reports whether nodes (servers: the serving ones, this node first) is a view
+// this node may take shards on: fresh (its own heartbeat is in it and recent), and, when
+// servers vanished from it since the last reconcile, held for placementGrace.
+func (n *node) viewTrusted(nodes []cluster.Node, servers []string) bool {
+	i := slices.IndexFunc(nodes, func(nd cluster.Node) bool { return nd.ID == n.o.ID })
+	if i < 0 || time.Since(nodes[i].Seen) > staleView {
+		return false
+	}
+	lost := false
+	for _, id := range n.lastServers {
+		if !slices.Contains(servers, id) {
+			lost = true
+		}
+	}
+	switch {
+	case lost:
+		n.shrunkAt = time.Now()
+		n.lastServers = servers
+		return false
+	case !n.shrunkAt.IsZero() && time.Since(n.shrunkAt) < placementGrace:
+		return false
+	}
+	n.shrunkAt = time.Time{}
+	n.lastServers = servers
+	return true
 }
 
 // loadOrWait loads sh unless its last failure asks to wait; a failure doubles the wait

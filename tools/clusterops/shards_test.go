@@ -254,3 +254,36 @@ func TestClusterRefusesTamperedShard(t *testing.T) {
 		}
 	}
 }
+
+// TestViewTrusted: a node takes shards only on a view with its own recent heartbeat, and,
+// once nodes vanished from the view, only after the smaller view held for placementGrace
+// (a lost NATS server makes the others vanish for a while: their shards are not taken).
+func TestViewTrusted(t *testing.T) {
+	n := &node{o: NodeOptions{ID: "n1"}}
+	now := time.Now()
+	view := func(seen time.Time, ids ...string) ([]cluster.Node, []string) {
+		nodes := []cluster.Node{{ID: "n1", Serve: true, Seen: seen}}
+		for _, id := range ids {
+			nodes = append(nodes, cluster.Node{ID: id, Serve: true, Seen: now})
+		}
+		return nodes, append([]string{"n1"}, ids...)
+	}
+	check := func(what string, want bool, nodes []cluster.Node, servers []string) {
+		t.Helper()
+		if got := n.viewTrusted(nodes, servers); got != want {
+			t.Errorf("%s: trusted %v, want %v", what, got, want)
+		}
+	}
+	nodes, servers := view(now, "n2", "n3")
+	check("a first view", true, nodes, servers)
+	check("without its own heartbeat", false, nodes[1:], servers)
+	old, _ := view(now.Add(-10*time.Second), "n2", "n3")
+	check("with its own heartbeat 10 s old", false, old, servers)
+	nodes, servers = view(now, "n2")
+	check("n3 vanished", false, nodes, servers)
+	check("the smaller view, at once again", false, nodes, servers)
+	n.shrunkAt = time.Now().Add(-placementGrace - time.Second)
+	check("the smaller view, held for the grace", true, nodes, servers)
+	nodes, servers = view(now, "n2", "n4")
+	check("a node joined", true, nodes, servers)
+}
