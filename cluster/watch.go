@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -68,6 +69,13 @@ func (w *watched[T]) markReady() {
 	w.ready = true
 }
 
+// isReady reports whether the initial values are in.
+func (w *watched[T]) isReady() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ready
+}
+
 // reset forgets everything: the watch ended.
 func (w *watched[T]) reset() {
 	w.mu.Lock()
@@ -75,14 +83,37 @@ func (w *watched[T]) reset() {
 	w.entries, w.list, w.ready, w.dirty = nil, nil, false, false
 }
 
+// watchReadyWait bounds how long watch waits for a bucket's initial values before it
+// returns (the copy then answers once they are in; reads go to the bucket until then).
+var watchReadyWait = 10 * time.Second
+
 // watch keeps into a copy of kv's entries, each decoded by decode (false: left out), until
-// ctx ends. what names the bucket in an error.
+// ctx ends, and returns once the copy holds the bucket's initial values (at most
+// watchReadyWait): the first read after it answers from the copy, not one Get per key.
+// what names the bucket in an error.
 func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], what string, decode func(jetstream.KeyValueEntry) (T, bool)) error {
 	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return kv.WatchAll(ctx) })
 	if err != nil {
 		return fmt.Errorf("cluster: watch %s: %w", what, err)
 	}
+	ready := make(chan struct{})
+	defer func() {
+		select {
+		case <-ready:
+		case <-ctx.Done():
+		case <-time.After(watchReadyWait):
+		}
+	}()
 	go func() {
+		defer func() {
+			if !into.isReady() {
+				select {
+				case <-ready:
+				default:
+					close(ready)
+				}
+			}
+		}()
 		defer w.Stop()
 		for {
 			select {
@@ -96,6 +127,11 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 					return
 				case e == nil: // the initial values are all in
 					into.markReady()
+					select {
+					case <-ready:
+					default:
+						close(ready)
+					}
 				case e.Operation() != jetstream.KeyValuePut:
 					into.del(e.Key())
 				default:

@@ -9,6 +9,8 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
@@ -96,8 +98,9 @@ type ClusterResult struct {
 	PendingJobs uint64         `json:"pending_jobs"`
 }
 
-// RepoStatus is a repository of the catalog, the nodes serving its current shard and its
-// state: indexing, served, unserved, failed: ..., or removed.
+// RepoStatus is a repository of the catalog, the live nodes serving its current shard
+// (a node silent for staleView is left out) and its state: indexing, served, updating (the
+// previous version answers while the new one loads), unserved, failed: ..., or removed.
 type RepoStatus struct {
 	cluster.Repo
 	ServedBy []string `json:"served_by"`
@@ -182,9 +185,18 @@ func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult) 
 	}
 	for _, r := range repos {
 		s := RepoStatus{Repo: r, ServedBy: []string{}}
+		shard := r.ShardName()
+		var older []string // live nodes still answering with another version of the shard
 		for _, n := range nodes {
-			if v := shardVersion[r.ShardName()]; v != "" && n.Shards[r.ShardName()] == v {
+			if time.Since(n.Seen) > staleView {
+				continue // silent: killed, or cut off; its heartbeat has not expired yet
+			}
+			switch v := n.Shards[shard]; {
+			case v == "":
+			case v == shardVersion[shard]:
 				s.ServedBy = append(s.ServedBy, n.ID)
+			default:
+				older = append(older, n.ID)
 			}
 		}
 		switch {
@@ -192,6 +204,8 @@ func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult) 
 			s.State = "failed: " + r.Error
 		case r.Version == "":
 			s.State = "indexing"
+		case len(s.ServedBy) == 0 && len(older) > 0:
+			s.State = "updating: the previous version answers (" + strings.Join(older, ", ") + ")"
 		case len(s.ServedBy) == 0:
 			s.State = "unserved"
 		default:

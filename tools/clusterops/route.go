@@ -220,6 +220,13 @@ func decodeAnswer[R any](a *ShardAnswer) (*R, *tools.Error) {
 	return r, nil
 }
 
+// ambiguous reports whether e is a repository's answer that it defines the symbol more
+// than once (the contract's BAD_VALUE on symbol listing the candidates): it defines it, as a
+// repository that answers does.
+func ambiguous(e *tools.Error) bool {
+	return e.Code == tools.CodeBadValue && e.Path == "symbol" && strings.Contains(e.Message, " is defined ")
+}
+
 // requestFault reports whether e is the request's fault: every shard would say the same.
 func requestFault(e *tools.Error) bool {
 	return e.Code == tools.CodeBadQuery || e.Code == tools.CodeBadValue || e.Code == tools.CodeUnknownField
@@ -548,6 +555,10 @@ func clusterOne[R any](ctx context.Context, s *router, op string, ask func(ws st
 			continue
 		}
 		if a.Error != nil {
+			if ambiguous(a.Error) { // the repository defines it, more than once
+				found = append(found, i)
+				continue
+			}
 			if requestFault(a.Error) {
 				return nil, a.Error
 			}
@@ -566,7 +577,13 @@ func clusterOne[R any](ctx context.Context, s *router, op string, ask func(ws st
 	case len(found) > 1:
 		var in []string
 		for _, i := range found {
-			in = append(in, parts[i].repos[0])
+			name := parts[i].repos[0]
+			if e := answers[i].Error; e != nil {
+				if _, times, ok := strings.Cut(e.Message, " is defined "); ok {
+					name += " (" + strings.SplitN(times, ";", 2)[0] + ")"
+				}
+			}
+			in = append(in, name)
 		}
 		return nil, tools.Errorf(tools.CodeBadValue, "workspace", "%s is defined in %d repositories of the cluster (%s): name one with workspace", what, len(found), strings.Join(in, ", "))
 	case len(missing) > 0:

@@ -3,6 +3,7 @@ package clusterops
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -286,4 +287,98 @@ func TestViewTrusted(t *testing.T) {
 	check("the smaller view, held for the grace", true, nodes, servers)
 	nodes, servers = view(now, "n2", "n4")
 	check("a node joined", true, nodes, servers)
+}
+
+// TestClusterOneDefinitionAcrossRepositories: callers and explain of a name, asked of the
+// whole cluster, name every repository defining it, one that defines it twice too, where
+// the first such repository's own "defined 2 times" used to hide the other.
+func TestClusterOneDefinitionAcrossRepositories(t *testing.T) {
+	ctx, c := testCluster(t)
+	x1, x2 := t.TempDir(), t.TempDir()
+	writeFiles(t, x1, map[string]string{"a/a.go": "package a\n\nfunc Dup() {}\n", "b/b.go": "package b\n\nfunc Dup() {}\n"})
+	writeFiles(t, x2, map[string]string{"dup.py": "def Dup():\n    pass\n"})
+	log := startNode(ctx, t, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &cluster.Compounding{}})
+	for name, root := range map[string]string{"x1": x1, "x2": x2} {
+		if _, err := ClusterAdd(ctx, c, name, root, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "x1 and x2 served", func() bool {
+		nodes, _ := c.Nodes(ctx)
+		return len(nodes) == 1 && nodes[0].Shards["x1"] != "" && nodes[0].Shards["x2"] != ""
+	}, log)
+	router, err := tools.NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Attach(ctx, router, c); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]string{"calls": `{"symbol":"Dup","direction":"callers"}`, "explain": `{"symbol":"Dup"}`}
+	for _, op := range []string{"calls", "explain"} {
+		_, err := router.Call(ctx, op, json.RawMessage(args[op]))
+		var e *tools.Error
+		if !errors.As(err, &e) || e.Code != tools.CodeBadValue || !strings.Contains(e.Message, "Dup is defined in 2 repositories of the cluster (x1 (2 times), x2)") {
+			t.Errorf("%s Dup: %v, want both repositories named", op, err)
+		}
+	}
+	if _, err := router.Call(ctx, "calls", json.RawMessage(`{"symbol":"Dup","direction":"callers","workspace":"x2"}`)); err != nil {
+		t.Errorf("calls Dup in x2: %v", err)
+	}
+}
+
+// TestClusterListStates: cluster list names as serving only the live nodes that answer with
+// the current version; a node silent for a few seconds is left out before its heartbeat
+// expires, and a repository whose previous version still answers is updating, not unserved.
+func TestClusterListStates(t *testing.T) {
+	ctx, c := testCluster(t)
+	for _, r := range []cluster.Repo{
+		{Name: "cur", Source: "/src/cur", Version: "v2", Object: "cur/v2"},
+		{Name: "upd", Source: "/src/upd", Version: "v2", Object: "upd/v2"},
+	} {
+		if _, err := c.PutRepo(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	js, err := jetstream.New(c.NC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv, err := js.KeyValue(ctx, cluster.NodesBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	beat := func(n cluster.Node, ago time.Duration) {
+		n.Serve, n.Seen = true, time.Now().UTC().Add(-ago)
+		b, _ := json.Marshal(n)
+		if _, err := kv.Put(ctx, n.ID, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beat(cluster.Node{ID: "live", Shards: map[string]string{"cur": "v2", "upd": "v1"}}, 0)
+	beat(cluster.Node{ID: "silent", Shards: map[string]string{"cur": "v2", "upd": "v2"}}, 5*time.Second)
+	svc, err := tools.NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Attach(ctx, svc, c); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Manage(ctx, svc, ClusterRequest{Operation: OpList})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range res.Repos {
+		got[r.Name] = fmt.Sprint(r.ServedBy, " ", r.State)
+	}
+	if want := "[live] served"; got["cur"] != want {
+		t.Errorf("cur: %s, want %s", got["cur"], want)
+	}
+	if want := "[] updating: the previous version answers (live)"; got["upd"] != want {
+		t.Errorf("upd: %s, want %s", got["upd"], want)
+	}
+	if _, err := Manage(ctx, svc, ClusterRequest{Operation: "lsit"}); err == nil || !strings.Contains(err.Error(), `did you mean list?`) {
+		t.Errorf("operation lsit: %v", err)
+	}
 }
