@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -40,6 +41,8 @@ func Attach(ctx context.Context, s *tools.Service, c *cluster.Cluster) error {
 type router struct {
 	*tools.Service
 	cluster *cluster.Cluster
+	lat     latencies    // recent answer times: the hedging bound
+	hedged  atomic.Int64 // requests asked again
 }
 
 // clusterTimeout is how long the router waits for the shards of an operation without a
@@ -98,7 +101,7 @@ func (s *router) shardAnswers(ctx context.Context, parts []shardPart, op string,
 	var wg sync.WaitGroup
 	for i, p := range parts {
 		wg.Go(func() {
-			m, err := s.cluster.NC.RequestWithContext(rctx, cluster.ShardSubject(p.shard), payloads[i])
+			m, err := s.request(rctx, cluster.ShardSubject(p.shard), payloads[i])
 			if err == nil {
 				answers[i] = new(ShardAnswer)
 				if err = json.Unmarshal(m.Data, answers[i]); err != nil {
@@ -134,6 +137,109 @@ func (s *router) shardAnswers(ctx context.Context, parts []shardPart, op string,
 		}
 	}
 	return answers, missing, nil
+}
+
+// Hedged requests: a shard's request not answered within hedgeAfter's bound (the p95 of
+// recent answers) is asked again of the shard's queue group (another replica, once the
+// server has dropped a dead node's subscription), then again after twice as long, and so
+// on, up to maxAsks in all; the first answer wins. A request in flight to a killed node or
+// server no longer waits the whole timeout, and a slow answer costs a few asks, not many.
+const (
+	maxAsks      = 6
+	hedgeSamples = 256 // recent answer times the bound is read from
+	minHedge     = 20 * time.Millisecond
+	maxHedge     = time.Second
+	firstHedge   = 250 * time.Millisecond // the bound before 20 answers were timed
+)
+
+// latencies are a router's recent answer times, by shard request.
+type latencies struct {
+	mu   sync.Mutex
+	ring []time.Duration
+	next int
+}
+
+func (l *latencies) add(d time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.ring) < hedgeSamples {
+		l.ring = append(l.ring, d)
+		return
+	}
+	l.ring[l.next] = d
+	l.next = (l.next + 1) % hedgeSamples
+}
+
+// hedgeAfter is the bound after which a request is asked again: the p95 of the recent
+// answer times, within [minHedge, maxHedge].
+func (l *latencies) hedgeAfter() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.ring) < 20 {
+		return firstHedge
+	}
+	sorted := slices.Clone(l.ring)
+	slices.Sort(sorted)
+	return min(max(sorted[len(sorted)*95/100], minHedge), maxHedge)
+}
+
+// request asks subject with payload, hedged: asked again while no answer came, the waits
+// doubling from hedgeAfter, up to maxAsks in all, until ctx ends. No responders at all ends
+// it at once.
+func (s *router) request(ctx context.Context, subject string, payload []byte) (*nats.Msg, error) {
+	type result struct {
+		m   *nats.Msg
+		err error
+	}
+	hctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	answers := make(chan result, maxAsks)
+	ask := func() {
+		m, err := s.cluster.NC.RequestWithContext(hctx, subject, payload)
+		answers <- result{m, err}
+	}
+	start := time.Now()
+	go ask()
+	asked, pending := 1, 1
+	wait := s.lat.hedgeAfter()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	var last error
+	for {
+		select {
+		case r := <-answers:
+			pending--
+			if r.err == nil {
+				s.lat.add(time.Since(start))
+				return r.m, nil
+			}
+			last = r.err
+			if errors.Is(r.err, nats.ErrNoResponders) || ctx.Err() != nil {
+				if pending == 0 {
+					return nil, last
+				}
+				continue
+			}
+			if asked < maxAsks { // a failure other than silence: ask again at once
+				asked++
+				pending++
+				go ask()
+			} else if pending == 0 {
+				return nil, last
+			}
+		case <-timer.C:
+			if asked < maxAsks {
+				asked++
+				pending++
+				s.hedged.Add(1)
+				go ask()
+				wait *= 2
+				timer.Reset(wait)
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // shardLabel names repo's shard in a message.

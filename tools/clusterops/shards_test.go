@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/quarrysearch/quarry/cluster"
@@ -381,4 +383,53 @@ func TestClusterListStates(t *testing.T) {
 	if _, err := Manage(ctx, svc, ClusterRequest{Operation: "lsit"}); err == nil || !strings.Contains(err.Error(), `did you mean list?`) {
 		t.Errorf("operation lsit: %v", err)
 	}
+}
+
+// TestClusterHedgedRequests: with a replica that takes a request and dies with it (as a
+// node killed under a request does: the server then drops its subscription), every search
+// through the router answers, whole: the request the dead one took is asked again of the
+// shard's other replica instead of waiting out the 10 s timeout and reporting the shard
+// unavailable.
+func TestClusterHedgedRequests(t *testing.T) {
+	ctx, c := testCluster(t)
+	roots := clusterRepos(t)
+	log := startNode(ctx, t, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &cluster.Compounding{}})
+	if _, err := ClusterAdd(ctx, c, "a-go", roots["a-go"], false); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a-go served", func() bool {
+		nodes, _ := c.Nodes(ctx)
+		return len(nodes) == 1 && nodes[0].Shards["a-go"] != ""
+	}, log)
+	svc, err := tools.NewService(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Attach(ctx, svc, c); err != nil {
+		t.Fatal(err)
+	}
+	rt := svc.Remote().(*router)
+	var slowest time.Duration
+	var took atomic.Int64
+	for i := range 30 {
+		// A replica that takes one request and never answers it.
+		dying, err := c.NC.QueueSubscribe(cluster.ShardSubject("a-go"), cluster.ShardQueue("a-go"), func(*nats.Msg) { took.Add(1) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dying.AutoUnsubscribe(1); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		res, err := svc.Search(ctx, tools.SearchRequest{Query: "ConnectionPool", Workspace: "a-go"})
+		slowest = max(slowest, time.Since(start))
+		if err != nil || len(res.Results) == 0 || len(res.Errors) > 0 {
+			t.Fatalf("search %d: %+v, %v", i, res, err)
+		}
+		_ = dying.Unsubscribe()
+	}
+	if took.Load() > 0 && rt.hedged.Load() == 0 {
+		t.Errorf("the dying replica took %d requests, and none was asked again", took.Load())
+	}
+	t.Logf("30 searches, the dying replica took %d requests: slowest answer %s, %d requests asked again", took.Load(), slowest, rt.hedged.Load())
 }
