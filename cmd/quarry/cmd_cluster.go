@@ -151,9 +151,11 @@ func newClusterCmd() *cobra.Command {
 		func(args []string) clusterops.ClusterRequest {
 			return clusterops.ClusterRequest{Operation: clusterops.OpRemove, Name: args[0]}
 		}, func(w io.Writer, res *clusterops.ClusterResult) { fmt.Fprintf(w, "%s: removed\n", res.Repos[0].Name) })
-	list := op("list --cluster URL [--json]", "List the repositories, their shards and the nodes serving each", cobra.NoArgs,
+	var listLimit int
+	var listCursor string
+	list := op("list --cluster URL [--limit N] [--cursor C] [--json]", "List the repositories, their shards and the nodes serving each", cobra.NoArgs,
 		func([]string) clusterops.ClusterRequest {
-			return clusterops.ClusterRequest{Operation: clusterops.OpList}
+			return clusterops.ClusterRequest{Operation: clusterops.OpList, Limit: listLimit, Cursor: listCursor}
 		},
 		func(w io.Writer, st *clusterops.ClusterResult) {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -162,8 +164,17 @@ func newClusterCmd() *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.1f\t%v\t%s\n", r.Name, r.Version, r.ShardName(), r.Files, r.Symbols, float64(r.Bytes)/(1<<20), r.ServedBy, r.State)
 			}
 			tw.Flush()
+			if len(st.Repos) < st.Total {
+				fmt.Fprintf(w, "%d of %d repositories", len(st.Repos), st.Total)
+				if st.NextCursor != "" {
+					fmt.Fprintf(w, "; next page: --cursor %s", st.NextCursor)
+				}
+				fmt.Fprintln(w)
+			}
 			fmt.Fprintf(w, "%d nodes live, %d jobs queued\n", len(st.Nodes), st.PendingJobs)
 		})
+	list.Flags().IntVar(&listLimit, "limit", 0, "at most this many repositories, by name, 1 to 1000 (default 100)")
+	list.Flags().StringVar(&listCursor, "cursor", "", "the next page: the cursor the previous page named")
 	cmd.AddCommand(add, update, remove, list)
 	return cmd
 }

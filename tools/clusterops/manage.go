@@ -9,6 +9,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,7 +87,15 @@ type ClusterRequest struct {
 	Operation string `json:"operation" jsonschema:"add (a repository at source, queued for indexing), update (queue a new index of name from its source), remove (name and its shard) or list"`
 	Name      string `json:"name,omitempty" jsonschema:"the repository (add: default the last element of source's path or URL)"`
 	Source    string `json:"source,omitempty" jsonschema:"add: a path the nodes can read or a git URL"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"list: at most this many repositories, by name, 1 to 1000 (default 100)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"list: next_cursor of the previous page"`
 }
+
+// List's pages.
+const (
+	defaultListLimit = 100
+	maxListLimit     = 1000
+)
 
 // ClusterResult is what a catalog operation answers: the repositories it concerns (the one
 // added, updated or removed; every one for list) and, for list, the live nodes and the
@@ -96,6 +105,8 @@ type ClusterResult struct {
 	Repos       []RepoStatus   `json:"repos"`
 	Nodes       []cluster.Node `json:"nodes"`
 	PendingJobs uint64         `json:"pending_jobs"`
+	Total       int            `json:"total" jsonschema:"list: the repositories of the catalog"`
+	NextCursor  string         `json:"next_cursor,omitempty" jsonschema:"list: pass as cursor for the next page"`
 }
 
 // RepoStatus is a repository of the catalog, the live nodes serving its current shard
@@ -132,7 +143,15 @@ func Manage(ctx context.Context, s *tools.Service, req ClusterRequest) (*Cluster
 	out := &ClusterResult{Operation: req.Operation, Repos: []RepoStatus{}, Nodes: []cluster.Node{}}
 	switch req.Operation {
 	case OpList:
-		return clusterStatus(ctx, c, out)
+		limit, err := tools.PageLimit(req.Limit, defaultListLimit, maxListLimit)
+		if err != nil {
+			return nil, err
+		}
+		offset, err := tools.ParseCursor(req.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		return clusterStatus(ctx, c, out, offset, limit)
 	case OpRemove:
 		r, err := c.Repo(ctx, req.Name)
 		if err != nil {
@@ -162,7 +181,8 @@ func Manage(ctx context.Context, s *tools.Service, req ClusterRequest) (*Cluster
 
 // clusterStatus lists the catalog in out, each repository with the nodes serving its
 // current shard and its state, the live nodes and the jobs queued.
-func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult) (*ClusterResult, error) {
+// Only the page of limit repositories from offset (by name) is listed.
+func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult, offset, limit int) (*ClusterResult, error) {
 	repos, err := c.Repos(ctx)
 	if err != nil {
 		return nil, err
@@ -183,7 +203,13 @@ func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult) 
 	for _, sh := range cluster.Shards(repos) {
 		shardVersion[sh.Name] = sh.Version
 	}
-	for _, r := range repos {
+	out.Total = len(repos)
+	page := repos[min(offset, len(repos)):]
+	if len(page) > limit {
+		page = page[:limit]
+		out.NextCursor = strconv.Itoa(offset + limit)
+	}
+	for _, r := range page {
 		s := RepoStatus{Repo: r, ServedBy: []string{}}
 		shard := r.ShardName()
 		var older []string // live nodes still answering with another version of the shard

@@ -380,6 +380,17 @@ func TestClusterListStates(t *testing.T) {
 	if want := "[] updating: the previous version answers (live)"; got["upd"] != want {
 		t.Errorf("upd: %s, want %s", got["upd"], want)
 	}
+	page, err := Manage(ctx, svc, ClusterRequest{Operation: OpList, Limit: 1})
+	if err != nil || page.Total != 2 || len(page.Repos) != 1 || page.Repos[0].Name != "cur" || page.NextCursor != "1" {
+		t.Fatalf("list limit 1: %+v, %v", page, err)
+	}
+	page, err = Manage(ctx, svc, ClusterRequest{Operation: OpList, Limit: 1, Cursor: page.NextCursor})
+	if err != nil || len(page.Repos) != 1 || page.Repos[0].Name != "upd" || page.NextCursor != "" {
+		t.Fatalf("list's second page: %+v, %v", page, err)
+	}
+	if _, err := Manage(ctx, svc, ClusterRequest{Operation: OpList, Limit: 5000}); err == nil || !strings.Contains(err.Error(), "5000") {
+		t.Errorf("list limit 5000: %v, want refused", err)
+	}
 	if _, err := Manage(ctx, svc, ClusterRequest{Operation: "lsit"}); err == nil || !strings.Contains(err.Error(), `did you mean list?`) {
 		t.Errorf("operation lsit: %v", err)
 	}
