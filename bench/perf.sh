@@ -205,12 +205,13 @@ printf '{"tags":{"step":"corpus"},"bytes":%d,"files":%d}\n' "$corpus_bytes" "$co
 } >"$WORK/perf-header.md"
 
 M="$TOOLS/measure"
-# report_field NAME FILE: the top-level integer NAME of a quarry index --json report.
+# report_field NAME FILE: the integer NAME of the run's report in quarry index --json
+# (manage_workspace index's answer: the report is its indexed[0]).
 report_field() {
 	if command -v jq >/dev/null; then
-		jq -r --arg f "$1" '.[$f] // empty' "$2"
-	else # the report is indented by two spaces a level
-		sed -n "s/^  \"$1\": *\([0-9][0-9]*\),\{0,1\}$/\1/p" "$2" | sed -n 1p
+		jq -r --arg f "$1" '.indexed[0][$f] // empty' "$2"
+	else # indented by two spaces a level: the report's fields are at the third
+		sed -n "s/^      \"$1\": *\([0-9][0-9]*\),\{0,1\}$/\1/p" "$2" | sed -n 1p
 	fi
 }
 

@@ -198,7 +198,13 @@ func blockedIn(dump string) []string {
 	return out
 }
 
-// indexSummary is what the test reads of quarry index --json.
+// indexAnswer is what the test reads of quarry index --json: manage_workspace index's
+// answer, whose indexed list holds the run's report.
+type indexAnswer struct {
+	Indexed []indexSummary `json:"indexed"`
+}
+
+// indexSummary is what the test reads of the run's report.
 type indexSummary struct {
 	Files     int            `json:"files"`
 	Skipped   map[string]int `json:"skipped"`
@@ -275,8 +281,11 @@ func indexWhileChurning(t *testing.T, kinds []string, seed uint64) {
 	case err != nil:
 		t.Errorf("quarry index failed while files changed under it (%v): %v\n%s", c.done, err, stderr)
 	default:
-		if jerr := json.Unmarshal(stdout, &sum); jerr != nil {
-			t.Errorf("quarry index --json: %v\n%s", jerr, stdout)
+		var ans indexAnswer
+		if jerr := json.Unmarshal(stdout, &ans); jerr != nil || len(ans.Indexed) != 1 {
+			t.Errorf("quarry index --json: %v, %d reports\n%s", jerr, len(ans.Indexed), stdout)
+		} else {
+			sum = ans.Indexed[0]
 		}
 	}
 	if !hung {

@@ -76,11 +76,13 @@ func answers(t *testing.T, cred *syscall.Credential, root string, names []string
 func health(t *testing.T, cred *syscall.Credential, root string) (*workspace.Health, error) {
 	t.Helper()
 	stdout, stderr, err := quarryAs(cred, 0, root, "health", "--json")
-	var h workspace.Health
-	if jerr := json.Unmarshal(stdout, &h); jerr != nil {
-		return nil, fmt.Errorf("quarry health: %v (%v): %s", err, jerr, stderr)
+	var ans struct { // manage_workspace health's answer
+		Health *workspace.Health `json:"health"`
 	}
-	return &h, nil
+	if jerr := json.Unmarshal(stdout, &ans); jerr != nil || ans.Health == nil {
+		return nil, fmt.Errorf("quarry health: %v (%v): %s%s", err, jerr, stdout, stderr)
+	}
+	return ans.Health, nil
 }
 
 // checkServing reports an error unless the old index answers as it did (before) and its
