@@ -38,6 +38,10 @@ var NodeTTL = 8 * time.Second
 const (
 	EnvUser     = "QUARRY_NATS_USER"
 	EnvPassword = "QUARRY_NATS_PASSWORD"
+	// EnvInbox is the prefix of the connection's reply subjects (default: _INBOX_USER with
+	// a user from EnvUser, else _INBOX): a server that lets each user subscribe only to its
+	// own prefix keeps every client from reading another's replies (cluster/nats-server.conf).
+	EnvInbox = "QUARRY_NATS_INBOX"
 )
 
 // Options say how to reach the cluster.
@@ -91,6 +95,13 @@ func Connect(ctx context.Context, o Options) (*Cluster, error) {
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { logf("cluster: reconnected to %s", nc.ConnectedUrlRedacted()) })}
 	user, pass := os.Getenv(EnvUser), os.Getenv(EnvPassword)
+	inbox := os.Getenv(EnvInbox)
+	if inbox == "" && user != "" && o.CredsFile == "" {
+		inbox = "_INBOX_" + user
+	}
+	if inbox != "" {
+		opts = append(opts, nats.CustomInboxPrefix(inbox))
+	}
 	switch {
 	case o.CredsFile != "":
 		opt, err := credentials(o.CredsFile)

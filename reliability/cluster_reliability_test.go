@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/clusterops"
@@ -47,12 +49,19 @@ type proc struct {
 
 func startProc(t *testing.T, dir, name, bin string, args ...string) *proc {
 	t.Helper()
+	return startProcEnv(t, dir, name, nil, bin, args...)
+}
+
+// startProcEnv is startProc with env added to the test's environment.
+func startProcEnv(t *testing.T, dir, name string, env []string, bin string, args ...string) *proc {
+	t.Helper()
 	logPath := filepath.Join(dir, name+".log")
 	f, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -161,7 +170,19 @@ func TestCluster(t *testing.T) {
 	}
 	t.Logf("NATS server: %s (%s)", natsBin, strings.TrimSpace(string(version)))
 
-	// Three NATS servers, one JetStream cluster.
+	// Three NATS servers, one JetStream cluster, with the README's least-privilege
+	// configuration (cluster/nats-server.conf): the suite writes the catalog as admin, the
+	// nodes run as node, the router searches as search.
+	conf, err := filepath.Abs(filepath.Join("..", "cluster", "nats-server.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []string{"admin", "node", "search"} {
+		t.Setenv("QUARRY_"+strings.ToUpper(role)+"_PASSWORD", role+"-secret")
+	}
+	as := func(user string) []string {
+		return []string{cluster.EnvUser + "=" + user, cluster.EnvPassword + "=" + user + "-secret"}
+	}
 	clientPorts := []int{freePort(t), freePort(t), freePort(t)}
 	routePorts := []int{freePort(t), freePort(t), freePort(t)}
 	var routes []string
@@ -170,7 +191,7 @@ func TestCluster(t *testing.T) {
 	}
 	servers := make([]*proc, 3)
 	startServer := func(i int) {
-		servers[i] = startProc(t, dir, fmt.Sprintf("nats-%d", i), natsBin, "-js", "-a", "127.0.0.1", "-p", fmt.Sprint(clientPorts[i]),
+		servers[i] = startProc(t, dir, fmt.Sprintf("nats-%d", i), natsBin, "-c", conf, "-js", "-a", "127.0.0.1", "-p", fmt.Sprint(clientPorts[i]),
 			"-n", fmt.Sprintf("s%d", i), "-sd", filepath.Join(dir, fmt.Sprintf("js-%d", i)), "--cluster_name", "quarry",
 			"--cluster", routes[i], "--routes", strings.Join(routes, ","))
 	}
@@ -183,6 +204,8 @@ func TestCluster(t *testing.T) {
 	}
 	url := strings.Join(urls, ",")
 	var c *cluster.Cluster
+	t.Setenv(cluster.EnvUser, "admin")
+	t.Setenv(cluster.EnvPassword, "admin-secret")
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		var err error
 		if c, err = cluster.Connect(ctx, cluster.Options{URL: url, Name: "suite"}); err == nil {
@@ -247,7 +270,7 @@ func TestCluster(t *testing.T) {
 		small, max, _ = strings.Cut(v, ",")
 	}
 	startNode := func(id string) {
-		nodes[id] = startProc(t, dir, id, quarryBin, "node", "--cluster", url, "--data", filepath.Join(dir, "data-"+id), "--id", id,
+		nodes[id] = startProcEnv(t, dir, id, as("node"), quarryBin, "node", "--cluster", url, "--data", filepath.Join(dir, "data-"+id), "--id", id,
 			"--compound-small-mb", small, "--compound-max-mb", max)
 	}
 	for _, id := range []string{"n1", "n2", "n3"} {
@@ -298,7 +321,37 @@ func TestCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := clusterops.Attach(ctx, router, c); err != nil {
+	t.Setenv(cluster.EnvUser, "search") // the router's own connection, as a searcher
+	t.Setenv(cluster.EnvPassword, "search-secret")
+	searcher, err := cluster.Connect(ctx, cluster.Options{URL: url, Name: "suite router"})
+	t.Setenv(cluster.EnvUser, "admin")
+	t.Setenv(cluster.EnvPassword, "admin-secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer searcher.Close()
+	// The searcher's credentials write nothing and read no other client's traffic.
+	wctx, wcancel := context.WithTimeout(ctx, 3*time.Second)
+	if r, err := searcher.Repo(ctx, names[0]); err != nil {
+		t.Fatal(err)
+	} else if _, err := searcher.PutRepo(wctx, r); err == nil {
+		t.Error("the searcher's credentials rewrote a catalog entry")
+	}
+	wcancel()
+	snooped := make(chan *nats.Msg, 16)
+	for _, subject := range []string{"quarry.shard.>", "_INBOX_admin.>", "_INBOX_node.>"} {
+		if _, err := searcher.NC.ChanSubscribe(subject, snooped); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() {
+		select {
+		case m := <-snooped:
+			t.Errorf("the searcher's credentials read %s", m.Subject)
+		default:
+		}
+	}()
+	if err := clusterops.Attach(ctx, router, searcher); err != nil {
 		t.Fatal(err)
 	}
 
@@ -471,7 +524,7 @@ func TestCluster(t *testing.T) {
 	var buildLine string
 	for _, p := range nodes {
 		for _, line := range strings.Split(p.logText(), "\n") {
-			if strings.Contains(line, built) {
+			if strings.Contains(line, built) && strings.Contains(line, "files extracted") { // not a load's line
 				buildLine = line
 			}
 		}
