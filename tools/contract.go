@@ -48,7 +48,7 @@ const (
 
 // Codes lists every error code, for documents and schemas.
 var Codes = []Code{CodeBadQuery, CodeUnknownField, CodeBadValue, CodeNotIndexed, CodeUnknownWorkspace,
-	CodePathOutsideWorkspace, CodeNotFound, CodeTimeout, CodeUnreadable, CodeBusy, CodeNotAllowed, CodeInternal}
+	CodePathOutsideWorkspace, CodeNotFound, CodeTimeout, CodeUnreadable, CodeBusy, CodeNotAllowed, CodeShardUnavailable, CodeInternal}
 
 // Error is a failure of an operation, as the contract reports it.
 type Error struct {

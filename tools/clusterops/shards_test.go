@@ -444,3 +444,15 @@ func TestClusterHedgedRequests(t *testing.T) {
 	}
 	t.Logf("30 searches, the dying replica took %d requests: slowest answer %s, %d requests asked again", took.Load(), slowest, rt.hedged.Load())
 }
+
+// TestShardUnavailableEnvelope: a router's failure for a shard that did not answer is an
+// envelope the contract's error schema accepts (SHARD_UNAVAILABLE is one of its codes).
+func TestShardUnavailableEnvelope(t *testing.T) {
+	env, err := json.Marshal(tools.Fail(&tools.Error{Code: tools.CodeShardUnavailable, Message: "Dup is in no shard that answered; 1 did not: shard x1: no node answered within 10s"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tools.Validate("error", env); err != nil {
+		t.Errorf("the SHARD_UNAVAILABLE envelope does not validate: %v\n%s", err, env)
+	}
+}
