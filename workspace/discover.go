@@ -89,8 +89,8 @@ type Candidate struct {
 // Skipped is a file or directory Walk left out. The Path of a directory ends in "/"; nothing
 // under a skipped directory is looked at or counted.
 type Skipped struct {
-	Path   string
-	Reason extract.SkipReason
+	Path   string             `json:"path"`
+	Reason extract.SkipReason `json:"reason"`
 }
 
 // WalkResult is what Walk found.

@@ -41,6 +41,7 @@ func TestIndexHealthWorkspace(t *testing.T) {
 			Counts  struct {
 				Files, Symbols int
 			} `json:"counts"`
+			Samples []map[string]any `json:"skipped_samples"`
 		} `json:"indexed"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Indexed) != 1 {
@@ -49,6 +50,14 @@ func TestIndexHealthWorkspace(t *testing.T) {
 	sum := res.Indexed[0]
 	if sum.Added != 2 || sum.Counts.Files != 2 || sum.Counts.Symbols != 2 || sum.Skipped["builtin"] < 1 || sum.Skipped["ignored"] != 1 {
 		t.Errorf("summary: %+v", sum)
+	}
+	for _, sample := range sum.Samples { // the contract's snake_case, as every other field
+		if _, ok := sample["path"]; !ok || sample["reason"] == nil || len(sample) != 2 {
+			t.Errorf("a skipped sample %v, want path and reason", sample)
+		}
+	}
+	if len(sum.Samples) == 0 {
+		t.Error("no skipped sample for node_modules and gen/")
 	}
 	if code, out, _ := quarry(t, "", "--root", root, "health"); code != exitOK || !strings.Contains(out, "healthy") {
 		t.Errorf("health: exit %d\n%s", code, out)
