@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // TestContentPagesAcrossBlocks: a plain content search ranks its files in blocks (the
@@ -28,7 +30,7 @@ func TestContentPagesAcrossBlocks(t *testing.T) {
 	}
 	files["other/none.go"] = "package other\n\nvar ret, ry, etr, try = 1, 2, 3, 4 // the trigrams, apart\n"
 	root := t.TempDir()
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	s := indexedService(t, root)
 	ctx := context.Background()
 

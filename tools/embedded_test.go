@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // embeddedRepo is a workspace whose definitions sit in other languages' files: a Vue
@@ -20,7 +22,7 @@ func embeddedRepo(t *testing.T) *Service {
 		"web/UserCard.vue":               "<template>\n  <div id=\"card\">\n    <button @click=\"follow\">Follow</button>\n  </div>\n</template>\n\n<script setup lang=\"ts\">\nimport { ref } from 'vue'\nconst following = ref(false)\n\nfunction follow(): void {\n  following.value = !following.value\n}\n</script>\n",
 		"web/index.html":                 "<!DOCTYPE html>\n<html>\n<body>\n  <form id=\"checkout\"></form>\n  <script>\n    function submitCheckout(form) { return form.submit() }\n  </script>\n</body>\n</html>\n",
 	}
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	return indexedService(t, root)
 }
 

@@ -11,5 +11,4 @@ var (
 	FreshRepo     = freshRepo
 	AppendLine    = appendLine
 	SmallRepo     = smallRepo
-	Edit          = edit
 )

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/index/store"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -24,7 +25,7 @@ func freshRepo(t *testing.T, n int) (*Service, string) {
 	for i := range n {
 		files[fmt.Sprintf("pkg/mod%02d.py", i)] = fmt.Sprintf("import os\n\n\ndef handler%d():\n    return %d\n", i, i)
 	}
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	return indexedService(t, root), root
 }
 
@@ -73,7 +74,7 @@ func TestSearchAppliesAFewChangedFiles(t *testing.T) {
 	if err != nil || len(got.Results) != 0 {
 		t.Errorf("goto handler9: %+v, %v; want none", got, err)
 	}
-	writeFiles(t, root, map[string]string{"pkg/new.py": "def handler9():\n    pass\n"})
+	testkit.WriteFiles(t, root, map[string]string{"pkg/new.py": "def handler9():\n    pass\n"})
 	if got, err = s.Goto(context.Background(), GotoRequest{Symbol: "handler9"}); err != nil || len(got.Results) != 1 || got.Results[0].Path != "pkg/new.py" {
 		t.Errorf("goto handler9 after adding pkg/new.py: %+v, %v; want it there", got, err)
 	}
@@ -107,7 +108,7 @@ func TestSearchNoticesChangesItCannotApply(t *testing.T) {
 // got. The files are on disk as the store has them, so nothing looks changed.
 func killedRun(t *testing.T, root string, files map[string]string) {
 	t.Helper()
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	reg, err := workspace.LoadRegistry(root)
 	if err != nil {
 		t.Fatal(err)

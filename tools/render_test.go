@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	qtext "github.com/quarrysearch/quarry/tools/text"
 	"github.com/quarrysearch/quarry/workspace"
 )
@@ -214,7 +215,7 @@ func TestSearchMarksStaleHits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hold.Close()
-	tools.Edit(t, file, "package pool\n\n\n\n// Acquire takes a connection.\nfunc Acquire() {}\n")
+	testkit.Edit(t, file, "package pool\n\n\n\n// Acquire takes a connection.\nfunc Acquire() {}\n")
 	res, err := s.Search(ctx, tools.SearchRequest{Query: "Acquire*"})
 	if err != nil {
 		t.Fatal(err)

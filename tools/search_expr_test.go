@@ -14,6 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -50,7 +51,7 @@ func exprRepo(t *testing.T, extra map[string]string) *Service {
 	if err != nil {
 		t.Fatalf("copy the fixture: %v", err)
 	}
-	writeFiles(t, root, extra)
+	testkit.WriteFiles(t, root, extra)
 	return indexedService(t, root)
 }
 

@@ -3,13 +3,15 @@ package tools
 import (
 	"context"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // TestGuardLexExplained: a result the guard lifts says so in its explanation, whose score is
 // the score it answers with.
 func TestGuardLexExplained(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	testkit.WriteFiles(t, root, map[string]string{
 		"a.go": "package a\n\n// RetryUpload sends the file again after a failure.\nfunc RetryUpload() {}\n\n// Backoff waits longer after each failed attempt before trying again.\nfunc Backoff() {}\n",
 	})
 	s := indexedService(t, root)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/languages"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 func intp(n int) *int { return &n }
@@ -84,7 +85,7 @@ func pageKeys(t testing.TB, svc *Service, req SearchRequest, names map[string]st
 		if err != nil {
 			t.Fatalf("%+v: %v", req, err)
 		}
-		keys = append(keys, hitKeys(res.Results, names)...)
+		keys = append(keys, testkit.HitKeys(res.Results, names)...)
 		if res.NextCursor == "" {
 			return keys
 		}
@@ -97,7 +98,7 @@ func pageKeys(t testing.TB, svc *Service, req SearchRequest, names map[string]st
 // TestWorkspaceAllPages: the pages of a content search over several workspaces, followed
 // by cursor, are the one long answer cut in pages: no hit lost or repeated.
 func TestWorkspaceAllPages(t *testing.T) {
-	local := localPair(t, clusterRepos(t))
+	local := localPair(t, testkit.ClusterRepos(t))
 	for _, target := range []string{"content", "files"} {
 		q := map[string]string{"content": "request", "files": "p"}[target]
 		big := 50
@@ -106,7 +107,7 @@ func TestWorkspaceAllPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		paged := pageKeys(t, local, SearchRequest{Query: q, Target: target, Workspace: "all"}, nil)
-		if want := hitKeys(whole.Results, nil); len(want) < 3 || fmt.Sprint(paged) != fmt.Sprint(want) {
+		if want := testkit.HitKeys(whole.Results, nil); len(want) < 3 || fmt.Sprint(paged) != fmt.Sprint(want) {
 			t.Errorf("%s %q: pages of one\n %v\none page\n %v", target, q, paged, want)
 		}
 	}
@@ -115,7 +116,7 @@ func TestWorkspaceAllPages(t *testing.T) {
 // TestWorkspaceAllRelaxed: an answer over several workspaces says its query was relaxed
 // (no result holds every word) only when no workspace found a result that does.
 func TestWorkspaceAllRelaxed(t *testing.T) {
-	local := localPair(t, clusterRepos(t))
+	local := localPair(t, testkit.ClusterRepos(t))
 	relaxed := func(q, ws string) bool {
 		res, err := local.Search(context.Background(), SearchRequest{Query: q, Workspace: ws})
 		if err != nil || len(res.Results) == 0 {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // The smaller defects of issue 29 (item 14), a test each.
@@ -18,7 +20,7 @@ func smallRepo(t *testing.T, files map[string]string) *Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	return indexedService(t, root)
 }
 

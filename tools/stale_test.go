@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -25,19 +26,6 @@ func staleRepo(t *testing.T) (*Service, string) {
 	return indexedService(t, root), file
 }
 
-// edit rewrites file with content and moves its modification time on, so a same-size edit
-// within the clock's resolution still shows.
-func edit(t *testing.T, file, content string) {
-	t.Helper()
-	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(2 * time.Second)
-	if err := os.Chtimes(file, later, later); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A search answering from a file edited since it was indexed brings the index up to date
 // first: the agent gets the line the definition is on now, not where it was.
 func TestSearchRefreshesEditedFiles(t *testing.T) {
@@ -47,7 +35,7 @@ func TestSearchRefreshesEditedFiles(t *testing.T) {
 	if err != nil || len(res.Results) == 0 || res.Results[0].Line != 4 || res.Results[0].Stale {
 		t.Fatalf("before the edit: %+v, %v; want Acquire at line 4, not stale", res, err)
 	}
-	edit(t, file, "package pool\n\nimport \"errors\"\n\nvar ErrClosed = errors.New(\"closed\")\n\n// Acquire takes a connection.\nfunc Acquire() {}\n")
+	testkit.Edit(t, file, "package pool\n\nimport \"errors\"\n\nvar ErrClosed = errors.New(\"closed\")\n\n// Acquire takes a connection.\nfunc Acquire() {}\n")
 	res, err = s.Search(ctx, SearchRequest{Query: "Acquire", Target: "definitions"})
 	if err != nil || len(res.Results) == 0 || res.Results[0].Line != 8 || res.Results[0].Stale {
 		t.Fatalf("after the edit: %+v, %v; want Acquire at line 8 (re-indexed), not stale", res, err)
@@ -62,7 +50,7 @@ func TestServiceWatch(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Watch(ctx, func(b workspace.WatchBatch) { batches <- b }) }()
 	<-batches // the first scan
-	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\n// Release gives it back.\nfunc Release() {}\n")
+	testkit.Edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\n// Release gives it back.\nfunc Release() {}\n")
 	select {
 	case b := <-batches:
 		if b.Err != nil || b.Summary.Changed != 1 {
@@ -161,7 +149,7 @@ func holdRun(t *testing.T, s *Service, file string, req IndexRequest) (finish fu
 		})
 	}
 	t.Cleanup(func() { testHookLent = nil })
-	edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
+	testkit.Edit(t, file, "package pool\n\n// Acquire takes a connection.\nfunc Acquire() {}\n\nfunc Extra() {}\n")
 	done := make(chan error, 1)
 	go func() {
 		_, err := s.Index(context.Background(), req)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // exprRepo copies the search fixture into a temporary directory, adds the extra files
@@ -40,7 +41,7 @@ func exprRepo(t *testing.T, extra map[string]string) *tools.Service {
 	if err != nil {
 		t.Fatalf("copy the fixture: %v", err)
 	}
-	writeFiles(t, root, extra)
+	testkit.WriteFiles(t, root, extra)
 	return indexedService(t, root)
 }
 
@@ -59,20 +60,6 @@ func indexedService(t *testing.T, root string) *tools.Service {
 	return s
 }
 
-// writeFiles writes files (workspace-relative POSIX path -> content) under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // smallRepo indexes files (path -> content) in a temporary workspace and returns a service
 // over it.
 func smallRepo(t *testing.T, files map[string]string) *tools.Service {
@@ -81,7 +68,7 @@ func smallRepo(t *testing.T, files map[string]string) *tools.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	return indexedService(t, root)
 }
 

@@ -16,8 +16,8 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/quarrysearch/quarry/cluster"
-	"github.com/quarrysearch/quarry/index/search"
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // natsServer starts an embedded NATS server with JetStream on a free loopback port.
@@ -44,37 +44,6 @@ func testCluster(t testing.TB) (context.Context, *cluster.Cluster) {
 	return ctx, c
 }
 
-// clusterRepos writes two small repositories (Go and Python) and returns their roots.
-// Their names sort as a local registry lists them (the primary first).
-func clusterRepos(t *testing.T) map[string]string {
-	t.Helper()
-	files := map[string]map[string]string{
-		"a-go": {
-			"server.go": "package web\n\n// Server answers HTTP requests.\ntype Server struct{ Addr string }\n\n// ServeHTTP answers one request.\nfunc (s *Server) ServeHTTP(w Writer, r *Request) { handle(w, r) }\n\nfunc handle(w Writer, r *Request) { serveConn(w) }\n\nfunc serveConn(w Writer) {}\n",
-			"pool.go":   "package web\n\n// ConnectionPool keeps idle connections for reuse.\ntype ConnectionPool struct{ idle []Conn }\n\n// Get takes a connection from the pool.\nfunc (p *ConnectionPool) Get() Conn { return p.idle[0] }\n\nfunc use(p *ConnectionPool) { p.Get(); handle(nil, nil) }\n",
-		},
-		"b-py": {
-			"pool.py":   "class ConnectionPool:\n    \"\"\"A pool of database connections.\"\"\"\n\n    def get(self):\n        return self.idle.pop()\n",
-			"server.py": "def serve_http(request):\n    \"\"\"Answer one HTTP request.\"\"\"\n    return handle(request)\n\n\ndef handle(request):\n    return None\n",
-		},
-	}
-	roots := map[string]string{}
-	base := t.TempDir()
-	for repo, fs := range files {
-		root := filepath.Join(base, repo)
-		if err := os.MkdirAll(root, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for name, text := range fs {
-			if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		roots[repo] = root
-	}
-	return roots
-}
-
 // TestClusterMatchesWorkspaceAll runs a node that indexes and serves two repositories, and
 // checks that searches over every target, goto, refs and callers through the cluster answer
 // what one process answers with the same two as its workspaces (--workspace all), hit for
@@ -87,7 +56,7 @@ func TestClusterMatchesWorkspaceAll(t *testing.T) {
 
 func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	ctx, c := testCluster(t)
-	roots := clusterRepos(t)
+	roots := testkit.ClusterRepos(t)
 	nodeSvc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +135,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g, w := hitKeys(got.Results, nil), hitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 || got.Relaxed != want.Relaxed {
+		if g, w := testkit.HitKeys(got.Results, nil), testkit.HitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 || got.Relaxed != want.Relaxed {
 			t.Errorf("search %+v: the cluster answered (relaxed %v)\n %v\none process (relaxed %v)\n %v", q, got.Relaxed, g, want.Relaxed, w)
 		}
 	}
@@ -186,7 +155,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g, w := hitKeys(got.Results, nil), hitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 || len(got.Errors) > 0 {
+		if g, w := testkit.HitKeys(got.Results, nil), testkit.HitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 || len(got.Errors) > 0 {
 			t.Errorf("document %+v: the cluster answered\n %v %+v\none process\n %v", q, g, got.Errors, w)
 		}
 		if got.TotalFilesSearched != want.TotalFilesSearched || got.Notice != want.Notice {
@@ -205,7 +174,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g, w := hitKeys(got.Results, nil), hitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 {
+		if g, w := testkit.HitKeys(got.Results, nil), testkit.HitKeys(want.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) == 0 {
 			t.Errorf("search %+v: the cluster answered\n %v\none process\n %v", q, g, w)
 		}
 		if files := map[bool]int{true: 4, false: 2}[strings.Contains(q.Query, "OR")]; got.TotalFilesSearched != files {
@@ -239,7 +208,7 @@ func testClusterMatches(t *testing.T, compounding cluster.Compounding) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, w := hitKeys(gotGoto.Results, nil), hitKeys(wantGoto.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) != 2 {
+	if g, w := testkit.HitKeys(gotGoto.Results, nil), testkit.HitKeys(wantGoto.Results, names); fmt.Sprint(g) != fmt.Sprint(w) || len(w) != 2 {
 		t.Errorf("goto: the cluster answered\n %v\none process\n %v", g, w)
 	}
 	for _, sym := range []string{"handle", "ConnectionPool", "nothingByThatName"} {
@@ -314,19 +283,6 @@ func hasWorkspaces(hits []tools.Hit, names ...string) bool {
 	return true
 }
 
-// hitKeys are the hits' workspaces (named by names where given), places, names and scores.
-func hitKeys(hits []search.Hit, names map[string]string) []string {
-	out := make([]string, len(hits))
-	for i, h := range hits {
-		ws := h.Workspace
-		if names != nil {
-			ws = names[ws]
-		}
-		out[i] = fmt.Sprintf("%s:%s:%d:%s:%.4f", ws, h.Path, h.Line, h.Name, h.Score)
-	}
-	return out
-}
-
 func refKeys(refs []tools.Ref, names map[string]string) []string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
@@ -370,7 +326,7 @@ func TestClusterRefusedCredentials(t *testing.T) {
 // shard starts from it, and extracts only the file that changed since.
 func TestClusterBuildsOnTheCurrentShard(t *testing.T) {
 	ctx, c := testCluster(t)
-	root := clusterRepos(t)["a-go"]
+	root := testkit.ClusterRepos(t)["a-go"]
 	svc, err := tools.NewService(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

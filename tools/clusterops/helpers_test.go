@@ -2,13 +2,12 @@ package clusterops
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // localPair is one process over clusterRepos' two repositories: a-go the primary
@@ -36,7 +35,7 @@ func pageKeys(t testing.TB, svc *tools.Service, req tools.SearchRequest, names m
 		if err != nil {
 			t.Fatalf("%+v: %v", req, err)
 		}
-		keys = append(keys, hitKeys(res.Results, names)...)
+		keys = append(keys, testkit.HitKeys(res.Results, names)...)
 		if res.NextCursor == "" {
 			return keys
 		}
@@ -61,18 +60,4 @@ func benchMedian(b *testing.B, op func() error) {
 	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-}
-
-// writeFiles writes files (workspace-relative POSIX path -> content) under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // TestClusterLeastPrivilege: with cluster/nats-server.conf (the README's), an admin adds a
@@ -53,7 +54,7 @@ func TestClusterLeastPrivilege(t *testing.T) {
 		return c
 	}
 	admin := connect("admin")
-	roots := clusterRepos(t)
+	roots := testkit.ClusterRepos(t)
 	if _, err := ClusterAdd(ctx, admin, "a-go", roots["a-go"], false); err != nil {
 		t.Fatalf("admin adds a-go: %v", err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/quarrysearch/quarry/cluster"
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // TestShardDownloadVerified: a download is checked against the version it is named for: an
@@ -136,7 +137,7 @@ func waitFor(t *testing.T, what string, cond func() bool, log fmt.Stringer) {
 // a change makes a new one.
 func TestClusterUnchangedUpdateUploadsNothing(t *testing.T) {
 	ctx, c := testCluster(t)
-	root := clusterRepos(t)["a-go"]
+	root := testkit.ClusterRepos(t)["a-go"]
 	log := startNode(ctx, t, c, NodeOptions{ID: "i1", Data: t.TempDir(), Index: true})
 	if _, err := ClusterAdd(ctx, c, "a-go", root, false); err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func TestClusterUnchangedUpdateUploadsNothing(t *testing.T) {
 // under a live node's id is refused.
 func TestClusterRefusesTamperedShard(t *testing.T) {
 	ctx, c := testCluster(t)
-	roots := clusterRepos(t)
+	roots := testkit.ClusterRepos(t)
 	data := t.TempDir()
 	own := &cluster.Compounding{} // every repository a shard of its own
 	log := startNode(ctx, t, c, NodeOptions{ID: "n1", Data: data, Index: true, Serve: true, Compounding: own})
@@ -297,8 +298,8 @@ func TestViewTrusted(t *testing.T) {
 func TestClusterOneDefinitionAcrossRepositories(t *testing.T) {
 	ctx, c := testCluster(t)
 	x1, x2 := t.TempDir(), t.TempDir()
-	writeFiles(t, x1, map[string]string{"a/a.go": "package a\n\nfunc Dup() {}\n", "b/b.go": "package b\n\nfunc Dup() {}\n"})
-	writeFiles(t, x2, map[string]string{"dup.py": "def Dup():\n    pass\n"})
+	testkit.WriteFiles(t, x1, map[string]string{"a/a.go": "package a\n\nfunc Dup() {}\n", "b/b.go": "package b\n\nfunc Dup() {}\n"})
+	testkit.WriteFiles(t, x2, map[string]string{"dup.py": "def Dup():\n    pass\n"})
 	log := startNode(ctx, t, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &cluster.Compounding{}})
 	for name, root := range map[string]string{"x1": x1, "x2": x2} {
 		if _, err := ClusterAdd(ctx, c, name, root, false); err != nil {
@@ -403,7 +404,7 @@ func TestClusterListStates(t *testing.T) {
 // unavailable.
 func TestClusterHedgedRequests(t *testing.T) {
 	ctx, c := testCluster(t)
-	roots := clusterRepos(t)
+	roots := testkit.ClusterRepos(t)
 	log := startNode(ctx, t, c, NodeOptions{ID: "n1", Data: t.TempDir(), Index: true, Serve: true, Compounding: &cluster.Compounding{}})
 	if _, err := ClusterAdd(ctx, c, "a-go", roots["a-go"], false); err != nil {
 		t.Fatal(err)

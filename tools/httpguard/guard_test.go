@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -122,7 +123,7 @@ func TestGuardOnce(t *testing.T) {
 // server names a root, and then take only directories under it (symbolic links resolved, ..
 // refused before the disk is looked at); reading stays open.
 func TestHTTPWorkspaceOperations(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +137,8 @@ func TestHTTPWorkspaceOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, allowed, map[string]string{"lib/a.go": "package lib\n\nfunc Allowed() {}\n", "other/b.go": "package other\n"})
-	writeFiles(t, outside, map[string]string{"secret.go": "package secret\n\nfunc Secret() {}\n"})
+	testkit.WriteFiles(t, allowed, map[string]string{"lib/a.go": "package lib\n\nfunc Allowed() {}\n", "other/b.go": "package other\n"})
+	testkit.WriteFiles(t, outside, map[string]string{"secret.go": "package secret\n\nfunc Secret() {}\n"})
 	if err := os.Symlink(outside, filepath.Join(allowed, "link")); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/quarrysearch/quarry/tools"
 )
@@ -24,19 +23,6 @@ func staleRepo(t *testing.T) (*tools.Service, string) {
 	return indexedService(t, root), file
 }
 
-// edit rewrites file with content and moves its modification time on, so a same-size edit
-// within the clock's resolution still shows.
-func edit(t *testing.T, file, content string) {
-	t.Helper()
-	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	later := time.Now().Add(2 * time.Second)
-	if err := os.Chtimes(file, later, later); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // intp returns a pointer to n.
 func intp(n int) *int { return &n }
 
@@ -53,18 +39,4 @@ func indexedService(t *testing.T, root string) *tools.Service {
 		t.Fatalf("index %s: %v", root, err)
 	}
 	return s
-}
-
-// writeFiles writes files (workspace-relative POSIX path -> content) under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

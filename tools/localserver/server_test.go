@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	"github.com/quarrysearch/quarry/workspace"
 )
 
@@ -87,7 +88,7 @@ func TestLocalServerKeepsClientBudget(t *testing.T) {
 	for i := range 200 {
 		b.WriteString("// Acquire is called here " + strings.Repeat("x", i%7) + "\nvar _ = 1\n")
 	}
-	edit(t, file, b.String())
+	testkit.Edit(t, file, b.String())
 	if _, err := s.Index(context.Background(), tools.IndexRequest{}); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestLocalServerStopsMidIndex(t *testing.T) {
 	for i := range 400 {
 		files[fmt.Sprintf("pkg%d/f%d.go", i%20, i)] = fmt.Sprintf("package pkg%d\n\n// F%d does %d things.\nfunc F%d(x int) int { return x + %d }\n", i%20, i, i, i, i)
 	}
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	server, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // manage_workspace health over MCP carries structured content, valid against the tool's
 // output schema, as every other operation does.
 func TestMCPHealthIsStructured(t *testing.T) {
-	root := mcpWorkspace(t)
+	root := testkit.Workspace(t)
 	svc, err := tools.NewService(root)
 	if err != nil {
 		t.Fatal(err)

@@ -10,12 +10,13 @@ import (
 
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/httpguard"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // TestHTTPMCPServer: manage_workspace add over an HTTP MCP server follows its access; over
 // NewMCPServer (standard input and output, the user's own agent) it adds.
 func TestHTTPMCPServer(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestHTTPMCPServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, map[string]string{"a.go": "package a\n"})
+	testkit.WriteFiles(t, dir, map[string]string{"a.go": "package a\n"})
 	ctx := context.Background()
 	add := &mcp.CallToolParams{Name: "manage_workspace", Arguments: map[string]any{"operation": "add", "path": dir}}
 	res, err := connect(t, NewHTTPMCPServer(svc, "test", httpguard.HTTPAccess{})).CallTool(ctx, add)

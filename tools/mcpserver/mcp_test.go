@@ -18,41 +18,11 @@ import (
 
 	"github.com/quarrysearch/quarry/tools"
 	"github.com/quarrysearch/quarry/tools/httpguard"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 	qtext "github.com/quarrysearch/quarry/tools/text"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// mcpWorkspace makes a small workspace to search; the first search indexes it.
-func mcpWorkspace(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"server.go":      "package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n",
-		"pool.py":        "class ConnectionPool:\n    \"\"\"A connection pool.\"\"\"\n\n    def acquire(self):\n        raise RuntimeError(\"connection pool exhausted\")\n",
-		"README.md":      "# Demo\n\nThe connection pool hands out connections.\n",
-		"web/handler.go": "package web\n\n// Handle serves a request with the ConnectionPool.\nfunc Handle() {}\n",
-	}
-	writeFiles(t, root, files)
-	return root
-}
-
-// writeFiles writes files (workspace-relative POSIX path -> content) under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // connect serves srv over in-memory transports and returns a connected client session.
 func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
@@ -165,7 +135,7 @@ func resultText(res *mcp.CallToolResult) string {
 }
 
 func TestMCPListTools(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +180,7 @@ func TestMCPListTools(t *testing.T) {
 // request (structured content), with the compact text beside it.
 func TestMCPSearchEqualsAPI(t *testing.T) {
 	ctx := context.Background()
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +241,7 @@ func TestMCPSearchEqualsAPI(t *testing.T) {
 // TestMCPMalformedCalls sends bad arguments of every kind: each is an error result holding
 // the envelope with the right code, and the server answers a good call after all of them.
 func TestMCPMalformedCalls(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -537,7 +507,7 @@ func (o originTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestMCPHTTP serves the tools over streamable HTTP: a client without an Origin or with a
 // loopback one is served, a cross-origin request is refused with 403.
 func TestMCPHTTP(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,7 +558,7 @@ func TestMCPHTTP(t *testing.T) {
 // TestMCPBatch: the batch tool answers in text only, compact by default and a JSON array
 // with format json; a bad batch is an error result with the positioned envelope.
 func TestMCPBatch(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // answerWait bounds how long a test waits for an answer the server owes: a guard against a
@@ -131,7 +132,7 @@ type stdioSession struct {
 
 func startStdio(t *testing.T) *stdioSession {
 	t.Helper()
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ type httpSession struct {
 
 func startHTTP(t *testing.T) *httpSession {
 	t.Helper()
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +414,7 @@ func TestLeadingID(t *testing.T) {
 // a JSON-RPC invalid request (-32600) carrying its id and saying what to send first, not 200
 // with error code 0; a path other than the endpoint's is 404 (issue 41 d).
 func TestMCPHTTPNoSessionAndPaths(t *testing.T) {
-	svc, err := tools.NewService(mcpWorkspace(t))
+	svc, err := tools.NewService(testkit.Workspace(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // TestCutAnswersSaySo: goto counts the definitions it found (total) beside those it lists,
@@ -21,7 +22,7 @@ func TestCutAnswersSaySo(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		files[fmt.Sprintf("t%d.go", i)] = fmt.Sprintf("package main\n\n// T%d renders.\ntype T%d struct{}\n\n// Render writes.\nfunc (t T%d) Render() {}\n", i, i, i)
 	}
-	writeFiles(t, root, files)
+	testkit.WriteFiles(t, root, files)
 	s := indexedService(t, root)
 	ctx := context.Background()
 	text := func(r any) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarrysearch/quarry/tools"
+	"github.com/quarrysearch/quarry/tools/internal/testkit"
 )
 
 // gotoOrderFiles is a workspace where a name is a class in code, a test's class, a README
@@ -33,7 +34,7 @@ var gotoOrderFiles = map[string]string{
 // in the order of its scores.
 func TestGotoOrder(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, gotoOrderFiles)
+	testkit.WriteFiles(t, root, gotoOrderFiles)
 	s := indexedService(t, root)
 	ctx := context.Background()
 	where := func(hits []tools.Hit) string {

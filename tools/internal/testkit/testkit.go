@@ -1,33 +1,19 @@
-package tools
+// Package testkit holds what the tests of tools and of the packages under it share: it
+// imports nothing of the module, so tools' own tests may use it too.
+package testkit
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/quarrysearch/quarry/index/search"
 )
 
-// mcpWorkspace makes a small workspace to search; the first search indexes it.
-func mcpWorkspace(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		"server.go":      "package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n",
-		"pool.py":        "class ConnectionPool:\n    \"\"\"A connection pool.\"\"\"\n\n    def acquire(self):\n        raise RuntimeError(\"connection pool exhausted\")\n",
-		"README.md":      "# Demo\n\nThe connection pool hands out connections.\n",
-		"web/handler.go": "package web\n\n// Handle serves a request with the ConnectionPool.\nfunc Handle() {}\n",
-	}
-	writeFiles(t, root, files)
-	return root
-}
-
-// writeFiles writes files (workspace-relative POSIX path -> content) under root.
-func writeFiles(t *testing.T, root string, files map[string]string) {
+// WriteFiles writes files (workspace-relative POSIX path -> content) under root.
+func WriteFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -40,9 +26,26 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 	}
 }
 
-// clusterRepos writes two small repositories (Go and Python) and returns their roots.
+// Workspace makes a small workspace to search (Go, Python, Markdown); the first search indexes it.
+func Workspace(t testing.TB) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"server.go":      "package main\n\n// ServeHTTP answers.\nfunc (s *Server) ServeHTTP() {}\n\ntype Server struct{}\n",
+		"pool.py":        "class ConnectionPool:\n    \"\"\"A connection pool.\"\"\"\n\n    def acquire(self):\n        raise RuntimeError(\"connection pool exhausted\")\n",
+		"README.md":      "# Demo\n\nThe connection pool hands out connections.\n",
+		"web/handler.go": "package web\n\n// Handle serves a request with the ConnectionPool.\nfunc Handle() {}\n",
+	}
+	WriteFiles(t, root, files)
+	return root
+}
+
+// ClusterRepos writes two small repositories (Go and Python) and returns their roots.
 // Their names sort as a local registry lists them (the primary first).
-func clusterRepos(t *testing.T) map[string]string {
+func ClusterRepos(t testing.TB) map[string]string {
 	t.Helper()
 	files := map[string]map[string]string{
 		"a-go": {
@@ -71,8 +74,8 @@ func clusterRepos(t *testing.T) map[string]string {
 	return roots
 }
 
-// hitKeys are the hits' workspaces (named by names where given), places, names and scores.
-func hitKeys(hits []search.Hit, names map[string]string) []string {
+// HitKeys are the hits' workspaces (named by names where given), places, names and scores.
+func HitKeys(hits []search.Hit, names map[string]string) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		ws := h.Workspace
@@ -82,4 +85,17 @@ func hitKeys(hits []search.Hit, names map[string]string) []string {
 		out[i] = fmt.Sprintf("%s:%s:%d:%s:%.4f", ws, h.Path, h.Line, h.Name, h.Score)
 	}
 	return out
+}
+
+// Edit rewrites file with content and moves its modification time on, so a same-size edit
+// within the clock's resolution still shows.
+func Edit(t testing.TB, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(file, later, later); err != nil {
+		t.Fatal(err)
+	}
 }
