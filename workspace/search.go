@@ -13,6 +13,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/quarrysearch/quarry/extract"
 	"github.com/quarrysearch/quarry/index/fulltext"
 	"github.com/quarrysearch/quarry/index/nav"
 	"github.com/quarrysearch/quarry/index/search"
@@ -471,4 +472,42 @@ func (x *SearchIndex) Definition(ctx context.Context, id string) (*nav.Def, erro
 // DefinitionAt returns the innermost definition holding path:line (nil if none).
 func (x *SearchIndex) DefinitionAt(ctx context.Context, path string, line int) (*nav.Def, error) {
 	return x.nav().DefinitionAt(ctx, path, line)
+}
+
+// ExportFiles writes each file the index in indexDir holds, as it was indexed, under dest
+// at its workspace-relative path (mode 0600): what a cluster's node builds one index of a
+// compound shard's repositories from, each in a directory of its own.
+func ExportFiles(ctx context.Context, indexDir, dest string) error {
+	st, err := store.Open(StorePath(indexDir))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.FileDocs(ctx, func(p, _ string, content []byte) error {
+		if !filepath.IsLocal(filepath.FromSlash(p)) {
+			return fmt.Errorf("index %s holds a path outside its workspace: %q", indexDir, p)
+		}
+		to := filepath.Join(dest, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+			return err
+		}
+		return os.WriteFile(to, content, 0o600)
+	})
+}
+
+// MovedSymbolID returns the id the symbol id of the file at path has when the same content
+// is at newPath (ids hash the path: extract.SymbolID), or "" when the file has no such
+// symbol.
+func (x *SearchIndex) MovedSymbolID(ctx context.Context, id, path, newPath string) (string, error) {
+	syms, err := x.store.FileSymbols(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range syms {
+		if s.ID == id {
+			k, _ := extract.KindNamed(s.Kind)
+			return extract.SymbolID(newPath, k, s.Name, s.StartByte), nil
+		}
+	}
+	return "", nil
 }

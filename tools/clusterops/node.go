@@ -63,17 +63,66 @@ var shardTick = time.Second
 type loadedShard struct {
 	name    string
 	version string
-	members []loadedRepo   // by name
-	svc     *tools.Service // answers the contract's operations from the members alone
-	sub     *nats.Subscription
-	inUse   sync.WaitGroup
+	members []*loadedRepo // by name; a version that replaces this one may share some
+	// svc answers the contract's operations from the members alone: set at load for a
+	// repository's shard, and for a compound's only when an operation needs its members
+	// (memberService).
+	svcOnce sync.Once
+	svc     *tools.Service
+	svcErr  error
+	// merged is a compound's one index of all its members (merged.go), and mergedSvc the
+	// service over it that answers its searches.
+	merged    *workspace.SearchIndex
+	mergedSvc *tools.Service
+	mergedDir string
+	sub       *nats.Subscription
+	inUse     sync.WaitGroup
 }
 
-// loadedRepo is one repository's index in a loaded shard.
+// loadedRepo is one repository's index in a loaded shard: on disk, opened when first used.
 type loadedRepo struct {
 	repo, version string
-	x             *workspace.SearchIndex
 	dir           string
+	mu            sync.Mutex
+	x             *workspace.SearchIndex // nil until opened
+}
+
+// open opens m's index unless it is open.
+func (m *loadedRepo) open() (*workspace.SearchIndex, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.x == nil {
+		x, err := workspace.OpenShard(workspace.Entry{ID: m.repo, Root: m.dir}, m.dir)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.repo, err)
+		}
+		m.x = x
+	}
+	return m.x, nil
+}
+
+// close closes m's index if it is open.
+func (m *loadedRepo) close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.x != nil {
+		m.x.Close()
+		m.x = nil
+	}
+}
+
+// memberService returns the service over l's members' indexes, opening them the first time.
+func (l *loadedShard) memberService(s *tools.Service) (*tools.Service, error) {
+	l.svcOnce.Do(func() {
+		xs := make([]*workspace.SearchIndex, len(l.members))
+		for i, m := range l.members {
+			if xs[i], l.svcErr = m.open(); l.svcErr != nil {
+				return
+			}
+		}
+		l.svc = s.ShardService(xs)
+	})
+	return l.svc, l.svcErr
 }
 
 type node struct {
@@ -329,14 +378,21 @@ func (n *node) sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	current := map[string]bool{} // shard/repo@version
+	current := map[string]bool{} // shard/repo@version, and shard
 	for _, sh := range cluster.Shards(repos) {
+		current[sh.Name] = true
 		for _, r := range sh.Repos {
 			current[sh.Name+"/"+r.Name+"@"+r.Version] = true
 		}
 	}
 	dirs, _ := filepath.Glob(filepath.Join(n.o.Data, "shards", "*", "*"))
 	for _, d := range dirs {
+		if filepath.Base(d) == mergedDir {
+			if !current[filepath.Base(filepath.Dir(d))] {
+				_ = os.RemoveAll(d)
+			}
+			continue
+		}
 		rel, err := filepath.Rel(filepath.Join(n.o.Data, "shards"), d)
 		if err == nil && !current[filepath.ToSlash(rel)] {
 			_ = os.RemoveAll(d)
@@ -464,8 +520,8 @@ func (n *node) repoDir(shard, repo, version string) (string, error) {
 }
 
 // load makes this node answer sh's current version: each member's index downloaded (or
-// kept from the version loaded) and opened, the subject subscribed; then the version it
-// replaces is dropped.
+// kept from the version loaded); a repository's index opened, a compound's members' one
+// index built (merged.go); the subject subscribed; then the version it replaces is dropped.
 func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	n.mu.Lock()
 	old := n.held[sh.Name]
@@ -478,30 +534,38 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	fail := func(err error) error {
 		for _, m := range l.members {
 			if !kept[m.dir] {
-				m.x.Close()
+				m.close()
 			}
+		}
+		if l.merged != nil {
+			l.merged.Close()
 		}
 		return err
 	}
 	for _, r := range sh.Repos {
 		if old != nil {
-			if i := slices.IndexFunc(old.members, func(m loadedRepo) bool { return m.repo == r.Name && m.version == r.Version }); i >= 0 {
+			if i := slices.IndexFunc(old.members, func(m *loadedRepo) bool { return m.repo == r.Name && m.version == r.Version }); i >= 0 {
 				kept[old.members[i].dir] = true
 				l.members = append(l.members, old.members[i])
 				continue
 			}
 		}
-		m, err := n.openRepo(ctx, sh.Name, r)
+		m, err := n.fetchRepo(ctx, sh.Name, r)
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", r.Name, err))
 		}
 		l.members = append(l.members, m)
 	}
-	xs := make([]*workspace.SearchIndex, len(l.members))
-	for i, m := range l.members {
-		xs[i] = m.x
+	if sh.Compound() {
+		if err := n.buildMerged(ctx, l, old); err != nil {
+			return fail(fmt.Errorf("the index of its %d repositories: %w", len(l.members), err))
+		}
+	} else if _, err := l.memberService(n.s); err != nil {
+		if m := l.members[0]; !kept[m.dir] {
+			_ = os.RemoveAll(m.dir) // downloaded again next time, not opened again as it is
+		}
+		return fail(err)
 	}
-	l.svc = n.s.ShardService(xs)
 	sub, err := n.c.NC.QueueSubscribe(cluster.ShardSubject(sh.Name), cluster.ShardQueue(sh.Name), func(m *nats.Msg) {
 		l.inUse.Add(1)
 		defer l.inUse.Done()
@@ -521,29 +585,24 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	return nil
 }
 
-// openRepo downloads r's index for shard (unless it is on disk already) and opens it.
-func (n *node) openRepo(ctx context.Context, shard string, r cluster.Repo) (loadedRepo, error) {
+// fetchRepo downloads r's index for shard unless it is on disk already.
+func (n *node) fetchRepo(ctx context.Context, shard string, r cluster.Repo) (*loadedRepo, error) {
 	dir, err := n.repoDir(shard, r.Name, r.Version)
 	if err != nil {
-		return loadedRepo{}, err
+		return nil, err
 	}
 	if want := cluster.ShardObject(r.Name, r.Version); r.Object != want {
-		return loadedRepo{}, fmt.Errorf("%w: the catalog's entry of %s names object %s, not %s", cluster.ErrTampered, r.Name, r.Object, want)
+		return nil, fmt.Errorf("%w: the catalog's entry of %s names object %s, not %s", cluster.ErrTampered, r.Name, r.Object, want)
 	}
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-			return loadedRepo{}, err
+			return nil, err
 		}
 		if err := n.c.Download(ctx, r.Object, r.Version, dir); err != nil {
-			return loadedRepo{}, err
+			return nil, err
 		}
 	}
-	x, err := workspace.OpenShard(workspace.Entry{ID: r.Name, Root: dir}, dir)
-	if err != nil {
-		_ = os.RemoveAll(dir) // downloaded again next time, not opened again as it is
-		return loadedRepo{}, err
-	}
-	return loadedRepo{repo: r.Name, version: r.Version, x: x, dir: dir}, nil
+	return &loadedRepo{repo: r.Name, version: r.Version, dir: dir}, nil
 }
 
 func (n *node) unload(name string) {
@@ -554,6 +613,7 @@ func (n *node) unload(name string) {
 	if l != nil {
 		n.logf("node %s: no longer serving %s@%s", n.o.ID, name, l.version)
 		n.drop(l, nil, false)
+		_ = os.RemoveAll(filepath.Join(n.o.Data, "shards", name, mergedDir))
 		_ = os.Remove(filepath.Join(n.o.Data, "shards", name)) // once empty
 	}
 }
@@ -569,11 +629,14 @@ func (n *node) drop(l *loadedShard, kept map[string]bool, onDisk bool) {
 	l.inUse.Wait()
 	for _, m := range l.members {
 		if !kept[m.dir] {
-			m.x.Close()
+			m.close()
 			if !onDisk {
 				_ = os.RemoveAll(m.dir)
 			}
 		}
+	}
+	if l.merged != nil {
+		l.merged.Close() // its directory is the next version's to build in
 	}
 }
 
@@ -586,7 +649,7 @@ func (n *node) answer(m *nats.Msg, l *loadedShard) {
 	var call ShardCall
 	if err := json.Unmarshal(m.Data, &call); err != nil {
 		ans.Error = tools.AsError(fmt.Errorf("a malformed shard call: %w", err))
-	} else if res, err := shardCall(context.Background(), l.svc, call); err != nil {
+	} else if res, err := n.call(context.Background(), l, call); err != nil {
 		ans.Error = tools.AsError(err)
 	} else if ans.Result, err = json.Marshal(res); err != nil {
 		ans.Error = tools.AsError(err)
@@ -596,6 +659,21 @@ func (n *node) answer(m *nats.Msg, l *loadedShard) {
 		b, _ = json.Marshal(ShardAnswer{Shard: l.name, Node: n.o.ID, Error: tools.AsError(err)})
 	}
 	_ = m.Respond(b)
+}
+
+// call runs a router's call on shard l: a search a compound's one index can answer there
+// (mergedLine), anything else on the shard's members' indexes.
+func (n *node) call(ctx context.Context, l *loadedShard, call ShardCall) (any, error) {
+	if l.merged != nil {
+		if c, ok := mergedLine(call); ok {
+			return l.searchMerged(ctx, c)
+		}
+	}
+	svc, err := l.memberService(n.s)
+	if err != nil {
+		return nil, tools.AsError(err)
+	}
+	return shardCall(ctx, svc, call)
 }
 
 // shardCall runs a router's call on a shard's service: an operation of the contract, or
