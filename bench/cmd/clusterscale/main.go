@@ -292,23 +292,49 @@ func run(n int, work, quarryBin, natsBin, conf string) error {
 	for _, id := range []string{"n1", "n2", "n3"} {
 		fmt.Printf("burst of %d catalog changes: node %s used %s of CPU (with 5 s of its ordinary work)\n", min(1000, len(repos)), id, (nodes[id].cpu() - before[id]).Round(10*time.Millisecond))
 	}
-	// kill -9 of a serving node, then of a server: the next answers' times.
+	// kill -9 of a NATS server, then of a serving node: the next answers' times, and the
+	// shards the nodes load meanwhile (with every node alive, none should move).
 	after := func(what string) {
 		var ds []time.Duration
-		for i := range 20 {
+		incomplete, failed := 0, 0
+		for i := range 100 {
 			q := fmt.Sprintf("Serve%05d", (i*31)%n)
 			s := time.Now()
 			res, err := router.Search(ctx, tools.SearchRequest{Query: q})
 			ds = append(ds, time.Since(s))
-			if err != nil || len(res.Errors) > 0 {
-				fmt.Printf("  after %s: search %s: %v %v\n", what, q, err, res.Errors)
+			switch {
+			case err != nil:
+				failed++
+			case len(res.Errors) > 0:
+				incomplete++ // named: the answer lists the shards missing
+			case len(res.Results) == 0 || !strings.Contains(res.Results[0].Name, q):
+				fmt.Printf("  after %s: search %s: silently incomplete: %+v\n", what, q, res.Results)
 			}
 		}
-		fmt.Printf("after %s: 20 searches, p50 %s, max %s\n", what, pct(ds, 50).Round(100*time.Microsecond), pct(ds, 100).Round(time.Millisecond))
+		fmt.Printf("after %s: 100 searches, p50 %s, p99 %s, max %s; %d named missing shards, %d failed\n", what,
+			pct(ds, 50).Round(100*time.Microsecond), pct(ds, 99).Round(time.Millisecond), pct(ds, 100).Round(time.Millisecond), incomplete, failed)
 	}
-	nodes["n1"].kill()
-	after("kill -9 of node n1")
+	logSize := map[string]int64{}
+	for id := range nodes {
+		if st, err := os.Stat(filepath.Join(work, id+".log")); err == nil {
+			logSize[id] = st.Size()
+		}
+	}
 	servers[0].kill()
 	after("kill -9 of NATS server s0")
+	time.Sleep(30 * time.Second)
+	loads := 0
+	for id := range nodes {
+		b, _ := os.ReadFile(filepath.Join(work, id+".log"))
+		for _, l := range strings.Split(string(b[min(int(logSize[id]), len(b)):]), "\n") {
+			if strings.Contains(l, ": serving ") {
+				loads++
+				fmt.Printf("  %s loaded a shard after the server's kill: %s\n", id, l)
+			}
+		}
+	}
+	fmt.Printf("after kill -9 of NATS server s0: %d shards loaded by the 3 live nodes in the next %s (none moves while every node lives)\n", loads, 30*time.Second+100*time.Millisecond)
+	nodes["n1"].kill()
+	after("kill -9 of node n1")
 	return nil
 }
