@@ -104,6 +104,9 @@ func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
 	sort.Strings(keys)
 	out := make([]Repo, 0, len(keys))
 	for _, k := range keys {
+		if k == RoutesKey {
+			continue
+		}
 		r, err := c.Repo(ctx, k)
 		if errors.Is(err, ErrNoRepo) {
 			continue // removed meanwhile
@@ -272,14 +275,7 @@ func mix(x uint64) uint64 {
 // WatchRepos keeps a copy of the catalog in memory, updated as it changes, until ctx ends:
 // a router reads the repositories of every request from it instead of asking JetStream.
 func (c *Cluster) WatchRepos(ctx context.Context) error {
-	return watch(ctx, c.repos, &c.repoCopy, "the catalog", func(e jetstream.KeyValueEntry) (Repo, bool) {
-		var r Repo
-		if json.Unmarshal(e.Value(), &r) != nil {
-			return r, false
-		}
-		r.Revision = e.Revision()
-		return r, true
-	})
+	return watch(ctx, c.repos, &c.repoCopy, "the catalog", decodeRepo)
 }
 
 // WatchNodes keeps a copy of the nodes' heartbeats in memory, updated as they come, until

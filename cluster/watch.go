@@ -16,9 +16,34 @@ import (
 type watched[T any] struct {
 	mu      sync.Mutex
 	entries map[string]T
-	ready   bool // the watcher has delivered the bucket's initial values
-	dirty   bool // entries changed since list was made
-	list    []T  // entries sorted by key, as last made
+	ready   bool   // the watcher has delivered the bucket's initial values
+	dirty   bool   // entries changed since list was made
+	list    []T    // entries sorted by key, as last made
+	rev     uint64 // the last revision of the bucket delivered: the copy is the bucket as of it
+}
+
+// seen records that the bucket's entry at rev was delivered.
+func (w *watched[T]) seen(rev uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.rev = max(w.rev, rev)
+}
+
+// revision returns the entries sorted by key (as get) and the bucket's revision they are as
+// of, once the initial values are in.
+func (w *watched[T]) revision() ([]T, uint64, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	list, ok := w.getLocked()
+	return list, w.rev, ok
+}
+
+// load starts the copy from entries, the bucket as of revision rev (a routing table), for a
+// watch that resumes after rev.
+func (w *watched[T]) load(entries map[string]T, rev uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.entries, w.rev, w.dirty = entries, rev, true
 }
 
 // get returns the entries sorted by key (shared: not to be modified), and whether they are
@@ -26,6 +51,10 @@ type watched[T any] struct {
 func (w *watched[T]) get() ([]T, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.getLocked()
+}
+
+func (w *watched[T]) getLocked() ([]T, bool) {
 	if !w.ready {
 		return nil, false
 	}
@@ -80,7 +109,7 @@ func (w *watched[T]) isReady() bool {
 func (w *watched[T]) reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.entries, w.list, w.ready, w.dirty = nil, nil, false, false
+	w.entries, w.list, w.ready, w.dirty, w.rev = nil, nil, false, false, 0
 }
 
 // watchReadyWait bounds how long watch waits for a bucket's initial values before it
@@ -91,8 +120,8 @@ var watchReadyWait = 10 * time.Second
 // ctx ends, and returns once the copy holds the bucket's initial values (at most
 // watchReadyWait): the first read after it answers from the copy, not one Get per key.
 // what names the bucket in an error.
-func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], what string, decode func(jetstream.KeyValueEntry) (T, bool)) error {
-	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return kv.WatchAll(ctx) })
+func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], what string, decode func(jetstream.KeyValueEntry) (T, bool), opts ...jetstream.WatchOpt) error {
+	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return kv.WatchAll(ctx, opts...) })
 	if err != nil {
 		return fmt.Errorf("cluster: watch %s: %w", what, err)
 	}
@@ -134,11 +163,13 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 					}
 				case e.Operation() != jetstream.KeyValuePut:
 					into.del(e.Key())
+					into.seen(e.Revision())
 				default:
 					if v, ok := decode(e); ok {
 						into.put(e.Key(), v)
+						into.seen(e.Revision())
 					} else {
-						into.del(e.Key())
+						into.del(e.Key()) // not an entry of the copy (the routing table): no revision of it
 					}
 				}
 			}

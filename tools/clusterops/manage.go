@@ -7,6 +7,7 @@ package clusterops
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"strconv"
@@ -210,6 +211,13 @@ func clusterStatus(ctx context.Context, c *cluster.Cluster, out *ClusterResult, 
 		out.NextCursor = strconv.Itoa(offset + limit)
 	}
 	for _, r := range page {
+		// The router's copy holds what routing reads (the routing table's fields): the
+		// page's entries are read whole.
+		if full, err := c.Repo(ctx, r.Name); err == nil {
+			r = full
+		} else if !errors.Is(err, cluster.ErrNoRepo) {
+			return nil, err
+		}
 		s := RepoStatus{Repo: r, ServedBy: []string{}}
 		shard := r.ShardName()
 		var older []string // live nodes still answering with another version of the shard

@@ -138,6 +138,10 @@ type node struct {
 	// some of them vanished (zero: none did since).
 	lastServers []string
 	shrunkAt    time.Time
+	// routesRev is the catalog revision of the routing table this node last wrote, and
+	// routesAt when.
+	routesRev uint64
+	routesAt  time.Time
 }
 
 // retry is when a shard that failed to load is tried again, and the wait after its next
@@ -233,14 +237,15 @@ func (n *node) reconcile(ctx context.Context) error {
 	if err := n.c.Beat(ctx, cluster.Node{ID: n.o.ID, Index: n.o.Index, Serve: n.o.Serve, Shards: n.versions()}); err != nil {
 		return err
 	}
+	nodes, err := n.c.Nodes(ctx)
+	if err != nil {
+		return err
+	}
+	n.writeRoutes(ctx, nodes)
 	if !n.o.Serve {
 		return nil
 	}
 	repos, err := n.c.Repos(ctx)
-	if err != nil {
-		return err
-	}
-	nodes, err := n.c.Nodes(ctx)
 	if err != nil {
 		return err
 	}
@@ -299,6 +304,30 @@ func (n *node) reconcile(ctx context.Context) error {
 		n.unload(name)
 	}
 	return nil
+}
+
+// writeRoutes writes the catalog's routing table (cluster.WriteRoutes) when this node is
+// the live node of the lowest id and the catalog changed since it last wrote it, at most
+// every cluster.RoutesEvery. Any node's table is right as of its revision (a router
+// replays the changes after it), so a node that wrongly believes itself the lowest costs
+// only a write.
+func (n *node) writeRoutes(ctx context.Context, nodes []cluster.Node) {
+	for _, nd := range nodes {
+		if nd.ID < n.o.ID && time.Since(nd.Seen) < staleView {
+			return
+		}
+	}
+	if time.Since(n.routesAt) < cluster.RoutesEvery {
+		return
+	}
+	rev, err := n.c.WriteRoutes(ctx, n.routesRev)
+	if err != nil {
+		n.logf("node %s: %v", n.o.ID, err)
+		return
+	}
+	if rev != n.routesRev {
+		n.routesRev, n.routesAt = rev, time.Now()
+	}
 }
 
 // Placement's guards against a view of the other nodes that a lost NATS server made

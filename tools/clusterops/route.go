@@ -28,9 +28,10 @@ import (
 // Attach makes the operations of s run on cluster c until ctx ends: each shard a request
 // covers answers it (its workspace, or all), and the answers are merged as --workspace all
 // merges workspaces. Operations on a local workspace itself (index, health,
-// manage_workspace) are refused. The catalog is watched, not read on every request.
+// manage_workspace) are refused. The catalog is watched, not read on every request: from
+// the nodes' routing table and the changes after it (cluster.WatchRoutes).
 func Attach(ctx context.Context, s *tools.Service, c *cluster.Cluster) error {
-	if err := c.WatchRepos(ctx); err != nil {
+	if err := c.WatchRoutes(ctx); err != nil {
 		return err
 	}
 	s.SetRemote(&router{Service: s, cluster: c})
