@@ -72,6 +72,7 @@ type loadedShard struct {
 	svcErr  error
 	// merged is a compound's one index of all its members (merged.go), and mergedSvc the
 	// service over it that answers its searches.
+	loadedAt  time.Time // when this version began to answer
 	merged    *workspace.SearchIndex
 	mergedSvc *tools.Service
 	mergedDir string
@@ -265,8 +266,12 @@ func (n *node) reconcile(ctx context.Context) error {
 		assigned := cluster.Assign(sh.Name, servers, n.o.Replicas)
 		if slices.Contains(assigned, n.o.ID) {
 			n.mu.Lock()
-			held := n.held[sh.Name] != nil
+			l := n.held[sh.Name]
 			n.mu.Unlock()
+			held := l != nil
+			if held && sh.Compound() && l.version != sh.Version && time.Since(l.loadedAt) < compoundReloadWait {
+				continue // its members' changes are taken together: one build, not one each
+			}
 			if !held {
 				// A shard new to this node: only on a view of the others it can trust, and
 				// a few at a time.
@@ -339,9 +344,14 @@ func (n *node) writeRoutes(ctx context.Context, nodes []cluster.Node) {
 //     only once the smaller view has held this long (their replicas answer meanwhile);
 //   - maxNewLoads: at most this many shards new to the node are loaded per reconcile.
 var (
-	staleView      = 3 * shardTick
-	placementGrace = cluster.NodeTTL
-	maxNewLoads    = 16
+	// compoundReloadWait is the least time between two versions of a compound a node
+	// serves: the one index of its members is built again for each (merged.go), and while
+	// repositories are being added every tick would bring one. The version it serves
+	// answers meanwhile, and names the members it does not hold yet.
+	compoundReloadWait = 10 * time.Second
+	staleView          = 3 * shardTick
+	placementGrace     = cluster.NodeTTL
+	maxNewLoads        = 16
 )
 
 // viewTrusted reports whether nodes (servers: the serving ones, this node first) is a view
@@ -603,7 +613,7 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	if err != nil {
 		return fail(err)
 	}
-	l.sub = sub
+	l.sub, l.loadedAt = sub, time.Now()
 	n.mu.Lock()
 	n.held[sh.Name] = l
 	n.mu.Unlock()
