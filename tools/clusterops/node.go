@@ -159,6 +159,9 @@ const (
 	maxRetryWait   = 5 * time.Minute
 )
 
+// parallelFetches is how many of a shard's members a node downloads at once.
+const parallelFetches = 8
+
 // handoverWait bounds how long a node stopping gracefully keeps answering for the shards it
 // serves while the nodes taking them over load them.
 var handoverWait = 15 * time.Second
@@ -205,7 +208,17 @@ func RunNode(ctx context.Context, s *tools.Service, c *cluster.Cluster, o NodeOp
 	if err := n.sweep(ctx); err != nil {
 		n.logf("node %s: %v", o.ID, err)
 	}
-	defer n.stop(context.WithoutCancel(ctx))
+	// The heartbeat has a goroutine of its own: a reconcile that loads a large compound
+	// takes longer than NodeTTL, and a node whose beat waited for it looked dead to the
+	// others, which took its shards over.
+	beatCtx, stopBeat := context.WithCancel(ctx)
+	var beats sync.WaitGroup
+	beats.Go(func() { n.beat(beatCtx) })
+	defer func() {
+		stopBeat()
+		beats.Wait() // no beat after stop's Leave
+		n.stop(context.WithoutCancel(ctx))
+	}()
 	var wg sync.WaitGroup
 	errc := make(chan error, 2)
 	if o.Index {
@@ -232,12 +245,26 @@ func RunNode(ctx context.Context, s *tools.Service, c *cluster.Cluster, o NodeOp
 	}
 }
 
-// reconcile beats, then loads the shards assigned to this node and drops those it no
-// longer serves once their new nodes answer for them.
-func (n *node) reconcile(ctx context.Context) error {
-	if err := n.c.Beat(ctx, cluster.Node{ID: n.o.ID, Index: n.o.Index, Serve: n.o.Serve, Shards: n.versions()}); err != nil {
-		return err
+// beat writes this node's heartbeat, with the shards it answers, every shardTick until ctx
+// ends.
+func (n *node) beat(ctx context.Context) {
+	t := time.NewTicker(shardTick)
+	defer t.Stop()
+	for {
+		if err := n.c.Beat(ctx, cluster.Node{ID: n.o.ID, Index: n.o.Index, Serve: n.o.Serve, Shards: n.versions()}); err != nil && ctx.Err() == nil {
+			n.logf("node %s: %v", n.o.ID, err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 	}
+}
+
+// reconcile loads the shards assigned to this node and drops those it no longer serves
+// once their new nodes answer for them.
+func (n *node) reconcile(ctx context.Context) error {
 	nodes, err := n.c.Nodes(ctx)
 	if err != nil {
 		return err
@@ -581,19 +608,40 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 		}
 		return err
 	}
-	for _, r := range sh.Repos {
+	l.members = make([]*loadedRepo, len(sh.Repos))
+	var fetch []int // the members to download, by index
+	for i, r := range sh.Repos {
 		if old != nil {
-			if i := slices.IndexFunc(old.members, func(m *loadedRepo) bool { return m.repo == r.Name && m.version == r.Version }); i >= 0 {
-				kept[old.members[i].dir] = true
-				l.members = append(l.members, old.members[i])
+			if j := slices.IndexFunc(old.members, func(m *loadedRepo) bool { return m.repo == r.Name && m.version == r.Version }); j >= 0 {
+				kept[old.members[j].dir] = true
+				l.members[i] = old.members[j]
 				continue
 			}
 		}
-		m, err := n.fetchRepo(ctx, sh.Name, r)
+		fetch = append(fetch, i)
+	}
+	// A compound's members are downloaded a few at a time: one at a time, a compound of
+	// 564 small repositories took most of a minute.
+	errs := make([]error, len(sh.Repos))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(parallelFetches, len(fetch)) {
+		wg.Go(func() {
+			for i := range next {
+				l.members[i], errs[i] = n.fetchRepo(ctx, sh.Name, sh.Repos[i])
+			}
+		})
+	}
+	for _, i := range fetch {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return fail(fmt.Errorf("%s: %w", r.Name, err))
+			l.members = slices.DeleteFunc(l.members, func(m *loadedRepo) bool { return m == nil })
+			return fail(fmt.Errorf("%s: %w", sh.Repos[i].Name, err))
 		}
-		l.members = append(l.members, m)
 	}
 	if sh.Compound() {
 		if err := n.buildMerged(ctx, l, old); err != nil {
