@@ -67,7 +67,8 @@ const opTimeout = 5 * time.Second
 func (c *Cluster) Repo(ctx context.Context, name string) (Repo, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	e, err := c.repos.Get(ctx, name)
+	// Asked again while a server that died leaves the bucket without a leader for a moment.
+	e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return c.repos.Get(ctx, name) })
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return Repo{}, fmt.Errorf("cluster: %s: %w", name, ErrNoRepo)
 	}

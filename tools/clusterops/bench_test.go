@@ -62,7 +62,8 @@ var fanOutPackages = []string{"bufio", "bytes", "cmp", "container/heap", "contai
 // (an embedded NATS server, one node in this process): each repository a shard of its own,
 // against all of them in compound shards, alternately. It reports the medians (own-ms,
 // compound-ms) and the shards asked: what a compound saves of a query's cost per
-// repository (a message, a reply, a merge), the repositories' searches being the same.
+// repository (a message, a reply, a merge, and, a compound being one index of its
+// members, the search itself).
 func BenchmarkClusterFanOut(b *testing.B) {
 	goroot := runtime.GOROOT()
 	type setup struct {
