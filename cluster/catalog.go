@@ -92,6 +92,16 @@ func (c *Cluster) Repos(ctx context.Context) ([]Repo, error) {
 	return c.readRepos(ctx)
 }
 
+// ReposRevision is Repos with a number that changes whenever the watched copy does (0: read
+// now, not watched). The list is shared: not to be modified.
+func (c *Cluster) ReposRevision(ctx context.Context) ([]Repo, uint64, error) {
+	if repos, rev, ok := c.repoCopy.generation(); ok {
+		return repos, rev, nil
+	}
+	repos, err := c.readRepos(ctx)
+	return repos, 0, err
+}
+
 func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
 	kctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()

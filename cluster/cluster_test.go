@@ -235,3 +235,26 @@ func TestWatchedCopy(t *testing.T) {
 		t.Fatal("a copy answers after its watch ended")
 	}
 }
+
+// TestRouteTableText: the routing table's text holds each repository's routing fields and
+// the revision; a table with another header or a malformed line is refused (a router then
+// watches every key).
+func TestRouteTableText(t *testing.T) {
+	in := routeTable{Revision: 42, Repos: []Repo{
+		{Name: "a", Shard: "_c0001", Version: "v1", Languages: []string{"go", "python"}},
+		{Name: "b", Version: "v2"},
+		{Name: "c"},
+	}}
+	out, err := decodeRoutes(string(in.encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%+v", *out) != fmt.Sprintf("%+v", in) {
+		t.Errorf("decoded %+v, want %+v", *out, in)
+	}
+	for _, bad := range []string{"", "{\"revision\": 1}", "quarry-routes 1 x\n", "quarry-routes 1 3\na\tb\n", "quarry-routes 1 3\n_x\t\t\t\n"} {
+		if _, err := decodeRoutes(bad); err == nil {
+			t.Errorf("%q decoded", bad)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,10 +30,44 @@ const RoutesKey = "_routes"
 // changes.
 var RoutesEvery = 2 * time.Second
 
-// routeTable is the routing table's content (JSON, gzipped).
+// routeTable is the routing table's content: gzipped text, a header line
+// "quarry-routes 1 REVISION" then one line per repository, "NAME\tSHARD\tVERSION\tLANG,LANG"
+// (encoding/json took 80 ms to decode 10,000 entries: most of a one-shot search's start).
 type routeTable struct {
-	Revision uint64 `json:"revision"` // the catalog's last revision it holds
-	Repos    []Repo `json:"repos"`    // name, shard, version and languages
+	Revision uint64 // the catalog's last revision it holds
+	Repos    []Repo // name, shard, version and languages
+}
+
+const routesHeader = "quarry-routes 1 "
+
+func (t routeTable) encode() []byte {
+	var b strings.Builder
+	b.WriteString(routesHeader + strconv.FormatUint(t.Revision, 10) + "\n")
+	for _, r := range t.Repos {
+		b.WriteString(r.Name + "\t" + r.Shard + "\t" + r.Version + "\t" + strings.Join(r.Languages, ",") + "\n")
+	}
+	return []byte(b.String())
+}
+
+func decodeRoutes(text string) (*routeTable, error) {
+	head, rest, _ := strings.Cut(text, "\n")
+	rev, err := strconv.ParseUint(strings.TrimPrefix(head, routesHeader), 10, 64)
+	if !strings.HasPrefix(head, routesHeader) || err != nil {
+		return nil, fmt.Errorf("cluster: the routing table's header %q: want %q and a revision", head, routesHeader)
+	}
+	t := &routeTable{Revision: rev, Repos: make([]Repo, 0, strings.Count(rest, "\n"))}
+	for line := range strings.Lines(rest) {
+		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+		if len(f) != 4 || CheckName(f[0]) != nil {
+			return nil, fmt.Errorf("cluster: a malformed line of the routing table: %q", line)
+		}
+		r := Repo{Name: f[0], Shard: f[1], Version: f[2]}
+		if f[3] != "" {
+			r.Languages = strings.Split(f[3], ",")
+		}
+		t.Repos = append(t.Repos, r)
+	}
+	return t, nil
 }
 
 // WriteRoutes writes the routing table from the watched catalog (WatchRepos) if the catalog
@@ -48,7 +83,7 @@ func (c *Cluster) WriteRoutes(ctx context.Context, since uint64) (uint64, error)
 	}
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	if err := json.NewEncoder(zw).Encode(t); err != nil {
+	if _, err := zw.Write(t.encode()); err != nil {
 		return since, err
 	}
 	if err := zw.Close(); err != nil {
@@ -98,11 +133,7 @@ func (c *Cluster) readRoutes(ctx context.Context) (*routeTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	var t routeTable
-	if err := json.Unmarshal(b, &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return decodeRoutes(string(b))
 }
 
 // decodeRepo decodes a catalog entry; the routing table is none.

@@ -20,6 +20,16 @@ type watched[T any] struct {
 	dirty   bool   // entries changed since list was made
 	list    []T    // entries sorted by key, as last made
 	rev     uint64 // the last revision of the bucket delivered: the copy is the bucket as of it
+	gen     uint64 // changes made to the copy
+}
+
+// generation returns the entries sorted by key (as get) and a number that changes whenever
+// they do.
+func (w *watched[T]) generation() ([]T, uint64, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	list, ok := w.getLocked()
+	return list, w.gen + 1, ok
 }
 
 // seen records that the bucket's entry at rev was delivered.
@@ -44,6 +54,7 @@ func (w *watched[T]) load(entries map[string]T, rev uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.entries, w.rev, w.dirty = entries, rev, true
+	w.gen++
 }
 
 // get returns the entries sorted by key (shared: not to be modified), and whether they are
@@ -81,6 +92,7 @@ func (w *watched[T]) put(key string, v T) {
 		w.entries = map[string]T{}
 	}
 	w.entries[key], w.dirty = v, true
+	w.gen++
 }
 
 // del removes key's entry.
@@ -89,6 +101,7 @@ func (w *watched[T]) del(key string) {
 	defer w.mu.Unlock()
 	delete(w.entries, key)
 	w.dirty = true
+	w.gen++
 }
 
 // markReady says the initial values are all in: get answers from here on.
@@ -110,6 +123,7 @@ func (w *watched[T]) reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.entries, w.list, w.ready, w.dirty, w.rev = nil, nil, false, false, 0
+	w.gen++
 }
 
 // watchReadyWait bounds how long watch waits for a bucket's initial values before it

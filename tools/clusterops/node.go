@@ -44,12 +44,15 @@ type NodeOptions struct {
 type ShardCall struct {
 	Op   string          `json:"op"`
 	Args json.RawMessage `json:"args"`
+	// Version is the shard's version the router's catalog names: a node answering from it
+	// leaves its answer's repositories out (the router knows them).
+	Version string `json:"version,omitempty"`
 }
 
 // ShardAnswer is a node's answer to a ShardCall: the operation's result, or its error.
 type ShardAnswer struct {
 	Shard   string          `json:"shard"`
-	Repos   []string        `json:"repos"` // the repositories it answered from
+	Repos   []string        `json:"repos,omitempty"` // the repositories it answered from; none when it answered from the version asked
 	Version string          `json:"version"`
 	Node    string          `json:"node"`
 	Result  json.RawMessage `json:"result,omitempty"`
@@ -730,11 +733,14 @@ func (n *node) drop(l *loadedShard, kept map[string]bool, onDisk bool) {
 // answer runs the operation m carries on shard l and replies.
 func (n *node) answer(m *nats.Msg, l *loadedShard) {
 	ans := ShardAnswer{Shard: l.name, Version: l.version, Node: n.o.ID}
-	for _, r := range l.members {
-		ans.Repos = append(ans.Repos, r.repo)
-	}
 	var call ShardCall
-	if err := json.Unmarshal(m.Data, &call); err != nil {
+	err := json.Unmarshal(m.Data, &call)
+	if call.Version != l.version {
+		for _, r := range l.members {
+			ans.Repos = append(ans.Repos, r.repo)
+		}
+	}
+	if err != nil {
 		ans.Error = tools.AsError(fmt.Errorf("a malformed shard call: %w", err))
 	} else if res, err := n.call(context.Background(), l, call); err != nil {
 		ans.Error = tools.AsError(err)
