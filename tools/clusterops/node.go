@@ -648,7 +648,12 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	}
 	if sh.Compound() {
 		if err := n.buildMerged(ctx, l, old); err != nil {
-			return fail(fmt.Errorf("the index of its %d repositories: %w", len(l.members), err))
+			if ctx.Err() != nil {
+				return fail(err)
+			}
+			// The members answer every operation themselves, one search each: slower,
+			// never wrong; the next version builds the one index again.
+			n.logf("node %s: %s@%s: its one index of %d repositories: %v; its searches go to each repository's own", n.o.ID, sh.Name, sh.Version, len(l.members), err)
 		}
 	} else if _, err := l.memberService(n.s); err != nil {
 		if m := l.members[0]; !kept[m.dir] {
