@@ -37,6 +37,10 @@ type Writer struct {
 	Vectors vectors.Stats
 	// Embedder, when set, makes the symbol vectors (else the built-in code-search model does).
 	Embedder *vectors.Embedder
+	// Compact makes Finish leave each part of the index in one piece: the content index's
+	// segments and the full-text index's merged into one, the store without free pages
+	// (an index a cluster ships after an edit, which would else grow with each).
+	Compact  bool
 	store    *store.Store
 	ft       *fulltext.Index
 	ftStatus fulltext.Status
@@ -347,8 +351,16 @@ func (ix *Writer) Finish(ctx context.Context) error {
 	} else if err := ix.rebuild(ctx); err != nil {
 		return fmt.Errorf("index: rebuild the full-text index: %w", err)
 	}
+	if ix.Compact {
+		ix.grams.Compact()
+	}
 	if err := ix.finishGrams(ctx); err != nil {
 		return fmt.Errorf("index: the content index: %w", err)
+	}
+	if ix.Compact {
+		if err := ix.ft.Compact(ctx); err != nil {
+			return err
+		}
 	}
 	if err := ix.ft.MeasureFieldLengths(ctx, ix.store, ix.firstLoad || ix.ftStatus != fulltext.Ready); err != nil {
 		return err
@@ -363,7 +375,13 @@ func (ix *Writer) Finish(ctx context.Context) error {
 			return err
 		}
 	}
-	return ix.store.Checkpoint(ctx)
+	if err := ix.store.Checkpoint(ctx); err != nil {
+		return err
+	}
+	if ix.Compact {
+		return ix.store.Vacuum(ctx)
+	}
+	return nil
 }
 
 // finishGrams writes the content index's last segment (every stored file, when it is

@@ -55,6 +55,9 @@ type IndexOptions struct {
 	// store (replays the log of a run that did not finish, refills an unfinished first
 	// load's). A search does this when more files changed than it indexes itself.
 	ReplayOnly bool
+	// Compact leaves the index in one piece at the end of the run (index.Writer.Compact):
+	// what a cluster's indexer uploads.
+	Compact bool
 }
 
 // Progress is how far an Index run is.
@@ -225,7 +228,7 @@ func updateIn(ctx context.Context, root, indexDir string, reg *languages.Registr
 		return nil, err
 	}
 	defer ix.Close()
-	ix.Embedder = opts.Embedder
+	ix.Embedder, ix.Compact = opts.Embedder, opts.Compact
 	if opts.Serve != nil {
 		if srch, err := ix.Searcher(); err == nil && srch != nil {
 			e := Entry{ID: ID(root), Root: root, Name: filepath.Base(root)}

@@ -17,7 +17,12 @@ package fulltext
 // the next bulk fill, or the next writer, removes.
 
 import (
+	"context"
+	"path/filepath"
+	"time"
+
 	"fmt"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"os"
 
 	"github.com/blevesearch/bleve/v2"
@@ -141,6 +146,33 @@ func (f *Index) bulkAdd(b *Batch) error {
 			return fmt.Errorf("index: fulltext add %s: %w", docID(d.id), err)
 		}
 		f.bulk.added++
+	}
+	return nil
+}
+
+// Compact merges the index's segments into one (a copy about to be shipped: an edit's
+// segments and the deleted documents of the ones before go). An index not kept by scorch
+// is left as it is.
+func (f *Index) Compact(ctx context.Context) error {
+	if f.idx == nil {
+		return nil
+	}
+	adv, err := f.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	if sc, ok := adv.(*scorch.Scorch); ok {
+		if err := sc.ForceMerge(ctx, nil); err != nil {
+			return fmt.Errorf("index: merge the full-text index's segments: %w", err)
+		}
+		// Scorch removes the merged segments' files once it has persisted the merge, in
+		// the background: wait for that (a little), so that they are not shipped.
+		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			zaps, _ := filepath.Glob(filepath.Join(f.dir, "store", "*.zap"))
+			if len(zaps) <= 1 {
+				break
+			}
+		}
 	}
 	return nil
 }

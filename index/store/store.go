@@ -531,6 +531,14 @@ func (s *Store) Freeze(ctx context.Context) error {
 	return nil
 }
 
+// Vacuum rewrites the database without its free pages (a copy about to be shipped).
+func (s *Store) Vacuum(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `VACUUM`); err != nil {
+		return fmt.Errorf("index: vacuum the store: %w", err)
+	}
+	return nil
+}
+
 // Empty reports whether the store holds no file at all (not even a skipped one).
 func (s *Store) Empty(ctx context.Context) (bool, error) {
 	var any bool

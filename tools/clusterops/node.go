@@ -946,7 +946,7 @@ func (n *node) runJob(ctx context.Context, j cluster.Job) error {
 		return err
 	}
 	n.logf("node %s: indexing %s from %s", n.o.ID, r.Name, src)
-	sum, err := workspace.Index(ctx, src, build, n.s.Languages(), workspace.IndexOptions{})
+	sum, err := workspace.Index(ctx, src, build, n.s.Languages(), workspace.IndexOptions{Compact: true}) // shipped: in one piece
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
