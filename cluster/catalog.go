@@ -92,11 +92,11 @@ func (c *Cluster) Repos(ctx context.Context) ([]Repo, error) {
 	return c.readRepos(ctx)
 }
 
-// ReposRevision is Repos with a number that changes whenever the watched copy does (0: read
-// now, not watched). The list is shared: not to be modified.
-func (c *Cluster) ReposRevision(ctx context.Context) ([]Repo, uint64, error) {
-	if repos, rev, ok := c.repoCopy.generation(); ok {
-		return repos, rev, nil
+// ReposGeneration is Repos with a number that changes whenever the watched copy does (0:
+// read now, not watched). The list is shared: not to be modified.
+func (c *Cluster) ReposGeneration(ctx context.Context) ([]Repo, uint64, error) {
+	if repos, _, gen, ok := c.repoCopy.snapshot(); ok {
+		return repos, gen, nil
 	}
 	repos, err := c.readRepos(ctx)
 	return repos, 0, err

@@ -73,7 +73,7 @@ func decodeRoutes(text string) (*routeTable, error) {
 // WriteRoutes writes the routing table from the watched catalog (WatchRepos) if the catalog
 // changed after revision since, and returns the revision written (since when none was).
 func (c *Cluster) WriteRoutes(ctx context.Context, since uint64) (uint64, error) {
-	repos, rev, ok := c.repoCopy.revision()
+	repos, rev, _, ok := c.repoCopy.snapshot()
 	if !ok || rev <= since {
 		return since, nil
 	}

@@ -23,15 +23,6 @@ type watched[T any] struct {
 	gen     uint64 // changes made to the copy
 }
 
-// generation returns the entries sorted by key (as get) and a number that changes whenever
-// they do.
-func (w *watched[T]) generation() ([]T, uint64, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	list, ok := w.getLocked()
-	return list, w.gen + 1, ok
-}
-
 // seen records that the bucket's entry at rev was delivered.
 func (w *watched[T]) seen(rev uint64) {
 	w.mu.Lock()
@@ -39,13 +30,13 @@ func (w *watched[T]) seen(rev uint64) {
 	w.rev = max(w.rev, rev)
 }
 
-// revision returns the entries sorted by key (as get) and the bucket's revision they are as
-// of, once the initial values are in.
-func (w *watched[T]) revision() ([]T, uint64, bool) {
+// snapshot returns the entries sorted by key (as get), the bucket's revision they are as
+// of, and a number that changes whenever they do, once the initial values are in.
+func (w *watched[T]) snapshot() (list []T, rev, gen uint64, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	list, ok := w.getLocked()
-	return list, w.rev, ok
+	list, ok = w.getLocked()
+	return list, w.rev, w.gen + 1, ok
 }
 
 // load starts the copy from entries, the bucket as of revision rev (a routing table), for a

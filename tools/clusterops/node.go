@@ -70,12 +70,12 @@ type loadedShard struct {
 	// svc answers the contract's operations from the members alone: set at load for a
 	// repository's shard, and for a compound's only when an operation needs its members
 	// (memberService).
-	svcOnce sync.Once
-	svc     *tools.Service
-	svcErr  error
+	svcOnce  sync.Once
+	svc      *tools.Service
+	svcErr   error
+	loadedAt time.Time // when this version began to answer
 	// merged is a compound's one index of all its members (merged.go), and mergedSvc the
 	// service over it that answers its searches.
-	loadedAt  time.Time // when this version began to answer
 	merged    *workspace.SearchIndex
 	mergedSvc *tools.Service
 	mergedDir string

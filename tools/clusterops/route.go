@@ -44,9 +44,9 @@ type router struct {
 	cluster *cluster.Cluster
 	lat     latencies    // recent answer times: the hedging bound
 	hedged  atomic.Int64 // requests asked again
-	// partsMemo holds clusterParts' answers at the catalog's revision partsRev.
+	// partsMemo holds clusterParts' answers at the catalog copy's generation partsGen.
 	partsMu   sync.Mutex
-	partsRev  uint64
+	partsGen  uint64
 	partsMemo map[string]partsMemo
 }
 
@@ -267,17 +267,17 @@ func shardLabel(p shardPart, repo string) string {
 // "all": every one), by name, and the shards to ask for them, in the order of their first
 // repository. With langs, a repository known to hold none of them is asked nothing: it
 // could answer nothing (it stays in the names, which order and name the hits).
-// The answer is shared (not to be modified): it is kept for the catalog's revision, so
+// The answer is shared (not to be modified): it is kept for the catalog's generation, so
 // that a search over 10,000 repositories does not sort and group them all again (14% of a
 // router's CPU by pprof).
 func (s *router) clusterParts(ctx context.Context, ws string, langs ...string) ([]string, []shardPart, error) {
-	repos, rev, err := s.cluster.ReposRevision(ctx)
+	repos, gen, err := s.cluster.ReposGeneration(ctx)
 	if err != nil {
 		return nil, nil, tools.AsError(err)
 	}
 	key := ws + "\x00" + strings.Join(langs, ",")
 	s.partsMu.Lock()
-	if rev != 0 && rev == s.partsRev {
+	if gen != 0 && gen == s.partsGen {
 		if m, ok := s.partsMemo[key]; ok {
 			s.partsMu.Unlock()
 			return m.names, m.parts, nil
@@ -285,13 +285,13 @@ func (s *router) clusterParts(ctx context.Context, ws string, langs ...string) (
 	}
 	s.partsMu.Unlock()
 	names, parts, err := groupParts(repos, ws, langs)
-	if err != nil || rev == 0 {
+	if err != nil || gen == 0 {
 		return names, parts, err
 	}
 	s.partsMu.Lock()
 	defer s.partsMu.Unlock()
-	if rev != s.partsRev {
-		s.partsRev, s.partsMemo = rev, map[string]partsMemo{}
+	if gen != s.partsGen {
+		s.partsGen, s.partsMemo = gen, map[string]partsMemo{}
 	}
 	if len(s.partsMemo) < 64 {
 		s.partsMemo[key] = partsMemo{names, parts}
