@@ -32,6 +32,16 @@ import (
 // name (CheckName: those start with a letter or digit).
 const mergedDir = "_merged"
 
+// badMember is a member whose downloaded index could not be read: the shard fails to load
+// (and the member is downloaded again), as one whose index does not open.
+type badMember struct {
+	repo, dir string
+	err       error
+}
+
+func (e *badMember) Error() string { return e.repo + ": " + e.err.Error() }
+func (e *badMember) Unwrap() error { return e.err }
+
 // buildMerged builds l's one index of its members and opens it; old is the version it
 // replaces (answering from one of the two build directories meanwhile), or nil.
 func (n *node) buildMerged(ctx context.Context, l *loadedShard, old *loadedShard) error {
@@ -79,7 +89,10 @@ func (n *node) buildMerged(ctx context.Context, l *loadedShard, old *loadedShard
 			return err
 		}
 		if err := workspace.ExportFiles(ctx, m.dir, dest); err != nil {
-			return err
+			if ctx.Err() != nil {
+				return err
+			}
+			return &badMember{m.repo, m.dir, err}
 		}
 		have[m.repo] = m.version
 		if err := save(); err != nil {

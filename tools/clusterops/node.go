@@ -70,9 +70,8 @@ type loadedShard struct {
 	// svc answers the contract's operations from the members alone: set at load for a
 	// repository's shard, and for a compound's only when an operation needs its members
 	// (memberService).
-	svcOnce  sync.Once
+	svcMu    sync.Mutex
 	svc      *tools.Service
-	svcErr   error
 	loadedAt time.Time // when this version began to answer
 	// merged is a compound's one index of all its members (merged.go), and mergedSvc the
 	// service over it that answers its searches.
@@ -115,18 +114,22 @@ func (m *loadedRepo) close() {
 	}
 }
 
-// memberService returns the service over l's members' indexes, opening them the first time.
+// memberService returns the service over l's members' indexes, opening them the first time
+// (a failure is tried again by the next operation: the members opened stay open).
 func (l *loadedShard) memberService(s *tools.Service) (*tools.Service, error) {
-	l.svcOnce.Do(func() {
+	l.svcMu.Lock()
+	defer l.svcMu.Unlock()
+	if l.svc == nil {
 		xs := make([]*workspace.SearchIndex, len(l.members))
 		for i, m := range l.members {
-			if xs[i], l.svcErr = m.open(); l.svcErr != nil {
-				return
+			var err error
+			if xs[i], err = m.open(); err != nil {
+				return nil, err
 			}
 		}
 		l.svc = s.ShardService(xs)
-	})
-	return l.svc, l.svcErr
+	}
+	return l.svc, nil
 }
 
 type node struct {
@@ -648,6 +651,13 @@ func (n *node) load(ctx context.Context, sh cluster.Shard) error {
 	}
 	if sh.Compound() {
 		if err := n.buildMerged(ctx, l, old); err != nil {
+			var bad *badMember
+			if errors.As(err, &bad) {
+				if !kept[bad.dir] {
+					_ = os.RemoveAll(bad.dir) // downloaded again next time, not read again as it is
+				}
+				return fail(err)
+			}
 			if ctx.Err() != nil {
 				return fail(err)
 			}
