@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -103,16 +104,10 @@ func (c *Cluster) ReposGeneration(ctx context.Context) ([]Repo, uint64, error) {
 }
 
 func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
-	kctx, cancel := context.WithTimeout(ctx, opTimeout)
-	defer cancel()
-	keys, err := c.repos.Keys(kctx)
-	if errors.Is(err, jetstream.ErrNoKeysFound) {
-		return nil, nil
-	}
+	keys, err := c.keys(ctx, ReposBucket)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: list repositories: %w", err)
 	}
-	sort.Strings(keys)
 	out := make([]Repo, 0, len(keys))
 	for _, k := range keys {
 		if k == RoutesKey {
@@ -128,6 +123,33 @@ func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// keys returns the keys of bucket's entries, sorted, and some that were deleted (a read of
+// one says it is not found). They are the subjects of the bucket's stream, one request to
+// its leader, asked again while the stream elects one. Not kv.Keys: it creates a consumer
+// for each listing, and on nats-server 2.9 after kill -9 of one of 3 servers a third of
+// those creations timed out, for as long as it was measured (150 s).
+func (c *Cluster) keys(ctx context.Context, bucket string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	prefix := "$KV." + bucket + "."
+	info, err := retry(ctx, func(ctx context.Context) (*jetstream.StreamInfo, error) {
+		st, err := c.JS.Stream(ctx, "KV_"+bucket)
+		if err != nil {
+			return nil, err
+		}
+		return st.Info(ctx, jetstream.WithSubjectFilter(prefix+">"))
+	})
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(info.State.Subjects))
+	for subject := range info.State.Subjects {
+		keys = append(keys, strings.TrimPrefix(subject, prefix))
+	}
+	sort.Strings(keys)
+	return keys, nil
 }
 
 // ErrChanged is returned when a catalog entry changed since it was read.
@@ -209,19 +231,15 @@ func (c *Cluster) Nodes(ctx context.Context) ([]Node, error) {
 	if nodes, ok := c.nodeCopy.get(); ok {
 		return slices.DeleteFunc(slices.Clone(nodes), func(n Node) bool { return time.Since(n.Seen) > NodeTTL }), nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, opTimeout)
-	defer cancel()
-	keys, err := c.nodes.Keys(ctx)
-	if errors.Is(err, jetstream.ErrNoKeysFound) {
-		return nil, nil
-	}
+	keys, err := c.keys(ctx, NodesBucket)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: list nodes: %w", err)
 	}
-	sort.Strings(keys)
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
 	var out []Node
 	for _, k := range keys {
-		e, err := c.nodes.Get(ctx, k)
+		e, err := retry(ctx, func(ctx context.Context) (jetstream.KeyValueEntry, error) { return c.nodes.Get(ctx, k) })
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
 			continue
 		}

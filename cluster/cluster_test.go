@@ -3,11 +3,17 @@ package cluster
 import (
 	"archive/tar"
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestAssign: the same live nodes give the same assignment whatever their order; each shard
@@ -256,5 +262,82 @@ func TestRouteTableText(t *testing.T) {
 		if _, err := decodeRoutes(bad); err == nil {
 			t.Errorf("%q decoded", bad)
 		}
+	}
+}
+
+// fakeBucket is a bucket whose every watch delivers the next of its lists of entries, then
+// its initial values' end, then ends when its list says so.
+type fakeBucket struct {
+	jetstream.KeyValue
+	mu      sync.Mutex
+	watches []fakeWatch
+	made    int
+}
+
+type fakeWatch struct {
+	entries []string // keys put
+	end     bool     // the client ends the watch after them
+}
+
+type fakeWatcher struct{ c chan jetstream.KeyValueEntry }
+
+func (w fakeWatcher) Updates() <-chan jetstream.KeyValueEntry { return w.c }
+func (w fakeWatcher) Stop() error                             { return nil }
+
+type fakeEntry struct {
+	jetstream.KeyValueEntry
+	key string
+	rev uint64
+}
+
+func (e fakeEntry) Key() string                     { return e.key }
+func (e fakeEntry) Revision() uint64                { return e.rev }
+func (e fakeEntry) Value() []byte                   { return []byte(e.key) }
+func (e fakeEntry) Operation() jetstream.KeyValueOp { return jetstream.KeyValuePut }
+
+func (b *fakeBucket) WatchAll(ctx context.Context, _ ...jetstream.WatchOpt) (jetstream.KeyWatcher, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.made == len(b.watches) {
+		return nil, errors.New("no more watches")
+	}
+	fw := b.watches[b.made]
+	b.made++
+	c := make(chan jetstream.KeyValueEntry, len(fw.entries)+1)
+	for i, k := range fw.entries {
+		c <- fakeEntry{key: k, rev: uint64(i + 1)}
+	}
+	c <- nil
+	if fw.end {
+		close(c)
+	}
+	return fakeWatcher{c}, nil
+}
+
+// TestWatchStartsAgain: a watch the client ends is started again from the bucket's current
+// entries; the copy forgets the old ones, and answers once the new watch's are in.
+func TestWatchStartsAgain(t *testing.T) {
+	defer func(d time.Duration) { rewatchWait = d }(rewatchWait)
+	rewatchWait = 10 * time.Millisecond
+	b := &fakeBucket{watches: []fakeWatch{{entries: []string{"a", "b"}, end: true}, {entries: []string{"b", "c"}}}}
+	var w watched[string]
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := watch(ctx, b, &w, "the fake", func(e jetstream.KeyValueEntry) (string, bool) { return string(e.Value()), true }); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if got, ok := w.get(); ok && slices.Equal(got, []string{"b", "c"}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			got, ok := w.get()
+			t.Fatalf("the copy after its watch ended and started again: %v (answers: %v), want [b c]", got, ok)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.made != 2 {
+		t.Fatalf("%d watches made, want 2", b.made)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -111,11 +112,10 @@ func (c *Cluster) Download(ctx context.Context, object, version, dir string) err
 	if path.Base(object) != version {
 		return fmt.Errorf("cluster: shard %s: %w: it is not named for version %s", object, ErrTampered, version)
 	}
-	res, err := c.shards.Get(ctx, object)
+	res, err := c.openObject(ctx, object)
 	if err != nil {
 		return fmt.Errorf("cluster: fetch shard %s: %w", object, err)
 	}
-	defer res.Close()
 	tmp := dir + ".part"
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
@@ -142,6 +142,80 @@ func (c *Cluster) Download(ctx context.Context, object, version, dir string) err
 		return err
 	}
 	return nil
+}
+
+// openObject returns a reader of the shards bucket's object. It reads the object's chunks one
+// direct get at a time (any live replica of the stream answers each, asked again while none
+// does), not through ObjectStore.Get, which reads through a consumer and bounds the whole
+// download by the client's default timeout (5 s): a large shard on a busy machine did not
+// arrive in time, and on nats-server 2.9, after kill -9 of one of 3 servers, a third of the
+// consumers' creations timed out for minutes.
+func (c *Cluster) openObject(ctx context.Context, object string) (io.Reader, error) {
+	read := ctx
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	info, err := retry(ctx, func(ctx context.Context) (*jetstream.ObjectInfo, error) { return c.shards.GetInfo(ctx, object) })
+	if err != nil {
+		return nil, err
+	}
+	st, err := retry(ctx, func(ctx context.Context) (jetstream.Stream, error) { return c.JS.Stream(ctx, "OBJ_"+ShardsBucket) })
+	if err != nil {
+		return nil, err
+	}
+	return &objectReader{ctx: read, st: st, subject: "$O." + ShardsBucket + ".C." + info.NUID, next: 1, left: info.Chunks, size: info.Size}, nil
+}
+
+// objectReader reads an object's chunks in order, from the stream's sequence next on.
+type objectReader struct {
+	ctx     context.Context
+	st      jetstream.Stream
+	subject string // the object's chunks'
+	next    uint64 // the stream sequence to look for the next chunk from
+	left    uint32 // chunks not read yet
+	size    uint64 // bytes not read yet
+	buf     []byte // the unread rest of the last chunk
+}
+
+// chunkNotFoundTries bounds how often a chunk a replica does not hold yet is asked for
+// again (a replica that lags behind the one that answered with the object's description).
+const chunkNotFoundTries = 25
+
+func (r *objectReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.left == 0 {
+			if r.size != 0 {
+				return 0, fmt.Errorf("the object ends %d bytes short", r.size)
+			}
+			return 0, io.EOF
+		}
+		var m *jetstream.RawStreamMsg
+		var err error
+		for try := 1; ; try++ {
+			ctx, cancel := context.WithTimeout(r.ctx, opTimeout)
+			m, err = retry(ctx, func(ctx context.Context) (*jetstream.RawStreamMsg, error) {
+				return r.st.GetMsg(ctx, r.next, jetstream.WithGetMsgSubject(r.subject))
+			})
+			cancel()
+			if !errors.Is(err, jetstream.ErrMsgNotFound) || try == chunkNotFoundTries {
+				break
+			}
+			select {
+			case <-r.ctx.Done():
+				return 0, r.ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+		if err != nil {
+			return 0, fmt.Errorf("the object's chunk after sequence %d: %w", r.next-1, err)
+		}
+		if uint64(len(m.Data)) > r.size {
+			return 0, fmt.Errorf("the object is longer than its description says")
+		}
+		r.next, r.left, r.size, r.buf = m.Sequence+1, r.left-1, r.size-uint64(len(m.Data)), m.Data
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
 }
 
 // untar extracts r into dir, refusing any entry that is not a plain file or directory

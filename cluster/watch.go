@@ -124,6 +124,8 @@ var watchReadyWait = 10 * time.Second
 // watch keeps into a copy of kv's entries, each decoded by decode (false: left out), until
 // ctx ends, and returns once the copy holds the bucket's initial values (at most
 // watchReadyWait): the first read after it answers from the copy, not one Get per key.
+// A watch the client ends (its consumer could not be made again after a server was lost)
+// is started again from the bucket's current entries; reads go to the bucket meanwhile.
 // what names the bucket in an error.
 func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], what string, decode func(jetstream.KeyValueEntry) (T, bool), opts ...jetstream.WatchOpt) error {
 	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return kv.WatchAll(ctx, opts...) })
@@ -131,6 +133,8 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 		return fmt.Errorf("cluster: watch %s: %w", what, err)
 	}
 	ready := make(chan struct{})
+	var once sync.Once
+	isReady := func() { once.Do(func() { close(ready) }) }
 	defer func() {
 		select {
 		case <-ready:
@@ -139,46 +143,57 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 		}
 	}()
 	go func() {
-		defer func() {
-			if !into.isReady() {
-				select {
-				case <-ready:
-				default:
-					close(ready)
-				}
-			}
-		}()
-		defer w.Stop()
+		defer isReady()
 		for {
-			select {
-			case <-ctx.Done():
-				into.reset()
+			follow(ctx, w, into, decode, isReady)
+			into.reset()
+			if ctx.Err() != nil {
 				return
-			case e, ok := <-w.Updates():
-				switch {
-				case !ok:
-					into.reset()
+			}
+			// Started again from the bucket's current entries, not from opts (where a
+			// watch resumes from a routing table): the copy was reset.
+			for w = nil; w == nil; {
+				select {
+				case <-ctx.Done():
 					return
-				case e == nil: // the initial values are all in
-					into.markReady()
-					select {
-					case <-ready:
-					default:
-						close(ready)
-					}
-				case e.Operation() != jetstream.KeyValuePut:
-					into.del(e.Key())
-					into.seen(e.Revision())
-				default:
-					if v, ok := decode(e); ok {
-						into.put(e.Key(), v)
-						into.seen(e.Revision())
-					} else {
-						into.del(e.Key()) // not an entry of the copy (the routing table): no revision of it
-					}
+				case <-time.After(rewatchWait):
 				}
+				w, _ = retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return kv.WatchAll(ctx) })
 			}
 		}
 	}()
 	return nil
+}
+
+// rewatchWait is the pause before a watch that ended is started again.
+var rewatchWait = time.Second
+
+// follow applies w's updates to into until w or ctx ends, calling ready once the initial
+// values are in.
+func follow[T any](ctx context.Context, w jetstream.KeyWatcher, into *watched[T], decode func(jetstream.KeyValueEntry) (T, bool), ready func()) {
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case e, ok := <-w.Updates():
+			switch {
+			case !ok:
+				return
+			case e == nil: // the initial values are all in
+				into.markReady()
+				ready()
+			case e.Operation() != jetstream.KeyValuePut:
+				into.del(e.Key())
+				into.seen(e.Revision())
+			default:
+				if v, ok := decode(e); ok {
+					into.put(e.Key(), v)
+					into.seen(e.Revision())
+				} else {
+					into.del(e.Key()) // not an entry of the copy (the routing table): no revision of it
+				}
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package reliability
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
@@ -282,7 +283,7 @@ func TestCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitServed(t, ctx, c, names, 2, 5*time.Minute)
+	waitServed(t, ctx, c, names, 2, 5*time.Minute, nodes)
 	t.Logf("12 repositories indexed and served by 2 nodes each in %v", time.Since(start).Round(time.Second))
 	repos, err := c.Repos(ctx)
 	if err != nil {
@@ -478,7 +479,7 @@ func TestCluster(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	gone := time.Since(killed)
-	waitServed(t, ctx, c, names, 2, 60*time.Second)
+	waitServed(t, ctx, c, names, 2, 60*time.Second, nodes)
 	t.Logf("n1 out of the live nodes after %v; every shard on 2 live nodes again %v after the kill", gone.Round(time.Second), time.Since(killed).Round(time.Second))
 
 	// A NATS server killed: the cluster goes on with 2 of 3.
@@ -505,7 +506,7 @@ func TestCluster(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	waitServed(t, ctx, c, names, 2, 60*time.Second)
+	waitServed(t, ctx, c, names, 2, 60*time.Second, nodes)
 
 	// A repository updated: the new version served everywhere, the old one until then.
 	target := names[2]
@@ -537,7 +538,7 @@ func TestCluster(t *testing.T) {
 	if after.Version == before.Version {
 		t.Errorf("the update kept version %s", after.Version)
 	}
-	waitServed(t, ctx, c, names, 2, 60*time.Second)
+	waitServed(t, ctx, c, names, 2, 60*time.Second, nodes)
 	built := fmt.Sprintf("%s@%s: ", target, after.Version)
 	var buildLine string
 	for _, p := range nodes {
@@ -573,7 +574,7 @@ func TestCluster(t *testing.T) {
 	}
 	nodes[victim].kill()
 	redone := time.Now()
-	waitServed(t, ctx, c, append(slices.Clone(names), big), 1, 3*time.Minute)
+	waitServed(t, ctx, c, append(slices.Clone(names), big), 1, 3*time.Minute, nodes)
 	r, _ := c.Repo(ctx, big)
 	if r.Indexer == victim {
 		t.Errorf("the shard of %s is recorded as built by the killed indexer %s", big, victim)
@@ -641,30 +642,35 @@ func pct(ms []float64, p int) float64 {
 
 // waitServed waits until every repository of names has a shard served by at least
 // replicas live nodes.
-func waitServed(t *testing.T, ctx context.Context, c *cluster.Cluster, names []string, replicas int, limit time.Duration) {
+func waitServed(t *testing.T, ctx context.Context, c *cluster.Cluster, names []string, replicas int, limit time.Duration, procs map[string]*proc) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
+	var short []string // the last complete view's repositories served by too few nodes
+	var view []cluster.Node
 	for {
 		repos, err1 := c.Repos(ctx)
 		nodes, err2 := c.Nodes(ctx)
 		if err1 == nil && err2 == nil {
-			served := 0
+			short, view = short[:0], nodes
 			shardVersion := map[string]string{}
 			for _, sh := range cluster.Shards(repos) {
 				shardVersion[sh.Name] = sh.Version
 			}
+			served := 0
 			for _, r := range repos {
 				if !slices.Contains(names, r.Name) || r.Version == "" {
 					continue
 				}
-				n := 0
+				var by []string
 				for _, nd := range nodes {
 					if v := shardVersion[r.ShardName()]; v != "" && nd.Shards[r.ShardName()] == v {
-						n++
+						by = append(by, nd.ID)
 					}
 				}
-				if n >= replicas {
+				if len(by) >= replicas {
 					served++
+				} else {
+					short = append(short, fmt.Sprintf("%s (shard %s@%s) served by %v", r.Name, r.ShardName(), shardVersion[r.ShardName()], by))
 				}
 			}
 			if served == len(names) {
@@ -672,7 +678,17 @@ func waitServed(t *testing.T, ctx context.Context, c *cluster.Cluster, names []s
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after %v, not every repository is served by %d nodes (%v, %v): %+v", limit, replicas, err1, err2, repos)
+			var b strings.Builder
+			for _, nd := range view {
+				fmt.Fprintf(&b, "node %s (seen %v ago) serves %v\n", nd.ID, time.Since(nd.Seen).Round(time.Millisecond), nd.Shards)
+			}
+			for _, id := range slices.Sorted(maps.Keys(procs)) {
+				if p := procs[id]; p.cmd.ProcessState == nil {
+					lines := strings.Split(strings.TrimSpace(p.logText()), "\n")
+					fmt.Fprintf(&b, "the last lines of node %s's log:\n  %s\n", id, strings.Join(lines[max(0, len(lines)-25):], "\n  "))
+				}
+			}
+			t.Fatalf("after %v, not every repository is served by %d nodes (last errors: %v, %v): %s\n%s", limit, replicas, err1, err2, strings.Join(short, "; "), b.String())
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

@@ -145,6 +145,7 @@ type node struct {
 	// some of them vanished (zero: none did since).
 	lastServers []string
 	shrunkAt    time.Time
+	distrusted  string // why placement last did not act on its view (empty: it did)
 	// routesRev is the catalog revision of the routing table this node last wrote, and
 	// routesAt when.
 	routesRev uint64
@@ -391,27 +392,44 @@ var (
 // this node may take shards on: fresh (its own heartbeat is in it and recent), and, when
 // servers vanished from it since the last reconcile, held for placementGrace.
 func (n *node) viewTrusted(nodes []cluster.Node, servers []string) bool {
-	i := slices.IndexFunc(nodes, func(nd cluster.Node) bool { return nd.ID == n.o.ID })
-	if i < 0 || time.Since(nodes[i].Seen) > staleView {
-		return false
+	why := n.distrust(nodes, servers)
+	if why != n.distrusted { // said once a change, not once a tick
+		if why == "" {
+			n.logf("node %s: placement on a view of %d serving nodes again", n.o.ID, len(servers))
+		} else {
+			n.logf("node %s: no shard taken or given up: %s", n.o.ID, why)
+		}
+		n.distrusted = why
 	}
-	lost := false
+	return why == ""
+}
+
+// distrust says why placement may not act on the view (empty: it may).
+func (n *node) distrust(nodes []cluster.Node, servers []string) string {
+	i := slices.IndexFunc(nodes, func(nd cluster.Node) bool { return nd.ID == n.o.ID })
+	if i < 0 {
+		return "this node's heartbeat is not in its view of the nodes"
+	}
+	if age := time.Since(nodes[i].Seen); age > staleView {
+		return fmt.Sprintf("its view of the nodes is stale (its own heartbeat in it is %v old)", age.Round(100*time.Millisecond))
+	}
+	var lost []string
 	for _, id := range n.lastServers {
 		if !slices.Contains(servers, id) {
-			lost = true
+			lost = append(lost, id)
 		}
 	}
 	switch {
-	case lost:
+	case len(lost) > 0:
 		n.shrunkAt = time.Now()
 		n.lastServers = servers
-		return false
+		return fmt.Sprintf("nodes %v left its view: waiting %v for it to hold", lost, placementGrace)
 	case !n.shrunkAt.IsZero() && time.Since(n.shrunkAt) < placementGrace:
-		return false
+		return n.distrusted
 	}
 	n.shrunkAt = time.Time{}
 	n.lastServers = servers
-	return true
+	return ""
 }
 
 // loadOrWait loads sh unless its last failure asks to wait; a failure doubles the wait
