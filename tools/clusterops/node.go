@@ -410,8 +410,8 @@ func (n *node) distrust(nodes []cluster.Node, servers []string) string {
 	if i < 0 {
 		return "this node's heartbeat is not in its view of the nodes"
 	}
-	if age := time.Since(nodes[i].Seen); age > staleView {
-		return fmt.Sprintf("its view of the nodes is stale (its own heartbeat in it is %v old)", age.Round(100*time.Millisecond))
+	if time.Since(nodes[i].Seen) > staleView {
+		return fmt.Sprintf("its view of the nodes is stale (its own heartbeat in it is over %v old)", staleView)
 	}
 	var lost []string
 	for _, id := range n.lastServers {
