@@ -126,9 +126,9 @@ func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
 }
 
 // keys returns the keys of bucket's entries, sorted, and some that were deleted (a read of
-// one says it is not found). They are the subjects of the bucket's stream, one request to
+// one says it is not found). They are the subjects of the bucket's stream: one request to
 // its leader, asked again while the stream elects one. Not kv.Keys: it creates a consumer
-// for each listing, and on nats-server 2.9 after kill -9 of one of 3 servers a third of
+// for each listing, and after kill -9 of one of 3 nats-server 2.9 processes up to half of
 // those creations timed out, for as long as it was measured (150 s).
 func (c *Cluster) keys(ctx context.Context, bucket string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
