@@ -125,6 +125,18 @@ func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
 	return out, nil
 }
 
+// lastRevision returns a function that reads bucket's last revision (its stream's last
+// sequence).
+func (c *Cluster) lastRevision(bucket string) func(context.Context) (uint64, error) {
+	return func(ctx context.Context) (uint64, error) {
+		st, err := c.JS.Stream(ctx, "KV_"+bucket) // the stream's information, as of now
+		if err != nil {
+			return 0, err
+		}
+		return st.CachedInfo().State.LastSeq, nil
+	}
+}
+
 // keys returns the keys of bucket's entries, sorted, and some that were deleted (a read of
 // one says it is not found). They are the subjects of the bucket's stream: one request to
 // its leader, asked again while the stream elects one. Not kv.Keys: it creates a consumer
@@ -304,14 +316,14 @@ func mix(x uint64) uint64 {
 // WatchRepos keeps a copy of the catalog in memory, updated as it changes, until ctx ends:
 // a router reads the repositories of every request from it instead of asking JetStream.
 func (c *Cluster) WatchRepos(ctx context.Context) error {
-	return watch(ctx, c.repos, &c.repoCopy, "the catalog", decodeRepo)
+	return watch(ctx, c.repos, c.lastRevision(ReposBucket), &c.repoCopy, "the catalog", decodeRepo)
 }
 
 // WatchNodes keeps a copy of the nodes' heartbeats in memory, updated as they come, until
 // ctx ends: a node reads the live nodes every second from it instead of asking JetStream
 // (whose listing of keys can stall for a while after a server of the cluster died).
 func (c *Cluster) WatchNodes(ctx context.Context) error {
-	return watch(ctx, c.nodes, &c.nodeCopy, "the nodes", func(e jetstream.KeyValueEntry) (Node, bool) {
+	return watch(ctx, c.nodes, c.lastRevision(NodesBucket), &c.nodeCopy, "the nodes", func(e jetstream.KeyValueEntry) (Node, bool) {
 		var n Node
 		return n, json.Unmarshal(e.Value(), &n) == nil
 	})

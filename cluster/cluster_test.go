@@ -295,6 +295,12 @@ func (e fakeEntry) Revision() uint64                { return e.rev }
 func (e fakeEntry) Value() []byte                   { return []byte(e.key) }
 func (e fakeEntry) Operation() jetstream.KeyValueOp { return jetstream.KeyValuePut }
 
+func (b *fakeBucket) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.made
+}
+
 func (b *fakeBucket) WatchAll(ctx context.Context, _ ...jetstream.WatchOpt) (jetstream.KeyWatcher, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -323,7 +329,7 @@ func TestWatchStartsAgain(t *testing.T) {
 	var w watched[string]
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := watch(ctx, b, &w, "the fake", func(e jetstream.KeyValueEntry) (string, bool) { return string(e.Value()), true }); err != nil {
+	if err := watch(ctx, b, nil, &w, "the fake", func(e jetstream.KeyValueEntry) (string, bool) { return string(e.Value()), true }); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -335,9 +341,53 @@ func TestWatchStartsAgain(t *testing.T) {
 			t.Fatalf("the copy after its watch ended and started again: %v (answers: %v), want [b c]", got, ok)
 		}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.made != 2 {
-		t.Fatalf("%d watches made, want 2", b.made)
+	if made := b.count(); made != 2 {
+		t.Fatalf("%d watches made, want 2", made)
+	}
+}
+
+// TestWatchStalled: a watch that delivers nothing while its bucket's stream grows is started
+// again; one whose bucket is quiet, or whose last revisions expired before it began (a
+// heartbeat), is not.
+func TestWatchStalled(t *testing.T) {
+	defer func(a, b time.Duration) { rewatchWait, lagCheck = a, b }(rewatchWait, lagCheck)
+	rewatchWait, lagCheck = 5*time.Millisecond, 5*time.Millisecond
+	decode := func(e jetstream.KeyValueEntry) (string, bool) { return string(e.Value()), true }
+	run := func(last func(context.Context) (uint64, error), checks time.Duration) (*fakeBucket, []string) {
+		b := &fakeBucket{watches: []fakeWatch{{entries: []string{"a", "b"}}, {entries: []string{"c"}}}}
+		var w watched[string]
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if err := watch(ctx, b, last, &w, "the fake", decode); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(checks * lagCheck); time.Now().Before(deadline); time.Sleep(lagCheck) {
+			if b.count() == 2 {
+				break
+			}
+		}
+		got, _ := w.get() // before the watch ends
+		return b, got
+	}
+	var mu sync.Mutex
+	grown := uint64(10)
+	growing := func(context.Context) (uint64, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		grown++
+		return grown, nil
+	}
+	if b, _ := run(growing, 2000); b.count() != 2 {
+		t.Errorf("a watch behind a growing bucket was not started again (%d watches made)", b.count())
+	}
+	quiet := func(context.Context) (uint64, error) { return 2, nil } // what the watch delivered
+	if b, w := run(quiet, 40); b.count() != 1 {
+		t.Errorf("a watch of a quiet bucket was started again (%d watches made)", b.count())
+	} else if !slices.Equal(w, []string{"a", "b"}) {
+		t.Errorf("the copy of a quiet bucket: %v, want [a b]", w)
+	}
+	expired := func(context.Context) (uint64, error) { return 5, nil } // 3 to 5 expired before
+	if b, _ := run(expired, 40); b.count() != 1 {
+		t.Errorf("a watch whose bucket's last revisions expired before it began was started again (%d watches made)", b.count())
 	}
 }

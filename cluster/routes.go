@@ -111,7 +111,7 @@ func (c *Cluster) WatchRoutes(ctx context.Context) error {
 		entries[r.Name] = r
 	}
 	c.repoCopy.load(entries, t.Revision)
-	return watch(ctx, c.repos, &c.repoCopy, "the catalog", decodeRepo, jetstream.ResumeFromRevision(t.Revision+1))
+	return watch(ctx, c.repos, c.lastRevision(ReposBucket), &c.repoCopy, "the catalog", decodeRepo, jetstream.ResumeFromRevision(t.Revision+1))
 }
 
 // readRoutes reads the routing table, nil when there is none.

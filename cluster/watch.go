@@ -21,6 +21,18 @@ type watched[T any] struct {
 	list    []T    // entries sorted by key, as last made
 	rev     uint64 // the last revision of the bucket delivered: the copy is the bucket as of it
 	gen     uint64 // changes made to the copy
+	// delivered is the last revision the watch delivered, of any key (rev leaves out the
+	// routing table's own entry, whose writes are not changes of the catalog).
+	delivered uint64
+}
+
+// deliveredAt records that the watch delivered the bucket's revision rev, and returns the
+// last one it did.
+func (w *watched[T]) deliveredAt(rev uint64) uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.delivered = max(w.delivered, rev)
+	return w.delivered
 }
 
 // seen records that the bucket's entry at rev was delivered.
@@ -113,7 +125,7 @@ func (w *watched[T]) isReady() bool {
 func (w *watched[T]) reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.entries, w.list, w.ready, w.dirty, w.rev = nil, nil, false, false, 0
+	w.entries, w.list, w.ready, w.dirty, w.rev, w.delivered = nil, nil, false, false, 0, 0
 	w.gen++
 }
 
@@ -124,10 +136,11 @@ var watchReadyWait = 10 * time.Second
 // watch keeps into a copy of kv's entries, each decoded by decode (false: left out), until
 // ctx ends, and returns once the copy holds the bucket's initial values (at most
 // watchReadyWait): the first read after it answers from the copy, not one Get per key.
-// A watch the client ends (its consumer could not be made again after a server was lost)
-// is started again from the bucket's current entries; reads go to the bucket meanwhile.
-// what names the bucket in an error.
-func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], what string, decode func(jetstream.KeyValueEntry) (T, bool), opts ...jetstream.WatchOpt) error {
+// A watch the client ends (its consumer could not be made again after a server was lost),
+// or one that delivers nothing while the bucket's stream holds newer revisions (last, when
+// not nil, says its last) for lagChecks checks in a row, is started again from the bucket's
+// current entries; reads go to the bucket meanwhile. what names the bucket in an error.
+func watch[T any](ctx context.Context, kv jetstream.KeyValue, last func(context.Context) (uint64, error), into *watched[T], what string, decode func(jetstream.KeyValueEntry) (T, bool), opts ...jetstream.WatchOpt) error {
 	w, err := retry(ctx, func(context.Context) (jetstream.KeyWatcher, error) { return kv.WatchAll(ctx, opts...) })
 	if err != nil {
 		return fmt.Errorf("cluster: watch %s: %w", what, err)
@@ -145,7 +158,7 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 	go func() {
 		defer isReady()
 		for {
-			follow(ctx, w, into, decode, isReady)
+			follow(ctx, w, last, into, decode, isReady)
 			into.reset()
 			if ctx.Err() != nil {
 				return
@@ -165,17 +178,53 @@ func watch[T any](ctx context.Context, kv jetstream.KeyValue, into *watched[T], 
 	return nil
 }
 
-// rewatchWait is the pause before a watch that ended is started again.
-var rewatchWait = time.Second
+// rewatchWait is the pause before a watch that ended is started again; a watch is checked
+// against its bucket every lagCheck, and started again once it has been behind without
+// delivering anything at lagChecks checks in a row. nats.go makes a stalled watch's consumer
+// again itself, but after kill -9 of a nats-server 2.9 its attempts, seconds apart, failed
+// as often as not.
+var (
+	rewatchWait = time.Second
+	lagCheck    = 5 * time.Second
+)
 
-// follow applies w's updates to into until w or ctx ends, calling ready once the initial
-// values are in.
-func follow[T any](ctx context.Context, w jetstream.KeyWatcher, into *watched[T], decode func(jetstream.KeyValueEntry) (T, bool), ready func()) {
+const lagChecks = 2
+
+// follow applies w's updates to into until w or ctx ends, or w stalls behind the bucket
+// (last), calling ready once the initial values are in.
+func follow[T any](ctx context.Context, w jetstream.KeyWatcher, last func(context.Context) (uint64, error), into *watched[T], decode func(jetstream.KeyValueEntry) (T, bool), ready func()) {
 	defer w.Stop()
+	tick := time.NewTicker(lagCheck)
+	defer tick.Stop()
+	var atTick uint64 // the revision delivered at the last check
+	behind := 0       // checks in a row that found the watch behind, delivering nothing
+	// base is the bucket's last revision once the initial values were in: revisions up to it
+	// that were not delivered expired before (a heartbeat), they are not a lag.
+	var base uint64
+	lastRev := func() (uint64, error) {
+		lctx, cancel := context.WithTimeout(ctx, opTimeout)
+		defer cancel()
+		return last(lctx)
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tick.C:
+			if last == nil {
+				continue
+			}
+			got := into.deliveredAt(0)
+			seq, err := lastRev()
+			switch {
+			case err != nil || seq <= max(got, base) || got > atTick:
+				behind = 0
+			default:
+				if behind++; behind >= lagChecks {
+					return
+				}
+			}
+			atTick = got
 		case e, ok := <-w.Updates():
 			switch {
 			case !ok:
@@ -183,6 +232,10 @@ func follow[T any](ctx context.Context, w jetstream.KeyWatcher, into *watched[T]
 			case e == nil: // the initial values are all in
 				into.markReady()
 				ready()
+				if last != nil {
+					base, _ = lastRev()
+				}
+				continue
 			case e.Operation() != jetstream.KeyValuePut:
 				into.del(e.Key())
 				into.seen(e.Revision())
@@ -191,9 +244,10 @@ func follow[T any](ctx context.Context, w jetstream.KeyWatcher, into *watched[T]
 					into.put(e.Key(), v)
 					into.seen(e.Revision())
 				} else {
-					into.del(e.Key()) // not an entry of the copy (the routing table): no revision of it
+					into.del(e.Key()) // not an entry of the copy (the routing table): not a change of it
 				}
 			}
+			into.deliveredAt(e.Revision())
 		}
 	}
 }
