@@ -150,6 +150,9 @@ func (f *Index) bulkAdd(b *Batch) error {
 	return nil
 }
 
+// compactWait bounds Compact's wait for scorch to remove the merged segments' files.
+const compactWait = 30 * time.Second
+
 // Compact merges the index's segments into one (a copy about to be shipped: an edit's
 // segments and the deleted documents of the ones before go). An index not kept by scorch
 // is left as it is.
@@ -166,8 +169,10 @@ func (f *Index) Compact(ctx context.Context) error {
 			return fmt.Errorf("index: merge the full-text index's segments: %w", err)
 		}
 		// Scorch removes the merged segments' files once it has persisted the merge, in
-		// the background: wait for that (a little), so that they are not shipped.
-		for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		// the background: wait for that, so that they are not shipped. It takes
+		// milliseconds, and over 3 s under the race detector on a busy machine; the bound
+		// only keeps a stuck removal from holding an upload for good.
+		for deadline := time.Now().Add(compactWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			zaps, _ := filepath.Glob(filepath.Join(f.dir, "store", "*.zap"))
 			if len(zaps) <= 1 {
 				break
