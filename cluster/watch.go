@@ -21,18 +21,6 @@ type watched[T any] struct {
 	list    []T    // entries sorted by key, as last made
 	rev     uint64 // the last revision of the bucket delivered: the copy is the bucket as of it
 	gen     uint64 // changes made to the copy
-	// delivered is the last revision the watch delivered, of any key (rev leaves out the
-	// routing table's own entry, whose writes are not changes of the catalog).
-	delivered uint64
-}
-
-// deliveredAt records that the watch delivered the bucket's revision rev, and returns the
-// last one it did.
-func (w *watched[T]) deliveredAt(rev uint64) uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.delivered = max(w.delivered, rev)
-	return w.delivered
 }
 
 // seen records that the bucket's entry at rev was delivered.
@@ -125,7 +113,7 @@ func (w *watched[T]) isReady() bool {
 func (w *watched[T]) reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.entries, w.list, w.ready, w.dirty, w.rev, w.delivered = nil, nil, false, false, 0, 0
+	w.entries, w.list, w.ready, w.dirty, w.rev = nil, nil, false, false, 0
 	w.gen++
 }
 
@@ -196,8 +184,10 @@ func follow[T any](ctx context.Context, w jetstream.KeyWatcher, last func(contex
 	defer w.Stop()
 	tick := time.NewTicker(lagCheck)
 	defer tick.Stop()
-	var atTick uint64 // the revision delivered at the last check
-	behind := 0       // checks in a row that found the watch behind, delivering nothing
+	// delivered is the last revision w delivered, of any key (the copy's revision leaves out
+	// the routing table's own entry, whose writes are not changes of the catalog).
+	var delivered, atTick uint64 // now, and at the last check
+	behind := 0                  // checks in a row that found the watch behind, delivering nothing
 	// base is the bucket's last revision once the initial values were in: revisions up to it
 	// that were not delivered expired before (a heartbeat), they are not a lag.
 	var base uint64
@@ -214,17 +204,16 @@ func follow[T any](ctx context.Context, w jetstream.KeyWatcher, last func(contex
 			if last == nil {
 				continue
 			}
-			got := into.deliveredAt(0)
 			seq, err := lastRev()
 			switch {
-			case err != nil || seq <= max(got, base) || got > atTick:
+			case err != nil || seq <= max(delivered, base) || delivered > atTick:
 				behind = 0
 			default:
 				if behind++; behind >= lagChecks {
 					return
 				}
 			}
-			atTick = got
+			atTick = delivered
 		case e, ok := <-w.Updates():
 			switch {
 			case !ok:
@@ -247,7 +236,7 @@ func follow[T any](ctx context.Context, w jetstream.KeyWatcher, last func(contex
 					into.del(e.Key()) // not an entry of the copy (the routing table): not a change of it
 				}
 			}
-			into.deliveredAt(e.Revision())
+			delivered = max(delivered, e.Revision())
 		}
 	}
 }
