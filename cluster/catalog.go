@@ -129,11 +129,15 @@ func (c *Cluster) readRepos(ctx context.Context) ([]Repo, error) {
 // sequence).
 func (c *Cluster) lastRevision(bucket string) func(context.Context) (uint64, error) {
 	return func(ctx context.Context) (uint64, error) {
-		st, err := c.JS.Stream(ctx, "KV_"+bucket) // the stream's information, as of now
+		st, err := c.stream(ctx, "KV_"+bucket)
 		if err != nil {
 			return 0, err
 		}
-		return st.CachedInfo().State.LastSeq, nil
+		info, err := st.Info(ctx)
+		if err != nil {
+			return 0, err
+		}
+		return info.State.LastSeq, nil
 	}
 }
 
@@ -146,11 +150,11 @@ func (c *Cluster) keys(ctx context.Context, bucket string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	prefix := "$KV." + bucket + "."
+	st, err := c.stream(ctx, "KV_"+bucket)
+	if err != nil {
+		return nil, err
+	}
 	info, err := retry(ctx, func(ctx context.Context) (*jetstream.StreamInfo, error) {
-		st, err := c.JS.Stream(ctx, "KV_"+bucket)
-		if err != nil {
-			return nil, err
-		}
 		return st.Info(ctx, jetstream.WithSubjectFilter(prefix+">"))
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -69,6 +70,28 @@ type Cluster struct {
 
 	repoCopy watched[Repo] // the catalog, as WatchRepos last saw it
 	nodeCopy watched[Node] // the heartbeats, as WatchNodes last saw them
+
+	streamsMu sync.Mutex
+	streams   map[string]jetstream.Stream // the buckets' streams, by name, once looked up
+}
+
+// stream returns the JetStream stream name, looked up the first time (asked again while
+// the stream elects a leader).
+func (c *Cluster) stream(ctx context.Context, name string) (jetstream.Stream, error) {
+	c.streamsMu.Lock()
+	defer c.streamsMu.Unlock()
+	if st, ok := c.streams[name]; ok {
+		return st, nil
+	}
+	st, err := retry(ctx, func(ctx context.Context) (jetstream.Stream, error) { return c.JS.Stream(ctx, name) })
+	if err != nil {
+		return nil, err
+	}
+	if c.streams == nil {
+		c.streams = map[string]jetstream.Stream{}
+	}
+	c.streams[name] = st
+	return st, nil
 }
 
 // ErrRefused is returned when a server refuses the credentials.

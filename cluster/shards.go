@@ -151,18 +151,17 @@ func (c *Cluster) Download(ctx context.Context, object, version, dir string) err
 // After kill -9 of one of 3 nats-server 2.9 processes, up to half of new consumers' creations
 // timed out, for as long as it was measured (150 s).
 func (c *Cluster) openObject(ctx context.Context, object string) (io.Reader, error) {
-	read := ctx
-	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	octx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	info, err := retry(ctx, func(ctx context.Context) (*jetstream.ObjectInfo, error) { return c.shards.GetInfo(ctx, object) })
+	info, err := retry(octx, func(ctx context.Context) (*jetstream.ObjectInfo, error) { return c.shards.GetInfo(ctx, object) })
 	if err != nil {
 		return nil, err
 	}
-	st, err := retry(ctx, func(ctx context.Context) (jetstream.Stream, error) { return c.JS.Stream(ctx, "OBJ_"+ShardsBucket) })
+	st, err := c.stream(octx, "OBJ_"+ShardsBucket)
 	if err != nil {
 		return nil, err
 	}
-	return &objectReader{ctx: read, st: st, subject: "$O." + ShardsBucket + ".C." + info.NUID, next: 1, left: info.Chunks, size: info.Size}, nil
+	return &objectReader{ctx: ctx, st: st, subject: "$O." + ShardsBucket + ".C." + info.NUID, next: 1, left: info.Chunks, size: info.Size}, nil
 }
 
 // objectReader reads an object's chunks in order, from the stream's sequence next on.
